@@ -1,0 +1,6 @@
+class CrossCheckReport:
+    pass
+
+
+def cross_check(op, inputs, **attrs):
+    raise NotImplementedError("being written")

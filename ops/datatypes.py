@@ -1,0 +1,77 @@
+"""DirectML tensor data types and their numpy equivalents."""
+
+import numpy as np
+
+from .errors import DescriptorError
+
+PREFIX = "DML_TENSOR_DATA_TYPE_"
+
+# Enum order of DML_TENSOR_DATA_TYPE in DirectML.h (UNKNOWN = 0).
+DML_TYPES = (
+    "FLOAT32",
+    "FLOAT16",
+    "UINT32",
+    "UINT16",
+    "UINT8",
+    "INT32",
+    "INT16",
+    "INT8",
+    "FLOAT64",
+    "UINT64",
+    "INT64",
+)
+
+NUMPY_DTYPES = {
+    "FLOAT32": np.dtype(np.float32),
+    "FLOAT16": np.dtype(np.float16),
+    "UINT32": np.dtype(np.uint32),
+    "UINT16": np.dtype(np.uint16),
+    "UINT8": np.dtype(np.uint8),
+    "INT32": np.dtype(np.int32),
+    "INT16": np.dtype(np.int16),
+    "INT8": np.dtype(np.int8),
+    "FLOAT64": np.dtype(np.float64),
+    "UINT64": np.dtype(np.uint64),
+    "INT64": np.dtype(np.int64),
+}
+
+_BY_NUMPY = {dtype: name for name, dtype in NUMPY_DTYPES.items()}
+
+FLOAT_TYPES = ("FLOAT64", "FLOAT32", "FLOAT16")
+INTEGER_TYPES = tuple(t for t in DML_TYPES if t not in FLOAT_TYPES)
+
+
+def type_name(data_type, field="DataType"):
+    """Canonical DML type name (no prefix) from a name with or without prefix, or a numpy dtype."""
+    if isinstance(data_type, str):
+        name = data_type.strip().upper()
+        if name.startswith(PREFIX):
+            name = name[len(PREFIX):]
+        if name in NUMPY_DTYPES:
+            return name
+        raise DescriptorError(
+            f"{field} {data_type!r}: not a DirectML data type; expected one of {', '.join(DML_TYPES)}"
+        )
+    try:
+        dtype = np.dtype(data_type)
+    except TypeError:
+        raise DescriptorError(f"{field} {data_type!r}: not a DirectML data type") from None
+    if dtype.newbyteorder("=") in _BY_NUMPY and dtype.isnative:
+        return _BY_NUMPY[dtype.newbyteorder("=")]
+    raise DescriptorError(
+        f"{field} {dtype}: no DirectML data type; expected one of "
+        + ", ".join(str(d) for d in NUMPY_DTYPES.values())
+    )
+
+
+def numpy_dtype(data_type, field="DataType"):
+    return NUMPY_DTYPES[type_name(data_type, field)]
+
+
+def element_size(data_type, field="DataType"):
+    return numpy_dtype(data_type, field).itemsize
+
+
+def unsigned_of_width(itemsize):
+    """The unsigned integer dtype whose width matches, for moving bit patterns unchanged."""
+    return np.dtype(f"u{itemsize}")

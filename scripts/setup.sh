@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sourced by app.sh and test.sh: a virtual environment with the project and its test tools.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[test]"

@@ -1,0 +1,1 @@
+"""Figure builders: pure functions from arrays and settings to Plotly figures."""
