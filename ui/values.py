@@ -1,0 +1,105 @@
+"""Value patterns that fill a tensor so that its values are easy to follow through an operator."""
+
+import math
+import re
+
+import numpy as np
+
+from ops import DescriptorError, numpy_dtype
+from ops.guard import check_element_count
+
+PATTERNS = {
+    "coded": "origin-coded (each value spells its index)",
+    "sequence": "sequence start, start + delta, ...",
+    "random": "random values",
+    "random_bytes": "random bytes (floats include NaN, -0.0, subnormals)",
+    "custom": "typed or pasted values",
+}
+
+_TOKEN = re.compile(r"[\s,;\[\]()]+")
+
+
+def origin_coded(sizes):
+    """Mixed-radix code of each element's index: the seed's 9c + 3h + w for sizes {1, 8, 2, 3}.
+
+    The two innermost dimensions share one base, the larger of their sizes, so a value reads as
+    (c, h, w) digits; outer dimensions multiply on top of that, so every value is unique.
+    """
+    sizes = tuple(int(s) for s in sizes)
+    if len(sizes) == 1:
+        return np.arange(sizes[0], dtype=np.float64)
+    base = max(sizes[-1], sizes[-2])
+    strides = [1, base]
+    plane = base * base
+    for size in reversed(sizes[:-2]):
+        strides.append(plane)
+        plane *= size
+    strides = strides[::-1]
+    grids = np.indices(sizes, dtype=np.float64)
+    return sum(g * s for g, s in zip(grids, strides))
+
+
+def wrap_to(values, dtype):
+    """Cast to dtype; integers wrap modulo 2^bits, as the bytes of a C cast would."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return values.astype(dtype)
+    bits = dtype.itemsize * 8
+    wrapped = np.mod(values.astype(np.float64), 2.0**bits).astype(np.uint64)
+    return wrapped.astype(np.dtype(f"u{dtype.itemsize}")).view(dtype)
+
+
+def parse_values(text, sizes, dtype, field="Values"):
+    """Numbers separated by spaces, commas or brackets; nan/inf for floats, 0x.. hex as bit patterns."""
+    dtype = np.dtype(dtype)
+    count = math.prod(sizes)
+    tokens = [t for t in _TOKEN.split(text.strip()) if t]
+    if len(tokens) != count:
+        raise DescriptorError(f"{field}: {len(tokens)} values given, but Sizes {list(sizes)} hold {count}")
+    out = np.empty(count, dtype=dtype)
+    bits = out.view(np.dtype(f"u{dtype.itemsize}"))
+    for i, token in enumerate(tokens):
+        try:
+            if token.lower().startswith(("0x", "-0x")):
+                pattern = int(token, 16)
+                if not 0 <= pattern < 2 ** (8 * dtype.itemsize):
+                    raise ValueError
+                bits[i] = pattern
+            elif dtype.kind == "f":
+                out[i] = float(token)
+            else:
+                number = int(token)
+                info = np.iinfo(dtype)
+                if not info.min <= number <= info.max:
+                    raise DescriptorError(
+                        f"{field}[{i}] {token}: outside {dtype} range [{info.min}, {info.max}]"
+                    )
+                out[i] = number
+        except (ValueError, OverflowError):
+            raise DescriptorError(
+                f"{field}[{i}] {token!r}: not a {dtype} number (write e.g. 3, -1.5, nan, inf or 0x3F800000)"
+            ) from None
+    return out.reshape(sizes)
+
+
+def make_values(pattern, sizes, data_type, *, seed=0, start=0, delta=1, text=""):
+    """A tensor of the given sizes and DirectML type filled with the chosen pattern."""
+    dtype = numpy_dtype(data_type)
+    sizes = tuple(int(s) for s in sizes)
+    check_element_count(sizes, "Sizes")
+    if pattern == "coded":
+        return wrap_to(origin_coded(sizes), dtype)
+    if pattern == "sequence":
+        return wrap_to(start + delta * np.arange(math.prod(sizes), dtype=np.float64), dtype).reshape(sizes)
+    rng = np.random.default_rng(seed)
+    if pattern == "random":
+        if dtype.kind == "f":
+            return rng.uniform(-8, 8, sizes).astype(dtype)
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max, sizes, dtype=dtype, endpoint=True)
+    if pattern == "random_bytes":
+        raw = rng.integers(0, 256, math.prod(sizes) * dtype.itemsize, dtype=np.uint8)
+        return raw.view(dtype).reshape(sizes)
+    if pattern == "custom":
+        return parse_values(text, sizes, dtype)
+    raise DescriptorError(f"value pattern {pattern!r}: expected one of {', '.join(PATTERNS)}")
