@@ -1,0 +1,124 @@
+"""Throughput of the reference core on 2^24-element tensors against a plain copy and ONNX Runtime (CPU).
+
+Run: .venv/bin/python benchmarks/bench_core.py [--repeats N]
+
+Prints one markdown table. GB/s counts bytes read plus bytes written. "x copy" is this operation's GB/s over
+the GB/s of `src.copy()` on the same input (a copy that, like the operators, allocates its output);
+"x copyto" uses `np.copyto(dst, src)` into a preallocated buffer instead. "x ORT" is ORT's time over ours
+(above 1 = faster than ORT). ORT runs the CPU provider with its default thread settings and the input array
+already created. depth_space tiles run on all cores (os.cpu_count()); bit_or, split and join on one.
+"""
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper
+
+import ops
+
+ELEMENTS = 1 << 24
+ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint32): TensorProto.UINT32}
+
+
+def median_ms(fn, repeats):
+    fn()  # warm-up: first-call allocations, thread-pool start, ORT arena
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def ort_session(op, inputs, outputs, initializers=(), **attrs):
+    """One-node ORT session; inputs/outputs are (name, array-or-shape, dtype)."""
+    node = helper.make_node(op, [n for n, _, _ in inputs] + [t.name for t in initializers],
+                            [n for n, _, _ in outputs], **attrs)
+    graph = helper.make_graph(
+        [node], op,
+        [helper.make_tensor_value_info(n, ONNX_TYPES[np.dtype(d)], list(s)) for n, s, d in inputs],
+        [helper.make_tensor_value_info(n, ONNX_TYPES[np.dtype(d)], list(s)) for n, s, d in outputs],
+        initializer=list(initializers),
+    )
+    # onnx 1.23 writes IR version 14, newer than onnxruntime 1.31 reads; opset 18 only needs IR 8.
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
+    onnx.checker.check_model(model)
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+def cases(rng):
+    """(label, our callable, ORT callable or None, bytes moved)."""
+    for shape, bs in (((1, 64, 512, 512), 2), ((1, 256, 256, 256), 4)):
+        x = rng.standard_normal(shape, dtype=np.float32)
+        n, c, h, w = shape
+        space_shape = (n, c // (bs * bs), h * bs, w * bs)
+        space = ops.depth_to_space(x, bs, "DCR")
+        for order, mode in (("DEPTH_COLUMN_ROW", "DCR"), ("COLUMN_ROW_DEPTH", "CRD")):
+            sess = ort_session("DepthToSpace", [("x", shape, np.float32)], [("y", space_shape, np.float32)],
+                               blocksize=bs, mode=mode)
+            yield (f"depth_to_space {mode} bs={bs} {list(shape)}",
+                   lambda x=x, o=order: ops.depth_to_space(x, bs, o),
+                   lambda s=sess, x=x: s.run(None, {"x": x}), 2 * x.nbytes)
+        for order, mode in (("DEPTH_COLUMN_ROW", "DCR"), ("COLUMN_ROW_DEPTH", "CRD")):
+            run_ort = None
+            if mode == "DCR":  # ONNX SpaceToDepth has no CRD mode
+                sess = ort_session("SpaceToDepth", [("x", space_shape, np.float32)], [("y", shape, np.float32)],
+                                   blocksize=bs)
+                run_ort = lambda s=sess, y=space: s.run(None, {"x": y})
+            yield (f"space_to_depth {mode} bs={bs} {list(space_shape)}",
+                   lambda y=space, o=order: ops.space_to_depth(y, bs, o), run_ort, 2 * x.nbytes)
+
+    shape = (1, 64, 512, 512)
+    a = rng.standard_normal(shape, dtype=np.float32)
+    b = rng.standard_normal(shape, dtype=np.float32)
+    sess = ort_session("BitwiseOr", [("a", shape, np.uint32), ("b", shape, np.uint32)], [("y", shape, np.uint32)])
+    yield ("bit_or FLOAT32 (ORT: BitwiseOr on the uint32 view)", lambda: ops.bit_or(a, b),
+           lambda: sess.run(None, {"a": a.view(np.uint32), "b": b.view(np.uint32)}), 3 * a.nbytes)
+
+    for axis in (1, 3):
+        sizes = [shape[axis] // 4] * 4
+        pieces = [tuple(s if d == axis else shape[d] for d in range(4)) for s in sizes]
+        split_input = helper.make_tensor("split", TensorProto.INT64, [4], sizes)
+        sess = ort_session("Split", [("x", shape, np.float32)],
+                           [(f"y{i}", p, np.float32) for i, p in enumerate(pieces)], [split_input], axis=axis)
+        yield (f"split FLOAT32 axis={axis} into 4", lambda ax=axis, sz=sizes: ops.split(a, ax, sz),
+               lambda s=sess: s.run(None, {"x": a}), 2 * a.nbytes)
+        parts = ops.split(a, axis, sizes)
+        sess = ort_session("Concat", [(f"x{i}", p, np.float32) for i, p in enumerate(pieces)],
+                           [("y", shape, np.float32)], axis=axis)
+        yield (f"join FLOAT32 axis={axis} from 4", lambda ax=axis, p=parts: ops.join(p, ax),
+               lambda s=sess, p=parts: s.run(None, {f"x{i}": q for i, q in enumerate(p)}), 2 * a.nbytes)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=15)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    src = rng.standard_normal(ELEMENTS, dtype=np.float32)
+    dst = np.empty_like(src)
+    copy_ms = median_ms(src.copy, args.repeats)
+    copyto_ms = median_ms(lambda: np.copyto(dst, src), args.repeats)
+    copy_gbs = 2 * src.nbytes / copy_ms / 1e6
+    copyto_gbs = 2 * src.nbytes / copyto_ms / 1e6
+    print(f"{ELEMENTS:,} float32 elements ({src.nbytes >> 20} MiB); median of {args.repeats}; "
+          f"{os.cpu_count()} CPUs; numpy {np.__version__}, onnxruntime {ort.__version__} (CPU provider, default threads)\n")
+    print("| operation | ms | GB/s | x copy | x copyto | x ORT |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| `src.copy()` (baseline) | {copy_ms:.2f} | {copy_gbs:.1f} | 1.00 | {copy_gbs / copyto_gbs:.2f} | |")
+    print(f"| `np.copyto(dst, src)` (baseline) | {copyto_ms:.2f} | {copyto_gbs:.1f} | {copyto_gbs / copy_gbs:.2f} | 1.00 | |")
+    for label, ours, theirs, nbytes in cases(rng):
+        ms = median_ms(ours, args.repeats)
+        gbs = nbytes / ms / 1e6
+        vs_ort = f"{median_ms(theirs, args.repeats) / ms:.2f}" if theirs else "n/a"
+        print(f"| {label} | {ms:.2f} | {gbs:.1f} | {gbs / copy_gbs:.2f} | {gbs / copyto_gbs:.2f} | {vs_ort} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
