@@ -1,2 +1,439 @@
+"""DML_BUFFER_TENSOR_DESC: parsing from DxDispatch JSON, implied sizes, strided access, memory maps.
+
+Parsing collects every problem (with its JSON path) instead of stopping at the first, so the validator
+and the workbench can list them all; `normalize_tensor_desc` is the raising variant.
+"""
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .datatypes import NUMPY_DTYPES, type_name
+from .errors import DescriptorError
+from .guard import element_cap
+
+FLAG_PREFIX = "DML_TENSOR_FLAG_"
+FLAGS = ("NONE", "OWNED_BY_DML")
+TENSOR_TYPE_PREFIX = "DML_TENSOR_TYPE_"
+MAX_DIMENSIONS = 8
+UINT32_MAX = 2**32 - 1
+# Exact overlap checks and memory maps enumerate every element; beyond these counts they are refused.
+OVERLAP_CHECK_CAP = 2**22
+MEMORY_MAP_CAP = 2**16
+DESC_FIELDS = (
+    "DataType",
+    "Flags",
+    "DimensionCount",
+    "Sizes",
+    "Strides",
+    "TotalTensorSizeInBytes",
+    "GuaranteedBaseOffsetAlignment",
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken rule: `path` is the JSON path of the field, `message` names the field and the rule."""
+
+    path: str
+    message: str
+
+    def __str__(self):
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+def raise_problems(problems):
+    if problems:
+        raise DescriptorError("; ".join(str(p) for p in problems))
+
+
+def join_path(base, key):
+    """JSON path of `key` inside `base`: a.b, a[3], a["odd name"]."""
+    if isinstance(key, int):
+        return f"{base}[{key}]"
+    text = str(key)
+    if text.replace("_", "a").isalnum() and not text[:1].isdigit():
+        return f"{base}.{text}" if base else text
+    return f"{base}[{json.dumps(text)}]"
+
+
+def is_uint(value, limit=UINT32_MAX):
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= limit
+
+
+def packed_strides(sizes):
+    strides, step = [], 1
+    for size in reversed(sizes):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
+def round_up(value, multiple):
+    return -(-value // multiple) * multiple
+
+
+def last_element_index(sizes, strides=None):
+    if strides is None:
+        return math.prod(sizes) - 1
+    return sum((s - 1) * st for s, st in zip(sizes, strides))
+
+
 def buffer_tensor_size(data_type, sizes, strides=None):
-    raise NotImplementedError("being written")
+    """DMLCalcBufferTensorSize: bytes up to the last addressed element, rounded up to 4."""
+    sizes = [int(s) for s in sizes]
+    if not sizes or any(s < 1 for s in sizes):
+        raise DescriptorError(f"Sizes {sizes}: every size must be at least 1 and there must be at least one")
+    if strides is not None:
+        strides = [int(s) for s in strides]
+        if len(strides) != len(sizes) or any(s < 0 for s in strides):
+            raise DescriptorError(
+                f"Strides {strides}: need one non-negative stride per dimension of Sizes {sizes}"
+            )
+    itemsize = NUMPY_DTYPES[type_name(data_type)].itemsize
+    return round_up((last_element_index(sizes, strides) + 1) * itemsize, 4)
+
+
+@dataclass(frozen=True)
+class TensorDesc:
+    """A DML_BUFFER_TENSOR_DESC with every default filled; fields keep their C names."""
+
+    DataType: str
+    Sizes: tuple
+    Strides: tuple = None
+    Flags: str = "NONE"
+    DimensionCount: int = 0
+    TotalTensorSizeInBytes: int = 0
+    GuaranteedBaseOffsetAlignment: int = 0
+
+    @property
+    def dtype(self):
+        return NUMPY_DTYPES[self.DataType]
+
+    @property
+    def element_size(self):
+        return self.dtype.itemsize
+
+    @property
+    def element_count(self):
+        return math.prod(self.Sizes)
+
+    @property
+    def effective_strides(self):
+        return self.Strides if self.Strides is not None else packed_strides(self.Sizes)
+
+    @property
+    def buffer_elements(self):
+        """Elements of DataType that fit in TotalTensorSizeInBytes (the region the memory map covers)."""
+        return self.TotalTensorSizeInBytes // self.element_size
+
+    def to_json(self):
+        return {
+            "DataType": self.DataType,
+            "Flags": self.Flags,
+            "DimensionCount": self.DimensionCount,
+            "Sizes": list(self.Sizes),
+            "Strides": None if self.Strides is None else list(self.Strides),
+            "TotalTensorSizeInBytes": self.TotalTensorSizeInBytes,
+            "GuaranteedBaseOffsetAlignment": self.GuaranteedBaseOffsetAlignment,
+        }
+
+
+def _enum(value, prefix, allowed):
+    if isinstance(value, str):
+        name = value.strip().upper()
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+        if name in allowed:
+            return name
+    return None
+
+
+def _unwrap(obj, path, problems):
+    """DxDispatch also accepts the DML_TENSOR_DESC form {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}}."""
+    if "Desc" not in obj and "Type" not in obj:
+        return obj, path
+    for key in obj:
+        if key not in ("Type", "Desc"):
+            problems.append(Problem(join_path(path, key), f"unknown field {key!r} beside Type and Desc"))
+    if _enum(obj.get("Type", "BUFFER"), TENSOR_TYPE_PREFIX, ("BUFFER",)) is None:
+        problems.append(
+            Problem(join_path(path, "Type"), f"Type {obj.get('Type')!r}: only DML_TENSOR_TYPE_BUFFER exists")
+        )
+    inner = obj.get("Desc")
+    if not isinstance(inner, dict):
+        problems.append(Problem(join_path(path, "Desc"), "Desc: expected a JSON object holding the buffer tensor desc"))
+        return None, path
+    return inner, join_path(path, "Desc")
+
+
+def _uint_list(value, field, path, problems, minimum):
+    if not isinstance(value, list) or not value:
+        problems.append(Problem(path, f"{field} {value!r}: expected a non-empty JSON array of integers"))
+        return None
+    bad = [i for i, v in enumerate(value) if not is_uint(v) or v < minimum]
+    for i in bad:
+        rule = "a size of 0 is invalid" if value[i] == 0 and value[i] is not False and minimum else f"must be an integer in [{minimum}, 2^32-1]"
+        problems.append(Problem(join_path(path, i), f"{field}[{i}] = {value[i]!r}: {rule}"))
+    return None if bad else tuple(value)
+
+
+def _check_alignment(alignment, itemsize, path, problems):
+    if not is_uint(alignment):
+        problems.append(Problem(path, f"GuaranteedBaseOffsetAlignment {alignment!r}: must be a non-negative integer"))
+        return None
+    if alignment and (alignment & (alignment - 1) or alignment < itemsize):
+        problems.append(
+            Problem(
+                path,
+                f"GuaranteedBaseOffsetAlignment {alignment}: must be 0 or a power of two at least the "
+                f"element size ({itemsize} bytes)",
+            )
+        )
+        return None
+    return alignment
+
+
+def parse_tensor_desc(obj, path=""):
+    """(TensorDesc or None, [Problem]) from a JSON tensor desc; paths are relative to `path`."""
+    problems = []
+    if not isinstance(obj, dict):
+        return None, [Problem(path, f"expected a JSON object (a tensor desc with DataType and Sizes), got {obj!r:.60}")]
+    obj, path = _unwrap(obj, path, problems)
+    if obj is None:
+        return None, problems
+    for key in obj:
+        if key not in DESC_FIELDS:
+            problems.append(
+                Problem(join_path(path, key), f"unknown tensor desc field {key!r}; expected {', '.join(DESC_FIELDS)}")
+            )
+    for key in ("DataType", "Sizes"):
+        if key not in obj:
+            problems.append(Problem(join_path(path, key), f"{key}: missing required field"))
+
+    data_type = None
+    if "DataType" in obj:
+        try:
+            data_type = type_name(obj["DataType"]) if isinstance(obj["DataType"], str) else None
+        except DescriptorError:
+            pass
+        if data_type is None:
+            problems.append(
+                Problem(
+                    join_path(path, "DataType"),
+                    f"DataType {obj['DataType']!r}: not a DirectML data type; expected one of "
+                    + ", ".join(NUMPY_DTYPES),
+                )
+            )
+
+    flags = _enum(obj.get("Flags", "NONE"), FLAG_PREFIX, FLAGS)
+    if flags is None:
+        problems.append(
+            Problem(join_path(path, "Flags"), f"Flags {obj['Flags']!r}: expected NONE or OWNED_BY_DML ({FLAG_PREFIX}...)")
+        )
+
+    sizes = _uint_list(obj["Sizes"], "Sizes", join_path(path, "Sizes"), problems, 1) if "Sizes" in obj else None
+    if sizes is not None and len(sizes) > MAX_DIMENSIONS:
+        problems.append(Problem(join_path(path, "Sizes"), f"Sizes has {len(sizes)} dimensions; DirectML allows 1 to 8"))
+        sizes = None
+    if sizes is not None and math.prod(sizes) > UINT32_MAX:
+        problems.append(
+            Problem(join_path(path, "Sizes"), f"Sizes {list(sizes)}: {math.prod(sizes):,} elements exceed 2^32-1")
+        )
+        sizes = None
+
+    dimension_count = obj.get("DimensionCount", len(sizes) if sizes else None)
+    if "DimensionCount" in obj and not (is_uint(dimension_count) and 1 <= dimension_count <= MAX_DIMENSIONS):
+        problems.append(
+            Problem(join_path(path, "DimensionCount"), f"DimensionCount {dimension_count!r}: must be an integer 1 to 8")
+        )
+        dimension_count = None
+    elif sizes is not None and dimension_count != len(sizes):
+        problems.append(
+            Problem(
+                join_path(path, "DimensionCount"),
+                f"DimensionCount {dimension_count}: must equal the length of Sizes ({len(sizes)})",
+            )
+        )
+
+    strides = None
+    if obj.get("Strides") is not None:
+        strides = _uint_list(obj["Strides"], "Strides", join_path(path, "Strides"), problems, 0)
+        if strides is not None and sizes is not None and len(strides) != len(sizes):
+            problems.append(
+                Problem(
+                    join_path(path, "Strides"),
+                    f"Strides has {len(strides)} entries; it needs one per dimension ({len(sizes)})",
+                )
+            )
+            strides = None
+
+    itemsize = NUMPY_DTYPES[data_type].itemsize if data_type else 1
+    alignment = _check_alignment(
+        obj.get("GuaranteedBaseOffsetAlignment", 0), itemsize, join_path(path, "GuaranteedBaseOffsetAlignment"), problems
+    )
+
+    implied = None
+    if data_type and sizes is not None and (strides is not None or obj.get("Strides") is None):
+        implied = buffer_tensor_size(data_type, sizes, strides)
+    total = obj.get("TotalTensorSizeInBytes", implied)
+    if "TotalTensorSizeInBytes" in obj:
+        if not is_uint(total, 2**64 - 1):
+            problems.append(
+                Problem(
+                    join_path(path, "TotalTensorSizeInBytes"),
+                    f"TotalTensorSizeInBytes {total!r}: must be a non-negative integer",
+                )
+            )
+        elif implied is not None and total < implied:
+            problems.append(
+                Problem(
+                    join_path(path, "TotalTensorSizeInBytes"),
+                    f"TotalTensorSizeInBytes {total}: below the {implied} bytes implied by Sizes"
+                    + (", Strides" if strides is not None else "")
+                    + f" and DataType {data_type}",
+                )
+            )
+
+    if problems:
+        return None, problems
+    desc = TensorDesc(data_type, sizes, strides, flags, dimension_count, total, alignment)
+    return desc, []
+
+
+def normalize_tensor_desc(obj, path=""):
+    """TensorDesc with defaults filled, or DescriptorError listing every problem with its path."""
+    desc, problems = parse_tensor_desc(obj, path)
+    raise_problems(problems)
+    return desc
+
+
+def make_tensor_desc(data_type, sizes, strides=None, **fields):
+    """TensorDesc from Python values (fields as in the C struct), checked like a JSON desc."""
+    obj = {"DataType": type_name(data_type), "Sizes": [int(s) for s in sizes], **fields}
+    if strides is not None:
+        obj["Strides"] = [int(s) for s in strides]
+    return normalize_tensor_desc(obj)
+
+
+def _as_desc(desc):
+    return desc if isinstance(desc, TensorDesc) else normalize_tensor_desc(desc)
+
+
+def _check_cap(count, field):
+    if count > element_cap():
+        raise DescriptorError(f"{field}: {count:,} elements exceed the cap of {element_cap():,} elements per tensor")
+
+
+def element_offsets(sizes, strides=None):
+    """Array of shape `sizes` holding each logical element's offset (in elements) in the buffer."""
+    sizes = tuple(int(s) for s in sizes)
+    _check_cap(math.prod(sizes), f"Sizes {list(sizes)}")
+    strides = packed_strides(sizes) if strides is None else tuple(int(s) for s in strides)
+    offsets = np.zeros(sizes, dtype=np.int64)
+    for axis, (size, stride) in enumerate(zip(sizes, strides)):
+        shape = [1] * len(sizes)
+        shape[axis] = size
+        offsets += (np.arange(size, dtype=np.int64) * stride).reshape(shape)
+    return offsets
+
+
+def _addresses(buffer, sizes, strides, offset, field):
+    if not isinstance(buffer, np.ndarray) or buffer.ndim != 1:
+        raise DescriptorError(f"{field}: the buffer must be a 1-D numpy array")
+    addresses = element_offsets(sizes, strides) + int(offset)
+    last = int(addresses.max()) if addresses.size else -1
+    if int(offset) < 0 or last >= buffer.size:
+        raise DescriptorError(
+            f"{field}: Sizes {list(sizes)} with Strides {None if strides is None else list(strides)} at offset "
+            f"{offset} reach element {last}, but the buffer holds {buffer.size} elements"
+        )
+    return addresses
+
+
+def strided_read(buffer, sizes, strides=None, offset=0, field="tensor"):
+    """Gather the logical tensor (shape `sizes`) from a flat buffer; strides and offset in elements."""
+    return buffer[_addresses(buffer, sizes, strides, offset, field)]
+
+
+def strided_write(buffer, values, strides=None, offset=0, field="tensor"):
+    """Scatter `values` (its shape is the logical Sizes) into a flat buffer in place."""
+    values = np.asarray(values)
+    buffer[_addresses(buffer, values.shape, strides, offset, field)] = values.astype(buffer.dtype, copy=False)
+    return buffer
+
+
+def _provably_disjoint(sizes, strides):
+    """Sufficient test: sorted by stride, each stride exceeds the span of all smaller-stride dimensions."""
+    span = 0
+    for size, stride in sorted((p for p in zip(sizes, strides) if p[0] > 1), key=lambda p: p[1]):
+        if stride <= span:
+            return False
+        span += (size - 1) * stride
+    return True
+
+
+def find_overlap(sizes, strides=None):
+    """None if every logical index has its own element, else (element, first_index, second_index)."""
+    sizes = tuple(int(s) for s in sizes)
+    if strides is None or _provably_disjoint(sizes, strides):
+        return None
+    if math.prod(sizes) > OVERLAP_CHECK_CAP:
+        raise DescriptorError(
+            f"Sizes {list(sizes)}: too many elements ({math.prod(sizes):,}) to check for overlap exactly "
+            f"(limit {OVERLAP_CHECK_CAP:,})"
+        )
+    flat = element_offsets(sizes, strides).ravel()
+    order = np.argsort(flat, kind="stable")
+    same = np.flatnonzero(flat[order][1:] == flat[order][:-1])
+    if not same.size:
+        return None
+    first, second = int(order[same[0]]), int(order[same[0] + 1])
+    unravel = lambda i: tuple(int(v) for v in np.unravel_index(i, sizes))  # noqa: E731
+    return int(flat[first]), unravel(first), unravel(second)
+
+
+@dataclass(frozen=True)
+class MemoryMap:
+    """How a desc uses its buffer region: for each buffer element, the logical indices that touch it.
+
+    count 0 = padding (never touched); count > 1 = broadcast when read, a write conflict for an output.
+    """
+
+    desc: TensorDesc
+    counts: np.ndarray
+    touches: tuple
+
+    @property
+    def untouched(self):
+        return self.counts == 0
+
+    @property
+    def repeated(self):
+        return self.counts > 1
+
+    @property
+    def has_overlap(self):
+        return bool(self.repeated.any())
+
+
+def memory_map(desc):
+    desc = _as_desc(desc)
+    sizes = desc.Sizes
+    if desc.element_count > MEMORY_MAP_CAP:
+        raise DescriptorError(f"Sizes {list(sizes)}: a memory map draws at most {MEMORY_MAP_CAP:,} elements")
+    flat = element_offsets(sizes, desc.Strides).ravel()
+    elements = max(desc.buffer_elements, int(flat.max()) + 1)
+    if elements > MEMORY_MAP_CAP:
+        raise DescriptorError(
+            f"TotalTensorSizeInBytes {desc.TotalTensorSizeInBytes}: a memory map draws at most {MEMORY_MAP_CAP:,} "
+            "elements"
+        )
+    counts = np.bincount(flat, minlength=elements)
+    order = np.argsort(flat, kind="stable")
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    logical = np.stack(np.unravel_index(order, sizes), axis=1).tolist()
+    touches = tuple(tuple(tuple(i) for i in logical[starts[e]:starts[e + 1]]) for e in range(elements))
+    return MemoryMap(desc, counts, touches)
