@@ -7,45 +7,54 @@ from .bitwise import bit_or
 from .cross_check import CrossCheckReport, cross_check
 from .datatypes import DML_TYPES, FLOAT_TYPES, INTEGER_TYPES, NUMPY_DTYPES, element_size, numpy_dtype, type_name
 from .depth_space import ORDERS, depth_to_space, order_name, space_to_depth
-from .dxdispatch import load_model, run_model
+from .dxdispatch import load_model, run_model, run_model_detailed
 from .errors import DescriptorError
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
 from .index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
-from .levels import FEATURE_LEVELS, level_name
+from .export import cpp_snippet, model_for, normalize_model
+from .levels import FEATURE_LEVELS, level_name, support_row
 from .split_join import join, split
-from .tensor_desc import buffer_tensor_size
-from .validate import validate
+from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map
+from .validate import validate, validate_problems
 
 __all__ = [
-    "CrossCheckReport",
-    "DEFAULT_ELEMENT_CAP",
-    "DML_TYPES",
-    "DescriptorError",
-    "FEATURE_LEVELS",
-    "FLOAT_TYPES",
-    "INTEGER_TYPES",
-    "NUMPY_DTYPES",
-    "ORDERS",
     "bit_or",
     "buffer_tensor_size",
+    "cpp_snippet",
     "cross_check",
+    "CrossCheckReport",
+    "DEFAULT_ELEMENT_CAP",
     "depth_to_space",
     "depth_to_space_map",
+    "DescriptorError",
+    "DML_TYPES",
     "element_cap",
     "element_cap_set_to",
     "element_size",
+    "FEATURE_LEVELS",
+    "FLOAT_TYPES",
+    "INTEGER_TYPES",
     "join",
     "join_map",
     "level_name",
     "load_model",
+    "memory_map",
+    "model_for",
+    "normalize_model",
     "numpy_dtype",
+    "NUMPY_DTYPES",
     "order_name",
+    "ORDERS",
     "run_model",
+    "run_model_detailed",
     "set_element_cap",
     "space_to_depth",
     "space_to_depth_map",
     "split",
     "split_map",
+    "support_row",
+    "TensorDesc",
     "type_name",
     "validate",
+    "validate_problems",
 ]
