@@ -1,0 +1,135 @@
+"""The Bitwise OR page run through app.py as a user sees it (Streamlit AppTest)."""
+
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from test_figures_bitwise import bits_of
+
+PAGE = "pages/bitwise_or.py"
+
+
+@pytest.fixture
+def at():
+    app = AppTest.from_file("../app.py", default_timeout=60)
+    app.run()
+    app.switch_page(PAGE).run()
+    assert not app.exception
+    return app
+
+
+def errors(app):
+    return [e.value for e in app.error]
+
+
+def table(app):
+    return app.dataframe[0].value
+
+
+def chart(app):
+    return json.loads(app.get("plotly_chart")[0].proto.spec)
+
+
+def click(app, label_start):
+    next(b for b in app.button if b.label.startswith(label_start)).click().run()
+
+
+def test_defaults_are_clean(at):
+    assert not errors(at)
+    assert table(at).shape[0] == 6  # Sizes 2,3
+    assert any("Valid at DML_FEATURE_LEVEL" in s.value for s in at.success)
+
+
+def test_preset_one_or_two_is_plus_inf(at):
+    click(at, "float32 1.0 | 2.0")
+    assert not at.exception and not errors(at)
+    row = table(at).iloc[0]
+    assert (row["A bits"], row["B bits"], row["Output bits"]) == ("0x3F800000", "0x40000000", "0x7F800000")
+    assert row["Output class"] == "+inf"
+    output = bits_of(chart(at)["data"][2]["z"])[0]
+    assert output.tolist() == [int(c) for c in f"{0x7F800000:032b}"]
+
+
+def test_preset_uint8_mask_broadcasts_with_zero_strides(at):
+    click(at, "uint8 mask")
+    assert not at.exception and not errors(at)
+    a = [0x00, 0x0F, 0x30, 0x55, 0x7F, 0x80, 0xA5, 0xFF]
+    assert table(at)["Output value"].astype(int).tolist() == [v | 0x80 for v in a]
+    descs = json.loads(next(c.value for c in at.code if "BTensor" in c.value and "Strides" in c.value))
+    assert descs["BTensor"]["Strides"] == [0, 0]
+    assert descs["BTensor"]["Sizes"] == [2, 4]
+    bindings = json.loads(next(c.value for c in at.code if '"bindings"' in c.value))["bindings"]
+    assert bindings["OutputTensor"] == "A"  # the preset runs in place
+
+
+def test_preset_nan_payload(at):
+    click(at, "NaN payload")
+    rows = table(at)
+    assert rows["Output bits"].tolist() == ["0x7F800001", "0x7FC01234", "0x7F800000"]
+    assert rows["Output class"].tolist() == ["NaN", "NaN", "+inf"]
+
+
+def test_broadcast_along_dim_zero_repeats_b(at):
+    at.text_input(key="or_bcast").set_value("0").run()
+    assert not errors(at)
+    descs = json.loads(next(c.value for c in at.code if "Strides" in c.value))
+    assert descs["BTensor"]["Strides"] == [0, 1]
+    rows = table(at)
+    assert rows["B bits"].tolist()[:3] == rows["B bits"].tolist()[3:]
+
+
+@pytest.mark.parametrize("key, value, field", [
+    ("or_sizes", "2,a", "Sizes"),
+    ("or_sizes", "2;3.5", "Sizes"),
+    ("or_sizes", "", "Sizes"),
+    ("or_sizes", "2,0", "Sizes"),
+    ("or_sizes", "1,1,1,1,1,1,1,1,2", "Sizes"),
+    ("or_sizes", "8192,8193", "Sizes"),  # over the 2^26 element cap: refused before allocating
+    ("or_bcast", "5", "Broadcast dims"),
+    ("or_bcast", "zero", "Broadcast dims"),
+])
+def test_hostile_text_inputs_name_the_field(at, key, value, field):
+    at.text_input(key=key).set_value(value).run()
+    assert not at.exception
+    assert any(field in e for e in errors(at)), errors(at)
+
+
+# AppTest does not list the sidebar's widgets after switch_page, so sidebar settings go through session state.
+def test_garbage_pasted_values_name_the_field(at):
+    at.session_state["pattern"] = "custom"
+    at.session_state["values"] = "1 2 3 zz 5 6"
+    at.run()
+    assert not at.exception
+    assert any("Values" in e for e in errors(at)), errors(at)
+
+
+def test_garbage_b_values_name_the_field(at):
+    at.radio(key="or_b_source").set_value("typed").run()
+    at.text_area(key="or_b_text").set_value("1 2").run()
+    assert not at.exception
+    assert any("B typed values" in e for e in errors(at)), errors(at)
+
+
+def test_float_at_level_3_0_is_refused_by_validation(at):
+    at.session_state["dtype"] = "FLOAT32"
+    at.session_state["level"] = "3_0"
+    at.run()
+    assert not at.exception
+    assert any("DataType" in e for e in errors(at)), errors(at)
+
+
+def test_in_place_is_explained(at):
+    at.checkbox(key="or_inplace").check().run()
+    assert any("In place" in m.value for m in at.markdown)
+    assert "in place" in chart(at)["layout"]["annotations"][2]["text"]
+
+
+def test_draw_window_follows_inputs(at):
+    at.text_input(key="or_sizes").set_value("100").run()
+    at.number_input(key="or_first").set_value(40).run()
+    at.number_input(key="or_rows").set_value(3).run()
+    assert table(at)["element"].tolist() == [40, 41, 42]
+    assert any("Drawing elements 40 to 42 of 100" in c.value for c in at.caption)
+    assert np.asarray(bits_of(chart(at)["data"][0]["z"])).shape == (3, 32)

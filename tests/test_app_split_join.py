@@ -1,0 +1,106 @@
+"""The Split <-> Join page run through app.py as a user sees it (Streamlit AppTest)."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from test_figures_bitwise import plotly_array
+
+PAGE = "pages/split_join.py"
+
+
+@pytest.fixture
+def at():
+    app = AppTest.from_file("../app.py", default_timeout=60)
+    app.run()
+    app.switch_page(PAGE).run()
+    assert not app.exception
+    return app
+
+
+def errors(app):
+    return [e.value for e in app.error]
+
+
+def drawn_outputs(app):
+    """Values of each output as the figure draws them, by trace name."""
+    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    return {t["name"]: plotly_array(t["text"]).astype(float).tolist()
+            for t in figure["data"] if t["name"].startswith("OutputTensors")}
+
+
+def click(app, label_start):
+    next(b for b in app.button if b.label.startswith(label_start)).click().run()
+
+
+def test_defaults_are_clean(at):
+    assert not errors(at)
+    assert any("JOIN(SPLIT(x)) reproduces x bit for bit: **True**" in m.value for m in at.markdown)
+    assert sum("Valid at DML_FEATURE_LEVEL" in s.value for s in at.success) == 2  # SPLIT and JOIN
+
+
+def test_seed_example_axis_2(at):
+    click(at, "Seed: Axis 2")
+    assert not at.exception and not errors(at)
+    assert drawn_outputs(at) == {
+        "OutputTensors[0]": [[1, 2], [3, 4]],
+        "OutputTensors[1]": [[5, 6]],
+        "OutputTensors[2]": [[7, 8], [9, 10], [11, 12]],
+    }
+    assert any("[0] [1, 1, 2, 2], [1] [1, 1, 1, 2], [2] [1, 1, 3, 2]" in m.value for m in at.markdown)
+    assert at.session_state["dtype"] == "FLOAT32"
+
+
+def test_seed_example_axis_3(at):
+    click(at, "Seed: Axis 3")
+    assert not at.exception and not errors(at)
+    outputs = drawn_outputs(at)
+    assert [row[0] for row in outputs["OutputTensors[0]"]] == [1, 3, 5, 7, 9, 11]
+    assert [row[0] for row in outputs["OutputTensors[1]"]] == [2, 4, 6, 8, 10, 12]
+    assert any("[0] [1, 1, 6, 1], [1] [1, 1, 6, 1]" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("key, value, field", [
+    ("sj_split", "2,1,2", "OutputTensors Sizes along Axis"),  # 5 != 6
+    ("sj_split", "2,0,4", "Output sizes along Axis"),
+    ("sj_split", "two", "Output sizes along Axis"),
+    ("sj_sizes", "1,0,6,2", "Sizes"),
+    ("sj_sizes", "1,1,1,1,1,1,1,6,2", "Sizes"),
+    ("sj_sizes", "abc", "Sizes"),
+    ("sj_sizes", "8192,8193", "Sizes"),  # over the element cap, refused before allocating
+])
+def test_hostile_text_names_the_field(at, key, value, field):
+    at.text_input(key=key).set_value(value).run()
+    assert not at.exception
+    assert any(field in e for e in errors(at)), errors(at)
+
+
+@pytest.mark.parametrize("axis", [4, -1])
+def test_axis_out_of_range(at, axis):
+    at.number_input(key="sj_axis").set_value(axis).run()
+    assert not at.exception
+    assert any(e.startswith(f"Axis {axis}") for e in errors(at)), errors(at)
+
+
+def test_even_split_that_does_not_divide(at):
+    at.radio(key="sj_mode").set_value("even").run()
+    at.number_input(key="sj_parts").set_value(4).run()
+    assert any("Parts K" in e for e in errors(at)), errors(at)
+
+
+def test_garbage_pasted_values(at):
+    at.session_state["pattern"] = "custom"
+    at.session_state["values"] = "1, 2, oops"
+    at.run()
+    assert not at.exception
+    assert any("Values" in e for e in errors(at)), errors(at)
+
+
+def test_slice_of_a_higher_dimensional_tensor(at):
+    at.text_input(key="sj_sizes").set_value("3,2,6,2").run()
+    at.text_input(key="sj_slice").set_value("2,1").run()
+    assert not errors(at)
+    assert any("dim 0 = 2, dim 1 = 1" in c.value for c in at.caption)
+    at.text_input(key="sj_slice").set_value("7,0").run()
+    assert any("Slice index for dim 0" in e for e in errors(at)), errors(at)

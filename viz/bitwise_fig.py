@@ -1,0 +1,325 @@
+"""Bit grids for DML_ELEMENT_WISE_BIT_OR: one row per element, one column per bit (MSB left).
+
+Pure functions: arrays in, plotly figure or plain rows out, so the pictures are testable without a browser.
+"""
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+MAX_CELLS = 4096
+MAX_FRAMES = 64
+PANELS = ("A", "B", "Output")
+
+# (name, width in bits) from the most significant bit down: IEEE 754 binary16/32/64.
+FLOAT_FIELDS = {
+    2: (("sign", 1), ("exponent", 5), ("mantissa", 10)),
+    4: (("sign", 1), ("exponent", 8), ("mantissa", 23)),
+    8: (("sign", 1), ("exponent", 11), ("mantissa", 52)),
+}
+
+# Each field gets its own hue; a 0 bit is the faint tint of its field's hue, a 1 bit the full hue.
+# Translucent tints read on light and dark themes alike, so no background is hard-coded.
+FIELD_HUES = {
+    "sign": (214, 39, 40),
+    "exponent": (44, 160, 44),
+    "mantissa": (31, 119, 180),
+    "value": (31, 119, 180),
+}
+FIELD_ORDER = ("sign", "exponent", "mantissa", "value")
+
+
+def bit_fields(dtype):
+    """The named bit fields of one element, MSB first; integers are one 'value' field (signed: sign + value)."""
+    dtype = np.dtype(dtype)
+    width = dtype.itemsize * 8
+    if dtype.kind == "f":
+        return FLOAT_FIELDS[dtype.itemsize]
+    if dtype.kind == "i":
+        return (("sign", 1), ("value", width - 1))
+    return (("value", width),)
+
+
+def bit_matrix(values):
+    """(n, bits) array of 0/1, column 0 = most significant bit, of the native encoding of `values`."""
+    values = np.ascontiguousarray(values).ravel()
+    width = values.dtype.itemsize * 8
+    unsigned = values.view(np.dtype(f"u{values.dtype.itemsize}"))
+    shifts = np.arange(width - 1, -1, -1, dtype=unsigned.dtype)
+    return ((unsigned[:, None] >> shifts) & unsigned.dtype.type(1)).astype(np.int8)
+
+
+def value_class(value):
+    """normal / subnormal / zero / inf / NaN for floats; 'integer' otherwise."""
+    value = np.asarray(value)
+    if value.dtype.kind != "f":
+        return "integer"
+    if np.isnan(value):
+        return "NaN"
+    if np.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    if value == 0:
+        return "-zero" if np.signbit(value) else "zero"
+    if abs(value) < np.finfo(value.dtype).tiny:
+        return "subnormal"
+    return "normal"
+
+
+def hex_pattern(value):
+    value = np.asarray(value)
+    unsigned = value.reshape(1).view(np.dtype(f"u{value.dtype.itemsize}"))[0]
+    return f"0x{int(unsigned):0{value.dtype.itemsize * 2}X}"
+
+
+def format_value(value):
+    value = np.asarray(value)
+    if value.dtype.kind == "f":
+        return str(value[()])  # numpy's shortest round-trip form for this width
+    return str(int(value))
+
+
+def describe(value):
+    """'1.0 (normal) 0x3F800000': the decoded value, its class and its bit pattern."""
+    cls = value_class(value)
+    suffix = "" if cls == "integer" else f" ({cls})"
+    return f"{format_value(value)}{suffix} {hex_pattern(value)}"
+
+
+def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
+    """Clamp the requested element window to the tensor and to max_cells cells per grid: (first, stop)."""
+    width = np.dtype(dtype).itemsize * 8
+    limit = max(1, max_cells // width)
+    first = min(max(0, int(first)), count - 1)
+    rows = limit if rows is None else max(1, min(int(rows), limit))
+    return first, min(count, first + rows)
+
+
+def decode_rows(a, b, out, first, stop):
+    """One dict per drawn element: index, and for A, B and Output the value, class and bit pattern."""
+    rows = []
+    arrays = {name: np.ascontiguousarray(x).ravel() for name, x in zip(PANELS, (a, b, out))}
+    for i in range(first, stop):
+        row = {"element": i}
+        for name, flat in arrays.items():
+            row[f"{name} value"] = format_value(flat[i])
+            row[f"{name} class"] = value_class(flat[i])
+            row[f"{name} bits"] = hex_pattern(flat[i])
+        rows.append(row)
+    return rows
+
+
+def sweep_steps(rows, width, max_frames=MAX_FRAMES):
+    """Cells (row, bit) revealed by each animation step after the empty first frame.
+
+    Bit by bit when every cell fits in the frame budget; for a few elements, one bit position of every
+    element per step (OR works on each position independently); else element by element, grouping
+    elements when even that would exceed the budget.
+    """
+    budget = max_frames - 1
+    if rows * width <= budget:
+        return [[(r, c)] for r in range(rows) for c in range(width)]
+    if rows <= 8 and width <= budget:
+        return [[(r, c) for r in range(rows)] for c in range(width)]
+    per_step = math.ceil(rows / budget)
+    return [
+        [(r, c) for r in range(start, min(rows, start + per_step)) for c in range(width)]
+        for start in range(0, rows, per_step)
+    ]
+
+
+def _colorscale():
+    """Discrete scale: z = 2 * field index + bit."""
+    stops = []
+    count = 2 * len(FIELD_ORDER)
+    for i in range(count):
+        red, green, blue = FIELD_HUES[FIELD_ORDER[i // 2]]
+        color = f"rgba({red},{green},{blue},{1.0 if i % 2 else 0.18})"
+        stops += [[i / count, color], [(i + 1) / count, color]]
+    return stops
+
+
+def _field_codes(dtype):
+    codes = []
+    for name, width in bit_fields(dtype):
+        codes += [FIELD_ORDER.index(name) * 2] * width
+    return np.array(codes, dtype=float)
+
+
+def _grid(bits, codes, shown=None):
+    z = bits + codes[None, :]
+    if shown is not None:
+        z = np.where(shown, z, np.nan)
+    return z
+
+
+def _cell_ids(first, count, width):
+    """(element index, bit number) of every cell, for the hover box."""
+    elements = np.broadcast_to(np.arange(first, first + count)[:, None], (count, width))
+    bit_numbers = np.broadcast_to(np.arange(width - 1, -1, -1)[None, :], (count, width))
+    return np.stack([elements, bit_numbers], axis=-1)
+
+
+def _cell_text(bits, shown=None):
+    text = bits.astype(str).astype(object)
+    if shown is not None:
+        text[~shown] = ""
+    return text
+
+
+def _field_shapes(dtype, rows, axis_suffixes):
+    """Vertical lines at field boundaries, in every panel."""
+    shapes = []
+    edge = 0
+    for _, width in bit_fields(dtype)[:-1]:
+        edge += width
+        for suffix in axis_suffixes:
+            shapes.append(dict(type="line", xref=f"x{suffix}", yref=f"y{suffix}", x0=edge - 0.5, x1=edge - 0.5,
+                               y0=-0.5, y1=rows - 0.5, line=dict(width=2, color="rgba(127,127,127,0.9)")))
+    return shapes
+
+
+def _highlight_shapes(cells, axis_suffixes):
+    """Outline the bounding box of the cells a step fills, in A, B and Output alike."""
+    if not cells:
+        return []
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return [
+        dict(type="rect", xref=f"x{s}", yref=f"y{s}", x0=min(cols) - 0.5, x1=max(cols) + 0.5,
+             y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color="#ff7f0e"),
+             name="highlight")
+        for s in axis_suffixes
+    ]
+
+
+def _field_annotations(dtype):
+    annotations = []
+    edge = 0
+    for name, width in bit_fields(dtype):
+        annotations.append(dict(xref="x", yref="y domain", x=edge + (width - 1) / 2, y=1.0, yanchor="bottom",
+                                text=f"{name} ({width})", showarrow=False, font=dict(size=11)))
+        edge += width
+    return annotations
+
+
+def _ticktext(flat, first, stop, done_rows=None):
+    labels = []
+    for i in range(first, stop):
+        pending = done_rows is not None and (i - first) not in done_rows
+        labels.append(f"#{i}  …" if pending else f"#{i}  {describe(flat[i])}")
+    return labels
+
+
+def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
+                   max_frames=MAX_FRAMES):
+    """A, B and Output as stacked bit grids with the Output filling up frame by frame.
+
+    Columns line up across the three grids, so reading down one column shows A's bit, B's bit and their OR.
+    Only elements [first, first + rows) are drawn, at most max_cells cells per grid.
+    """
+    a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
+    dtype = a.dtype
+    width = dtype.itemsize * 8
+    first, stop = drawn_range(a.size, dtype, first, rows, max_cells)
+    count = stop - first
+    codes = _field_codes(dtype)
+    grids = [bit_matrix(x[first:stop]) for x in (a, b, out)]
+    show_text = width * count <= 32 * 16
+    output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
+    titles = [f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"]
+    figure = make_subplots(rows=3, cols=1, vertical_spacing=0.12 if count < 4 else 0.06, subplot_titles=titles)
+    y = list(range(count))
+    x = list(range(width))
+    colorscale = _colorscale()
+    zmax = 2 * len(FIELD_ORDER)
+    for panel, bits in enumerate(grids):
+        figure.add_trace(
+            go.Heatmap(
+                z=_grid(bits, codes), x=x, y=y, zmin=0, zmax=zmax, colorscale=colorscale, showscale=False,
+                xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
+                customdata=_cell_ids(first, count, width),
+                hovertemplate=f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{text}}"
+                              "<extra></extra>",
+                name=PANELS[panel],
+            ),
+            row=panel + 1, col=1,
+        )
+    suffixes = ("", "2", "3")
+    static_shapes = _field_shapes(dtype, count, suffixes)
+    for panel, suffix in enumerate(suffixes):
+        flat = (a, b, out)[panel]
+        figure.layout[f"yaxis{suffix}"].update(
+            autorange="reversed", tickmode="array", tickvals=y, ticktext=_ticktext(flat, first, stop),
+            showgrid=False, zeroline=False,
+        )
+        figure.layout[f"xaxis{suffix}"].update(
+            scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain", showgrid=False, zeroline=False,
+            tickmode="array", tickvals=[c for c in x if (width - 1 - c) % 4 == 3 or c == width - 1],
+            ticktext=[str(width - 1 - c) for c in x if (width - 1 - c) % 4 == 3 or c == width - 1],
+        )
+        figure.layout[f"yaxis{suffix}"].update(constrain="domain")
+    figure.update_layout(
+        shapes=static_shapes,
+        annotations=list(figure.layout.annotations) + _field_annotations(dtype),
+        height=_height(count, width),
+        margin=dict(l=10, r=10, t=60, b=90),
+        meta=dict(first=first, stop=stop, width=width, in_place=in_place),
+    )
+    _add_sweep(figure, grids[2], codes, out, first, stop, static_shapes, show_text, max_frames)
+    return figure
+
+
+def _height(count, width):
+    """Tall enough that square cells fill the width of a wide page without huge whitespace."""
+    cell = max(6.0, min(28.0, 1000.0 / width))
+    return int(min(1400, max(420, 3 * count * cell + 260)))
+
+
+def _add_sweep(figure, out_bits, codes, out, first, stop, static_shapes, show_text, max_frames):
+    count, width = out_bits.shape
+    steps = sweep_steps(count, width, max_frames)
+    shown = np.zeros_like(out_bits, dtype=bool)
+    frames = [_frame("0", out_bits, codes, shown, [], static_shapes, out, first, stop, show_text)]
+    for number, cells in enumerate(steps, start=1):
+        for r, c in cells:
+            shown[r, c] = True
+        frames.append(_frame(str(number), out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text))
+    figure.frames = frames
+    duration = max(60, min(400, 8000 // len(frames)))
+    figure.update_layout(
+        updatemenus=[dict(
+            type="buttons", direction="left", x=0.0, y=-0.02, xanchor="left", yanchor="top", showactive=False,
+            buttons=[
+                dict(label="Play", method="animate",
+                     args=[None, dict(frame=dict(duration=duration, redraw=True), transition=dict(duration=0),
+                                      fromcurrent=False, mode="immediate")]),
+                dict(label="Pause", method="animate",
+                     args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")]),
+            ],
+        )],
+        sliders=[dict(
+            active=len(frames) - 1, x=0.15, y=-0.02, len=0.85, yanchor="top", pad=dict(t=0),
+            currentvalue=dict(prefix="step "),
+            steps=[dict(label=f.name, method="animate",
+                        args=[[f.name], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                             transition=dict(duration=0))]) for f in frames],
+        )],
+    )
+
+
+def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text):
+    done_rows = {r for r in range(out_bits.shape[0]) if shown[r].all()}
+    return go.Frame(
+        name=name,
+        # Cell text is only animated when it is drawn; the hover keeps the final bits either way.
+        data=[go.Heatmap(z=_grid(out_bits, codes, shown), text=_cell_text(out_bits, shown), texttemplate="%{text}")
+              if show_text else go.Heatmap(z=_grid(out_bits, codes, shown))],
+        traces=[2],
+        layout=dict(
+            shapes=static_shapes + _highlight_shapes(cells, ("", "2", "3")),
+            yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])),
+                        ticktext=_ticktext(out, first, stop, done_rows)),
+        ),
+    )

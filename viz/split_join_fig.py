@@ -1,0 +1,278 @@
+"""DML_SPLIT / DML_JOIN drawn on a 2-D view of the input: each cell colored by the output it goes to.
+
+The left panel is the input; the right panel starts joined, peels the outputs off one by one (Split) and
+glues them back (Join). The index maps come from ops.split_map / ops.join_map, so the picture shows what
+the operators do rather than a re-derivation.
+"""
+
+import math
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ops import DescriptorError, join_map, split_map
+
+MAX_CELLS = 4096
+MAX_FRAMES = 64
+WINDOW = 64
+# Qualitative colors that read on light and dark backgrounds; neighbours along Axis always differ.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+           "#7f7f7f")
+
+
+def default_view(ndim, axis):
+    """(row dim, column dim) of the drawn plane; it always contains Axis so the cut is visible.
+
+    1-D tensors are drawn as one row (row dim None).
+    """
+    if ndim == 1:
+        return None, 0
+    if axis >= ndim - 2:
+        return ndim - 2, ndim - 1
+    return axis, ndim - 1
+
+
+def check_fixed(sizes, view, fixed):
+    """Indices for the dimensions outside the view, checked against Sizes; missing ones are 0."""
+    fixed = dict(fixed or {})
+    full = {}
+    for d, size in enumerate(sizes):
+        if d in view:
+            continue
+        index = int(fixed.get(d, 0))
+        if not 0 <= index < size:
+            raise DescriptorError(f"Slice index for dim {d}: {index} must be in [0, {size - 1}]")
+        full[d] = index
+    return full
+
+
+def window_bounds(sizes, view, start=(0, 0), window=WINDOW, max_cells=MAX_CELLS):
+    """(row0, row1, col0, col1) of the drawn window: at most `window` along each view dim, max_cells cells."""
+    row_dim, col_dim = view
+    rows = 1 if row_dim is None else sizes[row_dim]
+    cols = sizes[col_dim]
+    height = min(rows, window)
+    width = min(cols, window, max(1, max_cells // height))
+    row0 = min(max(0, int(start[0])), rows - height)
+    col0 = min(max(0, int(start[1])), cols - width)
+    return row0, row0 + height, col0, col0 + width
+
+
+def _pieces(offsets, sizes, lo, hi):
+    """Output number and its [start, stop) inside the window [lo, hi) along Axis."""
+    pieces = []
+    for k, (offset, size) in enumerate(zip(offsets, sizes)):
+        start, stop = max(lo, offset), min(hi, offset + size)
+        if start < stop:
+            pieces.append((k, start, stop))
+    return pieces
+
+
+def _fmt(value):
+    return str(value[()]) if isinstance(value, np.ndarray) else str(value)
+
+
+def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS):
+    """Everything the figure draws, as plain arrays: the window, each cell's output, indices and values.
+
+    Returns a dict with dest (output number per window cell), text (values), input_index and
+    output_index (multi-index strings), pieces [(k, start, stop) along Axis inside the window], bounds.
+    """
+    shape = x.shape
+    view = view or default_view(x.ndim, axis)
+    fixed = check_fixed(shape, view, fixed)
+    row0, row1, col0, col1 = window_bounds(shape, view, start, max_cells=max_cells)
+    offsets = [int(o) for o in np.cumsum([0] + list(sizes))[:-1]]
+    axis_is_rows = view[0] == axis
+    lo, hi = (row0, row1) if axis_is_rows else (col0, col1)
+    pieces = _pieces(offsets, sizes, lo, hi)
+    plane = (row1 - row0, col1 - col0)
+    axis_in_plane = 0 if axis_is_rows else 1
+    # The window cut along Axis is itself a Split whose outputs are the visible parts of the real outputs;
+    # join_map of those parts says, for every window cell, which part it lands in and where.
+    parts = split_map(plane, axis_in_plane, [stop - begin for _, begin, stop in pieces])
+    part_of, flat_in_part = join_map([p.shape for p in parts], axis_in_plane)
+    dest = np.empty(plane, dtype=int)
+    text = np.empty(plane, dtype=object)
+    input_index = np.empty(plane, dtype=object)
+    output_index = np.empty(plane, dtype=object)
+    for (r, c), part in np.ndenumerate(part_of):
+        k, begin, _ = pieces[part]
+        local = list(np.unravel_index(int(flat_in_part[r, c]), parts[part].shape))
+        full = dict(fixed)
+        if view[0] is not None:
+            full[view[0]] = row0 + r
+        full[view[1]] = col0 + c
+        index = tuple(full[d] for d in range(x.ndim))
+        out = list(index)
+        out[axis] = int(begin - offsets[k] + local[axis_in_plane])
+        dest[r, c] = k
+        text[r, c] = _fmt(x[index])
+        input_index[r, c] = str(list(index))
+        output_index[r, c] = f"OutputTensors[{k}]{out}"
+    return dict(dest=dest, text=text, input_index=input_index, output_index=output_index, pieces=pieces,
+                bounds=(row0, row1, col0, col1), view=view, fixed=fixed, axis_is_rows=axis_is_rows)
+
+
+def peel_steps(piece_count, max_frames=MAX_FRAMES):
+    """Gaps opened in each frame: 0, 1, .., K-1 (outputs peeled off) then back down to 0 (joined)."""
+    gaps = max(0, piece_count - 1)
+    if gaps == 0:
+        return [0]
+    per = math.ceil(gaps / ((max_frames - 1) // 2))
+    up = list(range(0, gaps, per)) + [gaps]
+    return up + up[-2::-1]
+
+
+def _colorscale(count):
+    stops = []
+    for k in range(count):
+        color = PALETTE[k % len(PALETTE)]
+        stops += [[k / count, color], [(k + 1) / count, color]]
+    return stops
+
+
+def _label_annotations(pieces, peeled, axis_is_rows, xref, yref):
+    """'[k]' beside each piece, following it as it moves: piece i sits after min(i, peeled) gaps."""
+    notes = []
+    lo = pieces[0][1]
+    for i, (k, begin, stop) in enumerate(pieces):
+        pos = begin - lo + min(i, peeled) + (stop - begin - 1) / 2
+        notes.append(dict(xref=xref, yref=yref, showarrow=False, font=dict(size=11), text=f"[{k}]",
+                          x=-0.6 if axis_is_rows else pos, y=pos if axis_is_rows else -0.6,
+                          xanchor="right" if axis_is_rows else "center",
+                          yanchor="middle" if axis_is_rows else "bottom"))
+    return notes
+
+
+def _piece_offset(pieces, i, peeled):
+    """Where piece i starts along Axis in the right panel: its window position plus the gaps before it."""
+    return pieces[i][1] - pieces[0][1] + min(i, peeled)
+
+
+def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS,
+                      max_frames=MAX_FRAMES):
+    """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
+
+    The right panel holds one heatmap per visible output; frames only move them (x0 or y0), so the
+    animation costs a few numbers per frame whatever the tensor size.
+    """
+    cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells)
+    pieces = cells["pieces"]
+    count = len(pieces)
+    axis_is_rows = cells["axis_is_rows"]
+    # Colors follow the piece's position in the window, so neighbours differ; hover names the real output.
+    position = {k: i for i, (k, _, _) in enumerate(pieces)}
+    color = np.vectorize(position.get, otypes=[float])(cells["dest"])
+    hover = np.array([
+        f"InputTensor{i} -> {o}<br>value {v}"
+        for i, o, v in zip(cells["input_index"].ravel(), cells["output_index"].ravel(), cells["text"].ravel())
+    ], dtype=object).reshape(color.shape)
+    show_text = color.size <= 24 * 24
+    steps = peel_steps(count, max_frames)
+    row0, row1, col0, col1 = cells["bounds"]
+    height, width = color.shape
+    shape = list(x.shape)
+    figure = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
+                           subplot_titles=(f"InputTensor {shape}", f"{count} OutputTensors (drawn part)"))
+    common = dict(zmin=-0.5, zmax=count - 0.5, colorscale=_colorscale(count), showscale=False, xgap=1, ygap=1,
+                  hovertemplate="%{customdata}<extra></extra>")
+
+    def text_kw(text):
+        return dict(text=text, texttemplate="%{text}") if show_text else {}
+
+    figure.add_trace(go.Heatmap(z=color, customdata=hover, name="InputTensor", **text_kw(cells["text"]),
+                                **common), row=1, col=1)
+    rest = count - 1  # the figure at rest shows the outputs apart
+    lo = pieces[0][1]
+    for i, (k, begin, stop) in enumerate(pieces):
+        part = slice(begin - lo, stop - lo)
+        index = (part, slice(None)) if axis_is_rows else (slice(None), part)
+        offset = _piece_offset(pieces, i, rest)
+        place = dict(y0=offset, dy=1, x0=0, dx=1) if axis_is_rows else dict(x0=offset, dx=1, y0=0, dy=1)
+        figure.add_trace(go.Heatmap(z=color[index], customdata=hover[index], name=f"OutputTensors[{k}]",
+                                    **text_kw(cells["text"][index]), **place, **common), row=1, col=2)
+    row_extent = height + (rest if axis_is_rows else 0)
+    col_extent = width + (0 if axis_is_rows else rest)
+    for suffix, rows_, cols_ in (("", height, width), ("2", row_extent, col_extent)):
+        figure.layout[f"yaxis{suffix}"].update(range=[rows_ - 0.5, -1.5], autorange=False, constrain="domain",
+                                               showgrid=False, zeroline=False)
+        figure.layout[f"xaxis{suffix}"].update(range=[-1.5 if axis_is_rows else -0.5, cols_ - 0.5],
+                                               scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain",
+                                               showgrid=False, zeroline=False)
+    row_dim, col_dim = cells["view"]
+    figure.layout.yaxis.update(tickmode="array", tickvals=list(range(height)),
+                               ticktext=[str(row0 + r) for r in range(height)],
+                               title_text="" if row_dim is None else f"dim {row_dim}")
+    figure.layout.xaxis.update(tickmode="array", tickvals=list(range(width)),
+                               ticktext=[str(col0 + c) for c in range(width)], title_text=f"dim {col_dim}")
+    figure.layout.xaxis2.update(showticklabels=False, ticks="")
+    figure.layout.yaxis2.update(showticklabels=False, ticks="")
+    titles = list(figure.layout.annotations)
+    key = "y0" if axis_is_rows else "x0"
+    frames = [
+        go.Frame(
+            name=str(number),
+            data=[go.Heatmap({key: _piece_offset(pieces, i, peeled)}) for i in range(count)],
+            traces=list(range(1, count + 1)),
+            layout=dict(annotations=titles + _label_annotations(pieces, peeled, axis_is_rows, "x2", "y2")),
+        )
+        for number, peeled in enumerate(steps)
+    ]
+    figure.frames = frames
+    figure.update_layout(
+        annotations=titles + _label_annotations(pieces, rest, axis_is_rows, "x2", "y2"),
+        height=int(min(900, max(360, 22 * max(height, row_extent) + 200))),
+        margin=dict(l=10, r=10, t=60, b=140),
+        meta=dict(bounds=cells["bounds"], view=list(cells["view"]), pieces=[list(p) for p in pieces],
+                  fixed=sorted(cells["fixed"].items()),
+                  steps=steps),
+    )
+    _add_player(figure, frames, active=steps.index(rest))
+    return figure
+
+
+def _add_player(figure, frames, active):
+    duration = max(150, min(700, 12000 // len(frames)))
+    figure.update_layout(
+        updatemenus=[dict(
+            type="buttons", direction="left", x=0.0, y=0, xanchor="left", yanchor="top", showactive=False,
+            pad=dict(t=60),
+            buttons=[
+                dict(label="Play", method="animate",
+                     args=[None, dict(frame=dict(duration=duration, redraw=True), transition=dict(duration=0),
+                                      fromcurrent=False, mode="immediate")]),
+                dict(label="Pause", method="animate",
+                     args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")]),
+            ],
+        )],
+        sliders=[dict(
+            active=active, x=0.15, y=0, len=0.85, yanchor="top", pad=dict(t=60),
+            currentvalue=dict(prefix="frame "),
+            steps=[dict(label=f.name, method="animate",
+                        args=[[f.name], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                             transition=dict(duration=0))]) for f in frames],
+        )],
+    )
+
+
+def parse_int_list(text, field, *, minimum=1, max_count=8):
+    """'2,3' / '2 x 3' / '[2, 3]' -> (2, 3); errors name `field` and the rule."""
+    tokens = [t for t in re.split(r"[\s,;x×*\[\]()]+", str(text).strip().lower()) if t]
+    if not tokens:
+        raise DescriptorError(f"{field}: empty; write whole numbers separated by commas, e.g. 2,3")
+    values = []
+    for token in tokens:
+        try:
+            values.append(int(token))
+        except ValueError:
+            raise DescriptorError(f"{field} {text.strip()!r}: {token!r} is not a whole number") from None
+    if max_count is not None and len(values) > max_count:
+        raise DescriptorError(f"{field} {values}: {len(values)} entries; DirectML allows at most {max_count}")
+    for value in values:
+        if value < minimum:
+            rule = "a size of 0 is invalid in DirectML" if value == 0 and minimum == 1 else f"must be >= {minimum}"
+            raise DescriptorError(f"{field} {values}: {value} is not allowed ({rule})")
+    return tuple(values)
