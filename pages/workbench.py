@@ -1,0 +1,331 @@
+"""Descriptor workbench: load, check, run and explain DxDispatch models and tensor descriptors."""
+
+import json
+import re
+
+import pandas as pd
+import streamlit as st
+
+from ops import DML_TYPES, DescriptorError, cross_check, load_model
+from ops.dxdispatch import run_model_detailed
+from ops.export import cpp_snippet
+from ops.guard import element_cap_set_to
+from ops.tensor_desc import find_overlap, parse_tensor_desc
+from ui import workbench_state as wb
+from ui.sidebar import current_settings
+from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
+from viz.workbench_fig import color_limits, tensor_heatmap
+
+SOURCES = ("Example", "Paste JSON", "Upload a file")
+# A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
+ELEMENT_CAP = 2**20
+BUILD_HERE = "build one here"
+# Translucent, so the report reads on the light and the dark theme alike.
+OK_COLOR = "rgba(33, 195, 84, 0.16)"
+FAIL_COLOR = "rgba(255, 75, 75, 0.16)"
+SYNTAX_POSITION = re.compile(r"line (\d+), column (\d+)")
+
+
+def receive_round_trip():
+    """An operator page's export arrives in session_state["workbench_model"]; open it as pasted JSON."""
+    model = st.session_state.pop("workbench_model", None)
+    if model is None:
+        return
+    try:
+        st.session_state["wb_text"] = json.dumps(model, indent=2)
+    except (TypeError, ValueError) as error:
+        st.session_state["wb_notice"] = f"The model handed over is not JSON data: {error}"
+        return
+    st.session_state["wb_source"] = "Paste JSON"
+    st.session_state["wb_notice"] = "Model received from the operator page, unchanged."
+
+
+def edit_example(text):
+    st.session_state["wb_text"] = text
+    st.session_state["wb_source"] = "Paste JSON"
+
+
+def model_source():
+    """(model text or None, label) from the chosen source."""
+    st.session_state.setdefault("wb_text", "")
+    st.session_state.setdefault("wb_source", SOURCES[0])
+    source = st.radio("Model source", SOURCES, key="wb_source", horizontal=True)
+    if source == "Example":
+        examples = wb.example_files()
+        name = st.selectbox("Bundled example", list(examples), key="wb_example", bind="query-params",
+                            help="One DxDispatch model per operator, including the seed documents' examples")
+        text = examples[name].read_text(encoding="utf-8")
+        st.button("Edit a copy of this example", key="wb_edit", on_click=edit_example, args=(text,))
+        with st.expander(f"examples/{name}.json"):
+            st.code(text, language="json")
+        return text, f"examples/{name}.json"
+    if source == "Paste JSON":
+        text = st.text_area("DxDispatch model (JSON)", key="wb_text", height=300,
+                            placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
+        return text, "pasted model"
+    uploaded = st.file_uploader("DxDispatch model file (.json, at most 1 MB)", type=["json"], key="wb_upload",
+                                max_upload_size=1)
+    if uploaded is None:
+        st.info("Choose a .json model file.")
+        return None, ""
+    try:
+        return wb.model_text_from_bytes(uploaded.getvalue(), uploaded.name), uploaded.name
+    except DescriptorError as error:
+        st.error(str(error))
+        return None, ""
+
+
+def show_syntax_error(label, text, message):
+    st.error(f"{label}: {message}")
+    position = SYNTAX_POSITION.search(message)
+    if position and isinstance(text, str):
+        line, column = int(position[1]), int(position[2])
+        lines = text.splitlines() or [""]
+        if line <= len(lines):
+            st.code(f"{line:>5} | {lines[line - 1][:200]}\n      | {' ' * (column - 1)}^", language=None)
+
+
+def show_validation(raw, level):
+    rows, details = wb.validation_rows(raw)
+    if not details:
+        st.info("The model has no dispatchables object to validate.")
+        return
+    st.markdown("Every dispatchable against every feature level: **ok**, or the broken rules with their JSON paths.")
+    columns = {name: st.column_config.TextColumn(name, width="large") for name in details}
+    columns["feature level"] = st.column_config.TextColumn("feature level", width=90)
+    table = pd.DataFrame(rows).style.map(
+        lambda cell: f"background-color: {OK_COLOR if cell == 'ok' else FAIL_COLOR}", subset=list(details))
+    st.dataframe(table, hide_index=True, column_config=columns, height=(len(rows) + 1) * 35 + 3,
+                 key="wb_report_table")
+    for name, by_level in details.items():
+        valid = [lvl for lvl, problems in by_level.items() if not problems]
+        st.markdown(f"`{name}`: " + (f"valid from feature level **{valid[0]}**" if valid else "**valid at no feature level**"))
+        failing = {lvl: problems for lvl, problems in by_level.items() if problems}
+        if failing:
+            with st.expander(f"Why `{name}` fails at {', '.join(failing)}"):
+                st.markdown("\n".join(f"- **{lvl}**: `{p.path}`: {p.message}"
+                                       for lvl, problems in failing.items() for p in problems))
+    st.markdown(f"##### Problems at feature level {level} (sidebar)")
+    problems = [p for by_level in details.values() for p in by_level[level]]
+    if not problems:
+        st.success(f"Every dispatchable is valid at feature level {level}.")
+    for problem in problems:
+        st.markdown(f"- `{problem.path}`: {problem.message}")
+
+
+def show_heatmap(array, title, key, zrange=None):
+    st.plotly_chart(tensor_heatmap(array, title, zrange), theme="streamlit", key=key)
+
+
+def bound_arrays(values, field, bindings):
+    """[(label, resource name, array)] of a record's field, one per array element for array fields."""
+    bound = bindings[field]
+    if isinstance(values, list):
+        return [(f"{field}[{i}]", b["name"], v) for i, (v, b) in enumerate(zip(values, bound))]
+    return [(field, bound["name"], values)]
+
+
+def show_dispatch(index, record, command, dispatchable, checking):
+    st.markdown(f"##### commands[{index}]: dispatch `{record.dispatchable}` (DML_OPERATOR_{record.operator})")
+    bindings = command["bindings"]
+    inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
+    for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
+        with column:
+            show_heatmap(array, f"{label} {list(array.shape)} from {resource}", f"wb_in_{index}_{label}")
+    for field, after in record.outputs.items():
+        pairs = zip(bound_arrays(record.outputs_before[field], field, bindings), bound_arrays(after, field, bindings))
+        for (label, resource, old), (_, _, new) in pairs:
+            zrange = color_limits(old, new)
+            left, right = st.columns(2)
+            with left:
+                show_heatmap(old, f"{label} {list(old.shape)} in {resource}: before", f"wb_before_{index}_{label}", zrange)
+            with right:
+                show_heatmap(new, f"{label} {list(new.shape)} in {resource}: after", f"wb_after_{index}_{label}", zrange)
+    if checking:
+        show_cross_check(record, dispatchable)
+
+
+def show_cross_check(record, dispatchable):
+    inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
+    try:
+        report = cross_check(record.operator, inputs, expected=expected, **attrs)
+    except DescriptorError as error:
+        st.warning(f"Cross-check not run: {error}")
+        return
+    verdict = "matches" if report.matches else ("does not match" if report.available else "not run")
+    text = f"Cross-check on {report.provider or 'no provider'}: **{verdict}**. {report.note}"
+    (st.success if report.matches else st.warning)(text)
+
+
+def show_run(model):
+    try:
+        with element_cap_set_to(ELEMENT_CAP):
+            result = run_model_detailed(model)
+    except DescriptorError as error:
+        st.error(f"The run stopped: {error}")
+        return
+    st.markdown("##### Printed output")
+    st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
+    checking = st.toggle("Cross-check every dispatch on ONNX Runtime", value=True, key="wb_cross_check")
+    for index, (kind, step) in enumerate(wb.command_steps(model, result)):
+        if kind == "dispatch":
+            show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
+
+
+def apply_preset():
+    sizes, strides = wb.PRESETS[st.session_state["wb_preset"]]
+    st.session_state["wb_sizes"] = ", ".join(map(str, sizes))
+    st.session_state["wb_strides"] = "" if strides is None else ", ".join(map(str, strides))
+
+
+def built_desc(default_type):
+    """(TensorDesc or None, kind) from the builder widgets; problems are shown here."""
+    if "wb_sizes" not in st.session_state:
+        st.session_state["wb_preset"] = next(iter(wb.PRESETS))
+        apply_preset()
+    st.selectbox("Preset", list(wb.PRESETS), key="wb_preset", on_change=apply_preset)
+    left, middle, right = st.columns(3)
+    data_type = left.selectbox("DataType", DML_TYPES, index=DML_TYPES.index(default_type), key="wb_dtype")
+    sizes_text = middle.text_input("Sizes", key="wb_sizes")
+    strides_text = right.text_input("Strides (blank: packed)", key="wb_strides")
+    total_text = left.text_input("TotalTensorSizeInBytes (blank: implied)", key="wb_total")
+    kind = middle.radio("Used as", ("input", "output"), key="wb_role", horizontal=True)
+    try:
+        obj = {"DataType": data_type, "Sizes": wb.parse_int_list(sizes_text, "Sizes")}
+        if strides_text.strip():
+            obj["Strides"] = wb.parse_int_list(strides_text, "Strides")
+        if total_text.strip():
+            obj["TotalTensorSizeInBytes"] = wb.parse_int_list(total_text, "TotalTensorSizeInBytes")[0]
+    except (DescriptorError, IndexError) as error:
+        st.error(str(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
+        return None, kind
+    desc, problems = parse_tensor_desc(obj, "desc")
+    for problem in problems:
+        st.error(f"`{problem.path}`: {problem.message}")
+    return desc, kind
+
+
+def show_overlap(desc):
+    """An output desc that writes one element twice is refused by DirectML: say which indices collide."""
+    try:
+        with element_cap_set_to(ELEMENT_CAP):
+            overlap = find_overlap(desc.Sizes, desc.Strides)
+    except DescriptorError as error:
+        st.warning(f"Overlap not checked: {error}")
+        return
+    if overlap:
+        element, a, b = overlap
+        st.error(f"Overlap: logical indices {list(a)} and {list(b)} both write element {element}; "
+                 "an output tensor must not overlap itself.")
+
+
+def show_explorer(raw, default_type):
+    descs = {path: (desc, kind) for path, desc, kind in wb.tensor_descs(raw)}
+    choice = st.selectbox("Tensor desc", [BUILD_HERE, *descs], key="wb_desc",
+                          index=1 if descs else 0, help="Any tensor desc of the model, or one built here")
+    if choice == BUILD_HERE or choice not in descs:
+        desc, kind = built_desc(default_type)
+    else:
+        desc, kind = descs[choice]
+    if desc is None:
+        return
+    strides = desc.Strides
+    lines, implied = wb.size_arithmetic(desc.DataType, desc.Sizes, strides)
+    st.markdown(
+        f"**{desc.DataType}**, Sizes {list(desc.Sizes)}, Strides {'packed' if strides is None else list(strides)}, "
+        f"used as **{kind.rstrip('s')}**"
+    )
+    declared = desc.TotalTensorSizeInBytes
+    lines.append(
+        f"TotalTensorSizeInBytes = {declared}"
+        + (" (the implied minimum)" if declared == implied else f" (declared; implied minimum {implied})")
+    )
+    st.code("\n".join(lines), language=None)
+    role = "output" if kind.startswith("output") else "input"
+    if role == "output":
+        show_overlap(desc)
+    left, right = st.columns(2)
+    unit = left.radio("One cell per", ("element", "byte"), key="wb_unit", horizontal=True)
+    cell_bytes = 1 if unit == "byte" else desc.element_size
+    natural = default_columns(desc.Sizes, strides, desc.buffer_elements) * (desc.element_size if unit == "byte" else 1)
+    columns = right.number_input("Cells per row", 1, 256, min(natural, 256), key=f"wb_columns_{unit}_{choice}_{desc.Sizes}_{desc.Strides}")
+    figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
+                               columns=columns, title=f"{choice}: {declared:,} bytes")
+    st.plotly_chart(figure, theme="streamlit", key="wb_memory_map")
+    total_cells = -(-declared // cell_bytes)
+    st.caption(
+        f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
+        f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,})."
+    )
+
+
+def show_export(model, label):
+    text = json.dumps(model, indent=2)
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", label.rsplit("/", 1)[-1].removesuffix(".json")) or "model"
+    st.download_button("Download the normalized model (JSON)", text, file_name=f"{stem}.normalized.json",
+                       mime="application/json", key="wb_download_json")
+    snippet = "\n".join(f"// dispatchable {json.dumps(name)}\n{cpp_snippet(dispatchable)}"
+                        for name, dispatchable in model["dispatchables"].items())
+    st.download_button("Download the C++ snippet", snippet, file_name=f"{stem}.cpp", mime="text/x-c++src",
+                       key="wb_download_cpp")
+    st.markdown("##### C++ building the same descriptors")
+    st.code(snippet, language="cpp")
+    with st.expander("Normalized model (every default filled)"):
+        st.code(text, language="json")
+
+
+st.title("Descriptor workbench")
+st.caption(
+    "Load a DxDispatch JSON model, check every dispatchable against every feature level, run its commands, "
+    "and see how each tensor descriptor lays its elements out in memory. A model is data: it is never used to "
+    f"read files, and every tensor is held to {ELEMENT_CAP:,} elements."
+)
+settings = current_settings()
+receive_round_trip()
+if notice := st.session_state.pop("wb_notice", None):
+    st.info(notice)
+text, label = model_source()
+if text is None:
+    st.stop()
+if not text.strip():
+    st.warning(f"{label}: the model text is empty; paste a DxDispatch model (an object with resources, "
+               "dispatchables and commands) or pick an example.")
+    st.stop()
+try:
+    raw = wb.parse_model_text(text)
+except DescriptorError as error:
+    show_syntax_error(label, text, str(error))
+    st.stop()
+
+model = None
+if not isinstance(raw, dict):
+    st.error(f"{label} is refused: the root must be a JSON object with resources, dispatchables and commands, "
+             f"not a JSON {wb.json_kind(raw)}")
+    st.stop()
+try:
+    with element_cap_set_to(ELEMENT_CAP):
+        model = load_model(raw)
+except DescriptorError as error:
+    st.error(f"{label} is refused: {error}")
+else:
+    st.success(
+        f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
+        f"{len(model['commands'])} commands, valid at feature level 6_4."
+    )
+
+report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
+with report:
+    with element_cap_set_to(ELEMENT_CAP):
+        show_validation(raw, settings.feature_level)
+with run:
+    if model is None:
+        st.info("The model does not load; fix the problems shown above to run it.")
+    else:
+        show_run(model)
+with explorer:
+    show_explorer(raw, settings.data_type)
+with export:
+    if model is None:
+        st.info("The model does not load; the export needs a model that does.")
+    else:
+        show_export(model, label)

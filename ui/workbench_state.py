@@ -1,0 +1,196 @@
+"""Pure helpers behind the descriptor workbench: model sources, size arithmetic and descriptor presets."""
+
+import json
+from pathlib import Path
+
+from ops import FEATURE_LEVELS, DescriptorError, element_size
+from ops.dxdispatch import MAX_TEXT_BYTES, _parse_text
+from ops.tensor_desc import Problem, join_path, packed_strides, round_up
+from ops.validate import parse_dispatchable, tensor_fields, validate_problems
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+MAX_MODEL_BYTES = MAX_TEXT_BYTES
+
+# Shapes that show one idea each in the memory map.
+PRESETS = {
+    "packed": ([1, 2, 3, 4], None),
+    "broadcast (0 strides)": ([1, 2, 3, 4], [0, 0, 0, 1]),
+    "padded rows": ([1, 1, 3, 4], [18, 18, 6, 1]),
+    "NHWC expressed with strides": ([1, 3, 2, 4], [24, 1, 12, 3]),
+}
+
+
+def example_files():
+    """Bundled example models by name (file stem), sorted."""
+    return {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.json"))}
+
+
+def model_text_from_bytes(data, name="upload"):
+    """UTF-8 text of an uploaded model, refusing what the 1 MB cap or the encoding rule out."""
+    if len(data) > MAX_MODEL_BYTES:
+        raise DescriptorError(
+            f"{name}: {len(data):,} bytes exceed the {MAX_MODEL_BYTES:,}-byte limit for a model file"
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DescriptorError(f"{name}: not UTF-8 text (byte {error.start} is {data[error.start]:#04x})") from None
+
+
+def parse_int_list(text, field):
+    """[1, 2, 3] from '1, 2, 3' or '[1 2 3]'; DescriptorError naming the field otherwise."""
+    tokens = [t for t in text.replace("[", " ").replace("]", " ").replace(",", " ").split() if t]
+    try:
+        return [int(t) for t in tokens]
+    except ValueError:
+        raise DescriptorError(f"{field} {text!r}: expected integers separated by commas or spaces") from None
+
+
+def size_arithmetic(data_type, sizes, strides=None):
+    """DMLCalcBufferTensorSize written out step by step, as (lines, implied bytes)."""
+    itemsize = element_size(data_type)
+    if strides is None:
+        count = 1
+        for size in sizes:
+            count *= size
+        last = count - 1
+        first = f"index_of_last_element = prod(Sizes) - 1 = {' * '.join(map(str, sizes))} - 1 = {last}"
+        first = f"(no Strides: packed, i.e. Strides {list(packed_strides(sizes))})\n" + first
+    else:
+        terms = " + ".join(f"({size}-1)*{stride}" for size, stride in zip(sizes, strides))
+        last = sum((size - 1) * stride for size, stride in zip(sizes, strides))
+        first = f"index_of_last_element = sum((size_i-1)*stride_i) = {terms} = {last}"
+    raw = (last + 1) * itemsize
+    implied = round_up(raw, 4)
+    return [
+        first,
+        f"bytes = (index_of_last_element + 1) * element_size = ({last} + 1) * {itemsize} ({data_type}) = {raw}",
+        f"bytes = round_up(bytes, 4) = {implied}",
+    ], implied
+
+
+class _Duplicated(dict):
+    """A JSON object that repeated a key; `repeated` is the first such key."""
+
+    repeated = None
+
+
+def _keep_duplicates(pairs):
+    obj = _Duplicated(pairs)
+    seen = set()
+    for key, _ in pairs:
+        if key in seen and obj.repeated is None:
+            obj.repeated = key
+        seen.add(key)
+    return obj
+
+
+def duplicate_key_path(text):
+    """JSON path of the first repeated key in `text` (already known to parse), or None."""
+    stack = [(json.loads(text, object_pairs_hook=_keep_duplicates), "")]
+    while stack:
+        value, path = stack.pop(0)
+        if isinstance(value, _Duplicated) and value.repeated is not None:
+            return join_path(path, value.repeated)
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        stack += [(item, join_path(path, key)) for key, item in items]
+    return None
+
+
+def parse_model_text(text):
+    """The JSON value of a model's text with the core's safety rules (size, depth, duplicate keys, NaN words).
+
+    ops.dxdispatch parses the same way inside load_model; the workbench needs the raw value too, to
+    validate dispatchables of a model the loader refuses. The core's duplicate-key message gets the
+    key's JSON path added.
+    """
+    try:
+        return _parse_text(text)
+    except DescriptorError as error:
+        if not str(error).startswith("duplicate key"):
+            raise
+        path = duplicate_key_path(text)
+        raise DescriptorError(f"{path}: {error}" if path else str(error)) from None
+
+
+def json_kind(value):
+    """The JSON name of a parsed value's type, for messages."""
+    kinds = ((bool, "boolean"), (dict, "object"), (list, "array"), (str, "string"), ((int, float), "number"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
+def dispatchable_items(raw):
+    """[(name, JSON path, dispatchable)] of a raw model, or [] when it has no dispatchables object."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("dispatchables"), dict):
+        return []
+    return [(name, join_path("dispatchables", name), value) for name, value in raw["dispatchables"].items()]
+
+
+def level_problems(dispatchable, path):
+    """{level: [Problem]} for every feature level, the paths starting at `path`."""
+    try:
+        return {level: validate_problems(dispatchable, level, path) for level in FEATURE_LEVELS}
+    except DescriptorError as error:
+        return {level: [Problem(path, str(error))] for level in FEATURE_LEVELS}
+
+
+def validation_rows(raw):
+    """One row per feature level: {"feature level": ..., <dispatchable>: "ok" or the reasons}, plus details.
+
+    Details map dispatchable name -> {level: [Problem]}.
+    """
+    details = {name: level_problems(value, path) for name, path, value in dispatchable_items(raw)}
+    rows = []
+    for level in FEATURE_LEVELS:
+        row = {"feature level": level}
+        for name, by_level in details.items():
+            problems = by_level[level]
+            row[name] = "ok" if not problems else f"✗ {len(problems)}: " + " | ".join(str(p) for p in problems)
+        rows.append(row)
+    return rows, details
+
+
+def tensor_descs(raw):
+    """[(JSON path, TensorDesc, kind)] of every tensor desc that parses, in every dispatchable of the model."""
+    found = []
+    for _, path, value in dispatchable_items(raw):
+        if not isinstance(value, dict):
+            continue
+        parsed, _ = parse_dispatchable(value, path)
+        if parsed is None:
+            continue
+        desc_path = join_path(path, "desc" if "desc" in value else "Desc")
+        for name, kind in tensor_fields(parsed.operator):
+            tensor = parsed.tensors.get(name)
+            items = tensor if isinstance(tensor, list) else [tensor]
+            for i, desc in enumerate(items):
+                if desc is not None:
+                    label = join_path(join_path(desc_path, name), i) if isinstance(tensor, list) else join_path(desc_path, name)
+                    found.append((label, desc, kind))
+    return found
+
+
+def command_steps(model, result):
+    """Pair each command of a loaded model with what running it produced: ("dispatch", record) or ("print", line)."""
+    records = iter(result.dispatches)
+    lines = iter(result.prints)
+    return [
+        ("dispatch", next(records)) if command["type"] == "dispatch" else ("print", next(lines))
+        for command in model["commands"]
+    ]
+
+
+def cross_check_call(record, dispatchable):
+    """(inputs, attrs, expected outputs) for ops.cross_check from one executed dispatch."""
+    desc = dispatchable["desc"]
+    operator = record.operator
+    if operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
+        return [record.inputs["InputTensor"]], {"block_size": desc["BlockSize"], "order": desc["Order"]}, \
+            [record.outputs["OutputTensor"]]
+    if operator == "ELEMENT_WISE_BIT_OR":
+        return [record.inputs["ATensor"], record.inputs["BTensor"]], {}, [record.outputs["OutputTensor"]]
+    if operator == "SPLIT":
+        axis = desc["Axis"]
+        sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]
+        return [record.inputs["InputTensor"]], {"axis": axis, "sizes": sizes}, list(record.outputs["OutputTensors"])
+    return list(record.inputs["InputTensors"]), {"axis": desc["Axis"]}, [record.outputs["OutputTensor"]]

@@ -1,0 +1,185 @@
+"""Memory map of one buffer tensor: which logical element reads or writes each cell of the buffer.
+
+Broadcasting (a 0 stride) shows as one cell used many times, padding as cells nobody touches, and
+two logical elements of an output landing on one cell as a conflict.
+"""
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ops.tensor_desc import packed_strides
+
+from .common import MAX_CELLS, empty_figure
+
+MAX_LOGICAL_ELEMENTS = 2**20
+MAX_COLUMNS = 64
+HOVER_INDICES = 4
+LABELLED_CELLS = 400
+
+UNTOUCHED, ONCE, SHARED = 0, 1, 2
+COLORS = {UNTOUCHED: "#9e9e9e", ONCE: "#1f77b4", SHARED: "#ff7f0e"}
+
+
+def logical_offsets(sizes, strides=None):
+    """Element offset of every logical index, in row-major order of the logical indices."""
+    sizes = [int(s) for s in sizes]
+    strides = packed_strides(sizes) if strides is None else [int(s) for s in strides]
+    count = math.prod(sizes)
+    if count > MAX_LOGICAL_ELEMENTS:
+        return None
+    index = np.indices(sizes, dtype=np.int64).reshape(len(sizes), -1)
+    return (index * np.array(strides, dtype=np.int64)[:, None]).sum(axis=0)
+
+
+def default_columns(sizes, strides=None, cells=None):
+    """Row width: the pitch of an outer dimension, so padding lines up at the row ends.
+
+    Candidates are the strides of outer dimensions that clear one innermost row; the smallest one that
+    keeps the map at most twice as tall as wide wins (the largest if none does).
+    """
+    sizes = [int(s) for s in sizes]
+    strides = packed_strides(sizes) if strides is None else [int(s) for s in strides]
+    last_extent = (sizes[-1] - 1) * strides[-1] + 1
+    pitches = sorted({stride for size, stride in zip(sizes[:-1], strides[:-1]) if size > 1 and stride >= last_extent})
+    cells = cells or (sum((size - 1) * stride for size, stride in zip(sizes, strides)) + 1)
+    fitting = [pitch for pitch in pitches if cells <= 2 * pitch * pitch]
+    columns = fitting[0] if fitting else pitches[-1] if pitches else last_extent
+    return max(1, min(MAX_COLUMNS, columns))
+
+
+def _index_label(flat, sizes):
+    return "[" + ", ".join(str(int(i)) for i in np.unravel_index(flat, sizes)) + "]"
+
+
+def _cell_users(offsets, cell_of_offset, cells):
+    """For each drawn cell: the logical flat indices that touch it (in logical order)."""
+    users = [[] for _ in range(cells)]
+    cell = cell_of_offset(offsets)
+    for flat in np.flatnonzero((cell >= 0) & (cell < cells)):
+        users[cell[flat]].append(flat)
+    return users
+
+
+def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input", unit="element",
+                      columns=None, max_cells=MAX_CELLS, title=None):
+    """One square cell per element (or byte) of a buffer of total_bytes, colored by how often it is used.
+
+    role "input": a cell used by several logical elements is a broadcast read; role "output": a conflict.
+    The title says how many cells are drawn out of how many.
+    """
+    sizes = [int(s) for s in sizes]
+    element_size = int(element_size)
+    total_bytes = int(total_bytes)
+    verb = "written" if role == "output" else "read"
+    offsets = logical_offsets(sizes, strides)
+    byte_cells = unit == "byte"
+    cell_size = 1 if byte_cells else element_size
+    total_cells = -(-total_bytes // cell_size)
+    drawn = min(total_cells, max_cells)
+    if not columns:
+        elements_per_row = default_columns(sizes, strides, -(-total_bytes // element_size))
+        columns = elements_per_row * (element_size if byte_cells else 1)
+    columns = int(columns)
+    columns = max(1, min(columns, drawn))
+    rows = -(-drawn // columns)
+
+    if offsets is None:
+        return empty_figure(
+            f"{math.prod(sizes):,} logical elements: too many to map (the map draws up to {MAX_LOGICAL_ELEMENTS:,})"
+        )
+    outside = int(np.count_nonzero((offsets + 1) * element_size > total_bytes))
+    if byte_cells:
+        # Each element covers element_size consecutive bytes; users of a byte are the users of its element.
+        element_users = _cell_users(offsets, lambda o: o, -(-drawn // element_size))
+        users = [element_users[b // element_size] for b in range(drawn)]
+    else:
+        users = _cell_users(offsets, lambda o: o, drawn)
+
+    codes = np.full(rows * columns, np.nan)
+    hover = [""] * (rows * columns)
+    labels = [""] * (rows * columns)
+    for cell, who in enumerate(users):
+        codes[cell] = UNTOUCHED if not who else ONCE if len(who) == 1 else SHARED
+        hover[cell] = _hover(cell, who, sizes, element_size, byte_cells, verb)
+        labels[cell] = _cell_label(who, sizes)
+
+    shared_name = "written more than once: conflict" if role == "output" else "read many times: broadcast"
+    names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
+    present = sorted({int(c) for c in codes[~np.isnan(codes)]})
+    scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
+    figure = go.Figure(
+        go.Heatmap(
+            z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
+            customdata=np.array(hover, dtype=object).reshape(rows, columns),
+            text=np.array(labels, dtype=object).reshape(rows, columns), hovertemplate="%{customdata}<extra></extra>",
+            xgap=1, ygap=1,
+        )
+    )
+    if drawn <= LABELLED_CELLS:
+        figure.data[0].update(texttemplate="%{text}", textfont=dict(color="white"))
+    for code in present:
+        figure.add_trace(go.Scatter(
+            x=[None], y=[None], mode="markers", name=names[code],
+            marker=dict(symbol="square", size=12, color=COLORS[code]),
+        ))
+    unit_name = "byte" if byte_cells else "element"
+    drawn_note = (f"all {total_cells:,} {unit_name}s drawn" if drawn == total_cells
+                  else f"first {drawn:,} of {total_cells:,} {unit_name}s drawn")
+    heading = title or f"Buffer of {total_bytes:,} bytes"
+    subtitle = f"{drawn_note}, {columns} per row"
+    if drawn <= LABELLED_CELLS:
+        subtitle += "; a cell shows its logical index (size-1 dimensions left out) or ×N for N users"
+    if outside:
+        subtitle += f"; {outside:,} logical elements fall outside the buffer"
+    figure.update_layout(
+        title=dict(text=f"{heading}<br><sup>{subtitle}</sup>"),
+        showlegend=True, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        height=_height(rows, columns),
+        margin=dict(l=50, r=10, t=110, b=30),
+    )
+    figure.update_xaxes(title=f"{unit_name} offset within row", showgrid=False, zeroline=False,
+                        range=[-0.5, columns - 0.5], constrain="domain", dtick=1 if columns <= 16 else None)
+    figure.update_yaxes(title=f"row ({columns} {unit_name}s each)", showgrid=False, zeroline=False,
+                        autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain",
+                        dtick=1 if rows <= 16 else None)
+    return figure
+
+
+def _height(rows, columns):
+    """Pixels for square cells of at most 48 px across about 900 px, plus title, legend and axes."""
+    cell = max(6.0, min(48.0, 900 / columns))
+    return int(min(1000, max(320, rows * cell + 180)))
+
+
+def _cell_label(who, sizes):
+    """Short in-cell label: the one logical index (dimensions of size 1 left out), or ×N for N users."""
+    if not who:
+        return ""
+    if len(who) > 1:
+        return f"×{len(who)}"
+    index = np.unravel_index(who[0], sizes)
+    kept = [str(int(i)) for i, size in zip(index, sizes) if size > 1]
+    return ",".join(kept) or "0"
+
+
+def _hover(cell, who, sizes, element_size, byte_cells, verb):
+    if byte_cells:
+        element, byte = divmod(cell, element_size)
+        where = f"byte {cell} (byte {byte} of element {element})"
+    else:
+        where = f"element {cell} (bytes {cell * element_size}..{cell * element_size + element_size - 1})"
+    if not who:
+        return f"{where}<br>never touched"
+    labels = ", ".join(_index_label(flat, sizes) for flat in who[:HOVER_INDICES])
+    more = f" and {len(who) - HOVER_INDICES} more" if len(who) > HOVER_INDICES else ""
+    return f"{where}<br>{verb} by {len(who)}: {labels}{more}"
+
+
+def _discrete_colorscale(colors):
+    """Colorscale with one flat band per integer code 0..len(colors)-1."""
+    scale = []
+    for i, color in enumerate(colors):
+        scale += [[i / len(colors), color], [(i + 1) / len(colors), color]]
+    return scale

@@ -1,0 +1,92 @@
+"""Heatmap of one bound tensor, laid out in the shape its descriptor gives."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .common import MAX_CELLS, canvas_axes, canvas_extent, figure_height, format_values, squarish_columns, tile_origins
+
+MAX_LABELLED_CELLS = 600
+MAX_TILE_LABELS = 64
+
+
+def color_limits(*arrays):
+    """(zmin, zmax) over the finite values of several arrays, so before/after share one color scale."""
+    finite = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64).ravel() for x in arrays)]
+    finite = np.concatenate(finite) if finite else np.array([])
+    if not finite.size:
+        return 0.0, 1.0
+    low, high = float(finite.min()), float(finite.max())
+    return (low, high) if high > low else (low - 0.5, high + 0.5)
+
+
+def _tiles(values, max_cells):
+    """(tiles, leading indices, drawn element count): the 2-D planes of the last two dimensions, capped."""
+    shape = values.shape
+    plane = values.reshape(-1, *shape[-2:]) if values.ndim >= 2 else values.reshape(1, 1, -1)
+    tile_h, tile_w = plane.shape[1:]
+    tile_w_drawn = min(tile_w, max_cells)
+    tile_h_drawn = max(1, min(tile_h, max_cells // tile_w_drawn))
+    count = max(1, min(plane.shape[0], max_cells // (tile_h_drawn * tile_w_drawn)))
+    leading = list(np.ndindex(*shape[:-2])) if values.ndim > 2 else [()]
+    return plane[:count, :tile_h_drawn, :tile_w_drawn], leading[:count]
+
+
+def tensor_heatmap(values, title="", zrange=None, max_cells=MAX_CELLS):
+    """A tensor as tiles: one tile per index of the leading dimensions, each the plane of the last two.
+
+    Row 0 of each tile is on top and cells are square. Values are written in the cells while they
+    stay readable; NaN and infinities get no color. `zrange` fixes the color scale (for comparing
+    figures). At most max_cells elements are drawn and the title says so.
+    """
+    values = np.asarray(values)
+    if values.ndim == 0:
+        values = values.reshape(1)
+    tiles, leading = _tiles(values, max_cells)
+    count, tile_h, tile_w = tiles.shape
+    labelled = values.ndim > 2
+    ncols = squarish_columns(count, tile_h, tile_w) if labelled else 1
+    if labelled:
+        height, width = canvas_extent(count, tile_h, tile_w, ncols)
+        top, left = tile_origins(count, tile_h, tile_w, ncols)
+    else:
+        height, width, top, left = tile_h, tile_w, np.array([0]), np.array([0])
+
+    z = np.full((height, width), np.nan)
+    text = np.full((height, width), "", dtype=object)
+    hover = np.full((height, width), "", dtype=object)
+    with np.errstate(invalid="ignore", over="ignore"):
+        numeric = tiles.astype(np.float64)
+    labels = np.array(format_values(tiles), dtype=object).reshape(tiles.shape)
+    for t, (row, col) in enumerate(zip(top, left)):
+        window = (slice(row, row + tile_h), slice(col, col + tile_w))
+        z[window] = np.where(np.isfinite(numeric[t]), numeric[t], np.nan)
+        text[window] = labels[t]
+        prefix = ", ".join(str(int(i)) for i in leading[t])
+        hover[window] = [[f"[{prefix + ', ' if prefix else ''}{r}, {c}] = {labels[t][r, c]}"
+                          if values.ndim >= 2 else f"[{c}] = {labels[t][r, c]}"
+                          for c in range(tile_w)] for r in range(tile_h)]
+
+    shown = tiles.size
+    heading = title
+    if shown < values.size:
+        heading += f"<br><sup>first {shown:,} of {values.size:,} elements drawn</sup>"
+    zmin, zmax = zrange or color_limits(tiles)
+    heatmap = go.Heatmap(
+        z=z, text=text, customdata=hover, colorscale="Viridis", zmin=zmin, zmax=zmax, showscale=False,
+        xgap=1, ygap=1, hovertemplate="%{customdata}<extra></extra>", hoverongaps=False,
+    )
+    if shown <= MAX_LABELLED_CELLS:
+        heatmap.update(texttemplate="%{text}")
+    figure = go.Figure(heatmap)
+    if labelled and count <= MAX_TILE_LABELS:
+        for t, (row, col) in enumerate(zip(top, left)):
+            index = ", ".join(str(int(i)) for i in leading[t])
+            figure.add_annotation(x=col - 0.5, y=row - 1, text=f"[{index}, :, :]", showarrow=False,
+                                  xanchor="left", yanchor="middle", font=dict(size=11))
+    figure.update_layout(
+        title=dict(text=heading),
+        height=figure_height(height, width, width_px=600, extra=70 if "<br>" not in heading else 90),
+        margin=dict(l=10, r=10, t=60 if "<br>" in heading else 40, b=10),
+    )
+    canvas_axes(figure, height, width)
+    return figure
