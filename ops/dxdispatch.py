@@ -42,11 +42,19 @@ def _fail(path, message):
 # ---------------------------------------------------------------- JSON text and structure
 
 
+class _DuplicateKeys(dict):
+    """An object with a repeated key, kept until the tree walk can name its JSON path."""
+
+    duplicate = ""
+
+
 def _no_duplicates(pairs):
     seen = {}
     for key, value in pairs:
         if key in seen:
-            raise DescriptorError(f"duplicate key {key!r} in a JSON object (keys: {', '.join(k for k, _ in pairs)})")
+            marked = _DuplicateKeys(seen)
+            marked.duplicate = key
+            return marked
         seen[key] = value
     return seen
 
@@ -63,7 +71,12 @@ def _text_depth(text):
     return int(np.cumsum(steps).max()) if steps.size else 0
 
 
-def _parse_text(text):
+def parse_model_text(text):
+    """JSON text (str or bytes) to plain data, refusing what DxDispatch's parser would not take.
+
+    Raises DescriptorError with the line and column of a syntax error, or the JSON path of a duplicate key
+    or of a number too large for a double.
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -75,9 +88,11 @@ def _parse_text(text):
     if _text_depth(text) > MAX_DEPTH:
         raise DescriptorError(f"model nesting is deeper than {MAX_DEPTH} levels of arrays and objects")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
+        root = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise DescriptorError(f"JSON syntax error at line {error.lineno}, column {error.colno}: {error.msg}") from None
+    _check_json_tree(root)
+    return root
 
 
 def _check_json_tree(root):
@@ -88,6 +103,8 @@ def _check_json_tree(root):
         nodes += 1
         if nodes > MAX_JSON_NODES or depth > MAX_DEPTH:
             _fail(path, f"the model is too large or nested deeper than {MAX_DEPTH} levels")
+        if isinstance(value, _DuplicateKeys):
+            _fail(join_path(path, value.duplicate), f"duplicate key {value.duplicate!r}: each name may appear once")
         if isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
@@ -96,7 +113,8 @@ def _check_json_tree(root):
         elif isinstance(value, (list, tuple)):
             stack += [(item, join_path(path, i), depth + 1) for i, item in enumerate(value)]
         elif isinstance(value, float) and not math.isfinite(value):
-            _fail(path, f'{value!r} is not JSON; write the string "nan", "inf" or "-inf"')
+            _fail(path, f'{value!r} is not a finite JSON number (too large for a double?); '
+                        'write the string "nan", "inf" or "-inf" for those values')
         elif value is not None and not isinstance(value, (str, int, float, bool)):
             _fail(path, f"{type(value).__name__} is not a JSON value")
 
@@ -145,7 +163,7 @@ def _to_dtype(values, data_type):
 
 def _value_count(initial, path):
     count = initial.get("valueCount")
-    if not is_uint(count) or count < 1:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         _fail(join_path(path, "valueCount"), f"valueCount {count!r}: must be an integer greater than 0")
     if count > element_cap():
         _fail(join_path(path, "valueCount"), f"valueCount {count:,}: exceeds the cap of {element_cap():,} elements")
@@ -441,7 +459,7 @@ class _Model:
 
 def _load(model):
     if isinstance(model, (str, bytes)):
-        model = _parse_text(model)
+        model = parse_model_text(model)
     elif isinstance(model, dict):
         _check_json_tree(model)
     else:

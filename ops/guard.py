@@ -1,6 +1,7 @@
 """Checks shared by every operator: array types, dimension counts and the memory cap."""
 
 import contextlib
+import contextvars
 import math
 
 import numpy as np
@@ -9,36 +10,45 @@ from .datatypes import type_name
 from .errors import DescriptorError
 
 DEFAULT_ELEMENT_CAP = 2**26
-_cap = DEFAULT_ELEMENT_CAP
+_default_cap = DEFAULT_ELEMENT_CAP
+# A context variable, so a cap set around one computation (one Streamlit session's script thread, say)
+# never leaks into another thread running at the same time.
+_scoped_cap = contextvars.ContextVar("element_cap", default=None)
 
 
 def element_cap():
-    return _cap
+    scoped = _scoped_cap.get()
+    return _default_cap if scoped is None else scoped
+
+
+def _checked_cap(count):
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise DescriptorError(f"element cap {count!r}: must be a positive integer")
+    return count
 
 
 def set_element_cap(count):
     """Largest element count any one tensor may have; work beyond it is refused before allocating."""
-    global _cap
-    if not isinstance(count, int) or count < 1:
-        raise DescriptorError(f"element cap {count!r}: must be a positive integer")
-    _cap = count
+    global _default_cap
+    _default_cap = _checked_cap(count)
 
 
 @contextlib.contextmanager
 def element_cap_set_to(count):
-    previous = _cap
-    set_element_cap(count)
+    """The cap for the code inside the with block, in this thread (or task) only."""
+    token = _scoped_cap.set(_checked_cap(count))
     try:
         yield
     finally:
-        set_element_cap(previous)
+        _scoped_cap.reset(token)
 
 
 def check_element_count(sizes, field):
     count = math.prod(int(s) for s in sizes)
-    if count > _cap:
+    cap = element_cap()
+    if count > cap:
         raise DescriptorError(
-            f"{field} {list(sizes)}: {count:,} elements exceed the cap of {_cap:,} elements per tensor"
+            f"{field} {list(sizes)}: {count:,} elements exceed the cap of {cap:,} elements per tensor"
         )
     return count
 

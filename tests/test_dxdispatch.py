@@ -272,7 +272,7 @@ def test_text_refusals():
         load_model("[1, 2]")
     with pytest.raises(DescriptorError, match="model"):
         load_model(42)
-    with pytest.raises(DescriptorError, match="not JSON"):
+    with pytest.raises(DescriptorError, match="not a finite JSON number"):
         load_model({**base_model(), "resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": [float("nan")]}}})
     with pytest.raises(DescriptorError, match="ndarray is not a JSON value"):
         load_model({**base_model(), "resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": np.zeros(2)}}})
@@ -360,3 +360,20 @@ def test_generated_and_mutated_models_only_raise_descriptor_errors(model, data, 
     for dispatchable in mutated.get("dispatchables", {}).values() if isinstance(mutated.get("dispatchables"), dict) else []:
         if isinstance(dispatchable, dict):
             validate(dispatchable, "4_1")
+
+
+def test_text_refusals_name_the_json_path():
+    nested_duplicate = '{"resources": {"a": {"initialValuesDataType": "UINT8", "initialValuesDataType": "UINT8"}}}'
+    with pytest.raises(DescriptorError, match=r"^resources\.a\.initialValuesDataType: duplicate key"):
+        load_model(nested_duplicate)
+    too_large = ('{"resources": {"a": {"initialValuesDataType": "FLOAT32", '
+                 '"initialValues": {"valueCount": 2, "valueStart": 1e400, "valueDelta": 1}}}}')
+    with pytest.raises(DescriptorError, match=r"^resources\.a\.initialValues\.valueStart: inf is not a finite"):
+        load_model(too_large)
+
+
+def test_a_huge_value_count_is_refused_for_its_size():
+    model = {"resources": {"a": {"initialValuesDataType": "UINT8", "initialValues": {"valueCount": 2**70, "value": 0}}},
+             "dispatchables": {}, "commands": []}
+    with pytest.raises(DescriptorError, match=r"resources\.a\.initialValues\.valueCount: valueCount .*exceeds the cap"):
+        load_model(model)

@@ -1,10 +1,9 @@
 """Pure helpers behind the descriptor workbench: model sources, size arithmetic and descriptor presets."""
 
-import json
 from pathlib import Path
 
 from ops import FEATURE_LEVELS, DescriptorError, element_size
-from ops.dxdispatch import MAX_TEXT_BYTES, _parse_text
+from ops.dxdispatch import MAX_TEXT_BYTES, parse_model_text
 from ops.tensor_desc import Problem, join_path, packed_strides, round_up
 from ops.validate import parse_dispatchable, tensor_fields, validate_problems
 
@@ -69,48 +68,6 @@ def size_arithmetic(data_type, sizes, strides=None):
     ], implied
 
 
-class _Duplicated(dict):
-    """A JSON object that repeated a key; `repeated` is the first such key."""
-
-    repeated = None
-
-
-def _keep_duplicates(pairs):
-    obj = _Duplicated(pairs)
-    seen = set()
-    for key, _ in pairs:
-        if key in seen and obj.repeated is None:
-            obj.repeated = key
-        seen.add(key)
-    return obj
-
-
-def duplicate_key_path(text):
-    """JSON path of the first repeated key in `text` (already known to parse), or None."""
-    stack = [(json.loads(text, object_pairs_hook=_keep_duplicates), "")]
-    while stack:
-        value, path = stack.pop(0)
-        if isinstance(value, _Duplicated) and value.repeated is not None:
-            return join_path(path, value.repeated)
-        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-        stack += [(item, join_path(path, key)) for key, item in items]
-    return None
-
-
-def parse_model_text(text):
-    """The JSON value of a model's text with the core's safety rules (size, depth, duplicate keys, NaN words).
-
-    ops.dxdispatch parses the same way inside load_model; the workbench needs the raw value too, to
-    validate dispatchables of a model the loader refuses. The core's duplicate-key message gets the
-    key's JSON path added.
-    """
-    try:
-        return _parse_text(text)
-    except DescriptorError as error:
-        if not str(error).startswith("duplicate key"):
-            raise
-        path = duplicate_key_path(text)
-        raise DescriptorError(f"{path}: {error}" if path else str(error)) from None
 
 
 def json_kind(value):
