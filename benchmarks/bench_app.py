@@ -1,0 +1,121 @@
+"""Page timings and figure sizes, run through app.py with AppTest, plus the cold start in Chromium.
+
+    .venv/bin/python benchmarks/bench_app.py [--reruns 5] [--no-browser]
+
+For every page in pages/: one run at default settings and, where a configuration is known, one at the
+render cap (4,096 cells per heatmap) and one far past it ("large"); each reports the first run (caches
+cold), the median of reruns, and the bytes of Plotly specs sent. Goals: <= 150 ms per rerun at
+default, <= 1 s at the cap, figures <= 2 MB. Cold start: `streamlit run` launched to the first chart drawn in Chromium.
+"""
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOALS = {"default": 0.150, "cap": 1.0, "large": 1.0}
+FIGURE_BUDGET = 2_000_000
+
+# Session-state settings that fill a page up to its drawing cap (pages not listed get the default run only).
+CAP_STATES = {
+    "depth_space.py": dict(N=1, C=256, H=4, W=4, BlockSize=2),  # 4,096 elements, 64 frames
+    "bitwise_or.py": dict(or_sizes="128,32", or_rows=128),
+    "split_join.py": dict(sj_sizes="1,1,64,64", sj_split="16,16,32"),
+}
+# Tensors far past the drawing cap: computed and cross-checked whole, drawn in part.
+LARGE_STATES = {
+    "depth_space.py": dict(N=2, C=64, H=128, W=128, BlockSize=4),  # 2,097,152 elements
+}
+
+
+def page_run(page, state, reruns):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    for key, value in state.items():
+        at.session_state[key] = value
+    if page != "overview.py":
+        at.switch_page(f"pages/{page}")
+    start = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - start
+    times = []
+    for _ in range(reruns):
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+    spec_bytes = sum(len(chart.proto.spec) for chart in at.get("plotly_chart"))
+    problems = [e.value for e in at.exception]
+    return first, statistics.median(times), spec_bytes, problems
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cold_start(chromium="/usr/bin/chromium"):
+    """Seconds from launching `streamlit run` to the overview's first chart drawn in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium,
+                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        start = time.perf_counter()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true"],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while True:
+                try:
+                    urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                    break
+                except OSError:
+                    if time.perf_counter() - start > 60:
+                        raise RuntimeError("streamlit did not start within 60 s") from None
+                    time.sleep(0.05)
+            served = time.perf_counter() - start
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+            drawn = time.perf_counter() - start
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+            browser.close()
+    return served, drawn
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reruns", type=int, default=5)
+    parser.add_argument("--no-browser", action="store_true")
+    args = parser.parse_args()
+
+    pages = sorted(p.name for p in (ROOT / "pages").glob("*.py"))
+    print(f"{'page':<16} {'settings':<8} {'first run':>10} {'rerun (median)':>15} {'figures':>12}  verdict")
+    for page in pages:
+        runs = [("default", {})] + ([("cap", CAP_STATES[page])] if page in CAP_STATES else []) \
+            + ([("large", LARGE_STATES[page])] if page in LARGE_STATES else [])
+        for label, state in runs:
+            first, rerun, spec_bytes, problems = page_run(page, state, args.reruns)
+            ok = rerun <= GOALS[label] and spec_bytes <= FIGURE_BUDGET and not problems
+            verdict = "ok" if ok else "OVER GOAL" + (f" (exception: {problems[0][:60]})" if problems else "")
+            print(f"{page:<16} {label:<8} {first * 1000:>8.0f}ms {rerun * 1000:>13.0f}ms "
+                  f"{spec_bytes / 1000:>10.1f}kB  {verdict}")
+    if not args.no_browser:
+        served, drawn = cold_start()
+        print(f"cold start: server healthy after {served:.2f} s, first chart drawn in Chromium after {drawn:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

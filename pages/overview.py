@@ -1,0 +1,143 @@
+"""What the five operators do, a small picture of each, and ways into each page with a telling preset."""
+
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from ops import bit_or, depth_to_space
+from ui.values import make_values
+from viz.bitwise_fig import bitwise_figure
+from viz.depth_space_fig import depth_space_figure
+from viz.split_join_fig import split_join_figure
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
+
+SECTIONS = [
+    dict(
+        title="Depth ↔ Space: DML_DEPTH_TO_SPACE1, DML_SPACE_TO_DEPTH1",
+        page="pages/depth_space.py",
+        text=(
+            "DEPTH_TO_SPACE1 rearranges an input {N, C, H, W} into {N, C/BlockSize², H·BlockSize, W·BlockSize}: "
+            "each group of BlockSize² channels becomes one BlockSize × BlockSize block of pixels. C must be "
+            "divisible by BlockSize², all tensors have exactly 4 dimensions and one DataType. The Order says how "
+            "the channel index splits: DEPTH_COLUMN_ROW as (block row, block column, output channel) — ONNX "
+            "DepthToSpace DCR — and COLUMN_ROW_DEPTH as (output channel, block row, block column) — ONNX CRD. "
+            "SPACE_TO_DEPTH1 is the exact inverse for the same BlockSize and Order. Feature level 2_1; 64-bit "
+            "types from 5_0."
+        ),
+        presets=[
+            ("Seed example, both orders", dict(SEED_SETTINGS, direction="depth_to_space", N=1, C=8, H=2, W=3,
+                                               BlockSize=2, Order="compare"), True),
+            ("Space → depth, BlockSize 3", dict(SEED_SETTINGS, direction="space_to_depth", N=1, C=2, H=6, W=6,
+                                                BlockSize=3, Order="compare"), True),
+        ],
+    ),
+    dict(
+        title="Bitwise OR: DML_ELEMENT_WISE_BIT_OR",
+        page="pages/bitwise_or.py",
+        text=(
+            "Output = A | B element by element, on the bits of the data's native encoding: the DataType only sets "
+            "the element width, so FLOAT32 1.0 | 2.0 = 0x7F800000 = +inf. A, B and Output share DataType, "
+            "DimensionCount (1 to 8) and Sizes; there is no implicit broadcasting (a 0 stride in a descriptor "
+            "expresses one). The output may alias an input. Feature level 3_0 for UINT8/16/32; 4_1 for all types."
+        ),
+        presets=[
+            ("FLOAT32 1.0 | 2.0 = +inf", dict(dtype="FLOAT32", pattern="custom", values="1.0", or_sizes="1",
+                                              or_b_source="typed", or_b_text="2.0", or_bcast="", or_first=0), False),
+        ],
+    ),
+    dict(
+        title="Split ↔ Join: DML_SPLIT, DML_JOIN",
+        page="pages/split_join.py",
+        text=(
+            "SPLIT cuts the input along Axis into OutputCount tensors that keep every other size; their sizes "
+            "along Axis must sum exactly to the input's. JOIN concatenates its inputs back along Axis (ONNX "
+            "Concat). Feature level 1_0 with 4 dimensions; 1 to 8 dimensions from 3_0 (SPLIT) and 3_1 (JOIN)."
+        ),
+        presets=[
+            ("Seed: Axis 3 into two {1,1,6,1}", dict(dtype="FLOAT32", pattern="sequence", start=1.0, delta=1.0,
+                                                     sj_sizes="1,1,6,2", sj_axis=3, sj_mode="even", sj_parts=2),
+             False),
+        ],
+    ),
+]
+
+
+# The pictures never change: built once per server, reruns only send them.
+@st.cache_resource(show_spinner=False)
+def seed_depth_to_space_figure():
+    x = make_values("coded", (1, 8, 2, 3), "UINT32")
+    return depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW", "depth_to_space",
+                              width_px=560)
+
+
+@st.cache_resource(show_spinner=False)
+def seed_bit_or_figure():
+    a = np.array([1.0, 2.0, -0.0], dtype=np.float32)
+    b = np.array([2.0, 1.0, 1.0], dtype=np.float32)
+    return bitwise_figure(a, b, bit_or(a, b))
+
+
+@st.cache_resource(show_spinner=False)
+def seed_split_figure():
+    x = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
+    return split_join_figure(x, 2, [2, 1, 3])
+
+
+PICTURES = {
+    "pages/depth_space.py": seed_depth_to_space_figure,
+    "pages/bitwise_or.py": seed_bit_or_figure,
+    "pages/split_join.py": seed_split_figure,
+}
+
+
+GOTO = "overview_goto"
+SIDEBAR_KEYS = ("dtype", "level", "pattern", "seed", "start", "delta", "values")
+
+
+def choose_preset(page, values, in_url):
+    """Button callback, so the sidebar's widget keys are written before their widgets exist this run.
+
+    With in_url, the target page's own settings travel as query parameters of the switch: a bound
+    widget takes its value from the URL as it is created, so the new page's URL is at once a shareable
+    link. That needs query values the widgets accept (a radio with a format_func expects its label),
+    so presets for pages whose widgets this page does not know go through session state instead: they
+    draw the same, and the URL catches up at the next change. The sidebar's keys, bound on this page
+    too, can only go through session state.
+    """
+    to_state = {k: v for k, v in values.items() if k in SIDEBAR_KEYS or not in_url}
+    st.session_state.update(to_state)
+    st.session_state[GOTO] = (page, {k: str(v) for k, v in values.items() if k not in to_state})
+
+
+def section(spec, index):
+    st.subheader(spec["title"])
+    text, picture = st.columns([2, 3])
+    text.markdown(spec["text"])
+    exists = (ROOT / spec["page"]).exists()
+    if not exists:
+        text.caption("This page is not installed.")
+        return
+    text.page_link(spec["page"], label="Open the page", icon=":material/arrow_forward:")
+    for number, (label, values, in_url) in enumerate(spec["presets"]):
+        text.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
+                    args=(spec["page"], values, in_url))
+    with picture:
+        st.plotly_chart(PICTURES[spec["page"]](), theme="streamlit", key=f"overview_fig_{index}",
+                        config={"displayModeBar": False, "staticPlot": False})
+
+
+if GOTO in st.session_state:
+    page, params = st.session_state.pop(GOTO)
+    st.switch_page(page, query_params=params)
+st.title("DirectML operator visualizer")
+st.markdown(
+    "Five DirectML tensor operators, computed by a pure-numpy reference core with DirectML's exact rules, drawn "
+    "cell by cell, validated against the feature-level support tables, cross-checked against ONNX Runtime and "
+    "exported as DxDispatch JSON or C++. The sidebar settings (DataType, feature level, value pattern) apply "
+    "to every page; every setting is in the URL, so a link reproduces a view."
+)
+for i, spec in enumerate(SECTIONS):
+    section(spec, i)

@@ -1,0 +1,71 @@
+"""The overview page, the app's default page, run through app.py (AppTest)."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import ROOT
+
+
+@pytest.fixture
+def app():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    return at
+
+
+def test_overview_is_the_default_page_and_runs_clean(app):
+    assert not app.exception
+    assert not app.error
+    assert app.title[0].value == "DirectML operator visualizer"
+    subheaders = " ".join(s.value for s in app.subheader)
+    for name in ("DML_DEPTH_TO_SPACE1", "DML_SPACE_TO_DEPTH1", "DML_ELEMENT_WISE_BIT_OR", "DML_SPLIT", "DML_JOIN"):
+        assert name in subheaders
+
+
+def test_each_installed_operator_page_has_a_picture(app):
+    installed = [p for p in ("depth_space", "bitwise_or", "split_join") if (ROOT / "pages" / f"{p}.py").exists()]
+    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    assert len(charts) == len(installed)
+    depth = next(c for c in charts if c["layout"].get("meta", {}).get("operator") == "DEPTH_TO_SPACE1")
+    assert depth["layout"]["yaxis"]["autorange"] == "reversed"
+
+
+def test_the_facts_match_the_spec(app):
+    text = " ".join(m.value for m in app.markdown)
+    assert "{N, C/BlockSize², H·BlockSize, W·BlockSize}" in text
+    assert "0x7F800000 = +inf" in text
+    assert "Feature level 2_1" in text and "3_0" in text
+
+
+@pytest.mark.parametrize("label, expected", [
+    ("Seed example, both orders", dict(direction="depth_to_space", C=8, H=2, W=3, BlockSize=2, Order="compare")),
+    ("Space → depth, BlockSize 3", dict(direction="space_to_depth", C=2, H=6, W=6, BlockSize=3, Order="compare")),
+])
+def test_preset_buttons_open_the_depth_page_with_the_preset(app, label, expected):
+    app.session_state["dtype"] = "FLOAT16"  # the preset must reset the sidebar too
+    app.run()
+    next(b for b in app.button if b.label == label).click()
+    app.run()
+    assert not app.exception, app.exception
+    assert app.title[0].value == "Depth ↔ Space"
+    widgets = {w.key: w.value for w in [*app.number_input, *app.radio] if w.key in expected}
+    assert widgets == expected
+    assert app.session_state["dtype"] == "UINT32"
+    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    assert [c["layout"]["meta"]["order"] for c in charts] == ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
+
+
+@pytest.mark.parametrize("label, page_title_word, state", [
+    ("FLOAT32 1.0 | 2.0 = +inf", "OR", dict(dtype="FLOAT32", or_b_text="2.0")),
+    ("Seed: Axis 3 into two {1,1,6,1}", "Split", dict(sj_axis=3, sj_sizes="1,1,6,2")),
+])
+def test_presets_for_the_other_pages_land_there_with_their_settings(app, label, page_title_word, state):
+    if not any(b.label == label for b in app.button):
+        pytest.skip("that page is not installed")
+    next(b for b in app.button if b.label == label).click()
+    app.run()
+    assert not app.exception, app.exception
+    assert page_title_word in app.title[0].value
+    assert {k: app.session_state[k] for k in state} == state

@@ -1,0 +1,162 @@
+"""Pieces every tensor figure shares: caps, tile grids, colors, value labels, play controls, highlights.
+
+Conventions: one canvas of cells per figure, row 0 at the top, square cells, and a color range fixed
+for the whole figure so animation frames stay comparable. No background colors: the Streamlit theme
+supplies them, so the figures follow light and dark mode.
+"""
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io
+
+MAX_CELLS = 4096  # cells per heatmap: beyond this the browser gets slow and the figure large
+MAX_FRAMES = 64
+LABEL_CELLS = 600  # value labels only while they stay readable
+TILE_GAP = 1  # empty cells between tiles
+PALETTE = (
+    "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#EECA3B",
+    "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC", "#1F77B4", "#BCBD22",
+)
+
+
+def tile_origins(count, tile_h, tile_w, ncols, gap=TILE_GAP):
+    """Top-left canvas (row, col) of each of `count` tiles laid out row-major in `ncols` columns.
+
+    Each tile row starts with one empty row that holds the tiles' labels.
+    """
+    ncols = max(1, min(count, ncols))
+    index = np.arange(count)
+    rows = (index // ncols) * (tile_h + 1 + gap) + 1
+    cols = (index % ncols) * (tile_w + gap)
+    return rows, cols
+
+
+def canvas_extent(count, tile_h, tile_w, ncols, gap=TILE_GAP):
+    """(height, width) in cells of the canvas holding the tiles and their label rows."""
+    ncols = max(1, min(count, ncols))
+    nrows = math.ceil(count / ncols)
+    return nrows * (tile_h + 1) + (nrows - 1) * gap, ncols * tile_w + (ncols - 1) * gap
+
+
+def squarish_columns(count, tile_h, tile_w, aspect=1.6):
+    """Tile columns that make the canvas about `aspect` times wider than high."""
+    best = round(math.sqrt(count * aspect * tile_h / max(tile_w, 1)))
+    return max(1, min(count, best))
+
+
+def channel_colorscale(count):
+    """Distinct colors per channel while they fit in the palette (stepwise scale), Turbo beyond that."""
+    if count > len(PALETTE):
+        return "Turbo"
+    if count == 1:
+        return [[0.0, PALETTE[0]], [1.0, PALETTE[0]]]
+    scale = []
+    for i in range(count):
+        low, high = i / count, (i + 1) / count
+        scale += [[low, PALETTE[i]], [high, PALETTE[i]]]
+    return scale
+
+
+def color_range(count):
+    """zmin/zmax for a stepwise scale over `count` channel indices 0..count-1."""
+    if count == 1:
+        return -0.5, 0.5
+    return -0.5, count - 0.5
+
+
+def format_value(value):
+    """Short label: integers exactly, floats to 4 significant digits (nan, inf kept)."""
+    if isinstance(value, (np.integer, int)):
+        return str(int(value))
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    return f"{value:.4g}"
+
+
+def format_values(values):
+    flat = np.asarray(values).ravel()
+    if flat.dtype.kind == "f":
+        return [format_value(v) for v in flat.tolist()]
+    return [str(v) for v in flat.tolist()]
+
+
+def smallest_uint(largest):
+    """The narrowest unsigned dtype holding 0..largest: figures ship arrays as raw bytes, so width is size."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if largest <= np.iinfo(dtype).max:
+            return dtype
+    return np.uint64
+
+
+def cell_square_path(rows, cols, pad=0.5):
+    """One SVG path outlining each (row, col) cell: a highlight shape that scales with the axes."""
+    return " ".join(
+        f"M{c - pad},{r - pad} L{c + pad},{r - pad} L{c + pad},{r + pad} L{c - pad},{r + pad} Z"
+        for r, c in zip(np.ravel(rows).tolist(), np.ravel(cols).tolist())
+    )
+
+
+def rect_outline_xy(top, left, height, width):
+    """x and y lists drawing rectangle outlines (cells [top, top+height) x [left, left+width)), None-separated."""
+    xs, ys = [], []
+    for t, l, h, w in zip(top, left, height, width):
+        x0, x1, y0, y1 = l - 0.5, l + w - 0.5, t - 0.5, t + h - 0.5
+        xs += [x0, x1, x1, x0, x0, None]
+        ys += [y0, y0, y1, y1, y0, None]
+    return xs, ys
+
+
+def play_controls(frame_names, labels, active, duration=600, width_px=1100):
+    """Play/Pause buttons and a slider over the named frames; `active` is the step shown first.
+
+    The slider starts right of the buttons (about 110 px), whatever the chart's width.
+    """
+    start = min(0.4, 115 / width_px)
+    play = dict(frame=dict(duration=duration, redraw=True), transition=dict(duration=0),
+                fromcurrent=False, mode="immediate")
+    pause = dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0), mode="immediate")
+    menu = dict(
+        type="buttons", direction="left", showactive=False, x=0.0, y=0.0, xanchor="left", yanchor="top",
+        pad=dict(t=8, r=8),
+        buttons=[dict(label="Play", method="animate", args=[list(frame_names), play]),
+                 dict(label="Pause", method="animate", args=[[None], pause])],
+    )
+    slider = dict(
+        active=active, x=start, len=1 - start, y=0.0, yanchor="top", pad=dict(t=8),
+        currentvalue=dict(prefix="step: ", xanchor="right"),
+        steps=[dict(label=label, method="animate",
+                    args=[[name], dict(frame=dict(duration=0, redraw=True), mode="immediate",
+                                       transition=dict(duration=0))])
+               for name, label in zip(frame_names, labels)],
+    )
+    return [menu], [slider]
+
+
+def canvas_axes(fig, height, width):
+    """Row 0 at the top, square cells, no grid: the canvas reads like the tensor printed."""
+    fig.update_xaxes(visible=False, range=[-0.5, width - 0.5], constrain="domain")
+    fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
+
+
+def figure_height(canvas_h, canvas_w, width_px=1100, extra=150):
+    """Pixel height that shows square cells of the canvas across about `width_px` pixels."""
+    cell = min(44.0, width_px / max(canvas_w, 1))
+    return int(min(900, max(260, canvas_h * cell + extra)))
+
+
+def figure_json_size(fig):
+    """Bytes of the figure spec as st.plotly_chart sends it (plotly.io.to_json, arrays as base64)."""
+    return len(plotly.io.to_json(fig, validate=False))
+
+
+def empty_figure(message):
+    """A figure with only a centered note, for a state with nothing to draw."""
+    fig = go.Figure()
+    fig.add_annotation(text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    fig.update_layout(height=200)
+    return fig
