@@ -8,11 +8,11 @@ st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 
 navigation = st.navigation(
     [
-        st.Page("pages/overview.py", title="Overview", default=True),
-        st.Page("pages/depth_space.py", title="Depth <-> Space", url_path="depth_space"),
-        st.Page("pages/bitwise_or.py", title="Bitwise OR", url_path="bitwise_or"),
-        st.Page("pages/split_join.py", title="Split <-> Join", url_path="split_join"),
-        st.Page("pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
+        st.Page("app_pages/overview.py", title="Overview", default=True),
+        st.Page("app_pages/depth_space.py", title="Depth <-> Space", url_path="depth_space"),
+        st.Page("app_pages/bitwise_or.py", title="Bitwise OR", url_path="bitwise_or"),
+        st.Page("app_pages/split_join.py", title="Split <-> Join", url_path="split_join"),
+        st.Page("app_pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
     ]
 )
 render_sidebar()

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_app.py [--reruns 5] [--no-browser]
 
-For every page in pages/: one run at default settings and, where a configuration is known, one at the
+For every page in app_pages/: one run at default settings and, where a configuration is known, one at the
 render cap (4,096 cells per heatmap) and one far past it ("large"); each reports the first run (caches
 cold), the median of reruns, and the bytes of Plotly specs sent. Goals: <= 150 ms per rerun at
 default, <= 1 s at the cap, figures <= 2 MB. Cold start: `streamlit run` launched to the first chart drawn in Chromium.
@@ -40,7 +40,7 @@ def page_run(page, state, reruns):
     for key, value in state.items():
         at.session_state[key] = value
     if page != "overview.py":
-        at.switch_page(f"pages/{page}")
+        at.switch_page(f"app_pages/{page}")
     start = time.perf_counter()
     at.run()
     first = time.perf_counter() - start
@@ -101,7 +101,7 @@ def main():
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
 
-    pages = sorted(p.name for p in (ROOT / "pages").glob("*.py"))
+    pages = sorted(p.name for p in (ROOT / "app_pages").glob("*.py"))
     print(f"{'page':<16} {'settings':<8} {'first run':>10} {'rerun (median)':>15} {'figures':>12}  verdict")
     for page in pages:
         runs = [("default", {})] + ([("cap", CAP_STATES[page])] if page in CAP_STATES else []) \

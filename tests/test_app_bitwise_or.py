@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from test_figures_bitwise import bits_of
 
-PAGE = "pages/bitwise_or.py"
+PAGE = "app_pages/bitwise_or.py"
 
 
 @pytest.fixture

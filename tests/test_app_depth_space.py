@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import ROOT
 from ops import run_model
 
-PAGE = "pages/depth_space.py"
+PAGE = "app_pages/depth_space.py"
 
 # SPEC section 2, the seed's worked example (input UINT32 {1,8,2,3}, value 9c + 3h + w, BlockSize 2).
 SEED_DCR = np.array([

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from test_figures_bitwise import plotly_array
 
-PAGE = "pages/split_join.py"
+PAGE = "app_pages/split_join.py"
 
 
 @pytest.fixture

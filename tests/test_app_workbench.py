@@ -37,7 +37,7 @@ def open_workbench(query=None, state=None):
         at.query_params[key] = value
     for key, value in (state or {}).items():
         at.session_state[key] = value
-    at.switch_page("pages/workbench.py")
+    at.switch_page("app_pages/workbench.py")
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
@@ -287,7 +287,7 @@ def test_in_place_sub_range_with_a_broadcast_operand_runs_and_cross_checks():
 
 def test_open_in_workbench_from_an_operator_page():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.switch_page("pages/depth_space.py")
+    at.switch_page("app_pages/depth_space.py")
     at.run()
     button = next(b for b in at.button if str(b.key).endswith("_workbench"))
     button.click().run()

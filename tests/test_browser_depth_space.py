@@ -16,16 +16,6 @@ pytestmark = pytest.mark.browser
 LOAD_TIMEOUT = 60_000
 
 
-@pytest.fixture(scope="module", autouse=True)
-def app_entered_once(browser, app_url):
-    """Open the app's root once, so the server has run app.py before any deep link (see the xfail below)."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(app_url)
-    page.wait_for_selector('input[aria-label="DataType"]', timeout=LOAD_TIMEOUT)
-    context.close()
-
-
 def wait_for_app(page):
     """Until the script has finished running (no running indicator) and something is drawn."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=LOAD_TIMEOUT)
@@ -157,8 +147,6 @@ def test_in_page_preset_updates_the_url_and_dark_theme_draws(browser, app_url, s
 
 
 def test_open_in_workbench_from_a_page_with_settings_in_its_url(page, app_url):
-    if not (ROOT / "pages" / "workbench.py").exists():
-        pytest.skip("the workbench page is not installed")
     page.goto(app_url + "/depth_space?Order=COLUMN_ROW_DEPTH&dtype=FLOAT32")
     wait_for_app(page)
     page.get_by_role("tab", name="Export").click()
@@ -169,9 +157,8 @@ def test_open_in_workbench_from_a_page_with_settings_in_its_url(page, app_url):
     assert_clean(page)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Streamlit resolves the first deep link after a server start through the pages/ directory (MPA v1): "
-    "the page runs without app.py, so without the sidebar settings. Renaming pages/ (e.g. app_pages/) fixes it."))
+# Streamlit treats a folder named pages/ beside the entry script as an old-style multipage app and runs
+# a deep-linked page without app.py until "/" has been served once; the pages live in app_pages/ for that.
 def test_a_deep_link_as_the_first_request_after_a_server_start_runs_through_app_py(browser):
     port = _free_port()
     server = subprocess.Popen(

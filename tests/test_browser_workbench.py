@@ -16,9 +16,7 @@ TIMEOUT = 60_000
 
 
 def open_workbench(page, app_url):
-    # Arrive as a user does: the app's front page, then the sidebar link. (A deep link to /workbench on a
-    # fresh server runs the page without app.py's router until "/" has been served once: Streamlit's
-    # pages/ directory fallback.)
+    # Arrive as a user does: the app's front page, then the sidebar link.
     page.goto(app_url)
     page.get_by_role("link", name="Descriptor workbench").click()
     page.get_by_text("Model source").wait_for(timeout=TIMEOUT)

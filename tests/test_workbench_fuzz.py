@@ -175,7 +175,7 @@ def workbench_page():
 
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
         at.session_state["wb_cross_check"] = False
-        at.switch_page("pages/workbench.py")
+        at.switch_page("app_pages/workbench.py")
         at.run()
         at.radio(key="wb_source").set_value("Paste JSON").run()
         _page["at"] = at

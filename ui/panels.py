@@ -22,7 +22,7 @@ from ops.depth_space import order_name
 from ops.export import cpp_snippet, model_for
 from ops.levels import OPERATOR_PREFIX, introduced_level, support_row
 
-WORKBENCH_PAGE = "pages/workbench.py"
+WORKBENCH_PAGE = "app_pages/workbench.py"
 WORKBENCH_KEY = "workbench_model"
 _ROOT = Path(__file__).resolve().parent.parent
 _DIFF_ROWS = 20

@@ -17,7 +17,7 @@ SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 SECTIONS = [
     dict(
         title="Depth ↔ Space: DML_DEPTH_TO_SPACE1, DML_SPACE_TO_DEPTH1",
-        page="pages/depth_space.py",
+        page="app_pages/depth_space.py",
         text=(
             "DEPTH_TO_SPACE1 rearranges an input {N, C, H, W} into {N, C/BlockSize², H·BlockSize, W·BlockSize}: "
             "each group of BlockSize² channels becomes one BlockSize × BlockSize block of pixels. C must be "
@@ -36,7 +36,7 @@ SECTIONS = [
     ),
     dict(
         title="Bitwise OR: DML_ELEMENT_WISE_BIT_OR",
-        page="pages/bitwise_or.py",
+        page="app_pages/bitwise_or.py",
         text=(
             "Output = A | B element by element, on the bits of the data's native encoding: the DataType only sets "
             "the element width, so FLOAT32 1.0 | 2.0 = 0x7F800000 = +inf. A, B and Output share DataType, "
@@ -50,7 +50,7 @@ SECTIONS = [
     ),
     dict(
         title="Split ↔ Join: DML_SPLIT, DML_JOIN",
-        page="pages/split_join.py",
+        page="app_pages/split_join.py",
         text=(
             "SPLIT cuts the input along Axis into OutputCount tensors that keep every other size; their sizes "
             "along Axis must sum exactly to the input's. JOIN concatenates its inputs back along Axis (ONNX "
@@ -87,9 +87,9 @@ def seed_split_figure():
 
 
 PICTURES = {
-    "pages/depth_space.py": seed_depth_to_space_figure,
-    "pages/bitwise_or.py": seed_bit_or_figure,
-    "pages/split_join.py": seed_split_figure,
+    "app_pages/depth_space.py": seed_depth_to_space_figure,
+    "app_pages/bitwise_or.py": seed_bit_or_figure,
+    "app_pages/split_join.py": seed_split_figure,
 }
 
 
