@@ -2,7 +2,6 @@
 
 import math
 
-import numpy as np
 import streamlit as st
 
 from ops import DescriptorError, join, split

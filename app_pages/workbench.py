@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from ops import DML_TYPES, DescriptorError, cross_check, load_model
-from ops.dxdispatch import run_model_detailed
+from ops.dxdispatch import parse_model_text, run_model_detailed
 from ops.export import cpp_snippet
 from ops.guard import element_cap_set_to
 from ops.tensor_desc import find_overlap, parse_tensor_desc
@@ -292,7 +292,7 @@ if not text.strip():
                "dispatchables and commands) or pick an example.")
     st.stop()
 try:
-    raw = wb.parse_model_text(text)
+    raw = parse_model_text(text)
 except DescriptorError as error:
     show_syntax_error(label, text, str(error))
     st.stop()

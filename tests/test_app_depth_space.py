@@ -240,8 +240,6 @@ def test_cross_check_panel_says_why_when_the_provider_is_unavailable(monkeypatch
 
 
 def test_open_in_workbench_hands_over_the_exported_model():
-    if not (ROOT / "pages" / "workbench.py").exists():
-        pytest.skip("the workbench page is not installed")
     at = run_page(Order="COLUMN_ROW_DEPTH")
     at.button(key="ds_COLUMN_ROW_DEPTH_workbench").click()
     at.run()

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops import DescriptorError, FEATURE_LEVELS, load_model, run_model, validate
-from ops.dxdispatch import run_model_detailed
+from ops.dxdispatch import parse_model_text, run_model_detailed
 from ops.export import cpp_snippet, model_for
 from ops.guard import element_cap_set_to
 from ui import workbench_state as wb
@@ -158,7 +158,7 @@ def test_exported_models_load_run_and_round_trip(model):
 def test_truncated_text_is_a_syntax_error_with_a_position(text, data):
     cut = data.draw(st.integers(0, len(text) - 1))
     try:
-        wb.parse_model_text(text[:cut])
+        parse_model_text(text[:cut])
     except DescriptorError as error:
         assert cut == 0 or "line " in str(error) and "column " in str(error)
     else:

@@ -10,7 +10,6 @@ cannot run.
 import functools
 import io
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,7 +23,6 @@ from ops.levels import OPERATOR_PREFIX, introduced_level, support_row
 
 WORKBENCH_PAGE = "app_pages/workbench.py"
 WORKBENCH_KEY = "workbench_model"
-_ROOT = Path(__file__).resolve().parent.parent
 _DIFF_ROWS = 20
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
@@ -225,9 +223,7 @@ def export_panel(op, inputs, attrs, outputs, key):
     buttons[0].download_button("Download model JSON", functools.partial(_model_json, op, inputs, attrs),
                                f"{name}.json", "application/json", key=f"{key}_model_json", on_click="ignore")
     refusal = None
-    if not (_ROOT / WORKBENCH_PAGE).exists():
-        refusal = "the workbench page is not installed"
-    elif elements > WORKBENCH_ELEMENTS:
+    if elements > WORKBENCH_ELEMENTS:
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
     if buttons[1].button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
                          help=refusal):

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from ops import FEATURE_LEVELS, DescriptorError, element_size
-from ops.dxdispatch import MAX_TEXT_BYTES, parse_model_text
+from ops.dxdispatch import MAX_TEXT_BYTES
 from ops.tensor_desc import Problem, join_path, packed_strides, round_up
 from ops.validate import parse_dispatchable, tensor_fields, validate_problems
 
