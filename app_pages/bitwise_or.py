@@ -11,9 +11,8 @@ from ops.guard import check_element_count
 from ops.tensor_desc import packed_strides
 from ui.panels import operator_panels, show_error
 from ui.sidebar import current_settings
-from ui.values import make_values, parse_values
+from ui.values import make_values, parse_int_list, parse_values
 from viz.bitwise_fig import MAX_CELLS, bitwise_figure, decode_rows, drawn_range
-from viz.split_join_fig import parse_int_list
 
 B_SOURCES = {
     "derived": "from the sidebar pattern (random: seed + 1; sequence: continued; otherwise A reversed)",

@@ -5,7 +5,14 @@ import functools
 import numpy as np
 import streamlit as st
 
-from ops import ORDERS, DescriptorError, depth_to_space, numpy_dtype, space_to_depth, validate
+from ops import (
+    ORDERS,
+    DescriptorError,
+    depth_to_space,
+    numpy_dtype,
+    space_to_depth,
+    validate,
+)
 from ui.panels import operator_panels, settings_dispatchable, show_error
 from ui.sidebar import current_settings
 from ui.values import make_values

@@ -9,8 +9,8 @@ from ops.guard import check_element_count
 from ops.split_join import check_axis
 from ui.panels import operator_panels, show_error
 from ui.sidebar import current_settings
-from ui.values import make_values
-from viz.split_join_fig import default_view, parse_int_list, split_join_figure, window_bounds
+from ui.values import make_values, parse_int_list
+from viz.split_join_fig import default_view, split_join_figure, window_bounds
 
 MODES = {"sizes": "per-output sizes", "even": "even split into K parts"}
 

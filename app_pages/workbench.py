@@ -13,6 +13,7 @@ from ops.guard import element_cap_set_to
 from ops.tensor_desc import find_overlap, parse_tensor_desc
 from ui import workbench_state as wb
 from ui.sidebar import current_settings
+from ui.values import parse_int_list
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
 from viz.workbench_fig import color_limits, tensor_heatmap
 
@@ -191,11 +192,11 @@ def built_desc(default_type):
     total_text = left.text_input("TotalTensorSizeInBytes (blank: implied)", key="wb_total")
     kind = middle.radio("Used as", ("input", "output"), key="wb_role", horizontal=True)
     try:
-        obj = {"DataType": data_type, "Sizes": wb.parse_int_list(sizes_text, "Sizes")}
+        obj = {"DataType": data_type, "Sizes": list(parse_int_list(sizes_text, "Sizes"))}
         if strides_text.strip():
-            obj["Strides"] = wb.parse_int_list(strides_text, "Strides")
+            obj["Strides"] = list(parse_int_list(strides_text, "Strides", minimum=0))
         if total_text.strip():
-            obj["TotalTensorSizeInBytes"] = wb.parse_int_list(total_text, "TotalTensorSizeInBytes")[0]
+            obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0, max_count=1)[0]
     except (DescriptorError, IndexError) as error:
         st.error(str(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
         return None, kind

@@ -5,7 +5,6 @@ import json
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-
 from test_figures_bitwise import bits_of
 
 PAGE = "app_pages/bitwise_or.py"

@@ -4,9 +4,9 @@ import json
 
 import numpy as np
 import pytest
+from conftest import ROOT
 from streamlit.testing.v1 import AppTest
 
-from conftest import ROOT
 from ops import run_model
 
 PAGE = "app_pages/depth_space.py"

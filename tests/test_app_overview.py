@@ -3,9 +3,8 @@
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
-
 from conftest import ROOT
+from streamlit.testing.v1 import AppTest
 
 
 @pytest.fixture

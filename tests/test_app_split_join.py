@@ -4,7 +4,6 @@ import json
 
 import pytest
 from streamlit.testing.v1 import AppTest
-
 from test_figures_bitwise import plotly_array
 
 PAGE = "app_pages/split_join.py"

@@ -5,8 +5,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, _free_port
+
 from ops import depth_to_space
 from ui.values import make_values
 from viz.depth_space_fig import depth_space_figure

@@ -6,7 +6,8 @@ import pathlib
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ops import DescriptorError, element_cap_set_to, load_model, run_model, validate
 from ops.dxdispatch import run_model_detailed

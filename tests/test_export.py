@@ -7,7 +7,8 @@ import subprocess
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ops import DescriptorError, bit_or, depth_to_space, join, space_to_depth, split
 from ops.dxdispatch import run_model_detailed

@@ -7,7 +7,13 @@ from hypothesis import strategies as st
 from ops import buffer_tensor_size, element_size
 from ops.tensor_desc import make_tensor_desc, memory_map
 from ui.workbench_state import PRESETS, size_arithmetic
-from viz.memory_map_fig import ONCE, SHARED, UNTOUCHED, default_columns, memory_map_figure
+from viz.memory_map_fig import (
+    ONCE,
+    SHARED,
+    UNTOUCHED,
+    default_columns,
+    memory_map_figure,
+)
 from viz.workbench_fig import color_limits, tensor_heatmap
 
 

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_figures_bitwise import plotly_array
 
 from ops import DescriptorError, split
-from test_figures_bitwise import plotly_array
-from viz.split_join_fig import MAX_CELLS, MAX_FRAMES, layout_cells, parse_int_list, split_join_figure
+from ui.values import parse_int_list
+from viz.split_join_fig import MAX_CELLS, MAX_FRAMES, layout_cells, split_join_figure
 
 SEED = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
 

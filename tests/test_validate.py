@@ -4,7 +4,8 @@ import copy
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ops import DescriptorError, validate
 from ops.validate import Problem, validate_problems

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ops import DescriptorError, FEATURE_LEVELS, load_model, run_model, validate
+from ops import FEATURE_LEVELS, DescriptorError, load_model, run_model, validate
 from ops.dxdispatch import parse_model_text, run_model_detailed
 from ops.export import cpp_snippet, model_for
 from ops.guard import element_cap_set_to

@@ -15,7 +15,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ops import DescriptorError, bit_or, cross_check, depth_to_space, join, space_to_depth, split, validate
+from ops import (
+    DescriptorError,
+    bit_or,
+    cross_check,
+    depth_to_space,
+    join,
+    space_to_depth,
+    split,
+    validate,
+)
 from ops.datatypes import type_name
 from ops.depth_space import order_name
 from ops.export import cpp_snippet, model_for

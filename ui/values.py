@@ -103,3 +103,23 @@ def make_values(pattern, sizes, data_type, *, seed=0, start=0, delta=1, text="")
     if pattern == "custom":
         return parse_values(text, sizes, dtype)
     raise DescriptorError(f"value pattern {pattern!r}: expected one of {', '.join(PATTERNS)}")
+
+
+def parse_int_list(text, field, *, minimum=1, max_count=8):
+    """'2,3' / '2 x 3' / '[2, 3]' -> (2, 3); errors name `field` and the rule."""
+    tokens = [t for t in re.split(r"[\s,;x×*\[\]()]+", str(text).strip().lower()) if t]
+    if not tokens:
+        raise DescriptorError(f"{field}: empty; write whole numbers separated by commas, e.g. 2,3")
+    values = []
+    for token in tokens:
+        try:
+            values.append(int(token))
+        except ValueError:
+            raise DescriptorError(f"{field} {text.strip()!r}: {token!r} is not a whole number") from None
+    if max_count is not None and len(values) > max_count:
+        raise DescriptorError(f"{field} {values}: {len(values)} entries; DirectML allows at most {max_count}")
+    for value in values:
+        if value < minimum:
+            rule = "a size of 0 is invalid in DirectML" if value == 0 and minimum == 1 else f"must be >= {minimum}"
+            raise DescriptorError(f"{field} {values}: {value} is not allowed ({rule})")
+    return tuple(values)

@@ -36,15 +36,6 @@ def model_text_from_bytes(data, name="upload"):
         raise DescriptorError(f"{name}: not UTF-8 text (byte {error.start} is {data[error.start]:#04x})") from None
 
 
-def parse_int_list(text, field):
-    """[1, 2, 3] from '1, 2, 3' or '[1 2 3]'; DescriptorError naming the field otherwise."""
-    tokens = [t for t in text.replace("[", " ").replace("]", " ").replace(",", " ").split() if t]
-    try:
-        return [int(t) for t in tokens]
-    except ValueError:
-        raise DescriptorError(f"{field} {text!r}: expected integers separated by commas or spaces") from None
-
-
 def size_arithmetic(data_type, sizes, strides=None):
     """DMLCalcBufferTensorSize written out step by step, as (lines, implied bytes)."""
     itemsize = element_size(data_type)

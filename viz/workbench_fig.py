@@ -3,7 +3,15 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import MAX_CELLS, canvas_axes, canvas_extent, figure_height, format_values, squarish_columns, tile_origins
+from .common import (
+    MAX_CELLS,
+    canvas_axes,
+    canvas_extent,
+    figure_height,
+    format_values,
+    squarish_columns,
+    tile_origins,
+)
 
 MAX_LABELLED_CELLS = 600
 MAX_TILE_LABELS = 64
