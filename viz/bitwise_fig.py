@@ -9,6 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .common import play_controls
+
 MAX_CELLS = 4096
 MAX_FRAMES = 64
 PANELS = ("A", "B", "Output")
@@ -264,7 +266,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         shapes=static_shapes,
         annotations=list(figure.layout.annotations) + _field_annotations(dtype),
         height=_height(count, width),
-        margin=dict(l=10, r=10, t=60, b=90),
+        margin=dict(l=10, r=10, t=60, b=120),
         meta=dict(first=first, stop=stop, width=width, in_place=in_place),
     )
     _add_sweep(figure, grids[2], codes, out, first, stop, static_shapes, show_text, max_frames)
@@ -288,25 +290,9 @@ def _add_sweep(figure, out_bits, codes, out, first, stop, static_shapes, show_te
         frames.append(_frame(str(number), out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text))
     figure.frames = frames
     duration = max(60, min(400, 8000 // len(frames)))
-    figure.update_layout(
-        updatemenus=[dict(
-            type="buttons", direction="left", x=0.0, y=-0.02, xanchor="left", yanchor="top", showactive=False,
-            buttons=[
-                dict(label="Play", method="animate",
-                     args=[None, dict(frame=dict(duration=duration, redraw=True), transition=dict(duration=0),
-                                      fromcurrent=False, mode="immediate")]),
-                dict(label="Pause", method="animate",
-                     args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")]),
-            ],
-        )],
-        sliders=[dict(
-            active=len(frames) - 1, x=0.15, y=-0.02, len=0.85, yanchor="top", pad=dict(t=0),
-            currentvalue=dict(prefix="step "),
-            steps=[dict(label=f.name, method="animate",
-                        args=[[f.name], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                             transition=dict(duration=0))]) for f in frames],
-        )],
-    )
+    names = [f.name for f in frames]
+    menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
+    figure.update_layout(updatemenus=menus, sliders=sliders)
 
 
 def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text):

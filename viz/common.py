@@ -109,7 +109,7 @@ def rect_outline_xy(top, left, height, width):
     return xs, ys
 
 
-def play_controls(frame_names, labels, active, duration=600, width_px=1100):
+def play_controls(frame_names, labels, active, duration=600, width_px=1100, y=0.0, pad_top=8):
     """Play/Pause buttons and a slider over the named frames; `active` is the step shown first.
 
     The slider starts right of the buttons (about 110 px), whatever the chart's width.
@@ -119,13 +119,13 @@ def play_controls(frame_names, labels, active, duration=600, width_px=1100):
                 fromcurrent=False, mode="immediate")
     pause = dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0), mode="immediate")
     menu = dict(
-        type="buttons", direction="left", showactive=False, x=0.0, y=0.0, xanchor="left", yanchor="top",
-        pad=dict(t=8, r=8),
+        type="buttons", direction="left", showactive=False, x=0.0, y=y, xanchor="left", yanchor="top",
+        pad=dict(t=pad_top, r=8),
         buttons=[dict(label="Play", method="animate", args=[list(frame_names), play]),
                  dict(label="Pause", method="animate", args=[[None], pause])],
     )
     slider = dict(
-        active=active, x=start, len=1 - start, y=0.0, yanchor="top", pad=dict(t=8),
+        active=active, x=start, len=1 - start, y=y, yanchor="top", pad=dict(t=pad_top),
         currentvalue=dict(prefix="step: ", xanchor="right"),
         steps=[dict(label=label, method="animate",
                     args=[[name], dict(frame=dict(duration=0, redraw=True), mode="immediate",

@@ -13,6 +13,8 @@ from plotly.subplots import make_subplots
 
 from ops import DescriptorError, join_map, split_map
 
+from .common import play_controls
+
 MAX_CELLS = 4096
 MAX_FRAMES = 64
 WINDOW = 64
@@ -234,24 +236,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), ma
 
 
 def _add_player(figure, frames, active):
+    names = [f.name for f in frames]
     duration = max(150, min(700, 12000 // len(frames)))
-    figure.update_layout(
-        updatemenus=[dict(
-            type="buttons", direction="left", x=0.0, y=0, xanchor="left", yanchor="top", showactive=False,
-            pad=dict(t=60),
-            buttons=[
-                dict(label="Play", method="animate",
-                     args=[None, dict(frame=dict(duration=duration, redraw=True), transition=dict(duration=0),
-                                      fromcurrent=False, mode="immediate")]),
-                dict(label="Pause", method="animate",
-                     args=[[None], dict(frame=dict(duration=0, redraw=False), mode="immediate")]),
-            ],
-        )],
-        sliders=[dict(
-            active=active, x=0.15, y=0, len=0.85, yanchor="top", pad=dict(t=60),
-            currentvalue=dict(prefix="frame "),
-            steps=[dict(label=f.name, method="animate",
-                        args=[[f.name], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                             transition=dict(duration=0))]) for f in frames],
-        )],
-    )
+    menus, sliders = play_controls(names, names, active=active, duration=duration, pad_top=60)
+    figure.update_layout(updatemenus=menus, sliders=sliders)
