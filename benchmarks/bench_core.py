@@ -6,7 +6,7 @@ Prints one markdown table. GB/s counts bytes read plus bytes written. "x copy" i
 the GB/s of `src.copy()` on the same input (a copy that, like the operators, allocates its output);
 "x copyto" uses `np.copyto(dst, src)` into a preallocated buffer instead. "x ORT" is ORT's time over ours
 (above 1 = faster than ORT). ORT runs the CPU provider with its default thread settings and the input array
-already created. depth_space tiles run on all cores (os.cpu_count()); bit_or, split and join on one.
+already created. Every operation of the core runs on all cores (os.cpu_count()) once a tensor passes 2 MiB.
 """
 
 import argparse

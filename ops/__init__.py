@@ -5,13 +5,21 @@ No UI code lives here: the app and the tests both call these names.
 
 from .bitwise import bit_or
 from .cross_check import CrossCheckReport, cross_check
-from .datatypes import DML_TYPES, FLOAT_TYPES, INTEGER_TYPES, NUMPY_DTYPES, element_size, numpy_dtype, type_name
+from .datatypes import (
+    DML_TYPES,
+    FLOAT_TYPES,
+    INTEGER_TYPES,
+    NUMPY_DTYPES,
+    element_size,
+    numpy_dtype,
+    type_name,
+)
 from .depth_space import ORDERS, depth_to_space, order_name, space_to_depth
 from .dxdispatch import load_model, run_model, run_model_detailed
 from .errors import DescriptorError
+from .export import cpp_snippet, model_for, normalize_model
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
 from .index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
-from .export import cpp_snippet, model_for, normalize_model
 from .levels import FEATURE_LEVELS, level_name, support_row
 from .split_join import join, split
 from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import parallel
 from .datatypes import unsigned_of_width
 from .errors import DescriptorError
 from .guard import check_tensor
@@ -18,4 +19,6 @@ def bit_or(a, b):
             "(DirectML has no implicit broadcasting; use a 0 stride in the descriptor)"
         )
     bits = unsigned_of_width(a.dtype.itemsize)
-    return np.bitwise_or(a.view(bits), b.view(bits)).view(a.dtype)
+    out = np.empty(a.shape, dtype=bits)
+    parallel.elementwise(lambda o, x, y: np.bitwise_or(x, y, out=o), out, a.view(bits), b.view(bits))
+    return out.view(a.dtype)

@@ -1,10 +1,8 @@
 """DML_DEPTH_TO_SPACE1 and DML_SPACE_TO_DEPTH1: moving channel blocks into space and back."""
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
+from . import parallel
 from .errors import DescriptorError
 from .guard import check_element_count, check_positive_int, check_tensor
 
@@ -15,7 +13,6 @@ ORDER_PREFIX = "DML_DEPTH_SPACE_ORDER_"
 # Input bytes per tile. Large enough that numpy's per-call overhead is small next to the copy,
 # small enough that a tile's source and destination stay in the shared L3 while its bw passes run.
 TILE_BYTES = 1 << 20
-_pool = None
 
 
 def order_name(order):
@@ -86,19 +83,6 @@ def _tiles(space6, itemsize):
     ]
 
 
-def _run(tasks, work):
-    """Run work over tasks, on all cores when there is more than one: numpy copies release the GIL."""
-    global _pool
-    if len(tasks) == 1 or (os.cpu_count() or 1) == 1:
-        for task in tasks:
-            work(task)
-        return
-    if _pool is None:
-        _pool = ThreadPoolExecutor(os.cpu_count(), thread_name_prefix="depth_space")
-    for _ in _pool.map(work, tasks):
-        pass
-
-
 def _move(space6, depth6, block_size, to_space):
     """Copy every element between the two views; all bw passes of a tile run while it is in cache."""
 
@@ -110,7 +94,7 @@ def _move(space6, depth6, block_size, to_space):
             else:
                 depth6[n, bw, channels, rows] = space6[n, channels, rows, :, :, bw]
 
-    _run(_tiles(space6, depth6.itemsize), tile)
+    parallel.run(_tiles(space6, depth6.itemsize), tile)
 
 
 def depth_to_space(x, block_size, order="DEPTH_COLUMN_ROW"):

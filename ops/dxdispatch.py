@@ -19,7 +19,15 @@ from .depth_space import depth_to_space, space_to_depth
 from .errors import DescriptorError
 from .guard import element_cap
 from .split_join import join, split
-from .tensor_desc import element_offsets, is_uint, join_path, last_element_index, round_up, strided_read, strided_write
+from .tensor_desc import (
+    element_offsets,
+    is_uint,
+    join_path,
+    last_element_index,
+    round_up,
+    strided_read,
+    strided_write,
+)
 from .validate import normalized_dispatchable, tensor_fields
 
 MAX_TEXT_BYTES = 1_000_000

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import parallel
 from .errors import DescriptorError
 from .guard import check_element_count, check_positive_int, check_tensor
 
@@ -36,7 +37,9 @@ def split(x, axis, sizes):
     outputs = []
     for start, stop in zip(bounds[:-1], bounds[1:]):
         index[axis] = slice(int(start), int(stop))
-        outputs.append(x[tuple(index)].copy())
+        piece = x[tuple(index)]
+        outputs.append(np.empty(piece.shape, dtype=x.dtype))
+        parallel.copy(outputs[-1], piece)
     return outputs
 
 
@@ -67,4 +70,10 @@ def join(arrays, axis):
     shape = list(first.shape)
     shape[axis] = sum(a.shape[axis] for a in arrays)
     check_element_count(shape, "OutputTensor Sizes")
-    return np.concatenate(arrays, axis=axis)
+    out = np.empty(shape, dtype=first.dtype)
+    index, start = [slice(None)] * first.ndim, 0
+    for a in arrays:
+        index[axis] = slice(start, start + a.shape[axis])
+        parallel.copy(out[tuple(index)], a)
+        start += a.shape[axis]
+    return out

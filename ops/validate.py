@@ -10,8 +10,22 @@ from dataclasses import dataclass, field
 
 from .depth_space import order_name
 from .errors import DescriptorError
-from .levels import OPERATOR_PREFIX, first_level_supporting, level_name, operator_name, support_row, support_table
-from .tensor_desc import Problem, find_overlap, is_uint, join_path, parse_tensor_desc, raise_problems
+from .levels import (
+    OPERATOR_PREFIX,
+    first_level_supporting,
+    level_name,
+    operator_name,
+    support_row,
+    support_table,
+)
+from .tensor_desc import (
+    Problem,
+    find_overlap,
+    is_uint,
+    join_path,
+    parse_tensor_desc,
+    raise_problems,
+)
 
 __all__ = [
     "OPERATOR_FIELDS",
