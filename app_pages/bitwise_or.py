@@ -53,6 +53,12 @@ def derived_b(a, b_sizes, broadcast, settings):
     return np.flip(a[first_slice]).copy()
 
 
+@st.cache_resource(max_entries=32, show_spinner=False)
+def drawn_figure(a_window, b_window, out_window, first, in_place):
+    """The bit-grid figure of the drawn window, kept across reruns: plotly builds its frames slowly."""
+    return bitwise_figure(a_window, b_window, out_window, in_place=in_place, index_offset=first)
+
+
 def b_descriptor(data_type, sizes, broadcast):
     """B's DML_BUFFER_TENSOR_DESC: full Sizes, 0 strides along the broadcast dims."""
     stored = [1 if d in broadcast else s for d, s in enumerate(sizes)]
@@ -128,7 +134,7 @@ st.caption(
     f"{MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. Every element is computed and "
     "cross-checked."
 )
-figure = bitwise_figure(a, b, output, first=first, rows=stop - first, in_place=in_place)
+figure = drawn_figure(*(np.ascontiguousarray(x).ravel()[first:stop] for x in (a, b, output)), first, in_place)
 st.plotly_chart(figure, theme="streamlit", key="or_figure", config={"displaylogo": False})
 st.dataframe(decode_rows(a, b, output, first, stop), hide_index=True, key="or_table")
 

@@ -229,7 +229,7 @@ def test_cross_check_panel_says_why_when_the_provider_is_unavailable(monkeypatch
     from ops import CrossCheckReport
     from ui import panels
 
-    def unavailable(op, inputs, attrs_json):
+    def unavailable(op, digest, attrs_json, _inputs):
         return CrossCheckReport(op, "DmlExecutionProvider", False, False, [], [],
                                 "DmlExecutionProvider is not available here (CPUExecutionProvider is).")
 
@@ -247,3 +247,14 @@ def test_open_in_workbench_hands_over_the_exported_model():
     model = json.loads(at.session_state["wb_text"])  # the workbench takes "workbench_model" into its editor
     np.testing.assert_array_equal(run_model(model)["output"], SEED_CRD.ravel())
     assert "workbench" in at.title[0].value.lower()
+
+
+def test_the_cross_check_cache_key_sees_every_byte_of_a_large_input():
+    from ui.panels import inputs_digest
+
+    x = np.zeros((1, 4, 512, 512), np.float32)
+    y = x.copy()
+    y.reshape(-1)[123_457] = np.float32(-0.0)  # one byte differs; Streamlit's sampled hash would likely miss it
+    assert inputs_digest([x]) != inputs_digest([y])
+    assert inputs_digest([x]) != inputs_digest([x.view(np.int32)])
+    assert inputs_digest([x]) == inputs_digest([x.copy()])

@@ -8,6 +8,7 @@ cannot run.
 """
 
 import functools
+import hashlib
 import io
 import json
 
@@ -101,10 +102,23 @@ def core_outputs(op, inputs, attrs):
     return [join(list(inputs), **attrs)]
 
 
+def inputs_digest(inputs):
+    """A digest of every byte, type and shape of the inputs.
+
+    Streamlit's own cache key samples arrays of 500,000 elements or more, so two different large inputs
+    could share a stale report; this key never does.
+    """
+    digest = hashlib.blake2b(digest_size=32)
+    for x in inputs:
+        digest.update(f"{x.dtype.str}{x.shape}".encode())
+        digest.update(np.ascontiguousarray(x).view(np.uint8).data)
+    return digest.hexdigest()
+
+
 @st.cache_data(show_spinner="Running ONNX Runtime...", max_entries=64)
-def _cached_cross_check(op, inputs, attrs_json):
+def _cached_cross_check(op, digest, attrs_json, _inputs):
     """One ONNX Runtime run per (operator, input bytes, attributes): reruns reuse the report."""
-    return cross_check(op, list(inputs), **json.loads(attrs_json))
+    return cross_check(op, list(_inputs), **json.loads(attrs_json))
 
 
 def operator_panels(op, inputs, attrs, settings, outputs=None, key="panels"):
@@ -160,7 +174,7 @@ def cross_check_panel(op, inputs, attrs, outputs):
         st.info(f"Nothing to cross-check: the reference core refuses this call. {outputs}")
         return
     try:
-        report = _cached_cross_check(op, tuple(inputs), json.dumps(attrs, sort_keys=True))
+        report = _cached_cross_check(op, inputs_digest(inputs), json.dumps(attrs, sort_keys=True), tuple(inputs))
     except DescriptorError as exc:
         show_error(exc)
         return

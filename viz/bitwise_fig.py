@@ -206,20 +206,22 @@ def _field_annotations(dtype):
     return annotations
 
 
-def _ticktext(flat, first, stop, done_rows=None):
+def _ticktext(flat, first, stop, done_rows=None, index_offset=0):
     labels = []
     for i in range(first, stop):
         pending = done_rows is not None and (i - first) not in done_rows
-        labels.append(f"#{i}  …" if pending else f"#{i}  {describe(flat[i])}")
+        number = i + index_offset
+        labels.append(f"#{number}  …" if pending else f"#{number}  {describe(flat[i])}")
     return labels
 
 
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES):
+                   max_frames=MAX_FRAMES, index_offset=0):
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
     Columns line up across the three grids, so reading down one column shows A's bit, B's bit and their OR.
-    Only elements [first, first + rows) are drawn, at most max_cells cells per grid.
+    Only elements [first, first + rows) are drawn, at most max_cells cells per grid. index_offset numbers the
+    elements when the arrays passed are a window cut from larger tensors (element 0 here is index_offset there).
     """
     a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
     dtype = a.dtype
@@ -241,7 +243,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
             go.Heatmap(
                 z=_grid(bits, codes), x=x, y=y, zmin=0, zmax=zmax, colorscale=colorscale, showscale=False,
                 xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-                customdata=_cell_ids(first, count, width),
+                customdata=_cell_ids(first + index_offset, count, width),
                 hovertemplate=f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{text}}"
                               "<extra></extra>",
                 name=PANELS[panel],
@@ -253,7 +255,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     for panel, suffix in enumerate(suffixes):
         flat = (a, b, out)[panel]
         figure.layout[f"yaxis{suffix}"].update(
-            autorange="reversed", tickmode="array", tickvals=y, ticktext=_ticktext(flat, first, stop),
+            autorange="reversed", tickmode="array", tickvals=y, ticktext=_ticktext(flat, first, stop, index_offset=index_offset),
             showgrid=False, zeroline=False,
         )
         figure.layout[f"xaxis{suffix}"].update(
@@ -267,10 +269,9 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         annotations=list(figure.layout.annotations) + _field_annotations(dtype),
         height=_height(count, width),
         margin=dict(l=10, r=10, t=60, b=120),
-        meta=dict(first=first, stop=stop, width=width, in_place=in_place),
+        meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
     )
-    _add_sweep(figure, grids[2], codes, out, first, stop, static_shapes, show_text, max_frames)
-    return figure
+    return _add_sweep(figure, grids[2], codes, out, first, stop, static_shapes, show_text, max_frames, index_offset)
 
 
 def _height(count, width):
@@ -279,33 +280,37 @@ def _height(count, width):
     return int(min(1400, max(420, 3 * count * cell + 260)))
 
 
-def _add_sweep(figure, out_bits, codes, out, first, stop, static_shapes, show_text, max_frames):
+def _add_sweep(figure, out_bits, codes, out, first, stop, static_shapes, show_text, max_frames, index_offset):
     count, width = out_bits.shape
     steps = sweep_steps(count, width, max_frames)
     shown = np.zeros_like(out_bits, dtype=bool)
-    frames = [_frame("0", out_bits, codes, shown, [], static_shapes, out, first, stop, show_text)]
+    frames = [_frame("0", out_bits, codes, shown, [], static_shapes, out, first, stop, show_text, index_offset)]
     for number, cells in enumerate(steps, start=1):
         for r, c in cells:
             shown[r, c] = True
-        frames.append(_frame(str(number), out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text))
-    figure.frames = frames
+        frames.append(_frame(str(number), out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text,
+                             index_offset))
     duration = max(60, min(400, 8000 // len(frames)))
-    names = [f.name for f in frames]
+    names = [f["name"] for f in frames]
     menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
     figure.update_layout(updatemenus=menus, sliders=sliders)
+    # Frames go in as plain dicts without plotly's per-property validation, which took most of a rerun;
+    # the tests check their JSON instead.
+    return go.Figure(figure.to_dict() | {"frames": frames}, _validate=False)
 
 
-def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text):
+def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text, index_offset):
     done_rows = {r for r in range(out_bits.shape[0]) if shown[r].all()}
-    return go.Frame(
+    heatmap = dict(type="heatmap", z=_grid(out_bits, codes, shown).tolist())
+    if show_text:  # cell text is only animated when it is drawn; the hover keeps the final bits either way
+        heatmap.update(text=_cell_text(out_bits, shown), texttemplate="%{text}")
+    return dict(
         name=name,
-        # Cell text is only animated when it is drawn; the hover keeps the final bits either way.
-        data=[go.Heatmap(z=_grid(out_bits, codes, shown), text=_cell_text(out_bits, shown), texttemplate="%{text}")
-              if show_text else go.Heatmap(z=_grid(out_bits, codes, shown))],
+        data=[heatmap],
         traces=[2],
         layout=dict(
             shapes=static_shapes + _highlight_shapes(cells, ("", "2", "3")),
             yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])),
-                        ticktext=_ticktext(out, first, stop, done_rows)),
+                        ticktext=_ticktext(out, first, stop, done_rows, index_offset)),
         ),
     )
