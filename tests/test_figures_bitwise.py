@@ -38,9 +38,9 @@ def plotly_array(value):
 
 
 def bits_of(z):
-    """A heatmap cell's z is 2 * field + bit; NaN = not yet written."""
-    z = plotly_array(z).astype(float)
-    return np.where(np.isnan(z), -1, np.mod(z, 2)).astype(int)
+    """A heatmap cell's z is 2 * field + bit; -1 = not yet written."""
+    z = plotly_array(z).astype(int)
+    return np.where(z < 0, -1, np.mod(z, 2))
 
 
 @given(hnp.arrays(st.sampled_from(ALL_DTYPES), hnp.array_shapes(max_dims=1, max_side=20),

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import plotly.graph_objects as go
+from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
 
 from .common import play_controls
@@ -131,14 +132,18 @@ def sweep_steps(rows, width, max_frames=MAX_FRAMES):
     ]
 
 
+NOT_WRITTEN = -1
+
+
 def _colorscale():
-    """Discrete scale: z = 2 * field index + bit."""
-    stops = []
+    """Discrete scale: z = 2 * field index + bit, and NOT_WRITTEN (transparent) for output bits still to come."""
     count = 2 * len(FIELD_ORDER)
+    bins = count + 1
+    stops = [[0.0, "rgba(0,0,0,0)"], [1 / bins, "rgba(0,0,0,0)"]]
     for i in range(count):
         red, green, blue = FIELD_HUES[FIELD_ORDER[i // 2]]
         color = f"rgba({red},{green},{blue},{1.0 if i % 2 else 0.18})"
-        stops += [[i / count, color], [(i + 1) / count, color]]
+        stops += [[(i + 1) / bins, color], [(i + 2) / bins, color]]
     return stops
 
 
@@ -146,13 +151,14 @@ def _field_codes(dtype):
     codes = []
     for name, width in bit_fields(dtype):
         codes += [FIELD_ORDER.index(name) * 2] * width
-    return np.array(codes, dtype=float)
+    return np.array(codes, dtype=np.int8)
 
 
 def _grid(bits, codes, shown=None):
-    z = bits + codes[None, :]
+    """Color codes as int8, which plotly ships as 1 byte a cell: frames repeat the grid up to 64 times."""
+    z = (bits + codes[None, :]).astype(np.int8)
     if shown is not None:
-        z = np.where(shown, z, np.nan)
+        z = np.where(shown, z, np.int8(NOT_WRITTEN))
     return z
 
 
@@ -241,7 +247,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     for panel, bits in enumerate(grids):
         figure.add_trace(
             go.Heatmap(
-                z=_grid(bits, codes), x=x, y=y, zmin=0, zmax=zmax, colorscale=colorscale, showscale=False,
+                z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale, showscale=False,
                 xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
                 customdata=_cell_ids(first + index_offset, count, width),
                 hovertemplate=f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{text}}"
@@ -301,7 +307,7 @@ def _add_sweep(figure, out_bits, codes, out, first, stop, static_shapes, show_te
 
 def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text, index_offset):
     done_rows = {r for r in range(out_bits.shape[0]) if shown[r].all()}
-    heatmap = dict(type="heatmap", z=_grid(out_bits, codes, shown).tolist())
+    heatmap = dict(type="heatmap", z=to_typed_array_spec(_grid(out_bits, codes, shown)))
     if show_text:  # cell text is only animated when it is drawn; the hover keeps the final bits either way
         heatmap.update(text=_cell_text(out_bits, shown), texttemplate="%{text}")
     return dict(
