@@ -17,6 +17,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from streamlit import logger as streamlit_logger
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,6 +97,8 @@ def cold_start(chromium="/usr/bin/chromium"):
 
 
 def main():
+    # AppTest runs pages outside a server; Streamlit warns about that on every run.
+    streamlit_logger.set_log_level("error")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=5)
     parser.add_argument("--no-browser", action="store_true")

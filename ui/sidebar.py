@@ -6,7 +6,7 @@ import streamlit as st
 
 from ops import DML_TYPES, FEATURE_LEVELS
 
-from .values import PATTERNS
+from .values import PATTERN_HELP, PATTERNS
 
 DEFAULTS = {
     "dtype": "UINT32",
@@ -40,10 +40,10 @@ def render_sidebar():
                      help="DML_TENSOR_DATA_TYPE of every tensor on the page")
         st.selectbox("Feature level", FEATURE_LEVELS, key="level", bind="query-params",
                      index=FEATURE_LEVELS.index(DEFAULTS["level"]),
-                     format_func=lambda level: f"DML_FEATURE_LEVEL_{level}",
-                     help="The descriptor is validated against this level's support table")
+                     help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support table")
         st.selectbox("Values", list(PATTERNS), key="pattern", bind="query-params",
-                     index=list(PATTERNS).index(DEFAULTS["pattern"]), format_func=PATTERNS.get)
+                     index=list(PATTERNS).index(DEFAULTS["pattern"]), format_func=PATTERNS.get,
+                     help=PATTERN_HELP)
         pattern = st.session_state["pattern"]
         if pattern in ("random", "random_bytes"):
             st.number_input("Random seed", 0, 2**31 - 1, DEFAULTS["seed"], key="seed", bind="query-params")

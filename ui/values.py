@@ -8,13 +8,19 @@ import numpy as np
 from ops import DescriptorError, numpy_dtype
 from ops.guard import check_element_count
 
+# Short labels: a widget bound to the URL writes its shown label there, so these end up in shared links.
 PATTERNS = {
-    "coded": "origin-coded (each value spells its index)",
-    "sequence": "sequence start, start + delta, ...",
-    "random": "random values",
-    "random_bytes": "random bytes (floats include NaN, -0.0, subnormals)",
-    "custom": "typed or pasted values",
+    "coded": "origin-coded",
+    "sequence": "sequence",
+    "random": "random",
+    "random_bytes": "random bytes",
+    "custom": "typed",
 }
+PATTERN_HELP = (
+    "origin-coded: each value spells its index (the seed's 9c + 3h + w); sequence: start, start + delta, ...; "
+    "random: values drawn uniformly; random bytes: any bit pattern (floats include NaN, -0.0, subnormals); "
+    "typed: values you type or paste"
+)
 
 _TOKEN = re.compile(r"[\s,;\[\]()]+")
 
