@@ -12,8 +12,17 @@ from ops.tensor_desc import packed_strides
 from ui.panels import operator_panels, show_error
 from ui.sidebar import current_settings
 from ui.values import make_values, parse_int_list, parse_values
-from viz.bitwise_fig import MAX_CELLS, bitwise_figure, decode_rows, drawn_range
+from viz.bitwise_fig import (
+    MAX_CELLS,
+    bitwise_figure,
+    decode_rows,
+    describe_pick,
+    drawn_range,
+    pick_from_selection,
+)
 
+PICK = "or_pick"
+CHART = "or_figure"
 B_SOURCES = {
     "derived": "from the sidebar pattern (random: seed + 1; sequence: continued; otherwise A reversed)",
     "typed": "typed here",
@@ -38,6 +47,33 @@ PRESETS = {
 
 def apply_preset(name):
     st.session_state.update(PRESETS[name])
+    st.session_state.pop(PICK, None)
+
+
+def remember_pick():
+    st.session_state[PICK] = pick_from_selection(st.session_state[CHART].selection)
+
+
+def clear_pick():
+    st.session_state.pop(PICK, None)
+
+
+def show_pick(a, b, output, first, stop):
+    """The picked bit's caption; a pick that no longer fits the tensors is dropped.
+
+    Returns the pick when its element is drawn, else None: the cached figure is then the plain one.
+    """
+    pick = st.session_state.get(PICK)
+    described = describe_pick(pick, a, b, output)
+    if described is None:
+        st.session_state.pop(PICK, None)
+        st.caption("Click a bit in A, B or Output to follow that bit of the element through all three.")
+        return None
+    left, right = st.columns([5, 1], vertical_alignment="center")
+    drawn = first <= pick[0] < stop
+    left.caption(f"Picked: {described}" + ("" if drawn else " (not among the drawn elements)"))
+    right.button("Clear highlight", key="or_clear_pick", on_click=clear_pick)
+    return tuple(pick) if drawn else None
 
 
 def derived_b(a, b_sizes, broadcast, settings):
@@ -54,9 +90,9 @@ def derived_b(a, b_sizes, broadcast, settings):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def drawn_figure(a_window, b_window, out_window, first, in_place):
+def drawn_figure(a_window, b_window, out_window, first, in_place, pick):
     """The bit-grid figure of the drawn window, kept across reruns: plotly builds its frames slowly."""
-    return bitwise_figure(a_window, b_window, out_window, in_place=in_place, index_offset=first)
+    return bitwise_figure(a_window, b_window, out_window, in_place=in_place, index_offset=first, pick=pick)
 
 
 def b_descriptor(data_type, sizes, broadcast):
@@ -134,8 +170,10 @@ st.caption(
     f"{MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. Every element is computed and "
     "cross-checked."
 )
-figure = drawn_figure(*(np.ascontiguousarray(x).ravel()[first:stop] for x in (a, b, output)), first, in_place)
-st.plotly_chart(figure, theme="streamlit", key="or_figure", config={"displaylogo": False})
+pick = show_pick(a, b, output, first, stop)
+figure = drawn_figure(*(np.ascontiguousarray(x).ravel()[first:stop] for x in (a, b, output)), first, in_place, pick)
+st.plotly_chart(figure, theme="streamlit", key=CHART, config={"displaylogo": False}, selection_mode="points",
+                on_select=remember_pick)
 st.dataframe(decode_rows(a, b, output, first, stop), hide_index=True, key="or_table")
 
 with st.expander("Descriptors and bindings", expanded=bool(broadcast) or in_place):

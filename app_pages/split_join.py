@@ -10,8 +10,10 @@ from ops.split_join import check_axis
 from ui.panels import operator_panels, show_error
 from ui.sidebar import current_settings
 from ui.values import make_values, parse_int_list
-from viz.split_join_fig import default_view, split_join_figure, window_bounds
+from viz.split_join_fig import default_view, describe_pick, pick_from_selection, split_join_figure, window_bounds
 
+PICK = "sj_pick"
+CHART = "sj_figure"
 MODES = {"sizes": "per-output sizes", "even": "even split into K parts"}
 
 # The seed's examples: FLOAT32 {1,1,6,2} holding 1..12.
@@ -26,6 +28,34 @@ PRESETS = {
 
 def apply_preset(name):
     st.session_state.update(PRESETS[name])
+    st.session_state.pop(PICK, None)
+
+
+def remember_pick():
+    st.session_state[PICK] = pick_from_selection(st.session_state[CHART].selection)
+
+
+def clear_pick():
+    st.session_state.pop(PICK, None)
+
+
+def current_pick(x, axis, output_sizes):
+    """(pick, its description); a pick that no longer fits the tensor is dropped silently."""
+    pick = st.session_state.get(PICK)
+    described = describe_pick(x, axis, output_sizes, pick)
+    if described is None:
+        st.session_state.pop(PICK, None)
+        return None, None
+    return tuple(pick), described
+
+
+def show_pick(described, drawn):
+    if described is None:
+        st.caption("Click a cell of the input or of an output to highlight where it goes or comes from.")
+        return
+    left, right = st.columns([5, 1], vertical_alignment="center")
+    left.caption(f"Picked: {described}" + ("" if drawn else " (outside the drawn plane)"))
+    right.button("Clear highlight", key="sj_clear_pick", on_click=clear_pick)
 
 
 def even_sizes(total, parts, axis):
@@ -97,10 +127,11 @@ with st.expander("What is drawn", expanded=len(sizes) > 2 or math.prod(sizes) > 
     window_row, window_col = st.columns(2)
     window_row.number_input("First row drawn", min_value=0, value=0, key="sj_row0", bind="query-params")
     window_col.number_input("First column drawn", min_value=0, value=0, key="sj_col0", bind="query-params")
+pick, described = current_pick(x, axis, output_sizes)
 try:
     fixed = slice_indices(state.get("sj_slice", "") if other_dims else "", other_dims)
     start = (state.get("sj_row0", 0), state.get("sj_col0", 0))
-    figure = split_join_figure(x, axis, output_sizes, view=view, fixed=fixed, start=start)
+    figure = split_join_figure(x, axis, output_sizes, view=view, fixed=fixed, start=start, pick=pick)
 except DescriptorError as exc:
     show_error(exc)
     st.stop()
@@ -115,7 +146,9 @@ st.caption(
     "output an element goes to; hover gives its index in the input and in that output. Play peels the outputs "
     "off one by one (SPLIT) and then joins them back (JOIN)."
 )
-st.plotly_chart(figure, theme="streamlit", key="sj_figure", config={"displaylogo": False})
+show_pick(described, figure.layout.meta["pick"] is not None)
+st.plotly_chart(figure, theme="streamlit", key=CHART, config={"displaylogo": False}, selection_mode="points",
+                on_select=remember_pick)
 
 same = joined.tobytes() == x.tobytes()
 st.markdown(

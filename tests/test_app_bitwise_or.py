@@ -132,3 +132,48 @@ def test_draw_window_follows_inputs(at):
     assert table(at)["element"].tolist() == [40, 41, 42]
     assert any("Drawing elements 40 to 42 of 100" in c.value for c in at.caption)
     assert np.asarray(bits_of(chart(at)["data"][0]["z"])).shape == (3, 32)
+
+
+def pick_shapes(app):
+    return {s["name"]: s for s in chart(app)["layout"].get("shapes", []) if s.get("name", "").startswith("pick-")}
+
+
+def picked_captions(app):
+    return [c.value for c in app.caption if c.value.startswith("Picked:")]
+
+
+def test_a_pick_shows_its_caption_and_the_bit_in_all_three_grids(at):
+    click(at, "float32 1.0 | 2.0")
+    at.session_state["or_pick"] = (0, 30)  # what a click on bit 30 of element 0 stores
+    at.run()
+    assert not at.exception and not errors(at)
+    # 1.0 = 0x3F800000 has bit 30 clear, 2.0 = 0x40000000 has it set: the OR that makes +inf.
+    assert picked_captions(at) == ["Picked: element #0, bit 30 (exponent): A 0 | B 1 = 1"]
+    shapes = pick_shapes(at)
+    assert sorted(shapes) == ["pick-A", "pick-B", "pick-Output"]
+    assert {s["path"] for s in shapes.values()} == {"M0.5,-0.5 L1.5,-0.5 L1.5,0.5 L0.5,0.5 Z"}  # column 1, row 0
+    next(b for b in at.button if b.label == "Clear highlight").click().run()
+    assert not picked_captions(at) and not pick_shapes(at)
+
+
+def test_a_pick_that_no_longer_fits_is_dropped_silently(at):
+    at.session_state["or_pick"] = (5, 3)
+    at.run()
+    assert picked_captions(at)
+    at.text_input(key="or_sizes").set_value("2").run()
+    assert not at.exception and not errors(at)
+    assert "or_pick" not in at.session_state
+    assert not picked_captions(at) and not pick_shapes(at)
+
+
+def test_a_pick_outside_the_drawn_elements_is_named_but_not_drawn(at):
+    at.text_input(key="or_sizes").set_value("100").run()
+    at.number_input(key="or_first").set_value(40).run()
+    at.number_input(key="or_rows").set_value(3).run()
+    at.session_state["or_pick"] = (10, 0)
+    at.run()
+    assert picked_captions(at)[0].endswith("(not among the drawn elements)")
+    assert not pick_shapes(at)
+    at.session_state["or_pick"] = (41, 0)
+    at.run()
+    assert sorted(pick_shapes(at)) == ["pick-A", "pick-B", "pick-Output"]

@@ -103,3 +103,46 @@ def test_slice_of_a_higher_dimensional_tensor(at):
     assert any("dim 0 = 2, dim 1 = 1" in c.value for c in at.caption)
     at.text_input(key="sj_slice").set_value("7,0").run()
     assert any("Slice index for dim 0" in e for e in errors(at)), errors(at)
+
+
+def pick_shapes(app):
+    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    return {s["name"]: s for s in figure["layout"].get("shapes", []) if s.get("name", "").startswith("pick")}
+
+
+def picked_captions(app):
+    return [c.value for c in app.caption if c.value.startswith("Picked:")]
+
+
+def test_a_pick_shows_its_caption_and_outlines(at):
+    click(at, "Seed: Axis 2")
+    at.session_state["sj_pick"] = (0, 0, 3, 1)  # what a click on the 8 stores
+    at.run()
+    assert not at.exception and not errors(at)
+    # The seed: OutputTensors[2] = {7, 8, 9, 10, 11, 12} as {1,1,3,2}, so the 8 is its [0, 0, 0, 1].
+    assert picked_captions(at) == ["Picked: InputTensor[0, 0, 3, 1] → OutputTensors[2][0, 0, 0, 1], value 8.0"]
+    shapes = pick_shapes(at)
+    assert set(shapes) == {"pick-source", "pick-destination"}
+    assert (shapes["pick-source"]["xref"], shapes["pick-destination"]["xref"]) == ("x", "x2")
+    next(b for b in at.button if b.label == "Clear highlight").click().run()
+    assert not picked_captions(at) and not pick_shapes(at)
+
+
+def test_a_pick_that_no_longer_fits_is_dropped_silently(at):
+    click(at, "Seed: Axis 2")
+    at.session_state["sj_pick"] = (0, 0, 5, 1)
+    at.run()
+    assert picked_captions(at)
+    at.text_input(key="sj_sizes").set_value("1,1,3,2").run()
+    at.text_input(key="sj_split").set_value("1,2").run()
+    assert not at.exception and not errors(at)
+    assert "sj_pick" not in at.session_state
+    assert not picked_captions(at) and not pick_shapes(at)
+
+
+def test_a_preset_clears_the_pick(at):
+    at.session_state["sj_pick"] = (0, 0, 0, 0)
+    at.run()
+    assert picked_captions(at)
+    click(at, "Seed: Axis 3")
+    assert not picked_captions(at) and not pick_shapes(at)

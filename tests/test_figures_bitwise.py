@@ -16,7 +16,9 @@ from viz.bitwise_fig import (
     bit_matrix,
     bitwise_figure,
     decode_rows,
+    describe_pick,
     drawn_range,
+    pick_from_selection,
     value_class,
 )
 
@@ -136,7 +138,7 @@ def test_caps_on_cells_and_frames(dtype, count):
     x = np.arange(count).astype(dtype)
     figure = spec(bitwise_figure(x, x, x, rows=10**6))
     width = np.dtype(dtype).itemsize * 8
-    for trace in figure["data"]:
+    for trace in (t for t in figure["data"] if t["type"] == "heatmap"):
         z = plotly_array(trace["z"])
         assert z.size <= MAX_CELLS and z.shape[1] == width
     assert 2 <= len(figure["frames"]) <= MAX_FRAMES
@@ -155,3 +157,86 @@ def test_window_draws_requested_elements():
     figure = spec(bitwise_figure(x, x, x, first=40, rows=3))
     assert figure["layout"]["yaxis"]["ticktext"][0].startswith("#40 ")
     assert int("".join(map(str, bits_of(figure["data"][0]["z"])[2])), 2) == 42
+
+
+# Click-to-highlight: the picked bit outlined in A, B and Output, and the caption that names it.
+
+def _path_cell(shape):
+    """(row, column) of the cell a pick outline surrounds."""
+    x, y = (float(v) for v in shape["path"][1:].split(" ")[0].split(","))
+    return round(y + 0.5), round(x + 0.5)
+
+
+def _pick_outlines(layout):
+    return {s["name"]: s for s in layout.get("shapes", []) if s.get("name", "").startswith("pick-")}
+
+
+@given(hnp.arrays(st.sampled_from(ALL_DTYPES), st.integers(1, 12), elements=None), st.data())
+def test_pick_outlines_the_same_bit_in_all_three_grids_in_every_frame(a, data):
+    b = a[::-1].copy()
+    out = bit_or(a, b)
+    width = a.dtype.itemsize * 8
+    element, bit = data.draw(st.integers(0, a.size - 1)), data.draw(st.integers(0, width - 1))
+    figure = spec(bitwise_figure(a, b, out, pick=(element, bit)))
+    grids = [bits_of(t["z"]) for t in figure["data"][:3]]
+    expected_bits = [int(bit_matrix(x)[element, width - 1 - bit]) for x in (a, b, out)]
+    for layout in [figure["layout"]] + [f["layout"] for f in figure["frames"]]:
+        outlines = _pick_outlines(layout)
+        assert [(s["xref"], s["yref"]) for s in outlines.values()] == [("x", "y"), ("x2", "y2"), ("x3", "y3")]
+        for panel, name in enumerate(("pick-A", "pick-B", "pick-Output")):
+            row, column = _path_cell(outlines[name])
+            assert (row, column) == (element, width - 1 - bit)
+            assert grids[panel][row, column] == expected_bits[panel]
+    caption = describe_pick((element, bit), a, b, out)
+    a_bit, b_bit, out_bit = expected_bits
+    assert caption.startswith(f"element #{element}, bit {bit} (")
+    assert caption.endswith(f"): A {a_bit} | B {b_bit} = {out_bit}")
+    assert out_bit == a_bit | b_bit
+
+
+@pytest.mark.parametrize("dtype, bit, field", [
+    (np.float32, 31, "sign"), (np.float32, 30, "exponent"), (np.float32, 23, "exponent"),
+    (np.float32, 22, "mantissa"), (np.float16, 10, "exponent"), (np.float64, 52, "exponent"),
+    (np.int8, 7, "sign"), (np.int8, 6, "value"), (np.uint16, 15, "value"),
+])
+def test_caption_names_the_field_of_the_bit(dtype, bit, field):
+    x = np.zeros(4, dtype)
+    assert f"bit {bit} ({field})" in describe_pick((3, bit), x, x, x)
+
+
+def test_caption_of_the_seed_example_and_stale_picks():
+    a, b = np.array([1.0], np.float32), np.array([2.0], np.float32)  # 0x3F800000 | 0x40000000
+    out = bit_or(a, b)
+    assert describe_pick((0, 30), a, b, out) == "element #0, bit 30 (exponent): A 0 | B 1 = 1"
+    assert describe_pick((0, 23), a, b, out) == "element #0, bit 23 (exponent): A 1 | B 0 = 1"
+    for stale in [(1, 0), (0, 32), (-1, 3), (0, 1, 2), None]:
+        assert describe_pick(stale, a, b, out) is None
+    shaped = np.arange(6, dtype=np.uint8).reshape(2, 3)
+    broadcast_b = np.broadcast_to(np.array([[0x80, 0, 0]], np.uint8), (2, 3))  # 0-stride read, as on the page
+    assert describe_pick((3, 7), shaped, broadcast_b, shaped | broadcast_b) == \
+        "element #3, bit 7 (value): A 0 | B 1 = 1"
+
+
+def test_pick_in_a_window_counts_elements_of_the_whole_tensor():
+    x = np.arange(100, dtype=np.uint32)
+    window = slice(40, 43)
+    figure = spec(bitwise_figure(x[window], x[window], x[window], index_offset=40, pick=(42, 1)))
+    assert _path_cell(_pick_outlines(figure["layout"])["pick-A"]) == (2, 30)
+    hidden = spec(bitwise_figure(x[window], x[window], x[window], index_offset=40, pick=(39, 1)))
+    assert not _pick_outlines(hidden["layout"])
+
+
+def test_click_targets_carry_element_bit_number_and_bit():
+    a = np.array([0x0F, 0xA0, 0x33], np.uint8)
+    figure = spec(bitwise_figure(a, a, a, first=1, rows=2))
+    targets = [t for t in figure["data"] if t["type"] == "scatter"]
+    assert [t["name"] for t in targets] == ["A cells", "B cells", "Output cells"]
+    for target, heatmap in zip(targets, figure["data"][:3]):
+        ids = plotly_array(target["customdata"])
+        rows, cols = plotly_array(target["y"]), plotly_array(target["x"])
+        grid = bits_of(heatmap["z"])
+        assert ids[:, 0].tolist() == [1 + r for r in rows.tolist()]  # element numbers of the whole tensor
+        assert ids[:, 1].tolist() == [7 - c for c in cols.tolist()]
+        assert ids[:, 2].tolist() == grid[rows, cols].tolist()
+    assert pick_from_selection({"points": [{"customdata": {"0": 2, "1": 5, "2": 1}}]}) == (2, 5)
+    assert pick_from_selection({"points": []}) is None

@@ -10,7 +10,9 @@ import plotly.graph_objects as go
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.subplots import make_subplots
 
-from .common import play_controls
+from ops import DescriptorError
+
+from .common import click_targets, pick_outline, play_controls, selected_customdata, smallest_uint
 
 MAX_CELLS = 4096
 MAX_FRAMES = 64
@@ -43,6 +45,16 @@ def bit_fields(dtype):
     if dtype.kind == "i":
         return (("sign", 1), ("value", width - 1))
     return (("value", width),)
+
+
+def field_of_bit(dtype, bit):
+    """Name of the field holding bit number `bit` (0 = least significant) of one element."""
+    edge = np.dtype(dtype).itemsize * 8
+    for name, width in bit_fields(dtype):
+        edge -= width
+        if bit >= edge:
+            return name
+    raise DescriptorError(f"bit {bit}: must be in [0, {np.dtype(dtype).itemsize * 8 - 1}] for {np.dtype(dtype)}")
 
 
 def bit_matrix(values):
@@ -162,11 +174,46 @@ def _grid(bits, codes, shown=None):
     return z
 
 
-def _cell_ids(first, count, width):
-    """(element index, bit number) of every cell, for the hover box."""
+def _cell_ids(first, count, width, bits):
+    """(element index, bit number, bit) of every cell, row-major: what a click picks and the hover shows."""
     elements = np.broadcast_to(np.arange(first, first + count)[:, None], (count, width))
     bit_numbers = np.broadcast_to(np.arange(width - 1, -1, -1)[None, :], (count, width))
-    return np.stack([elements, bit_numbers], axis=-1)
+    ids = np.stack([elements, bit_numbers, bits], axis=-1).reshape(-1, 3)
+    return ids.astype(smallest_uint(max(first + count, width)))
+
+
+def pick_from_selection(selection):
+    """(element index, bit number) of the clicked bit from st.plotly_chart's selection state, or None."""
+    custom = selected_customdata(selection)
+    return None if custom is None or len(custom) < 2 else (custom[0], custom[1])
+
+
+def describe_pick(pick, a, b, out):
+    """'element #3, bit 30 (exponent): A 1 | B 0 = 1', or None when the pick does not fit the tensors.
+
+    a, b, out: the full tensors (any shape, B may be a broadcast view); pick: (element, bit number).
+    """
+    if pick is None or len(pick) != 2:
+        return None
+    element, bit = (int(v) for v in pick)
+    width = a.dtype.itemsize * 8
+    if not (0 <= element < a.size and 0 <= bit < width):
+        return None
+    index = np.unravel_index(element, a.shape)
+    column = width - 1 - bit
+    a_bit, b_bit, out_bit = (int(bit_matrix(np.asarray(x[index]))[0, column]) for x in (a, b, out))
+    return f"element #{element}, bit {bit} ({field_of_bit(a.dtype, bit)}): A {a_bit} | B {b_bit} = {out_bit}"
+
+
+def _pick_shapes(pick, first, count, width, axis_suffixes):
+    """The picked bit outlined in A, B and Output alike: the column through the three grids at its row."""
+    if pick is None:
+        return []
+    row, column = int(pick[0]) - first, width - 1 - int(pick[1])
+    if not (0 <= row < count and 0 <= column < width):
+        return []
+    return [pick_outline([row], [column], f"pick-{panel}", xref=f"x{s}", yref=f"y{s}")
+            for panel, s in zip(PANELS, axis_suffixes)]
 
 
 def _cell_text(bits, shown=None):
@@ -222,12 +269,14 @@ def _ticktext(flat, first, stop, done_rows=None, index_offset=0):
 
 
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0):
+                   max_frames=MAX_FRAMES, index_offset=0, pick=None):
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
     Columns line up across the three grids, so reading down one column shows A's bit, B's bit and their OR.
     Only elements [first, first + rows) are drawn, at most max_cells cells per grid. index_offset numbers the
     elements when the arrays passed are a window cut from larger tensors (element 0 here is index_offset there).
+    pick: (element index, bit number) outlined in all three grids when that element is drawn. Invisible markers
+    over the cells make them clickable and carry the hover.
     """
     a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
     dtype = a.dtype
@@ -249,15 +298,22 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
             go.Heatmap(
                 z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale, showscale=False,
                 xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-                customdata=_cell_ids(first + index_offset, count, width),
-                hovertemplate=f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{text}}"
-                              "<extra></extra>",
-                name=PANELS[panel],
+                hoverinfo="skip", name=PANELS[panel],
             ),
             row=panel + 1, col=1,
         )
+    # The markers come after the three heatmaps, so the frames' trace 2 stays the Output grid.
+    rows_, cols_ = np.indices((count, width), dtype=smallest_uint(max(count, width)))
+    for panel, bits in enumerate(grids):
+        figure.add_trace(
+            click_targets(f"{PANELS[panel]} cells", _cell_ids(first + index_offset, count, width, bits),
+                          f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: "
+                          "%{customdata[2]}<extra></extra>", x=cols_.ravel(), y=rows_.ravel()),
+            row=panel + 1, col=1,
+        )
     suffixes = ("", "2", "3")
-    static_shapes = _field_shapes(dtype, count, suffixes)
+    static_shapes = _field_shapes(dtype, count, suffixes) + _pick_shapes(pick, first + index_offset, count, width,
+                                                                         suffixes)
     for panel, suffix in enumerate(suffixes):
         flat = (a, b, out)[panel]
         figure.layout[f"yaxis{suffix}"].update(
@@ -275,6 +331,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         annotations=list(figure.layout.annotations) + _field_annotations(dtype),
         height=_height(count, width),
         margin=dict(l=10, r=10, t=60, b=120),
+        hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
     )
     return _add_sweep(figure, grids[2], codes, out, first, stop, static_shapes, show_text, max_frames, index_offset)

@@ -160,3 +160,40 @@ def empty_figure(message):
     fig.update_yaxes(visible=False)
     fig.update_layout(height=200)
     return fig
+
+
+PICK_COLOR = "#E4002B"  # the picked cell's outline, as on the Depth <-> Space page
+
+
+def click_targets(name, customdata, hovertemplate, **place):
+    """Invisible square markers, one per cell: plotly can select scatter points but not heatmap cells, so
+    these make the cells clickable through st.plotly_chart(on_select=...) and carry the hover.
+
+    place: x and y per cell, or x0/dx (y0/dy) for a line of cells that animation frames move as one.
+    """
+    return go.Scatter(
+        mode="markers", name=name, customdata=customdata, hovertemplate=hovertemplate,
+        marker=dict(symbol="square", size=12, opacity=0),
+        selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0)),
+        showlegend=False, **place,
+    )
+
+
+def selected_customdata(selection):
+    """customdata of the first clicked point in st.plotly_chart's selection state, as a list of ints, or None.
+
+    customdata travels as a typed array, which the browser sends back as an object keyed "0", "1", ...
+    """
+    for point in (selection or {}).get("points") or []:
+        custom = point.get("customdata")
+        if isinstance(custom, dict):
+            custom = [custom.get(str(i)) for i in range(len(custom))]
+        if isinstance(custom, (list, tuple)) and custom and all(v is not None for v in custom):
+            return [int(v) for v in custom]
+    return None
+
+
+def pick_outline(rows, cols, name, xref="x", yref="y"):
+    """A thick outline around the picked cell(s) of one subplot, drawn above the heatmap."""
+    return dict(type="path", name=name, path=cell_square_path(rows, cols), xref=xref, yref=yref,
+                line=dict(color=PICK_COLOR, width=3), layer="above")

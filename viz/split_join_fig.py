@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from ops import DescriptorError, join_map, split_map
 
-from .common import play_controls
+from .common import click_targets, pick_outline, play_controls, selected_customdata, smallest_uint
 
 MAX_CELLS = 4096
 MAX_FRAMES = 64
@@ -78,8 +78,9 @@ def _fmt(value):
 def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS):
     """Everything the figure draws, as plain arrays: the window, each cell's output, indices and values.
 
-    Returns a dict with dest (output number per window cell), text (values), input_index and
-    output_index (multi-index strings), pieces [(k, start, stop) along Axis inside the window], bounds.
+    Returns a dict with dest (output number per window cell), text (values), index (each cell's input
+    multi-index, shape plane + (ndim,)), input_index and output_index (multi-index strings),
+    pieces [(k, start, stop) along Axis inside the window], bounds.
     """
     shape = x.shape
     view = view or default_view(x.ndim, axis)
@@ -99,6 +100,7 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
     text = np.empty(plane, dtype=object)
     input_index = np.empty(plane, dtype=object)
     output_index = np.empty(plane, dtype=object)
+    cell_index = np.empty(plane + (x.ndim,), dtype=np.int64)
     for (r, c), part in np.ndenumerate(part_of):
         k, begin, _ = pieces[part]
         local = list(np.unravel_index(int(flat_in_part[r, c]), parts[part].shape))
@@ -110,11 +112,12 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
         out = list(index)
         out[axis] = int(begin - offsets[k] + local[axis_in_plane])
         dest[r, c] = k
+        cell_index[r, c] = index
         text[r, c] = _fmt(x[index])
         input_index[r, c] = str(list(index))
         output_index[r, c] = f"OutputTensors[{k}]{out}"
-    return dict(dest=dest, text=text, input_index=input_index, output_index=output_index, pieces=pieces,
-                bounds=(row0, row1, col0, col1), view=view, fixed=fixed, axis_is_rows=axis_is_rows)
+    return dict(dest=dest, text=text, index=cell_index, input_index=input_index, output_index=output_index,
+                pieces=pieces, bounds=(row0, row1, col0, col1), view=view, fixed=fixed, axis_is_rows=axis_is_rows)
 
 
 def peel_steps(piece_count, max_frames=MAX_FRAMES):
@@ -153,12 +156,76 @@ def _piece_offset(pieces, i, peeled):
     return pieces[i][1] - pieces[0][1] + min(i, peeled)
 
 
-def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS,
+def _line_pieces(pieces):
+    """For each window line across Axis (a row when Axis runs down the rows), the position of its piece."""
+    lo = pieces[0][1]
+    return [i for i, (_, begin, stop) in enumerate(pieces) for _ in range(begin - lo, stop - lo)]
+
+
+def locate_pick(shape, axis, sizes, pick):
+    """(k, index in OutputTensors[k]) of the input element at multi-index `pick`; None when it does not fit."""
+    if pick is None or len(pick) != len(shape) or not all(0 <= int(i) < s for i, s in zip(pick, shape)):
+        return None
+    ends = np.cumsum(sizes)
+    if len(ends) == 0 or ends[-1] != shape[axis]:
+        return None
+    k = int(np.searchsorted(ends, pick[axis], side="right"))
+    out = [int(i) for i in pick]
+    out[axis] -= int(ends[k] - sizes[k])
+    return k, tuple(out)
+
+
+def describe_pick(x, axis, sizes, pick):
+    """'InputTensor[..] → OutputTensors[k][..], value v' for the picked element, or None when it does not fit."""
+    located = locate_pick(x.shape, axis, sizes, pick)
+    if located is None:
+        return None
+    k, out = located
+    index = tuple(int(i) for i in pick)
+    return f"InputTensor{list(index)} → OutputTensors[{k}]{list(out)}, value {_fmt(x[index])}"
+
+
+def pick_from_selection(selection):
+    """The clicked cell's input multi-index from st.plotly_chart's selection state, or None."""
+    custom = selected_customdata(selection)
+    return None if custom is None else tuple(custom)
+
+
+def _pick_cell(cells, pick):
+    """Window (row, column) of the picked input element, or None when it is not drawn."""
+    if pick is None or len(pick) != cells["index"].shape[-1]:
+        return None
+    if any(int(pick[d]) != i for d, i in cells["fixed"].items()):
+        return None
+    row0, row1, col0, col1 = cells["bounds"]
+    row_dim, col_dim = cells["view"]
+    r = 0 if row_dim is None else int(pick[row_dim]) - row0
+    c = int(pick[col_dim]) - col0
+    if not (0 <= r < row1 - row0 and 0 <= c < col1 - col0):
+        return None
+    return r, c
+
+
+def _pick_shapes(cell, line_piece, axis_is_rows, peeled):
+    """Outline the picked cell in the input and where it sits in the right panel after `peeled` gaps."""
+    if cell is None:
+        return []
+    r, c = cell
+    line = r if axis_is_rows else c
+    shift = min(line_piece[line], peeled)
+    out_r, out_c = (r + shift, c) if axis_is_rows else (r, c + shift)
+    return [pick_outline([r], [c], "pick-source"),
+            pick_outline([out_r], [out_c], "pick-destination", xref="x2", yref="y2")]
+
+
+def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pick=None, max_cells=MAX_CELLS,
                       max_frames=MAX_FRAMES):
     """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
 
     The right panel holds one heatmap per visible output; frames only move them (x0 or y0), so the
-    animation costs a few numbers per frame whatever the tensor size.
+    animation costs a few numbers per frame whatever the tensor size. Invisible markers make the cells
+    clickable; on the right they form one trace per line across Axis, moved by x0/y0 like the heatmaps.
+    pick: an input multi-index to outline in the input and in its output, when it is drawn.
     """
     cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells)
     pieces = cells["pieces"]
@@ -171,6 +238,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), ma
         f"InputTensor{i} -> {o}<br>value {v}"
         for i, o, v in zip(cells["input_index"].ravel(), cells["output_index"].ravel(), cells["text"].ravel())
     ], dtype=object).reshape(color.shape)
+    index = cells["index"].astype(smallest_uint(int(cells["index"].max(initial=0))))
     show_text = color.size <= 24 * 24
     steps = peel_steps(count, max_frames)
     row0, row1, col0, col1 = cells["bounds"]
@@ -179,22 +247,33 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), ma
     figure = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
                            subplot_titles=(f"InputTensor {shape}", f"{count} OutputTensors (drawn part)"))
     common = dict(zmin=-0.5, zmax=count - 0.5, colorscale=_colorscale(count), showscale=False, xgap=1, ygap=1,
-                  hovertemplate="%{customdata}<extra></extra>")
+                  hoverinfo="skip")
+    hovertemplate = "%{text}<extra></extra>"
 
     def text_kw(text):
         return dict(text=text, texttemplate="%{text}") if show_text else {}
 
-    figure.add_trace(go.Heatmap(z=color, customdata=hover, name="InputTensor", **text_kw(cells["text"]),
-                                **common), row=1, col=1)
+    figure.add_trace(go.Heatmap(z=color, name="InputTensor", **text_kw(cells["text"]), **common), row=1, col=1)
     rest = count - 1  # the figure at rest shows the outputs apart
     lo = pieces[0][1]
     for i, (k, begin, stop) in enumerate(pieces):
         part = slice(begin - lo, stop - lo)
-        index = (part, slice(None)) if axis_is_rows else (slice(None), part)
+        window = (part, slice(None)) if axis_is_rows else (slice(None), part)
         offset = _piece_offset(pieces, i, rest)
         place = dict(y0=offset, dy=1, x0=0, dx=1) if axis_is_rows else dict(x0=offset, dx=1, y0=0, dy=1)
-        figure.add_trace(go.Heatmap(z=color[index], customdata=hover[index], name=f"OutputTensors[{k}]",
-                                    **text_kw(cells["text"][index]), **place, **common), row=1, col=2)
+        figure.add_trace(go.Heatmap(z=color[window], name=f"OutputTensors[{k}]",
+                                    **text_kw(cells["text"][window]), **place, **common), row=1, col=2)
+    rows, cols = np.indices(color.shape)
+    figure.add_trace(click_targets("input cells", index.reshape(-1, x.ndim), hovertemplate, x=cols.ravel(),
+                                   y=rows.ravel(), text=hover.ravel()), row=1, col=1)
+    key = "y0" if axis_is_rows else "x0"
+    line_piece = _line_pieces(pieces)
+    for line, i in enumerate(line_piece):
+        across = (line, slice(None)) if axis_is_rows else (slice(None), line)
+        place = dict(y0=line + min(i, rest), dy=0, x=np.arange(width)) if axis_is_rows \
+            else dict(x0=line + min(i, rest), dx=0, y=np.arange(height))
+        figure.add_trace(click_targets(f"output cells {line}", index[across], hovertemplate, text=hover[across],
+                                       **place), row=1, col=2)
     row_extent = height + (rest if axis_is_rows else 0)
     col_extent = width + (0 if axis_is_rows else rest)
     for suffix, rows_, cols_ in (("", height, width), ("2", row_extent, col_extent)):
@@ -212,24 +291,34 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), ma
     figure.layout.xaxis2.update(showticklabels=False, ticks="")
     figure.layout.yaxis2.update(showticklabels=False, ticks="")
     titles = list(figure.layout.annotations)
-    key = "y0" if axis_is_rows else "x0"
+    picked = _pick_cell(cells, pick)
+    first_line = count + 2  # after the input heatmap, the output heatmaps and the input's markers
+
+    def frame_layout(peeled):
+        layout = dict(annotations=titles + _label_annotations(pieces, peeled, axis_is_rows, "x2", "y2"))
+        if picked is not None:
+            layout["shapes"] = _pick_shapes(picked, line_piece, axis_is_rows, peeled)
+        return layout
+
     frames = [
         go.Frame(
             name=str(number),
-            data=[go.Heatmap({key: _piece_offset(pieces, i, peeled)}) for i in range(count)],
-            traces=list(range(1, count + 1)),
-            layout=dict(annotations=titles + _label_annotations(pieces, peeled, axis_is_rows, "x2", "y2")),
+            data=[go.Heatmap({key: _piece_offset(pieces, i, peeled)}) for i in range(count)]
+            + [go.Scatter({key: line + min(i, peeled)}) for line, i in enumerate(line_piece)],
+            traces=list(range(1, count + 1)) + list(range(first_line, first_line + len(line_piece))),
+            layout=frame_layout(peeled),
         )
         for number, peeled in enumerate(steps)
     ]
     figure.frames = frames
     figure.update_layout(
-        annotations=titles + _label_annotations(pieces, rest, axis_is_rows, "x2", "y2"),
+        **frame_layout(rest),
         height=int(min(900, max(360, 22 * max(height, row_extent) + 200))),
         margin=dict(l=10, r=10, t=60, b=140),
+        hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(bounds=cells["bounds"], view=list(cells["view"]), pieces=[list(p) for p in pieces],
                   fixed=sorted(cells["fixed"].items()),
-                  steps=steps),
+                  steps=steps, pick=None if picked is None else [int(i) for i in pick]),
     )
     _add_player(figure, frames, active=steps.index(rest))
     return figure
