@@ -4,6 +4,7 @@ import base64
 import json
 
 import numpy as np
+import plotly.io as pio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,9 +41,9 @@ def plotly_array(value):
 
 
 def bits_of(z):
-    """A heatmap cell's z is 2 * field + bit; -1 = not yet written."""
+    """A heatmap cell's z is 1 + 2 * field + bit; 0 = not yet written (returned as -1)."""
     z = plotly_array(z).astype(int)
-    return np.where(z < 0, -1, np.mod(z, 2))
+    return np.where(z == 0, -1, np.mod(z - 1, 2))
 
 
 @given(hnp.arrays(st.sampled_from(ALL_DTYPES), hnp.array_shapes(max_dims=1, max_side=20),
@@ -240,3 +241,12 @@ def test_click_targets_carry_element_bit_number_and_bit():
         assert ids[:, 2].tolist() == grid[rows, cols].tolist()
     assert pick_from_selection({"points": [{"customdata": {"0": 2, "1": 5, "2": 1}}]}) == (2, 5)
     assert pick_from_selection({"points": []}) is None
+
+
+@pytest.mark.parametrize("dtype, count", [(np.uint8, 512), (np.float32, 128), (np.float64, 64)])
+def test_a_full_grid_with_its_frames_stays_under_two_megabytes(dtype, count):
+    raw = np.random.default_rng(7).integers(0, 256, count * np.dtype(dtype).itemsize, dtype=np.uint8)
+    x = raw.view(dtype)
+    y = np.flip(x).copy()
+    size = len(pio.to_json(bitwise_figure(x, y, bit_or(x, y), rows=count, pick=(count - 1, 0)), validate=False))
+    assert size <= 2_000_000, size

@@ -144,11 +144,13 @@ def sweep_steps(rows, width, max_frames=MAX_FRAMES):
     ]
 
 
-NOT_WRITTEN = -1
+# Codes stay small and non-negative: plotly escapes every "/" of a base64 array as \u002f, and the
+# bytes of a negative int8 code (0xFF) are nothing but "/".
+NOT_WRITTEN = 0
 
 
 def _colorscale():
-    """Discrete scale: z = 2 * field index + bit, and NOT_WRITTEN (transparent) for output bits still to come."""
+    """Discrete scale: z = 1 + 2 * field index + bit, and NOT_WRITTEN (transparent) for bits still to come."""
     count = 2 * len(FIELD_ORDER)
     bins = count + 1
     stops = [[0.0, "rgba(0,0,0,0)"], [1 / bins, "rgba(0,0,0,0)"]]
@@ -162,7 +164,7 @@ def _colorscale():
 def _field_codes(dtype):
     codes = []
     for name, width in bit_fields(dtype):
-        codes += [FIELD_ORDER.index(name) * 2] * width
+        codes += [1 + FIELD_ORDER.index(name) * 2] * width
     return np.array(codes, dtype=np.int8)
 
 
@@ -292,7 +294,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     y = list(range(count))
     x = list(range(width))
     colorscale = _colorscale()
-    zmax = 2 * len(FIELD_ORDER)
+    zmax = 2 * len(FIELD_ORDER) + 1
     for panel, bits in enumerate(grids):
         figure.add_trace(
             go.Heatmap(
