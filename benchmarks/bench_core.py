@@ -3,10 +3,11 @@
 Run: .venv/bin/python benchmarks/bench_core.py [--repeats N]
 
 Prints one markdown table. GB/s counts bytes read plus bytes written. "x copy" is this operation's GB/s over
-the GB/s of `src.copy()` on the same input (a copy that, like the operators, allocates its output);
+the GB/s of `src.copy()` of 2^24 float32 (a copy that, like the operators, allocates its output), timed in turn
+with the operation so that both see the same machine load;
 "x copyto" uses `np.copyto(dst, src)` into a preallocated buffer instead. "x ORT" is ORT's time over ours
-(above 1 = faster than ORT). ORT runs the CPU provider with its default thread settings and the input array
-already created. Every operation of the core runs on all cores (os.cpu_count()) once a tensor passes 2 MiB.
+(above 1 = faster than ORT). ORT runs the CPU provider with its default thread count (spinning off, see ort_session) and the
+input array already created. Every operation of the core runs on all cores (os.cpu_count()) once a tensor passes 2 MiB.
 """
 
 import argparse
@@ -25,14 +26,17 @@ ELEMENTS = 1 << 24
 ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint32): TensorProto.UINT32}
 
 
-def median_ms(fn, repeats):
-    fn()  # warm-up: first-call allocations, thread-pool start, ORT arena
-    times = []
+def interleaved_medians_ms(fns, repeats):
+    """Median time of each callable, sampled round-robin so that drift in machine load hits all alike."""
+    for fn in fns:
+        fn()  # warm-up: first-call allocations, thread-pool start, ORT arena
+    samples = [[] for _ in fns]
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+        for fn, times in zip(fns, samples):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    return [statistics.median(times) * 1e3 for times in samples]
 
 
 def ort_session(op, inputs, outputs, initializers=(), **attrs):
@@ -48,7 +52,11 @@ def ort_session(op, inputs, outputs, initializers=(), **attrs):
     # onnx 1.23 writes IR version 14, newer than onnxruntime 1.31 reads; opset 18 only needs IR 8.
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
     onnx.checker.check_model(model)
-    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    options = ort.SessionOptions()
+    # ORT's pool threads spin after each run by default, which would steal the cores from the next sample
+    # of the round-robin; without spinning each sample has the machine to itself.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
 
 
 def cases(rng):
@@ -102,22 +110,20 @@ def main():
     rng = np.random.default_rng(0)
     src = rng.standard_normal(ELEMENTS, dtype=np.float32)
     dst = np.empty_like(src)
-    copy_ms = median_ms(src.copy, args.repeats)
-    copyto_ms = median_ms(lambda: np.copyto(dst, src), args.repeats)
-    copy_gbs = 2 * src.nbytes / copy_ms / 1e6
-    copyto_gbs = 2 * src.nbytes / copyto_ms / 1e6
-    print(f"{ELEMENTS:,} float32 elements ({src.nbytes >> 20} MiB); median of {args.repeats}; "
-          f"{os.cpu_count()} CPUs; numpy {np.__version__}, onnxruntime {ort.__version__} (CPU provider, default threads)\n")
+    copy_bytes = 2 * src.nbytes
+    print(f"{ELEMENTS:,} float32 elements ({src.nbytes >> 20} MiB); median of {args.repeats}, each row's operation, "
+          f"copy and ORT sampled in turn; {os.cpu_count()} CPUs; numpy {np.__version__}, "
+          f"onnxruntime {ort.__version__} (CPU provider, default threads)\n")
     print("| operation | ms | GB/s | x copy | x copyto | x ORT |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    print(f"| `src.copy()` (baseline) | {copy_ms:.2f} | {copy_gbs:.1f} | 1.00 | {copy_gbs / copyto_gbs:.2f} | |")
-    print(f"| `np.copyto(dst, src)` (baseline) | {copyto_ms:.2f} | {copyto_gbs:.1f} | {copyto_gbs / copy_gbs:.2f} | 1.00 | |")
     for label, ours, theirs, nbytes in cases(rng):
-        ms = median_ms(ours, args.repeats)
+        fns = [ours, src.copy, lambda: np.copyto(dst, src)] + ([theirs] if theirs else [])
+        ms, copy_ms, copyto_ms, *ort_ms = interleaved_medians_ms(fns, args.repeats)
         gbs = nbytes / ms / 1e6
-        vs_ort = f"{median_ms(theirs, args.repeats) / ms:.2f}" if theirs else "n/a"
-        print(f"| {label} | {ms:.2f} | {gbs:.1f} | {gbs / copy_gbs:.2f} | {gbs / copyto_gbs:.2f} | {vs_ort} |",
-              flush=True)
+        vs_copy = gbs / (copy_bytes / copy_ms / 1e6)
+        vs_copyto = gbs / (copy_bytes / copyto_ms / 1e6)
+        vs_ort = f"{ort_ms[0] / ms:.2f}" if ort_ms else "n/a"
+        print(f"| {label} | {ms:.2f} | {gbs:.1f} | {vs_copy:.2f} | {vs_copyto:.2f} | {vs_ort} |", flush=True)
 
 
 if __name__ == "__main__":
