@@ -1,5 +1,6 @@
 """Bitwise OR page: DML_ELEMENT_WISE_BIT_OR on the bits of any DirectML type, with broadcast and in-place."""
 
+import functools
 import json
 import math
 
@@ -10,6 +11,7 @@ from ops import DescriptorError, bit_or, buffer_tensor_size, numpy_dtype
 from ops.guard import check_element_count
 from ops.tensor_desc import packed_strides
 from ui.panels import operator_panels, show_error
+from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.sidebar import current_settings
 from ui.values import make_values, parse_int_list, parse_values
 from viz.bitwise_fig import (
@@ -45,19 +47,6 @@ PRESETS = {
 }
 
 
-def apply_preset(name):
-    st.session_state.update(PRESETS[name])
-    st.session_state.pop(PICK, None)
-
-
-def remember_pick():
-    st.session_state[PICK] = pick_from_selection(st.session_state[CHART].selection)
-
-
-def clear_pick():
-    st.session_state.pop(PICK, None)
-
-
 def show_pick(a, b, output, first, stop):
     """The picked bit's caption; a pick that no longer fits the tensors is dropped.
 
@@ -72,7 +61,7 @@ def show_pick(a, b, output, first, stop):
     left, right = st.columns([5, 1], vertical_alignment="center")
     drawn = first <= pick[0] < stop
     left.caption(f"Picked: {described}" + ("" if drawn else " (not among the drawn elements)"))
-    right.button("Clear highlight", key="or_clear_pick", on_click=clear_pick)
+    right.button("Clear highlight", key="or_clear_pick", on_click=clear_pick, args=(PICK,))
     return tuple(pick) if drawn else None
 
 
@@ -118,7 +107,7 @@ st.caption(
 
 preset_columns = st.columns(len(PRESETS))
 for column, name in zip(preset_columns, PRESETS):
-    column.button(name, key=f"or_preset_{list(PRESETS).index(name)}", on_click=apply_preset, args=(name,),
+    column.button(name, key=f"or_preset_{list(PRESETS).index(name)}", on_click=apply_preset, args=(PRESETS[name], PICK),
                   use_container_width=True)
 
 left, right = st.columns(2)
@@ -173,7 +162,7 @@ st.caption(
 pick = show_pick(a, b, output, first, stop)
 figure = drawn_figure(*(np.ascontiguousarray(x).ravel()[first:stop] for x in (a, b, output)), first, in_place, pick)
 st.plotly_chart(figure, theme="streamlit", key=CHART, config={"displaylogo": False}, selection_mode="points",
-                on_select=remember_pick)
+                on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
 st.dataframe(decode_rows(a, b, output, first, stop), hide_index=True, key="or_table")
 
 with st.expander("Descriptors and bindings", expanded=bool(broadcast) or in_place):

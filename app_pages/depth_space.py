@@ -14,6 +14,7 @@ from ops import (
     validate,
 )
 from ui.panels import operator_panels, settings_dispatchable, show_error
+from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.sidebar import current_settings
 from ui.values import make_values
 from viz.depth_space_fig import (
@@ -46,20 +47,6 @@ PRESETS = {
 }
 
 
-def apply_preset(values):
-    for key, value in values.items():
-        st.session_state[key] = value
-    st.session_state.pop(PICK, None)
-
-
-def remember_pick(chart_key):
-    st.session_state[PICK] = pick_from_selection(st.session_state[chart_key].selection)
-
-
-def clear_pick():
-    st.session_state.pop(PICK, None)
-
-
 def controls():
     st.radio("Direction", DIRECTIONS, key="direction", bind="query-params", horizontal=True,
              captions=DIRECTION_CAPTIONS, index=DIRECTIONS.index(DEFAULTS["direction"]))
@@ -79,7 +66,7 @@ def presets():
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
     row.markdown("**Presets**")
     for number, (label, values) in enumerate(PRESETS.items()):
-        row.button(label, key=f"ds_preset_{number}", on_click=apply_preset, args=(values,), width="content")
+        row.button(label, key=f"ds_preset_{number}", on_click=apply_preset, args=(values, PICK), width="content")
 
 
 def input_values(settings, shape):
@@ -131,7 +118,7 @@ def show_pick(x_shape, block_size, orders, direction):
         lines.append(f"{order}: input {source} (flat {pick}) → output {destination} (flat {out_flat})")
     left, right = st.columns([5, 1])
     left.info("  \n".join(lines), icon=":material/ads_click:")
-    right.button("Clear highlight", key="ds_clear_pick", on_click=clear_pick)
+    right.button("Clear highlight", key="ds_clear_pick", on_click=clear_pick, args=(PICK,))
     return pick
 
 
@@ -186,7 +173,7 @@ def draw(x, results, block_size, direction):
             fig = depth_space_figure(x, results[order], block_size, order, direction, window, pick,
                                      width_px=1100 // len(orders))
             st.plotly_chart(fig, theme="streamlit", key=chart_key, selection_mode="points",
-                            on_select=functools.partial(remember_pick, chart_key), config={"displayModeBar": False})
+                            on_select=functools.partial(remember_pick, PICK, chart_key, pick_from_selection), config={"displayModeBar": False})
 
 
 def page():

@@ -1,5 +1,6 @@
 """Split <-> Join page: DML_SPLIT cuts a tensor along Axis, DML_JOIN glues the pieces back."""
 
+import functools
 import math
 
 import streamlit as st
@@ -8,9 +9,16 @@ from ops import DescriptorError, join, split
 from ops.guard import check_element_count
 from ops.split_join import check_axis
 from ui.panels import operator_panels, show_error
+from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.sidebar import current_settings
 from ui.values import make_values, parse_int_list
-from viz.split_join_fig import default_view, describe_pick, pick_from_selection, split_join_figure, window_bounds
+from viz.split_join_fig import (
+    default_view,
+    describe_pick,
+    pick_from_selection,
+    split_join_figure,
+    window_bounds,
+)
 
 PICK = "sj_pick"
 CHART = "sj_figure"
@@ -24,19 +32,6 @@ PRESETS = {
                                                             sj_split="2,1,3"),
     "Seed: Axis 3 into two {1,1,6,1}": dict(SEED_INPUT, sj_axis=3, sj_mode="even", sj_parts=2),
 }
-
-
-def apply_preset(name):
-    st.session_state.update(PRESETS[name])
-    st.session_state.pop(PICK, None)
-
-
-def remember_pick():
-    st.session_state[PICK] = pick_from_selection(st.session_state[CHART].selection)
-
-
-def clear_pick():
-    st.session_state.pop(PICK, None)
 
 
 def current_pick(x, axis, output_sizes):
@@ -55,7 +50,7 @@ def show_pick(described, drawn):
         return
     left, right = st.columns([5, 1], vertical_alignment="center")
     left.caption(f"Picked: {described}" + ("" if drawn else " (outside the drawn plane)"))
-    right.button("Clear highlight", key="sj_clear_pick", on_click=clear_pick)
+    right.button("Clear highlight", key="sj_clear_pick", on_click=clear_pick, args=(PICK,))
 
 
 def even_sizes(total, parts, axis):
@@ -86,7 +81,7 @@ st.caption(
 
 preset_columns = st.columns(len(PRESETS))
 for number, (column, name) in enumerate(zip(preset_columns, PRESETS)):
-    column.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(name,), use_container_width=True)
+    column.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK), use_container_width=True)
 
 left, right = st.columns(2)
 with left:
@@ -148,7 +143,7 @@ st.caption(
 )
 show_pick(described, figure.layout.meta["pick"] is not None)
 st.plotly_chart(figure, theme="streamlit", key=CHART, config={"displaylogo": False}, selection_mode="points",
-                on_select=remember_pick)
+                on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
 
 same = joined.tobytes() == x.tobytes()
 st.markdown(
