@@ -2,7 +2,12 @@
 
 import streamlit as st
 
+from ops import element_cap_set_to
 from ui.sidebar import render_sidebar
+
+# Below the core's 2^26: a page holds several tensors of this size at once (input, output, index maps,
+# the cross-check's copies) for every open session, and a rerun should stay around a second.
+APP_ELEMENT_CAP = 2**24
 
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 
@@ -16,4 +21,5 @@ navigation = st.navigation(
     ]
 )
 render_sidebar()
-navigation.run()
+with element_cap_set_to(APP_ELEMENT_CAP):
+    navigation.run()

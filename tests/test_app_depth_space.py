@@ -258,3 +258,9 @@ def test_the_cross_check_cache_key_sees_every_byte_of_a_large_input():
     assert inputs_digest([x]) != inputs_digest([y])
     assert inputs_digest([x]) != inputs_digest([x.view(np.int32)])
     assert inputs_digest([x]) == inputs_digest([x.copy()])
+
+
+def test_the_app_refuses_tensors_over_its_own_cap_of_2_to_the_24():
+    at = run_page(N=1, C=64, H=1024, W=512)  # 2^25 elements: within the core's default cap, over the app's
+    assert not at.exception
+    assert any("33,554,432 elements exceed the cap of 16,777,216" in e.value for e in at.error), texts(at.error)

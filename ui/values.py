@@ -41,8 +41,13 @@ def origin_coded(sizes):
         strides.append(plane)
         plane *= size
     strides = strides[::-1]
-    grids = np.indices(sizes, dtype=np.float64)
-    return sum(g * s for g, s in zip(grids, strides))
+    # Summed axis by axis through broadcasting: one full-size array, not one per dimension as np.indices makes.
+    coded = np.zeros(sizes, dtype=np.float64)
+    for axis, (size, stride) in enumerate(zip(sizes, strides)):
+        shape = [1] * len(sizes)
+        shape[axis] = size
+        coded += (np.arange(size, dtype=np.float64) * stride).reshape(shape)
+    return coded
 
 
 def wrap_to(values, dtype):
@@ -51,7 +56,8 @@ def wrap_to(values, dtype):
     if dtype.kind == "f":
         return values.astype(dtype)
     bits = dtype.itemsize * 8
-    wrapped = np.mod(values.astype(np.float64), 2.0**bits).astype(np.uint64)
+    # Truncate toward zero first, as C does (-2.5 -> -2), then keep the low bits.
+    wrapped = np.mod(np.trunc(values.astype(np.float64)), 2.0**bits).astype(np.uint64)
     return wrapped.astype(np.dtype(f"u{dtype.itemsize}")).view(dtype)
 
 
@@ -81,6 +87,8 @@ def parse_values(text, sizes, dtype, field="Values"):
                         f"{field}[{i}] {token}: outside {dtype} range [{info.min}, {info.max}]"
                     )
                 out[i] = number
+        except DescriptorError:
+            raise
         except (ValueError, OverflowError):
             raise DescriptorError(
                 f"{field}[{i}] {token!r}: not a {dtype} number (write e.g. 3, -1.5, nan, inf or 0x3F800000)"
