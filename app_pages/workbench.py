@@ -50,7 +50,7 @@ def model_source():
     """(model text or None, label) from the chosen source."""
     st.session_state.setdefault("wb_text", "")
     st.session_state.setdefault("wb_source", SOURCES[0])
-    source = st.radio("Model source", SOURCES, key="wb_source", horizontal=True)
+    source = st.radio("Model source", SOURCES, key="wb_source", bind="query-params", horizontal=True)
     if source == "Example":
         examples = wb.example_files()
         name = st.selectbox("Bundled example", list(examples), key="wb_example", bind="query-params",
@@ -167,7 +167,7 @@ def show_run(model):
         return
     st.markdown("##### Printed output")
     st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
-    checking = st.toggle("Cross-check every dispatch on ONNX Runtime", value=True, key="wb_cross_check")
+    checking = st.toggle("Cross-check every dispatch on ONNX Runtime", value=True, key="wb_cross_check", bind="query-params")
     for index, (kind, step) in enumerate(wb.command_steps(model, result)):
         if kind == "dispatch":
             show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
@@ -186,11 +186,11 @@ def built_desc(default_type):
         apply_preset()
     st.selectbox("Preset", list(wb.PRESETS), key="wb_preset", on_change=apply_preset)
     left, middle, right = st.columns(3)
-    data_type = left.selectbox("DataType", DML_TYPES, index=DML_TYPES.index(default_type), key="wb_dtype")
-    sizes_text = middle.text_input("Sizes", key="wb_sizes")
-    strides_text = right.text_input("Strides (blank: packed)", key="wb_strides")
-    total_text = left.text_input("TotalTensorSizeInBytes (blank: implied)", key="wb_total")
-    kind = middle.radio("Used as", ("input", "output"), key="wb_role", horizontal=True)
+    data_type = left.selectbox("DataType", DML_TYPES, index=DML_TYPES.index(default_type), key="wb_dtype", bind="query-params")
+    sizes_text = middle.text_input("Sizes", key="wb_sizes", bind="query-params")
+    strides_text = right.text_input("Strides (blank: packed)", key="wb_strides", bind="query-params")
+    total_text = left.text_input("TotalTensorSizeInBytes (blank: implied)", key="wb_total", bind="query-params")
+    kind = middle.radio("Used as", ("input", "output"), key="wb_role", bind="query-params", horizontal=True)
     try:
         obj = {"DataType": data_type, "Sizes": list(parse_int_list(sizes_text, "Sizes"))}
         if strides_text.strip():
@@ -222,7 +222,7 @@ def show_overlap(desc):
 
 def show_explorer(raw, default_type):
     descs = {path: (desc, kind) for path, desc, kind in wb.tensor_descs(raw)}
-    choice = st.selectbox("Tensor desc", [BUILD_HERE, *descs], key="wb_desc",
+    choice = st.selectbox("Tensor desc", [BUILD_HERE, *descs], key="wb_desc", bind="query-params",
                           index=1 if descs else 0, help="Any tensor desc of the model, or one built here")
     if choice == BUILD_HERE or choice not in descs:
         desc, kind = built_desc(default_type)
@@ -246,7 +246,7 @@ def show_explorer(raw, default_type):
     if role == "output":
         show_overlap(desc)
     left, right = st.columns(2)
-    unit = left.radio("One cell per", ("element", "byte"), key="wb_unit", horizontal=True)
+    unit = left.radio("One cell per", ("element", "byte"), key="wb_unit", bind="query-params", horizontal=True)
     cell_bytes = 1 if unit == "byte" else desc.element_size
     natural = default_columns(desc.Sizes, strides, desc.buffer_elements) * (desc.element_size if unit == "byte" else 1)
     columns = right.number_input("Cells per row", 1, 256, min(natural, 256), key=f"wb_columns_{unit}_{choice}_{desc.Sizes}_{desc.Strides}")

@@ -86,3 +86,19 @@ def test_oversized_and_broken_files_get_messages(page, app_url, screenshot_dir, 
     page.get_by_text("commands[0].resource: resource 'x' is not defined in resources").wait_for(timeout=TIMEOUT)
     page.screenshot(path=screenshot_dir / "workbench_broken_upload.png", full_page=True)
     assert page.js_errors == []
+
+
+def test_a_link_to_a_built_descriptor_restores_it(page, app_url, screenshot_dir):
+    """A teacher's link: a broadcast descriptor built on the page, opened straight from the address bar."""
+    page.set_viewport_size({"width": 1400, "height": 2000})
+    page.goto(app_url + "/workbench?wb_desc=build+one+here&wb_dtype=FLOAT16&wb_sizes=2,3&wb_strides=0,1")
+    page.get_by_text("Model source").wait_for(timeout=TIMEOUT)
+    tab(page, "Tensor descriptors")
+    page.get_by_text("(2-1)*0 + (3-1)*1 = 2").first.wait_for(timeout=TIMEOUT)
+    assert page.get_by_text("= round_up(bytes, 4) = 8").count() >= 1  # 3 FLOAT16 elements = 6 bytes -> 8
+    # Strides [0, 1]: both rows read the same 3 elements, so each is read twice.
+    chart = page.locator("[data-testid=stPlotlyChart]").filter(has_text="read many times: broadcast")
+    chart.wait_for(timeout=TIMEOUT)
+    page.screenshot(path=screenshot_dir / "workbench_deep_link.png", full_page=True)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.js_errors == []
