@@ -29,6 +29,32 @@ settings.register_profile("project", max_examples=60, deadline=None)
 settings.load_profile("project")
 
 
+def run_through_app(page=None, query=None, **state):
+    """The app as a user sees it (AppTest): app.py's router and sidebar, then `page` (default: the first page).
+
+    `query` plays the URL's query parameters, `state` the session state set before the first run.
+    """
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    for key, value in state.items():
+        at.session_state[key] = value
+    if page:
+        at.switch_page(page)
+    at.run()
+    return at
+
+
+def error_texts(at):
+    return [e.value for e in at.error]
+
+
+def click_button(at, label_start):
+    next(b for b in at.button if b.label.startswith(label_start)).click().run()
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

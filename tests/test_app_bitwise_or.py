@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
+from conftest import click_button, error_texts, run_through_app
 from test_figures_bitwise import bits_of
 
 PAGE = "app_pages/bitwise_or.py"
@@ -12,15 +12,9 @@ PAGE = "app_pages/bitwise_or.py"
 
 @pytest.fixture
 def at():
-    app = AppTest.from_file("../app.py", default_timeout=60)
-    app.run()
-    app.switch_page(PAGE).run()
+    app = run_through_app(PAGE)
     assert not app.exception
     return app
-
-
-def errors(app):
-    return [e.value for e in app.error]
 
 
 def table(app):
@@ -31,19 +25,15 @@ def chart(app):
     return json.loads(app.get("plotly_chart")[0].proto.spec)
 
 
-def click(app, label_start):
-    next(b for b in app.button if b.label.startswith(label_start)).click().run()
-
-
 def test_defaults_are_clean(at):
-    assert not errors(at)
+    assert not error_texts(at)
     assert table(at).shape[0] == 6  # Sizes 2,3
     assert any("Valid at DML_FEATURE_LEVEL" in s.value for s in at.success)
 
 
 def test_preset_one_or_two_is_plus_inf(at):
-    click(at, "float32 1.0 | 2.0")
-    assert not at.exception and not errors(at)
+    click_button(at, "float32 1.0 | 2.0")
+    assert not at.exception and not error_texts(at)
     row = table(at).iloc[0]
     assert (row["A bits"], row["B bits"], row["Output bits"]) == ("0x3F800000", "0x40000000", "0x7F800000")
     assert row["Output class"] == "+inf"
@@ -52,8 +42,8 @@ def test_preset_one_or_two_is_plus_inf(at):
 
 
 def test_preset_uint8_mask_broadcasts_with_zero_strides(at):
-    click(at, "uint8 mask")
-    assert not at.exception and not errors(at)
+    click_button(at, "uint8 mask")
+    assert not at.exception and not error_texts(at)
     a = [0x00, 0x0F, 0x30, 0x55, 0x7F, 0x80, 0xA5, 0xFF]
     assert table(at)["Output value"].astype(int).tolist() == [v | 0x80 for v in a]
     descs = json.loads(next(c.value for c in at.code if "BTensor" in c.value and "Strides" in c.value))
@@ -64,7 +54,7 @@ def test_preset_uint8_mask_broadcasts_with_zero_strides(at):
 
 
 def test_preset_nan_payload(at):
-    click(at, "NaN payload")
+    click_button(at, "NaN payload")
     rows = table(at)
     assert rows["Output bits"].tolist() == ["0x7F800001", "0x7FC01234", "0x7F800000"]
     assert rows["Output class"].tolist() == ["NaN", "NaN", "+inf"]
@@ -72,7 +62,7 @@ def test_preset_nan_payload(at):
 
 def test_broadcast_along_dim_zero_repeats_b(at):
     at.text_input(key="or_bcast").set_value("0").run()
-    assert not errors(at)
+    assert not error_texts(at)
     descs = json.loads(next(c.value for c in at.code if "Strides" in c.value))
     assert descs["BTensor"]["Strides"] == [0, 1]
     rows = table(at)
@@ -92,7 +82,7 @@ def test_broadcast_along_dim_zero_repeats_b(at):
 def test_hostile_text_inputs_name_the_field(at, key, value, field):
     at.text_input(key=key).set_value(value).run()
     assert not at.exception
-    assert any(field in e for e in errors(at)), errors(at)
+    assert any(field in e for e in error_texts(at)), error_texts(at)
 
 
 # AppTest does not list the sidebar's widgets after switch_page, so sidebar settings go through session state.
@@ -101,14 +91,14 @@ def test_garbage_pasted_values_name_the_field(at):
     at.session_state["values"] = "1 2 3 zz 5 6"
     at.run()
     assert not at.exception
-    assert any("Values" in e for e in errors(at)), errors(at)
+    assert any("Values" in e for e in error_texts(at)), error_texts(at)
 
 
 def test_garbage_b_values_name_the_field(at):
     at.radio(key="or_b_source").set_value("typed").run()
     at.text_area(key="or_b_text").set_value("1 2").run()
     assert not at.exception
-    assert any("B typed values" in e for e in errors(at)), errors(at)
+    assert any("B typed values" in e for e in error_texts(at)), error_texts(at)
 
 
 def test_float_at_level_3_0_is_refused_by_validation(at):
@@ -116,7 +106,7 @@ def test_float_at_level_3_0_is_refused_by_validation(at):
     at.session_state["level"] = "3_0"
     at.run()
     assert not at.exception
-    assert any("DataType" in e for e in errors(at)), errors(at)
+    assert any("DataType" in e for e in error_texts(at)), error_texts(at)
 
 
 def test_in_place_is_explained(at):
@@ -143,10 +133,10 @@ def picked_captions(app):
 
 
 def test_a_pick_shows_its_caption_and_the_bit_in_all_three_grids(at):
-    click(at, "float32 1.0 | 2.0")
+    click_button(at, "float32 1.0 | 2.0")
     at.session_state["or_pick"] = (0, 30)  # what a click on bit 30 of element 0 stores
     at.run()
-    assert not at.exception and not errors(at)
+    assert not at.exception and not error_texts(at)
     # 1.0 = 0x3F800000 has bit 30 clear, 2.0 = 0x40000000 has it set: the OR that makes +inf.
     assert picked_captions(at) == ["Picked: element #0, bit 30 (exponent): A 0 | B 1 = 1"]
     shapes = pick_shapes(at)
@@ -161,7 +151,7 @@ def test_a_pick_that_no_longer_fits_is_dropped_silently(at):
     at.run()
     assert picked_captions(at)
     at.text_input(key="or_sizes").set_value("2").run()
-    assert not at.exception and not errors(at)
+    assert not at.exception and not error_texts(at)
     assert "or_pick" not in at.session_state
     assert not picked_captions(at) and not pick_shapes(at)
 

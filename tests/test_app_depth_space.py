@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_through_app
 from streamlit.testing.v1 import AppTest
 
 from ops import run_model
@@ -23,13 +23,7 @@ SEED_CRD = np.array([
 
 
 def run_page(**state):
-    """The app as a user sees it: app.py's router and sidebar, switched to the depth page."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.switch_page(PAGE)
-    at.run()
-    return at
+    return run_through_app(PAGE, **state)
 
 
 def figures(at):

@@ -3,15 +3,12 @@
 import json
 
 import pytest
-from conftest import ROOT
-from streamlit.testing.v1 import AppTest
+from conftest import run_through_app
 
 
 @pytest.fixture
 def app():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.run()
-    return at
+    return run_through_app()
 
 
 def test_overview_is_the_default_page_and_runs_clean(app):

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from conftest import click_button, error_texts, run_through_app
 from test_figures_bitwise import plotly_array
 
 PAGE = "app_pages/split_join.py"
@@ -11,15 +11,9 @@ PAGE = "app_pages/split_join.py"
 
 @pytest.fixture
 def at():
-    app = AppTest.from_file("../app.py", default_timeout=60)
-    app.run()
-    app.switch_page(PAGE).run()
+    app = run_through_app(PAGE)
     assert not app.exception
     return app
-
-
-def errors(app):
-    return [e.value for e in app.error]
 
 
 def drawn_outputs(app):
@@ -29,19 +23,15 @@ def drawn_outputs(app):
             for t in figure["data"] if t["name"].startswith("OutputTensors")}
 
 
-def click(app, label_start):
-    next(b for b in app.button if b.label.startswith(label_start)).click().run()
-
-
 def test_defaults_are_clean(at):
-    assert not errors(at)
+    assert not error_texts(at)
     assert any("JOIN(SPLIT(x)) reproduces x bit for bit: **True**" in m.value for m in at.markdown)
     assert sum("Valid at DML_FEATURE_LEVEL" in s.value for s in at.success) == 2  # SPLIT and JOIN
 
 
 def test_seed_example_axis_2(at):
-    click(at, "Seed: Axis 2")
-    assert not at.exception and not errors(at)
+    click_button(at, "Seed: Axis 2")
+    assert not at.exception and not error_texts(at)
     assert drawn_outputs(at) == {
         "OutputTensors[0]": [[1, 2], [3, 4]],
         "OutputTensors[1]": [[5, 6]],
@@ -52,8 +42,8 @@ def test_seed_example_axis_2(at):
 
 
 def test_seed_example_axis_3(at):
-    click(at, "Seed: Axis 3")
-    assert not at.exception and not errors(at)
+    click_button(at, "Seed: Axis 3")
+    assert not at.exception and not error_texts(at)
     outputs = drawn_outputs(at)
     assert [row[0] for row in outputs["OutputTensors[0]"]] == [1, 3, 5, 7, 9, 11]
     assert [row[0] for row in outputs["OutputTensors[1]"]] == [2, 4, 6, 8, 10, 12]
@@ -72,20 +62,20 @@ def test_seed_example_axis_3(at):
 def test_hostile_text_names_the_field(at, key, value, field):
     at.text_input(key=key).set_value(value).run()
     assert not at.exception
-    assert any(field in e for e in errors(at)), errors(at)
+    assert any(field in e for e in error_texts(at)), error_texts(at)
 
 
 @pytest.mark.parametrize("axis", [4, -1])
 def test_axis_out_of_range(at, axis):
     at.number_input(key="sj_axis").set_value(axis).run()
     assert not at.exception
-    assert any(e.startswith(f"Axis {axis}") for e in errors(at)), errors(at)
+    assert any(e.startswith(f"Axis {axis}") for e in error_texts(at)), error_texts(at)
 
 
 def test_even_split_that_does_not_divide(at):
     at.radio(key="sj_mode").set_value("even").run()
     at.number_input(key="sj_parts").set_value(4).run()
-    assert any("Parts K" in e for e in errors(at)), errors(at)
+    assert any("Parts K" in e for e in error_texts(at)), error_texts(at)
 
 
 def test_garbage_pasted_values(at):
@@ -93,16 +83,16 @@ def test_garbage_pasted_values(at):
     at.session_state["values"] = "1, 2, oops"
     at.run()
     assert not at.exception
-    assert any("Values" in e for e in errors(at)), errors(at)
+    assert any("Values" in e for e in error_texts(at)), error_texts(at)
 
 
 def test_slice_of_a_higher_dimensional_tensor(at):
     at.text_input(key="sj_sizes").set_value("3,2,6,2").run()
     at.text_input(key="sj_slice").set_value("2,1").run()
-    assert not errors(at)
+    assert not error_texts(at)
     assert any("dim 0 = 2, dim 1 = 1" in c.value for c in at.caption)
     at.text_input(key="sj_slice").set_value("7,0").run()
-    assert any("Slice index for dim 0" in e for e in errors(at)), errors(at)
+    assert any("Slice index for dim 0" in e for e in error_texts(at)), error_texts(at)
 
 
 def pick_shapes(app):
@@ -115,10 +105,10 @@ def picked_captions(app):
 
 
 def test_a_pick_shows_its_caption_and_outlines(at):
-    click(at, "Seed: Axis 2")
+    click_button(at, "Seed: Axis 2")
     at.session_state["sj_pick"] = (0, 0, 3, 1)  # what a click on the 8 stores
     at.run()
-    assert not at.exception and not errors(at)
+    assert not at.exception and not error_texts(at)
     # The seed: OutputTensors[2] = {7, 8, 9, 10, 11, 12} as {1,1,3,2}, so the 8 is its [0, 0, 0, 1].
     assert picked_captions(at) == ["Picked: InputTensor[0, 0, 3, 1] → OutputTensors[2][0, 0, 0, 1], value 8.0"]
     shapes = pick_shapes(at)
@@ -129,13 +119,13 @@ def test_a_pick_shows_its_caption_and_outlines(at):
 
 
 def test_a_pick_that_no_longer_fits_is_dropped_silently(at):
-    click(at, "Seed: Axis 2")
+    click_button(at, "Seed: Axis 2")
     at.session_state["sj_pick"] = (0, 0, 5, 1)
     at.run()
     assert picked_captions(at)
     at.text_input(key="sj_sizes").set_value("1,1,3,2").run()
     at.text_input(key="sj_split").set_value("1,2").run()
-    assert not at.exception and not errors(at)
+    assert not at.exception and not error_texts(at)
     assert "sj_pick" not in at.session_state
     assert not picked_captions(at) and not pick_shapes(at)
 
@@ -144,5 +134,5 @@ def test_a_preset_clears_the_pick(at):
     at.session_state["sj_pick"] = (0, 0, 0, 0)
     at.run()
     assert picked_captions(at)
-    click(at, "Seed: Axis 3")
+    click_button(at, "Seed: Axis 3")
     assert not picked_captions(at) and not pick_shapes(at)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
+from conftest import run_through_app
 
 from ops import buffer_tensor_size, load_model
 from ops.export import model_for
@@ -32,13 +32,7 @@ SEED_PRINTS = {
 
 
 def open_workbench(query=None, state=None):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    for key, value in (state or {}).items():
-        at.session_state[key] = value
-    at.switch_page("app_pages/workbench.py")
-    at.run()
+    at = run_through_app("app_pages/workbench.py", query, **(state or {}))
     assert not at.exception, [e.message for e in at.exception]
     return at
 
@@ -286,9 +280,7 @@ def test_in_place_sub_range_with_a_broadcast_operand_runs_and_cross_checks():
 
 
 def test_open_in_workbench_from_an_operator_page():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.switch_page("app_pages/depth_space.py")
-    at.run()
+    at = run_through_app("app_pages/depth_space.py")
     button = next(b for b in at.button if str(b.key).endswith("_workbench"))
     button.click().run()
     assert not at.exception, [e.message for e in at.exception]

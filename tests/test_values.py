@@ -5,7 +5,6 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ops import DML_TYPES, DescriptorError, numpy_dtype

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from conftest import run_through_app
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -171,12 +172,7 @@ _page = {}
 def workbench_page():
     """One AppTest session of the workbench, shared by the examples (starting one costs a second)."""
     if "at" not in _page:
-        from streamlit.testing.v1 import AppTest
-
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-        at.session_state["wb_cross_check"] = False
-        at.switch_page("app_pages/workbench.py")
-        at.run()
+        at = run_through_app("app_pages/workbench.py", wb_cross_check=False)
         at.radio(key="wb_source").set_value("Paste JSON").run()
         _page["at"] = at
     return _page["at"]
