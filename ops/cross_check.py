@@ -23,6 +23,7 @@ from .bitwise import bit_or
 from .datatypes import type_name, unsigned_of_width
 from .depth_space import depth_to_space, order_name, space_to_depth
 from .errors import DescriptorError
+from .levels import operator_name
 from .split_join import join, split
 
 OPSET = 18
@@ -30,7 +31,6 @@ OPSET = 18
 # onnxruntime releases refuse ("Unsupported model IR version").
 IR_VERSION = 8
 PREFERRED_PROVIDERS = ("DmlExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider")
-OP_PREFIX = "DML_OPERATOR_"
 # The machine is shared and the tensors are small: one thread keeps sessions cheap and runs deterministic.
 THREADS = 1
 _WARNING_AND_ABOVE_SILENCED = 3
@@ -78,19 +78,6 @@ class _Unavailable(Exception):
 
 
 # ---------------------------------------------------------------- arguments
-
-
-def operator_name(op):
-    if isinstance(op, str):
-        name = op.strip().upper()
-        if name.startswith(OP_PREFIX):
-            name = name[len(OP_PREFIX):]
-        if name in OPERATORS:
-            return name
-    raise DescriptorError(
-        f"op {op!r}: not a cross-checkable operator; expected one of {', '.join(OPERATORS)} "
-        f"(prefix {OP_PREFIX} optional)"
-    )
 
 
 def _check_arguments(name, inputs, attrs):
@@ -459,7 +446,7 @@ def cross_check(op, inputs, provider=None, expected=None, **attrs):
     onnxruntime), never an exception. `expected` replaces the core's outputs as the comparison target (the core still
     validates the call), for checking the check.
     """
-    name = operator_name(op)
+    name = operator_name(op, "op")
     _check_arguments(name, inputs, attrs)
     core_outputs = _core_outputs(name, inputs, attrs)
     if provider is not None and not isinstance(provider, str):

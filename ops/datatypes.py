@@ -3,6 +3,7 @@
 import numpy as np
 
 from .errors import DescriptorError
+from .names import enum_suffix
 
 PREFIX = "DML_TENSOR_DATA_TYPE_"
 
@@ -44,10 +45,8 @@ INTEGER_TYPES = tuple(t for t in DML_TYPES if t not in FLOAT_TYPES)
 def type_name(data_type, field="DataType"):
     """Canonical DML type name (no prefix) from a name with or without prefix, or a numpy dtype."""
     if isinstance(data_type, str):
-        name = data_type.strip().upper()
-        if name.startswith(PREFIX):
-            name = name[len(PREFIX):]
-        if name in NUMPY_DTYPES:
+        name = enum_suffix(data_type, PREFIX, NUMPY_DTYPES)
+        if name:
             return name
         raise DescriptorError(
             f"{field} {data_type!r}: not a DirectML data type; expected one of {', '.join(DML_TYPES)}"

@@ -5,6 +5,7 @@ import numpy as np
 from . import parallel
 from .errors import DescriptorError
 from .guard import check_element_count, check_positive_int, check_tensor
+from .names import enum_suffix
 
 ORDERS = ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")
 _ORDER_ALIASES = {"DCR": "DEPTH_COLUMN_ROW", "CRD": "COLUMN_ROW_DEPTH"}
@@ -17,13 +18,9 @@ TILE_BYTES = 1 << 20
 
 def order_name(order):
     """DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH from any accepted spelling (full name, suffix, DCR/CRD)."""
-    if isinstance(order, str):
-        name = order.strip().upper()
-        if name.startswith(ORDER_PREFIX):
-            name = name[len(ORDER_PREFIX):]
-        name = _ORDER_ALIASES.get(name, name)
-        if name in ORDERS:
-            return name
+    name = enum_suffix(order, ORDER_PREFIX, ORDERS + tuple(_ORDER_ALIASES))
+    if name:
+        return _ORDER_ALIASES.get(name, name)
     raise DescriptorError(
         f"Order {order!r}: expected DEPTH_COLUMN_ROW (DCR) or COLUMN_ROW_DEPTH (CRD), "
         f"optionally prefixed with {ORDER_PREFIX}"

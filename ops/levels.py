@@ -8,6 +8,7 @@ dimension counts to inputs and outputs).
 from dataclasses import dataclass
 
 from .errors import DescriptorError
+from .names import enum_suffix
 
 FEATURE_LEVELS = ("1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2", "6_0", "6_1", "6_2", "6_3", "6_4")
 LEVEL_PREFIX = "DML_FEATURE_LEVEL_"
@@ -61,12 +62,9 @@ OPERATORS = tuple(SUPPORT_TABLES)
 
 def level_name(level):
     """'4_1' from '4_1' or 'DML_FEATURE_LEVEL_4_1' (any case)."""
-    if isinstance(level, str):
-        name = level.strip().upper()
-        if name.startswith(LEVEL_PREFIX):
-            name = name[len(LEVEL_PREFIX):]
-        if name in FEATURE_LEVELS:
-            return name
+    name = enum_suffix(level, LEVEL_PREFIX, FEATURE_LEVELS)
+    if name:
+        return name
     raise DescriptorError(
         f"feature level {level!r}: expected one of {', '.join(FEATURE_LEVELS)}, optionally prefixed with {LEVEL_PREFIX}"
     )
@@ -78,12 +76,9 @@ def level_index(level):
 
 def operator_name(operator, field="type"):
     """'SPLIT' from 'SPLIT' or 'DML_OPERATOR_SPLIT'; only the five operators this project covers."""
-    if isinstance(operator, str):
-        name = operator.strip().upper()
-        if name.startswith(OPERATOR_PREFIX):
-            name = name[len(OPERATOR_PREFIX):]
-        if name in SUPPORT_TABLES:
-            return name
+    name = enum_suffix(operator, OPERATOR_PREFIX, SUPPORT_TABLES)
+    if name:
+        return name
     raise DescriptorError(
         f"{field} {operator!r}: not a supported operator; expected one of "
         + ", ".join(OPERATOR_PREFIX + op for op in OPERATORS)

@@ -12,7 +12,8 @@ import numpy as np
 
 from .datatypes import NUMPY_DTYPES, type_name
 from .errors import DescriptorError
-from .guard import element_cap
+from .guard import check_element_count
+from .names import enum_suffix
 
 FLAG_PREFIX = "DML_TENSOR_FLAG_"
 FLAGS = ("NONE", "OWNED_BY_DML")
@@ -141,16 +142,6 @@ class TensorDesc:
         }
 
 
-def _enum(value, prefix, allowed):
-    if isinstance(value, str):
-        name = value.strip().upper()
-        if name.startswith(prefix):
-            name = name[len(prefix):]
-        if name in allowed:
-            return name
-    return None
-
-
 def _unwrap(obj, path, problems):
     """DxDispatch also accepts the DML_TENSOR_DESC form {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}}."""
     if "Desc" not in obj and "Type" not in obj:
@@ -158,7 +149,7 @@ def _unwrap(obj, path, problems):
     for key in obj:
         if key not in ("Type", "Desc"):
             problems.append(Problem(join_path(path, key), f"unknown field {key!r} beside Type and Desc"))
-    if _enum(obj.get("Type", "BUFFER"), TENSOR_TYPE_PREFIX, ("BUFFER",)) is None:
+    if enum_suffix(obj.get("Type", "BUFFER"), TENSOR_TYPE_PREFIX, ("BUFFER",)) is None:
         problems.append(
             Problem(join_path(path, "Type"), f"Type {obj.get('Type')!r}: only DML_TENSOR_TYPE_BUFFER exists")
         )
@@ -228,7 +219,7 @@ def parse_tensor_desc(obj, path=""):
                 )
             )
 
-    flags = _enum(obj.get("Flags", "NONE"), FLAG_PREFIX, FLAGS)
+    flags = enum_suffix(obj.get("Flags", "NONE"), FLAG_PREFIX, FLAGS)
     if flags is None:
         problems.append(
             Problem(join_path(path, "Flags"), f"Flags {obj['Flags']!r}: expected NONE or OWNED_BY_DML ({FLAG_PREFIX}...)")
@@ -322,15 +313,10 @@ def _as_desc(desc):
     return desc if isinstance(desc, TensorDesc) else normalize_tensor_desc(desc)
 
 
-def _check_cap(count, field):
-    if count > element_cap():
-        raise DescriptorError(f"{field}: {count:,} elements exceed the cap of {element_cap():,} elements per tensor")
-
-
 def element_offsets(sizes, strides=None):
     """Array of shape `sizes` holding each logical element's offset (in elements) in the buffer."""
     sizes = tuple(int(s) for s in sizes)
-    _check_cap(math.prod(sizes), f"Sizes {list(sizes)}")
+    check_element_count(sizes, "Sizes")
     strides = packed_strides(sizes) if strides is None else tuple(int(s) for s in strides)
     offsets = np.zeros(sizes, dtype=np.int64)
     for axis, (size, stride) in enumerate(zip(sizes, strides)):

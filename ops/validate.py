@@ -186,12 +186,15 @@ def parse_dispatchable(dispatchable, path=""):
     return parsed, problems
 
 
+def _where_supported(first_level):
+    return f"it needs feature level {first_level}" if first_level else "no feature level supports it"
+
+
 def _type_problems(parsed, row, level, desc_path):
     problems = []
     for label, desc, _ in parsed.tensor_list():
         if desc.DataType not in row.types:
-            first = first_level_supporting(parsed.operator, data_type=desc.DataType)
-            where = f"it needs feature level {first}" if first else "no feature level supports it"
+            where = _where_supported(first_level_supporting(parsed.operator, data_type=desc.DataType))
             problems.append(
                 Problem(
                     f"{desc_path}.{label}.DataType",
@@ -200,8 +203,7 @@ def _type_problems(parsed, row, level, desc_path):
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
-            first = first_level_supporting(parsed.operator, dimension_count=desc.DimensionCount)
-            where = f"it needs feature level {first}" if first else "no feature level supports it"
+            where = _where_supported(first_level_supporting(parsed.operator, dimension_count=desc.DimensionCount))
             problems.append(
                 Problem(
                     f"{desc_path}.{label}.DimensionCount",

@@ -7,6 +7,7 @@ import numpy as np
 
 from ops import DescriptorError, numpy_dtype
 from ops.guard import check_element_count
+from ops.tensor_desc import element_offsets
 
 # Short labels: a widget bound to the URL writes its shown label there, so these end up in shared links.
 PATTERNS = {
@@ -40,14 +41,8 @@ def origin_coded(sizes):
     for size in reversed(sizes[:-2]):
         strides.append(plane)
         plane *= size
-    strides = strides[::-1]
-    # Summed axis by axis through broadcasting: one full-size array, not one per dimension as np.indices makes.
-    coded = np.zeros(sizes, dtype=np.float64)
-    for axis, (size, stride) in enumerate(zip(sizes, strides)):
-        shape = [1] * len(sizes)
-        shape[axis] = size
-        coded += (np.arange(size, dtype=np.float64) * stride).reshape(shape)
-    return coded
+    # The code of an index is its offset under these strides.
+    return element_offsets(sizes, strides[::-1]).astype(np.float64)
 
 
 def wrap_to(values, dtype):
