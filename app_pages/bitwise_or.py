@@ -143,8 +143,9 @@ try:
                                 field="B typed values")
     else:
         b_stored = derived_b(a, b_sizes, broadcast, settings)
-    # DirectML reads B through 0 strides; broadcast_to is the same read pattern without copying.
-    b = np.broadcast_to(b_stored, sizes)
+    # DirectML reads B through 0 strides, as broadcast_to does; the figure, the cross-check and the export
+    # all want B's full values, so they are spelled out once here.
+    b = np.ascontiguousarray(np.broadcast_to(b_stored, sizes))
     output = bit_or(a, b)
 except DescriptorError as exc:
     show_error(exc)
@@ -160,7 +161,7 @@ st.caption(
     "cross-checked."
 )
 pick = show_pick(a, b, output, first, stop)
-figure = drawn_figure(*(np.ascontiguousarray(x).ravel()[first:stop] for x in (a, b, output)), first, in_place, pick)
+figure = drawn_figure(*(x.reshape(-1)[first:stop] for x in (a, b, output)), first, in_place, pick)
 st.plotly_chart(figure, theme="streamlit", key=CHART, config={"displaylogo": False}, selection_mode="points",
                 on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
 st.dataframe(decode_rows(a, b, output, first, stop), hide_index=True, key="or_table")
@@ -190,5 +191,5 @@ with st.expander("Descriptors and bindings", expanded=bool(broadcast) or in_plac
             "element depends only on the same element of A and B."
         )
 
-operator_panels("ELEMENT_WISE_BIT_OR", [a, np.ascontiguousarray(b)], {}, settings, outputs=[output],
+operator_panels("ELEMENT_WISE_BIT_OR", [a, b], {}, settings, outputs=[output],
                 key="or_panels")
