@@ -9,7 +9,7 @@ import streamlit as st
 
 from ops import DescriptorError, bit_or, buffer_tensor_size, numpy_dtype
 from ops.guard import check_element_count
-from ops.tensor_desc import packed_strides
+from ops.descriptors.tensor_desc import packed_strides
 from ui.panels import operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.sidebar import current_settings

@@ -7,7 +7,7 @@ import streamlit as st
 
 from ops import DescriptorError, join, split
 from ops.guard import check_element_count
-from ops.split_join import check_axis
+from ops.operators.split_join import check_axis
 from ui.panels import operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.sidebar import current_settings

@@ -7,10 +7,10 @@ import pandas as pd
 import streamlit as st
 
 from ops import DML_TYPES, DescriptorError, cross_check, load_model
-from ops.dxdispatch import parse_model_text, run_model_detailed
-from ops.export import cpp_snippet
+from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
+from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
-from ops.tensor_desc import find_overlap, parse_tensor_desc
+from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
 from ui import workbench_state as wb
 from ui.sidebar import current_settings
 from ui.values import parse_int_list

@@ -3,8 +3,8 @@
 No UI code lives here: the app and the tests both call these names.
 """
 
-from .bitwise import bit_or
-from .cross_check import CrossCheckReport, cross_check
+from .operators.bitwise import bit_or
+from .runtime.cross_check import CrossCheckReport, cross_check
 from .datatypes import (
     DML_TYPES,
     FLOAT_TYPES,
@@ -14,16 +14,16 @@ from .datatypes import (
     numpy_dtype,
     type_name,
 )
-from .depth_space import ORDERS, depth_to_space, order_name, space_to_depth
-from .dxdispatch import load_model, run_model, run_model_detailed
+from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_depth
+from .descriptors.dxdispatch import load_model, run_model, run_model_detailed
 from .errors import DescriptorError
-from .export import cpp_snippet, model_for, normalize_model
+from .descriptors.export import cpp_snippet, model_for, normalize_model
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
-from .index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
-from .levels import FEATURE_LEVELS, level_name, support_row
-from .split_join import join, split
-from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map
-from .validate import validate, validate_problems
+from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
+from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
+from .operators.split_join import join, split
+from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
+from .descriptors.validate import validate, validate_problems
 
 __all__ = [
     "bit_or",

@@ -9,7 +9,7 @@ import pytest
 from conftest import run_through_app
 
 from ops import buffer_tensor_size, load_model
-from ops.export import model_for
+from ops.descriptors.export import model_for
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.json"))

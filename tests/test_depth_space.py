@@ -9,7 +9,7 @@ from onnx.helper import np_dtype_to_tensor_dtype
 from onnx.reference import ReferenceEvaluator
 
 import ops
-import ops.depth_space
+import ops.operators.depth_space
 
 DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
 ORDER_NAMES = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
@@ -172,7 +172,7 @@ def test_tiled_threaded_path_matches_plain_loops(case, tile_bytes):
     """Tiny tiles force many (ragged) tiles over the thread pool, as on large tensors."""
     x, bs, order = case
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ops.depth_space, "TILE_BYTES", tile_bytes)
+        patch.setattr(ops.operators.depth_space, "TILE_BYTES", tile_bytes)
         space = ops.depth_to_space(x, bs, order)
         back = ops.space_to_depth(space, bs, order)
     assert same_bits(space, depth_to_space_loops(x, bs, order))

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ops import DescriptorError, element_cap_set_to, load_model, run_model, validate
-from ops.dxdispatch import run_model_detailed
-from ops.export import model_for
+from ops.descriptors.dxdispatch import run_model_detailed
+from ops.descriptors.export import model_for
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops import DescriptorError, bit_or, depth_to_space, join, space_to_depth, split
-from ops.dxdispatch import run_model_detailed
-from ops.export import cpp_snippet, initial_values, model_for, normalize_model
+from ops.descriptors.dxdispatch import run_model_detailed
+from ops.descriptors.export import cpp_snippet, initial_values, model_for, normalize_model
 
 DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 

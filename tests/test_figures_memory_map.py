@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ops import buffer_tensor_size, element_size
-from ops.tensor_desc import make_tensor_desc, memory_map
+from ops.descriptors.tensor_desc import make_tensor_desc, memory_map
 from ui.workbench_state import PRESETS, size_arithmetic
 from viz.memory_map_fig import (
     ONCE,
@@ -28,7 +28,7 @@ def legend(figure):
 
 
 def expected_codes(desc, unit="element"):
-    """Categories from ops.tensor_desc.memory_map, an independent implementation of the same idea."""
+    """Categories from ops.descriptors.tensor_desc.memory_map, an independent implementation of the same idea."""
     counts = memory_map(desc).counts[: desc.TotalTensorSizeInBytes // desc.element_size]
     category = np.where(counts == 0, UNTOUCHED, np.where(counts == 1, ONCE, SHARED))
     if unit == "byte":

@@ -3,7 +3,7 @@
 import pytest
 
 from ops import FEATURE_LEVELS, DescriptorError, level_name, validate
-from ops.levels import first_level_supporting, introduced_level, support_row
+from ops.descriptors.levels import first_level_supporting, introduced_level, support_row
 
 ALL_11 = {"FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8", "UINT64", "UINT32", "UINT16", "UINT8"}
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ops
-from ops import parallel
+from ops.operators import parallel
 
 DTYPES = [np.dtype(t) for t in ("float64", "float32", "float16", "int64", "int8", "uint32", "uint16")]
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops import DescriptorError, validate
-from ops.validate import Problem, validate_problems
+from ops.descriptors.validate import Problem, validate_problems
 
 
 def t(data_type, sizes, **extra):

@@ -1,5 +1,5 @@
 """Property: whatever JSON reaches the workbench, the core answers with a model or a DescriptorError, never another
-exception. Valid models come from the bundled examples and from ops.export.model_for; mutated ones delete, retype or
+exception. Valid models come from the bundled examples and from ops.descriptors.export.model_for; mutated ones delete, retype or
 replace fields anywhere in them."""
 
 import copy
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops import FEATURE_LEVELS, DescriptorError, load_model, run_model, validate
-from ops.dxdispatch import parse_model_text, run_model_detailed
-from ops.export import cpp_snippet, model_for
+from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
+from ops.descriptors.export import cpp_snippet, model_for
 from ops.guard import element_cap_set_to
 from ui import workbench_state as wb
 from viz.memory_map_fig import memory_map_figure

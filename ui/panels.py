@@ -27,9 +27,9 @@ from ops import (
     validate,
 )
 from ops.datatypes import type_name
-from ops.depth_space import order_name
-from ops.export import cpp_snippet, model_for
-from ops.levels import OPERATOR_PREFIX, introduced_level, support_row
+from ops.operators.depth_space import order_name
+from ops.descriptors.export import cpp_snippet, model_for
+from ops.descriptors.levels import OPERATOR_PREFIX, introduced_level, support_row
 
 WORKBENCH_PAGE = "app_pages/workbench.py"
 WORKBENCH_KEY = "workbench_model"

@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from ops import FEATURE_LEVELS, DescriptorError, element_size
-from ops.dxdispatch import MAX_TEXT_BYTES
-from ops.tensor_desc import Problem, join_path, packed_strides, round_up
-from ops.validate import parse_dispatchable, tensor_fields, validate_problems
+from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
+from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up
+from ops.descriptors.validate import parse_dispatchable, tensor_fields, validate_problems
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 MAX_MODEL_BYTES = MAX_TEXT_BYTES
@@ -129,7 +129,7 @@ def command_steps(model, result):
 
 
 def cross_check_call(record, dispatchable):
-    """(inputs, attrs, expected outputs) for ops.cross_check from one executed dispatch."""
+    """(inputs, attrs, expected outputs) for ops.runtime.cross_check from one executed dispatch."""
     desc = dispatchable["desc"]
     operator = record.operator
     if operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):

@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ops import DescriptorError, depth_to_space_map, order_name, space_to_depth_map
-from ops.depth_space import depth_to_space_shape, space_to_depth_shape
+from ops.operators.depth_space import depth_to_space_shape, space_to_depth_shape
 
 from .common import (
     LABEL_CELLS,

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ops.tensor_desc import packed_strides
+from ops.descriptors.tensor_desc import packed_strides
 
 from .common import MAX_CELLS, empty_figure
 

@@ -19,12 +19,12 @@ import re
 
 import numpy as np
 
-from .bitwise import bit_or
-from .datatypes import type_name, unsigned_of_width
-from .depth_space import depth_to_space, order_name, space_to_depth
-from .errors import DescriptorError
-from .levels import operator_name
-from .split_join import join, split
+from ..operators.bitwise import bit_or
+from ..datatypes import type_name, unsigned_of_width
+from ..operators.depth_space import depth_to_space, order_name, space_to_depth
+from ..errors import DescriptorError
+from ..descriptors.levels import operator_name
+from ..operators.split_join import join, split
 
 OPSET = 18
 # IR 8 is the first IR version that carries opset 18; the installed onnx would write a newer one that older

@@ -4,13 +4,13 @@ import math
 
 import numpy as np
 
-from .bitwise import bit_or
-from .datatypes import FLOAT_TYPES, type_name, unsigned_of_width
-from .depth_space import depth_to_space, order_name, space_to_depth
+from ..operators.bitwise import bit_or
+from ..datatypes import FLOAT_TYPES, type_name, unsigned_of_width
+from ..operators.depth_space import depth_to_space, order_name, space_to_depth
 from .dxdispatch import load_model
-from .errors import DescriptorError
+from ..errors import DescriptorError
 from .levels import OPERATOR_PREFIX, operator_name
-from .split_join import join, split
+from ..operators.split_join import join, split
 from .validate import normalized_dispatchable, operator_fields
 
 _CORE_NAMES = {

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .bitwise import bit_or
-from .datatypes import FLOAT_TYPES, NUMPY_DTYPES, type_name
-from .depth_space import depth_to_space, space_to_depth
-from .errors import DescriptorError
-from .guard import element_cap
-from .split_join import join, split
+from ..operators.bitwise import bit_or
+from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, type_name
+from ..operators.depth_space import depth_to_space, space_to_depth
+from ..errors import DescriptorError
+from ..guard import element_cap
+from ..operators.split_join import join, split
 from .tensor_desc import (
     element_offsets,
     is_uint,

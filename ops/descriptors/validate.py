@@ -8,8 +8,8 @@ a JSON object at all, or an unknown feature level, raises DescriptorError.
 
 from dataclasses import dataclass, field
 
-from .depth_space import order_name
-from .errors import DescriptorError
+from ..operators.depth_space import order_name
+from ..errors import DescriptorError
 from .levels import (
     OPERATOR_PREFIX,
     first_level_supporting,

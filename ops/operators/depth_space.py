@@ -3,9 +3,9 @@
 import numpy as np
 
 from . import parallel
-from .errors import DescriptorError
-from .guard import check_element_count, check_positive_int, check_tensor
-from .names import enum_suffix
+from ..errors import DescriptorError
+from ..guard import check_element_count, check_positive_int, check_tensor
+from ..names import enum_suffix
 
 ORDERS = ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")
 _ORDER_ALIASES = {"DCR": "DEPTH_COLUMN_ROW", "CRD": "COLUMN_ROW_DEPTH"}

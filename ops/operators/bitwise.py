@@ -3,9 +3,9 @@
 import numpy as np
 
 from . import parallel
-from .datatypes import unsigned_of_width
-from .errors import DescriptorError
-from .guard import check_tensor
+from ..datatypes import unsigned_of_width
+from ..errors import DescriptorError
+from ..guard import check_tensor
 
 
 def bit_or(a, b):

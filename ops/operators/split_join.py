@@ -3,8 +3,8 @@
 import numpy as np
 
 from . import parallel
-from .errors import DescriptorError
-from .guard import check_element_count, check_positive_int, check_tensor
+from ..errors import DescriptorError
+from ..guard import check_element_count, check_positive_int, check_tensor
 
 DIMS = (1, 8)
 

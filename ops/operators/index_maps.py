@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from .depth_space import depth_to_space, space_to_depth
-from .errors import DescriptorError
-from .guard import check_element_count
+from ..errors import DescriptorError
+from ..guard import check_element_count
 from .split_join import join, split
 
 

@@ -1,0 +1,1 @@
+"""Descriptors around the operators: tensor descs, feature-level support, validation, DxDispatch models, export."""
