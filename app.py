@@ -1,13 +1,15 @@
-"""Router: the page list and the sidebar settings every page shares."""
+"""Router: the page list, the sidebar settings every page shares, and the URL that describes the view."""
 
-import streamlit as st
+from serve.warmup import warm_up
 
-from ops import element_cap_set_to
-from ui.sidebar import render_sidebar
+warm_up()
 
-# Below the core's 2^26: a page holds several tensors of this size at once (input, output, index maps,
-# the cross-check's copies) for every open session, and a rerun should stay around a second.
-APP_ELEMENT_CAP = 2**24
+import streamlit as st  # noqa: E402  (after the warm-up: every session waits there for the first one's imports)
+
+from ops import element_cap_set_to  # noqa: E402
+from ui import url_state  # noqa: E402
+from ui.shared import APP_ELEMENT_CAP  # noqa: E402
+from ui.sidebar import render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 
@@ -20,6 +22,11 @@ navigation = st.navigation(
         st.Page("app_pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
     ]
 )
+url_state.begin_run(navigation.url_path)
+link_notes = st.container()
 render_sidebar()
 with element_cap_set_to(APP_ELEMENT_CAP):
     navigation.run()
+url_state.publish()
+for note in url_state.notes():
+    link_notes.warning(note, icon=":material/link_off:")

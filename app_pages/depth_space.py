@@ -2,25 +2,17 @@
 
 import functools
 
-import numpy as np
 import streamlit as st
 
-from ops import (
-    ORDERS,
-    DescriptorError,
-    depth_to_space,
-    numpy_dtype,
-    space_to_depth,
-    validate,
-)
-from ui.panels import operator_panels, settings_dispatchable, show_error
+from ops import ORDERS, DescriptorError, validate
+from ui import url_state, work
+from ui.panels import Call, operator_panels, settings_dispatchable, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
+from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
-from ui.values import make_values
 from viz.depth_space_fig import (
     DIRECTIONS,
     OPERATORS,
-    depth_space_figure,
     describe_pick,
     drawn_window,
     pick_from_selection,
@@ -30,12 +22,13 @@ from viz.depth_space_fig import (
 DEFAULTS = {"direction": "depth_to_space", "N": 1, "C": 8, "H": 2, "W": 3, "BlockSize": 2, "Order": ORDERS[0]}
 COMPARE = "compare"
 PICK = "ds_pick"
-# Radio options are their own labels: a bound widget writes its label into the URL, and the value
-# names keep links short and readable; the explanations go in the captions.
+# Radio options are their own labels: the value names keep links short and readable; the explanations go in the
+# captions.
 DIRECTION_CAPTIONS = ["DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"]
 ORDER_CAPTIONS = ["ONNX DepthToSpace DCR", "ONNX DepthToSpace CRD", "both orders side by side"]
 SIZE_MAX = 1 << 20
 BLOCK_MAX = 64  # one 64x64 block is the whole drawing budget
+FIGURE_WIDTH = 1100
 SEED = dict(N=1, C=8, H=2, W=3, BlockSize=2, direction="depth_to_space", dtype="UINT32", pattern="coded")
 PRESETS = {
     "Seed example, DEPTH_COLUMN_ROW": dict(SEED, Order="DEPTH_COLUMN_ROW"),
@@ -45,41 +38,31 @@ PRESETS = {
     "Bigger than the drawing: {2,64,32,32}, BlockSize 4": dict(SEED, N=2, C=64, H=32, W=32, BlockSize=4,
                                                                Order="DEPTH_COLUMN_ROW"),
 }
+WINDOW_KEYS = ("ds_batch", "ds_channel", "ds_row", "ds_col")
 
 
 def controls():
-    st.radio("Direction", DIRECTIONS, key="direction", bind="query-params", horizontal=True,
-             captions=DIRECTION_CAPTIONS, index=DIRECTIONS.index(DEFAULTS["direction"]))
+    direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"], options=DIRECTIONS,
+                                 horizontal=True, captions=DIRECTION_CAPTIONS)
     columns = st.columns([1, 1, 1, 1, 1, 3])
-    for column, name, help_text in zip(columns, "NCHW", ("batch", "channels", "height", "width")):
-        column.number_input(name, 0, SIZE_MAX, DEFAULTS[name], key=name, bind="query-params",
-                            help=f"InputTensor Sizes: {help_text}")
-    columns[4].number_input("BlockSize", 0, BLOCK_MAX, DEFAULTS["BlockSize"], key="BlockSize", bind="query-params")
-    order_options = [*ORDERS, COMPARE]
-    columns[5].radio("Order", order_options, key="Order", bind="query-params", captions=ORDER_CAPTIONS,
-                     horizontal=True, index=order_options.index(DEFAULTS["Order"]))
-    state = st.session_state
-    return (tuple(int(state[k]) for k in "NCHW"), int(state["BlockSize"]), state["Order"], state["direction"])
+    sizes = [
+        url_state.widget(column.number_input, name, name, DEFAULTS[name], minimum=0, maximum=SIZE_MAX,
+                         help=f"InputTensor Sizes: {help_text}")
+        for column, name, help_text in zip(columns, "NCHW", ("batch", "channels", "height", "width"))
+    ]
+    block_size = url_state.widget(columns[4].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
+                                  minimum=0, maximum=BLOCK_MAX)
+    order = url_state.widget(columns[5].radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
+                             captions=ORDER_CAPTIONS, horizontal=True)
+    return tuple(int(s) for s in sizes), int(block_size), order, direction
 
 
 def presets():
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
     row.markdown("**Presets**")
     for number, (label, values) in enumerate(PRESETS.items()):
-        row.button(label, key=f"ds_preset_{number}", on_click=apply_preset, args=(values, PICK), width="content")
-
-
-def input_values(settings, shape):
-    """The input tensor, or (None, error) when the settings cannot build it."""
-    try:
-        return make_values(settings.pattern, shape, settings.data_type, **settings.value_kwargs()), None
-    except DescriptorError as exc:
-        return None, exc
-
-
-def stand_in(shape, data_type):
-    """Zero-stride zeros of the requested shape: lets the Validation tab describe a tensor never built."""
-    return np.broadcast_to(np.zeros((), numpy_dtype(data_type)), tuple(max(0, s) for s in shape))
+        preset = dict(values, **dict.fromkeys(WINDOW_KEYS, 0))
+        row.button(label, key=f"ds_preset_{number}", on_click=apply_preset, args=(preset, PICK), width="content")
 
 
 def window_controls(depth_shape, block_size, direction):
@@ -93,38 +76,40 @@ def window_controls(depth_shape, block_size, direction):
                 "everything is still computed and cross-checked.")
     columns = st.columns(4)
     channel_word = "output channel" if direction == "depth_to_space" else "input channel"
-    batch = columns[0].number_input("Batch", 0, n - 1, 0, key="ds_batch", bind="query-params")
-    channel = columns[1].number_input(f"First {channel_word}", 0, cd // bs2 - 1, 0, key="ds_channel",
-                                      bind="query-params")
     unit = 1 if direction == "depth_to_space" else block_size
-    row = columns[2].number_input("First block row" if unit > 1 else "First row", 0, hd - 1, 0, key="ds_row",
-                                  bind="query-params", help=f"in blocks of {unit} input rows" if unit > 1 else None)
-    col = columns[3].number_input("First block column" if unit > 1 else "First column", 0, wd - 1, 0, key="ds_col",
-                                  bind="query-params")
+    batch = url_state.widget(columns[0].number_input, "Batch", "ds_batch", 0, minimum=0, maximum=n - 1)
+    channel = url_state.widget(columns[1].number_input, f"First {channel_word}", "ds_channel", 0, minimum=0,
+                               maximum=cd // bs2 - 1)
+    row = url_state.widget(columns[2].number_input, "First block row" if unit > 1 else "First row", "ds_row", 0,
+                           minimum=0, maximum=hd - 1, help=f"in blocks of {unit} input rows" if unit > 1 else None)
+    col = url_state.widget(columns[3].number_input, "First block column" if unit > 1 else "First column", "ds_col",
+                           0, minimum=0, maximum=wd - 1)
     return drawn_window(depth_shape, block_size, batch, channel, row, col)
 
 
 def show_pick(x_shape, block_size, orders, direction):
-    pick = st.session_state.get(PICK)
-    if pick is None:
+    """The picked input element's caption, or None when nothing is picked (or the pick no longer fits)."""
+    pick = url_state.value(PICK, None)
+    described = None if pick is None or len(pick) != 1 else [
+        describe_pick(pick[0], x_shape, block_size, order, direction) for order in orders]
+    if described is None or None in described:
+        if pick is not None:
+            url_state.put(PICK, None)  # picked under other settings: it no longer means anything
         st.caption("Click a cell to see where it comes from and where it goes.")
         return None
+    flat = pick[0]
     lines = []
-    for order in orders:
-        described = describe_pick(pick, x_shape, block_size, order, direction)
-        if described is None:
-            return None
-        source, destination, out_flat = described
-        lines.append(f"{order}: input {source} (flat {pick}) → output {destination} (flat {out_flat})")
+    for order, (source, destination, out_flat) in zip(orders, described):
+        lines.append(f"{order}: input {source} (flat {flat}) → output {destination} (flat {out_flat})")
     left, right = st.columns([5, 1])
     left.info("  \n".join(lines), icon=":material/ads_click:")
     right.button("Clear highlight", key="ds_clear_pick", on_click=clear_pick, args=(PICK,))
-    return pick
+    return flat
 
 
-def run(x, block_size, order, direction):
-    operator = depth_to_space if direction == "depth_to_space" else space_to_depth
-    return operator(x, block_size, order)
+def picked_input(selection):
+    flat = pick_from_selection(selection)
+    return None if flat is None else (flat,)
 
 
 def validity_banner(op, shape, block_size, order, settings):
@@ -140,40 +125,57 @@ def validity_banner(op, shape, block_size, order, settings):
                    icon=":material/warning:")
 
 
-def compute(x, block_size, orders, direction):
-    """{order: output or DescriptorError}; each distinct error shown once."""
-    results = {}
+def work_bytes(spec, shape, orders):
+    """Memory a run may hold at once: the input, each order's output and its cross-check copy."""
+    return spec.nbytes(shape) * (1 + 2 * len(orders))
+
+
+@fragment
+def figures(spec, shape, block_size, orders, direction):
+    """The drawn window and the picked cell: changing either reruns only this part of the page."""
+    with admitted(work_bytes(spec, shape, orders), "this tensor"):
+        depth_shape, _ = side_shapes(shape, block_size, direction)
+        try:
+            window = window_controls(depth_shape, block_size, direction)
+        except DescriptorError as exc:
+            show_error(exc)
+            return
+        if not window.is_whole(depth_shape):
+            st.caption("Drawn: " + window.describe(depth_shape, direction))
+        pick = show_pick(shape, block_size, orders, direction)
+        columns = st.columns(len(orders)) if len(orders) > 1 else [st.container()]
+        width = FIGURE_WIDTH // len(orders)
+        for column, order in zip(columns, orders):
+            chart_key = f"ds_chart_{order}"
+            with column:
+                if len(orders) > 1:
+                    st.subheader(order)
+                figure = work.depth_space_picture(spec, shape, block_size, order, direction, window, pick, width)
+                st.plotly_chart(figure, theme="streamlit", key=chart_key, selection_mode="points",
+                                on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
+                                config={"displayModeBar": False})
+
+
+def inputs_of(spec, shape):
+    return [work.values(spec, shape)]
+
+
+def outputs_of(spec, shape, block_size, order, direction):
+    return [work.depth_space(spec, shape, block_size, order, direction)]
+
+
+def results(spec, shape, block_size, orders, direction):
+    """{order: None or the core's refusal}; each distinct refusal shown once. The arrays stay in the cache."""
+    refusals = {}
     for order in orders:
         try:
-            results[order] = run(x, block_size, order, direction)
+            work.depth_space(spec, shape, block_size, order, direction)
+            refusals[order] = None
         except DescriptorError as exc:
-            results[order] = exc
-    for message in {str(r) for r in results.values() if isinstance(r, Exception)}:
+            refusals[order] = str(exc)
+    for message in dict.fromkeys(r for r in refusals.values() if r is not None):
         show_error(message)
-    return results
-
-
-def draw(x, results, block_size, direction):
-    depth_shape, _ = side_shapes(x.shape, block_size, direction)
-    try:
-        window = window_controls(depth_shape, block_size, direction)
-    except DescriptorError as exc:
-        show_error(exc)
-        return
-    if not window.is_whole(depth_shape):
-        st.caption("Drawn: " + window.describe(depth_shape, direction))
-    orders = list(results)
-    pick = show_pick(x.shape, block_size, orders, direction)
-    columns = st.columns(len(orders)) if len(orders) > 1 else [st.container()]
-    for column, order in zip(columns, orders):
-        chart_key = f"ds_chart_{order}"
-        with column:
-            if len(orders) > 1:
-                st.subheader(order)
-            fig = depth_space_figure(x, results[order], block_size, order, direction, window, pick,
-                                     width_px=1100 // len(orders))
-            st.plotly_chart(fig, theme="streamlit", key=chart_key, selection_mode="points",
-                            on_select=functools.partial(remember_pick, PICK, chart_key, pick_from_selection), config={"displayModeBar": False})
+    return refusals
 
 
 def page():
@@ -190,25 +192,31 @@ def page():
     op = OPERATORS[direction]
     orders = list(ORDERS) if order_choice == COMPARE else [order_choice]
     validity_banner(op, shape, block_size, orders[0], settings)
-
-    x, value_error = input_values(settings, shape)
-    results = {}
-    if value_error is not None:
-        show_error(value_error)
-    else:
-        results = compute(x, block_size, orders, direction)
-        if not any(isinstance(r, Exception) for r in results.values()):
-            draw(x, results, block_size, direction)
-
-    st.divider()
-    inputs = [x] if x is not None else [stand_in(shape, settings.data_type)]
-    for order in orders:
-        if len(orders) > 1:
-            st.subheader(f"Panels: {order}")
-        outputs = value_error if value_error is not None else results.get(order)
-        outputs = [outputs] if isinstance(outputs, np.ndarray) else outputs
-        operator_panels(op, inputs, dict(block_size=block_size, order=order), settings, outputs=outputs,
-                        key=f"ds_{order}")
+    spec = settings.values
+    try:
+        with admitted(work_bytes(spec, shape, orders), "this tensor"):
+            try:
+                inputs_of(spec, shape)
+                value_error = None
+            except DescriptorError as exc:
+                value_error = str(exc)
+                show_error(exc)
+            refusals = dict.fromkeys(orders, value_error) if value_error else results(
+                spec, shape, block_size, orders, direction)
+            if not any(refusals.values()):
+                figures(spec, shape, block_size, tuple(orders), direction)
+            st.divider()
+            for order in orders:
+                if len(orders) > 1:
+                    st.subheader(f"Panels: {order}")
+                attrs = (("block_size", block_size), ("order", order))
+                call = Call(op, (shape,), attrs, ("depth_space", spec, shape, block_size, order, direction),
+                            functools.partial(inputs_of, spec, shape),
+                            functools.partial(outputs_of, spec, shape, block_size, order, direction),
+                            refusals[order])
+                operator_panels(call, settings, key=f"ds_{order}")
+    except Busy as busy:
+        st.warning(str(busy), icon=":material/hourglass_top:")
 
 
 page()

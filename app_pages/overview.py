@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from ops import bit_or, depth_to_space
+from ui import url_state
 from ui.values import make_values
 from viz.bitwise_fig import bitwise_figure
 from viz.depth_space_fig import depth_space_figure
@@ -27,9 +28,9 @@ SECTIONS = [
         ),
         presets=[
             ("Seed example, both orders", dict(SEED_SETTINGS, direction="depth_to_space", N=1, C=8, H=2, W=3,
-                                               BlockSize=2, Order="compare"), True),
+                                               BlockSize=2, Order="compare")),
             ("Space → depth, BlockSize 3", dict(SEED_SETTINGS, direction="space_to_depth", N=1, C=2, H=6, W=6,
-                                                BlockSize=3, Order="compare"), True),
+                                                BlockSize=3, Order="compare")),
         ],
     ),
     dict(
@@ -43,7 +44,7 @@ SECTIONS = [
         ),
         presets=[
             ("FLOAT32 1.0 | 2.0 = +inf", dict(dtype="FLOAT32", pattern="custom", values="1.0", or_sizes="1",
-                                              or_b_source="typed", or_b_text="2.0", or_bcast="", or_first=0), False),
+                                              or_b_source="typed", or_b_text="2.0")),
         ],
     ),
     dict(
@@ -56,8 +57,7 @@ SECTIONS = [
         ),
         presets=[
             ("Seed: Axis 3 into two {1,1,6,1}", dict(dtype="FLOAT32", pattern="sequence", start=1.0, delta=1.0,
-                                                     sj_sizes="1,1,6,2", sj_axis=3, sj_mode="even", sj_parts=2),
-             False),
+                                                     sj_sizes="1,1,6,2", sj_axis=3, sj_mode="even", sj_parts=2)),
         ],
     ),
 ]
@@ -92,22 +92,12 @@ PICTURES = {
 
 
 GOTO = "overview_goto"
-SIDEBAR_KEYS = ("dtype", "level", "pattern", "seed", "start", "delta", "values")
 
 
-def choose_preset(page, values, in_url):
-    """Button callback, so the sidebar's widget keys are written before their widgets exist this run.
-
-    With in_url, the target page's own settings travel as query parameters of the switch: a bound
-    widget takes its value from the URL as it is created, so the new page's URL is at once a shareable
-    link. That needs query values the widgets accept (a radio with a format_func expects its label),
-    so presets for pages whose widgets this page does not know go through session state instead: they
-    draw the same, and the URL catches up at the next change. The sidebar's keys, bound on this page
-    too, can only go through session state.
-    """
-    to_state = {k: v for k, v in values.items() if k in SIDEBAR_KEYS or not in_url}
-    st.session_state.update(to_state)
-    st.session_state[GOTO] = (page, {k: str(v) for k, v in values.items() if k not in to_state})
+def choose_preset(page, values):
+    """Button callback: the target page's settings travel as the query of the switch, so the page opens from its
+    URL exactly as a shared link would (st.switch_page cannot be called from a callback: the next run does it)."""
+    st.session_state[GOTO] = (page, url_state.query_of(values))
 
 
 def section(spec, index):
@@ -115,9 +105,9 @@ def section(spec, index):
     text, picture = st.columns([2, 3])
     text.markdown(spec["text"])
     text.page_link(spec["page"], label="Open the page", icon=":material/arrow_forward:")
-    for number, (label, values, in_url) in enumerate(spec["presets"]):
+    for number, (label, values) in enumerate(spec["presets"]):
         text.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
-                    args=(spec["page"], values, in_url))
+                    args=(spec["page"], values))
     with picture:
         st.plotly_chart(PICTURES[spec["page"]](), theme="streamlit", key=f"overview_fig_{index}",
                         config={"displayModeBar": False, "staticPlot": False})

@@ -11,6 +11,7 @@ from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
+from ui import url_state
 from ui import workbench_state as wb
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
@@ -33,39 +34,41 @@ def receive_round_trip():
     if model is None:
         return
     try:
-        st.session_state["wb_text"] = json.dumps(model, indent=2)
+        text = json.dumps(model, indent=2)
     except (TypeError, ValueError) as error:
         st.session_state["wb_notice"] = f"The model handed over is not JSON data: {error}"
         return
-    st.session_state["wb_source"] = "Paste JSON"
+    edit_example(text)
     st.session_state["wb_notice"] = "Model received from the operator page, unchanged."
 
 
 def edit_example(text):
-    st.session_state["wb_text"] = text
-    st.session_state["wb_source"] = "Paste JSON"
+    url_state.put_many({"wb_text": text, "wb_source": "Paste JSON"})
 
 
 def model_source():
     """(model text or None, label) from the chosen source."""
-    st.session_state.setdefault("wb_text", "")
-    st.session_state.setdefault("wb_source", SOURCES[0])
-    source = st.radio("Model source", SOURCES, key="wb_source", bind="query-params", horizontal=True)
+    source = url_state.widget(st.radio, "Model source", "wb_source", SOURCES[0], options=SOURCES, horizontal=True)
     if source == "Example":
         examples = wb.example_files()
-        name = st.selectbox("Bundled example", list(examples), key="wb_example", bind="query-params",
-                            help="One DxDispatch model per operator, including the seed documents' examples")
+        name = url_state.widget(st.selectbox, "Bundled example", "wb_example", next(iter(examples)),
+                                options=list(examples),
+                                help="One DxDispatch model per operator, including the seed documents' examples")
         text = examples[name].read_text(encoding="utf-8")
         st.button("Edit a copy of this example", key="wb_edit", on_click=edit_example, args=(text,))
         with st.expander(f"examples/{name}.json"):
             st.code(text, language="json")
         return text, f"examples/{name}.json"
     if source == "Paste JSON":
-        text = st.text_area("DxDispatch model (JSON)", key="wb_text", height=300,
-                            placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
+        text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
+                                codec=wb.LINK_CODEC,
+                                placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
+        if len(wb.LINK_CODEC.encode(text)) > url_state.LINK_VALUE_CHARS:
+            st.caption("This model is too large to travel in the page's link: share the file, or trim the model.")
         return text, "pasted model"
     uploaded = st.file_uploader("DxDispatch model file (.json, at most 1 MB)", type=["json"], key="wb_upload",
                                 max_upload_size=1)
+    st.caption("An uploaded file is not part of the page's link: to share a view, paste the model instead.")
     if uploaded is None:
         st.info("Choose a .json model file.")
         return None, ""
@@ -167,30 +170,32 @@ def show_run(model):
         return
     st.markdown("##### Printed output")
     st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
-    checking = st.toggle("Cross-check every dispatch on ONNX Runtime", value=True, key="wb_cross_check", bind="query-params")
+    checking = url_state.widget(st.toggle, "Cross-check every dispatch on ONNX Runtime", "wb_cross_check", True)
     for index, (kind, step) in enumerate(wb.command_steps(model, result)):
         if kind == "dispatch":
             show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
 
 
 def apply_preset():
-    sizes, strides = wb.PRESETS[st.session_state["wb_preset"]]
-    st.session_state["wb_sizes"] = ", ".join(map(str, sizes))
-    st.session_state["wb_strides"] = "" if strides is None else ", ".join(map(str, strides))
+    name = st.session_state["wb_preset"]
+    if name in wb.PRESETS:
+        url_state.put_many(wb.preset_texts(name))
 
 
 def built_desc(default_type):
     """(TensorDesc or None, kind) from the builder widgets; problems are shown here."""
-    if "wb_sizes" not in st.session_state:
-        st.session_state["wb_preset"] = next(iter(wb.PRESETS))
-        apply_preset()
-    st.selectbox("Preset", list(wb.PRESETS), key="wb_preset", on_change=apply_preset)
     left, middle, right = st.columns(3)
-    data_type = left.selectbox("DataType", DML_TYPES, index=DML_TYPES.index(default_type), key="wb_dtype", bind="query-params")
-    sizes_text = middle.text_input("Sizes", key="wb_sizes", bind="query-params")
-    strides_text = right.text_input("Strides (blank: packed)", key="wb_strides", bind="query-params")
-    total_text = left.text_input("TotalTensorSizeInBytes (blank: implied)", key="wb_total", bind="query-params")
-    kind = middle.radio("Used as", ("input", "output"), key="wb_role", bind="query-params", horizontal=True)
+    sizes_default, strides_default = wb.preset_texts(next(iter(wb.PRESETS))).values()
+    # The preset box shows which preset the settings match (they live in the URL; the box is only a shortcut).
+    st.session_state["wb_preset"] = wb.matching_preset(url_state.peek("wb_sizes", sizes_default),
+                                                       url_state.peek("wb_strides", strides_default))
+    st.selectbox("Preset", [wb.CUSTOM, *wb.PRESETS], key="wb_preset", on_change=apply_preset)
+    data_type = url_state.widget(left.selectbox, "DataType", "wb_dtype", default_type, options=DML_TYPES)
+    sizes_text = url_state.widget(middle.text_input, "Sizes", "wb_sizes", sizes_default)
+    strides_text = url_state.widget(right.text_input, "Strides (blank: packed)", "wb_strides", strides_default)
+    total_text = url_state.widget(left.text_input, "TotalTensorSizeInBytes (blank: implied)", "wb_total", "")
+    kind = url_state.widget(middle.radio, "Used as", "wb_role", "input", options=("input", "output"),
+                            horizontal=True)
     try:
         obj = {"DataType": data_type, "Sizes": list(parse_int_list(sizes_text, "Sizes"))}
         if strides_text.strip():
@@ -222,8 +227,9 @@ def show_overlap(desc):
 
 def show_explorer(raw, default_type):
     descs = {path: (desc, kind) for path, desc, kind in wb.tensor_descs(raw)}
-    choice = st.selectbox("Tensor desc", [BUILD_HERE, *descs], key="wb_desc", bind="query-params",
-                          index=1 if descs else 0, help="Any tensor desc of the model, or one built here")
+    options = [BUILD_HERE, *descs]
+    choice = url_state.widget(st.selectbox, "Tensor desc", "wb_desc", options[1] if descs else BUILD_HERE,
+                              options=options, help="Any tensor desc of the model, or one built here")
     if choice == BUILD_HERE or choice not in descs:
         desc, kind = built_desc(default_type)
     else:
@@ -246,10 +252,13 @@ def show_explorer(raw, default_type):
     if role == "output":
         show_overlap(desc)
     left, right = st.columns(2)
-    unit = left.radio("One cell per", ("element", "byte"), key="wb_unit", bind="query-params", horizontal=True)
+    unit = url_state.widget(left.radio, "One cell per", "wb_unit", "element", options=("element", "byte"),
+                            horizontal=True)
     cell_bytes = 1 if unit == "byte" else desc.element_size
     natural = default_columns(desc.Sizes, strides, desc.buffer_elements) * (desc.element_size if unit == "byte" else 1)
-    columns = right.number_input("Cells per row", 1, 256, min(natural, 256), key=f"wb_columns_{unit}_{choice}_{desc.Sizes}_{desc.Strides}")
+    chosen = url_state.widget(right.number_input, "Cells per row", "wb_columns", 0, minimum=0, maximum=256,
+                              help=f"0: the desc's natural width ({min(natural, 256)} here)")
+    columns = chosen or min(natural, 256)
     figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
                                columns=columns, title=f"{choice}: {declared:,} bytes")
     st.plotly_chart(figure, theme="streamlit", key="wb_memory_map")
@@ -275,58 +284,61 @@ def show_export(model, label):
         st.code(text, language="json")
 
 
-st.title("Descriptor workbench")
-st.caption(
-    "Load a DxDispatch JSON model, check every dispatchable against every feature level, run its commands, "
-    "and see how each tensor descriptor lays its elements out in memory. A model is data: it is never used to "
-    f"read files, and every tensor is held to {ELEMENT_CAP:,} elements."
-)
-settings = current_settings()
-receive_round_trip()
-if notice := st.session_state.pop("wb_notice", None):
-    st.info(notice)
-text, label = model_source()
-if text is None:
-    st.stop()
-if not text.strip():
-    st.warning(f"{label}: the model text is empty; paste a DxDispatch model (an object with resources, "
-               "dispatchables and commands) or pick an example.")
-    st.stop()
-try:
-    raw = parse_model_text(text)
-except DescriptorError as error:
-    show_syntax_error(label, text, str(error))
-    st.stop()
-
-model = None
-if not isinstance(raw, dict):
-    st.error(f"{label} is refused: the root must be a JSON object with resources, dispatchables and commands, "
-             f"not a JSON {wb.json_kind(raw)}")
-    st.stop()
-try:
-    with element_cap_set_to(ELEMENT_CAP):
-        model = load_model(raw)
-except DescriptorError as error:
-    st.error(f"{label} is refused: {error}")
-else:
-    st.success(
-        f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
-        f"{len(model['commands'])} commands, valid at feature level 6_4."
+def page():
+    st.title("Descriptor workbench")
+    st.caption(
+        "Load a DxDispatch JSON model, check every dispatchable against every feature level, run its commands, "
+        "and see how each tensor descriptor lays its elements out in memory. A model is data: it is never used to "
+        f"read files, and every tensor is held to {ELEMENT_CAP:,} elements."
     )
+    settings = current_settings()
+    receive_round_trip()
+    if notice := st.session_state.pop("wb_notice", None):
+        st.info(notice)
+    text, label = model_source()
+    if text is None:
+        return
+    if not text.strip():
+        st.warning(f"{label}: the model text is empty; paste a DxDispatch model (an object with resources, "
+                   "dispatchables and commands) or pick an example.")
+        return
+    try:
+        raw = parse_model_text(text)
+    except DescriptorError as error:
+        show_syntax_error(label, text, str(error))
+        return
+    if not isinstance(raw, dict):
+        st.error(f"{label} is refused: the root must be a JSON object with resources, dispatchables and commands, "
+                 f"not a JSON {wb.json_kind(raw)}")
+        return
+    model = None
+    try:
+        with element_cap_set_to(ELEMENT_CAP):
+            model = load_model(raw)
+    except DescriptorError as error:
+        st.error(f"{label} is refused: {error}")
+    else:
+        st.success(
+            f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
+            f"{len(model['commands'])} commands, valid at feature level 6_4."
+        )
 
-report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
-with report:
-    with element_cap_set_to(ELEMENT_CAP):
-        show_validation(raw, settings.feature_level)
-with run:
-    if model is None:
-        st.info("The model does not load; fix the problems shown above to run it.")
-    else:
-        show_run(model)
-with explorer:
-    show_explorer(raw, settings.data_type)
-with export:
-    if model is None:
-        st.info("The model does not load; the export needs a model that does.")
-    else:
-        show_export(model, label)
+    report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
+    with report:
+        with element_cap_set_to(ELEMENT_CAP):
+            show_validation(raw, settings.feature_level)
+    with run:
+        if model is None:
+            st.info("The model does not load; fix the problems shown above to run it.")
+        else:
+            show_run(model)
+    with explorer:
+        show_explorer(raw, settings.data_type)
+    with export:
+        if model is None:
+            st.info("The model does not load; the export needs a model that does.")
+        else:
+            show_export(model, label)
+
+
+page()

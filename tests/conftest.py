@@ -29,17 +29,20 @@ settings.register_profile("project", max_examples=60, deadline=None)
 settings.load_profile("project")
 
 
-def run_through_app(page=None, query=None, **state):
+def run_through_app(page=None, query=None, session=None, **settings):
     """The app as a user sees it (AppTest): app.py's router and sidebar, then `page` (default: the first page).
 
-    `query` plays the URL's query parameters, `state` the session state set before the first run.
+    `query` plays the URL's query parameters as texts; `settings` are the same given as values (the URL is how a
+    view's settings arrive); `session` is session state set before the first run (a hand-over between pages).
     """
     from streamlit.testing.v1 import AppTest
 
+    from ui.url_state import query_of
+
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    for key, value in (query or {}).items():
+    for key, value in {**(query or {}), **query_of(settings)}.items():
         at.query_params[key] = value
-    for key, value in state.items():
+    for key, value in (session or {}).items():
         at.session_state[key] = value
     if page:
         at.switch_page(page)

@@ -134,7 +134,7 @@ def picked_captions(app):
 
 def test_a_pick_shows_its_caption_and_the_bit_in_all_three_grids(at):
     click_button(at, "float32 1.0 | 2.0")
-    at.session_state["or_pick"] = (0, 30)  # what a click on bit 30 of element 0 stores
+    at.query_params["or_pick"] = "0,30"  # the link after a click on bit 30 of element 0
     at.run()
     assert not at.exception and not error_texts(at)
     # 1.0 = 0x3F800000 has bit 30 clear, 2.0 = 0x40000000 has it set: the OR that makes +inf.
@@ -147,12 +147,12 @@ def test_a_pick_shows_its_caption_and_the_bit_in_all_three_grids(at):
 
 
 def test_a_pick_that_no_longer_fits_is_dropped_silently(at):
-    at.session_state["or_pick"] = (5, 3)
+    at.query_params["or_pick"] = "5,3"
     at.run()
     assert picked_captions(at)
     at.text_input(key="or_sizes").set_value("2").run()
     assert not at.exception and not error_texts(at)
-    assert "or_pick" not in at.session_state
+    assert "or_pick" not in at.query_params
     assert not picked_captions(at) and not pick_shapes(at)
 
 
@@ -160,10 +160,10 @@ def test_a_pick_outside_the_drawn_elements_is_named_but_not_drawn(at):
     at.text_input(key="or_sizes").set_value("100").run()
     at.number_input(key="or_first").set_value(40).run()
     at.number_input(key="or_rows").set_value(3).run()
-    at.session_state["or_pick"] = (10, 0)
+    at.query_params["or_pick"] = "10,0"
     at.run()
     assert picked_captions(at)[0].endswith("(not among the drawn elements)")
     assert not pick_shapes(at)
-    at.session_state["or_pick"] = (41, 0)
+    at.query_params["or_pick"] = "41,0"
     at.run()
     assert sorted(pick_shapes(at)) == ["pick-A", "pick-B", "pick-Output"]

@@ -106,7 +106,7 @@ def picked_captions(app):
 
 def test_a_pick_shows_its_caption_and_outlines(at):
     click_button(at, "Seed: Axis 2")
-    at.session_state["sj_pick"] = (0, 0, 3, 1)  # what a click on the 8 stores
+    at.query_params["sj_pick"] = "0,0,3,1"  # the link after a click on the 8
     at.run()
     assert not at.exception and not error_texts(at)
     # The seed: OutputTensors[2] = {7, 8, 9, 10, 11, 12} as {1,1,3,2}, so the 8 is its [0, 0, 0, 1].
@@ -120,18 +120,18 @@ def test_a_pick_shows_its_caption_and_outlines(at):
 
 def test_a_pick_that_no_longer_fits_is_dropped_silently(at):
     click_button(at, "Seed: Axis 2")
-    at.session_state["sj_pick"] = (0, 0, 5, 1)
+    at.query_params["sj_pick"] = "0,0,5,1"
     at.run()
     assert picked_captions(at)
     at.text_input(key="sj_sizes").set_value("1,1,3,2").run()
     at.text_input(key="sj_split").set_value("1,2").run()
     assert not at.exception and not error_texts(at)
-    assert "sj_pick" not in at.session_state
+    assert "sj_pick" not in at.query_params
     assert not picked_captions(at) and not pick_shapes(at)
 
 
 def test_a_preset_clears_the_pick(at):
-    at.session_state["sj_pick"] = (0, 0, 0, 0)
+    at.query_params["sj_pick"] = "0,0,0,0"
     at.run()
     assert picked_captions(at)
     click_button(at, "Seed: Axis 3")

@@ -31,8 +31,8 @@ SEED_PRINTS = {
 }
 
 
-def open_workbench(query=None, state=None):
-    at = run_through_app("app_pages/workbench.py", query, **(state or {}))
+def open_workbench(query=None, session=None):
+    at = run_through_app("app_pages/workbench.py", query, session)
     assert not at.exception, [e.message for e in at.exception]
     return at
 
@@ -191,7 +191,7 @@ def test_the_round_trip_opens_the_exported_model_unchanged():
     x = np.arange(12, dtype=np.float32).reshape(1, 1, 6, 2)
     model = model_for("split", [x], axis=2, sizes=[2, 1, 3])
     sent = copy.deepcopy(model)
-    at = open_workbench(state={"workbench_model": model})
+    at = open_workbench(session={"workbench_model": model})
     assert json.loads(at.text_area(key="wb_text").value) == sent
     assert any("received from the operator page, unchanged" in i.value for i in at.info)
     normalized = json.dumps(load_model(sent), indent=2)
@@ -220,8 +220,8 @@ def test_explorer_builds_a_desc_and_shows_the_arithmetic():
     implied = buffer_tensor_size("UINT32", [1, 1, 3, 4], [18, 18, 6, 1])
     arithmetic = next(c for c in code_blocks(at) if c.startswith("index_of_last_element"))
     assert arithmetic.splitlines()[2].endswith(f"= {implied}")
-    assert at.number_input(key=next(k for k in at.session_state if str(k).startswith("wb_columns_element"))) \
-        .value == 6
+    assert at.number_input(key="wb_columns").value == 0  # 0: the desc's natural width, 6 here
+    assert "(6 here)" in at.number_input(key="wb_columns").help
     at.text_input(key="wb_sizes").input("1, two").run()
     assert any("Sizes '1, two'" in e.value for e in at.error)
     at.text_input(key="wb_sizes").input("1, 1, 3, 4").run()

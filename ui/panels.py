@@ -1,39 +1,31 @@
 """The panels under every operator's figures: Validation, Cross-check and Export.
 
-`operator_panels(op, inputs, attrs, settings)` takes the operator's DirectML name (DEPTH_TO_SPACE1,
-SPACE_TO_DEPTH1, ELEMENT_WISE_BIT_OR, SPLIT, JOIN), its input arrays and the core function's keyword
-arguments. The inputs may describe an invalid call (a size of 0, an over-cap tensor as a zero-stride
-view): the Validation tab still shows the descriptor and every problem, the other tabs say why they
-cannot run.
+`operator_panels(call, settings)` takes a `Call`: the operator's DirectML name (DEPTH_TO_SPACE1,
+SPACE_TO_DEPTH1, ELEMENT_WISE_BIT_OR, SPLIT, JOIN), its input shapes, the core function's keyword arguments
+and shared work functions that rebuild its arrays. The call may be invalid (a size of 0, an over-cap tensor):
+the Validation tab still shows the descriptor and every problem, the other tabs say why they cannot run.
 """
 
+import dataclasses
 import functools
-import hashlib
 import io
 import json
+import math
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ops import (
-    DescriptorError,
-    bit_or,
-    cross_check,
-    depth_to_space,
-    join,
-    space_to_depth,
-    split,
-    validate,
-)
+from ops import DescriptorError, validate
 from ops.datatypes import type_name
 from ops.operators.depth_space import order_name
 from ops.descriptors.export import cpp_snippet, model_for
 from ops.descriptors.levels import OPERATOR_PREFIX, introduced_level, support_row
 
+from . import work
+
 WORKBENCH_PAGE = "app_pages/workbench.py"
 WORKBENCH_KEY = "workbench_model"
-_DIFF_ROWS = 20
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
 
@@ -89,59 +81,47 @@ def settings_dispatchable(op, shapes, data_type, attrs):
     return {"type": OPERATOR_PREFIX + op, "desc": desc}
 
 
-def core_outputs(op, inputs, attrs):
-    """The reference core's outputs (a list), or DescriptorError."""
-    if op == "DEPTH_TO_SPACE1":
-        return [depth_to_space(inputs[0], **attrs)]
-    if op == "SPACE_TO_DEPTH1":
-        return [space_to_depth(inputs[0], **attrs)]
-    if op == "ELEMENT_WISE_BIT_OR":
-        return [bit_or(*inputs)]
-    if op == "SPLIT":
-        return split(inputs[0], **attrs)
-    return [join(list(inputs), **attrs)]
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """One operator call as the panels see it: shapes and attributes, and how to rebuild its arrays on demand.
 
-
-def inputs_digest(inputs):
-    """A digest of every byte, type and shape of the inputs.
-
-    Streamlit's own cache key samples arrays of 500,000 elements or more, so two different large inputs
-    could share a stale report; this key never does.
+    `make_inputs`/`make_outputs` are shared work functions bound to small settings, so a download button that
+    keeps them for the session keeps no tensor; `key` says how the inputs are made (the cross-check's cache key);
+    `refusal` is the core's refusal of the call, if any.
     """
-    digest = hashlib.blake2b(digest_size=32)
-    for x in inputs:
-        digest.update(f"{x.dtype.str}{x.shape}".encode())
-        digest.update(np.ascontiguousarray(x).view(np.uint8).data)
-    return digest.hexdigest()
+
+    op: str
+    shapes: tuple
+    attrs: tuple
+    key: tuple
+    make_inputs: object
+    make_outputs: object
+    refusal: str | None = None
+
+    @property
+    def kwargs(self):
+        return dict(self.attrs)
+
+    @property
+    def elements(self):
+        return sum(math.prod(shape) for shape in self.shapes)
 
 
-@st.cache_data(show_spinner="Running ONNX Runtime...", max_entries=64)
-def _cached_cross_check(op, digest, attrs_json, _inputs):
-    """One ONNX Runtime run per (operator, input bytes, attributes): reruns reuse the report."""
-    return cross_check(op, list(_inputs), **json.loads(attrs_json))
-
-
-def operator_panels(op, inputs, attrs, settings, outputs=None, key="panels"):
+def operator_panels(call, settings, key="panels"):
     """Validation, Cross-check and Export tabs for one operator call; `key` keeps widget keys unique."""
-    inputs = list(inputs)
     validation, check, export = st.tabs(["Validation", "Cross-check", "Export"])
     with validation:
-        validation_panel(op, inputs, attrs, settings)
-    if outputs is None:
-        try:
-            outputs = core_outputs(op, inputs, attrs)
-        except DescriptorError as exc:
-            outputs = exc
+        validation_panel(call.op, call.shapes, call.kwargs, settings)
     with check:
-        cross_check_panel(op, inputs, attrs, outputs)
+        cross_check_panel(call)
     with export:
-        export_panel(op, inputs, attrs, outputs, key)
+        export_panel(call, settings, key)
 
 
-def validation_panel(op, inputs, attrs, settings):
+def validation_panel(op, shapes, attrs, settings):
     level = settings.feature_level
     try:
-        dispatchable = settings_dispatchable(op, [x.shape for x in inputs], settings.data_type, attrs)
+        dispatchable = settings_dispatchable(op, shapes, settings.data_type, attrs)
     except DescriptorError as exc:
         show_error(exc)
         return
@@ -169,48 +149,42 @@ def validation_panel(op, inputs, attrs, settings):
             st.success(f"Valid at DML_FEATURE_LEVEL_{level}.", icon=":material/check_circle:")
 
 
-def cross_check_panel(op, inputs, attrs, outputs):
-    if isinstance(outputs, Exception):
-        st.info(f"Nothing to cross-check: the reference core refuses this call. {outputs}")
+def cross_check_panel(call):
+    if call.refusal is not None:
+        st.info(f"Nothing to cross-check: the reference core refuses this call. {call.refusal}")
         return
     try:
-        report = _cached_cross_check(op, inputs_digest(inputs), json.dumps(attrs, sort_keys=True), tuple(inputs))
+        summary = work.check(call.op, call.key, call.make_inputs, call.attrs)
     except DescriptorError as exc:
         show_error(exc)
         return
-    if not report.available:
-        st.info(report.note)
+    if not summary.available:
+        st.info(summary.note)
         return
-    version = f"onnxruntime {report.ort_version}" if report.ort_version else "onnxruntime"
-    if report.matches:
-        st.success(f"Match on {report.provider} ({version}): the provider's output equals the reference "
+    version = f"onnxruntime {summary.ort_version}" if summary.ort_version else "onnxruntime"
+    if summary.matches:
+        st.success(f"Match on {summary.provider} ({version}): the provider's output equals the reference "
                    "core's bit for bit.", icon=":material/check_circle:")
     else:
-        st.error(f"Mismatch on {report.provider} ({version}).", icon=":material/error:")
-    st.caption(report.note)
-    if not report.matches:
-        mismatch_view(report)
+        st.error(f"Mismatch on {summary.provider} ({version}).", icon=":material/error:")
+    st.caption(summary.note)
+    if not summary.matches:
+        mismatch_view(summary)
 
 
-def mismatch_view(report):
+def mismatch_view(summary):
     """Where the provider and the core first disagree, and a table of the first differing elements."""
-    output, index = report.first_mismatch if report.first_mismatch else (0, None)
-    expected = np.asarray(report.expected[output])
-    actual = np.asarray(report.actual[output]) if output < len(report.actual) else None
-    if index is None or actual is None or actual.shape != expected.shape:
-        shape = None if actual is None else list(actual.shape)
-        st.markdown(f"Output {output}: shapes differ, expected {list(expected.shape)}, got {shape}.")
+    output, index = summary.first_mismatch if summary.first_mismatch else (0, None)
+    if not summary.rows:
+        expected, actual = summary.shapes or (None, None)
+        st.markdown(f"Output {output}: shapes differ, expected {list(expected or [])}, "
+                    f"got {None if actual is None else list(actual)}.")
         return
     st.markdown(f"First differing element: output {output}, index {tuple(int(i) for i in index)}.")
-    width = f"u{expected.dtype.itemsize}"
-    differ = expected.view(width) != actual.view(width)
-    where = np.argwhere(differ)[:_DIFF_ROWS]
-    st.dataframe(pd.DataFrame({
-        "index": [str(tuple(int(i) for i in w)) for w in where],
-        "expected (core)": [str(expected[tuple(w)]) for w in where],
-        "actual (provider)": [str(actual[tuple(w)]) for w in where],
-    }), hide_index=True)
-    st.caption(f"{int(differ.sum()):,} of {differ.size:,} elements differ; the first {len(where)} are listed.")
+    st.dataframe(pd.DataFrame(list(summary.rows), columns=["index", "expected (core)", "actual (provider)"]),
+                 hide_index=True)
+    st.caption(f"{summary.differing:,} of {summary.total:,} elements differ; the first {len(summary.rows)} are "
+               "listed.")
 
 
 def npy_bytes(array):
@@ -220,47 +194,53 @@ def npy_bytes(array):
     return buffer.getvalue()
 
 
-def _model_json(op, inputs, attrs):
-    return json.dumps(model_for(op, inputs, **attrs), indent=2)
+def _model_json(op, make_inputs, attrs):
+    return json.dumps(model_for(op, list(make_inputs()), **attrs), indent=2)
 
 
-def export_panel(op, inputs, attrs, outputs, key):
-    if isinstance(outputs, Exception):
-        st.info(f"Nothing to export: the reference core refuses this call. {outputs}")
+def _npy_download(make_arrays, index):
+    return npy_bytes(make_arrays()[index])
+
+
+def export_panel(call, settings, key):
+    if call.refusal is not None:
+        st.info(f"Nothing to export: the reference core refuses this call. {call.refusal}")
         return
-    data_type = type_name(inputs[0].dtype)
+    op, attrs = call.op, call.kwargs
     try:
-        dispatchable = settings_dispatchable(op, [x.shape for x in inputs], data_type, attrs)
+        dispatchable = settings_dispatchable(op, call.shapes, settings.data_type, attrs)
         cpp = cpp_snippet(dispatchable)
     except DescriptorError as exc:
         show_error(exc)
         return
     name = op.lower()
-    elements = sum(x.size for x in inputs)
+    elements = call.elements
+    model_json = functools.partial(_model_json, op, call.make_inputs, attrs)
     st.caption("DxDispatch model: running it prints the outputs shown above")
     if elements <= SHOWN_MODEL_ELEMENTS:
-        st.code(_model_json(op, inputs, attrs), language="json", height=300)
+        st.code(model_json(), language="json", height=300)
     else:
         st.caption(f"The inputs hold {elements:,} values: the model is only offered as a download.")
     buttons = st.columns(2)
-    buttons[0].download_button("Download model JSON", functools.partial(_model_json, op, inputs, attrs),
-                               f"{name}.json", "application/json", key=f"{key}_model_json", on_click="ignore")
+    buttons[0].download_button("Download model JSON", model_json, f"{name}.json", "application/json",
+                               key=f"{key}_model_json", on_click="ignore")
     refusal = None
     if elements > WORKBENCH_ELEMENTS:
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
     if buttons[1].button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
                          help=refusal):
-        st.session_state[WORKBENCH_KEY] = model_for(op, inputs, **attrs)
-        # query_params={} rather than the default None: clearing the URL the default way raises while
-        # this page's bound widgets own some of its parameters; an empty dict replaces them quietly.
+        st.session_state[WORKBENCH_KEY] = model_for(op, list(call.make_inputs()), **attrs)
         st.switch_page(WORKBENCH_PAGE, query_params={})
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")
     st.code(cpp, language="cpp")
     st.caption("Arrays as .npy (numpy.load reads them; no pickle)")
-    arrays = [(f"input{i}" if len(inputs) > 1 else "input", x) for i, x in enumerate(inputs)]
-    arrays += [(f"output{i}" if len(outputs) > 1 else "output", y) for i, y in enumerate(outputs)]
+    output_shapes = _output_shapes(op, call.shapes, attrs)
+    arrays = [(f"input{i}" if len(call.shapes) > 1 else "input", call.make_inputs, i, shape)
+              for i, shape in enumerate(call.shapes)]
+    arrays += [(f"output{i}" if len(output_shapes) > 1 else "output", call.make_outputs, i, shape)
+               for i, shape in enumerate(output_shapes)]
     columns = st.columns(min(4, len(arrays)))
-    for i, (label, array) in enumerate(arrays):
+    for i, (label, make, index, shape) in enumerate(arrays):
         columns[i % len(columns)].download_button(
-            f"{label}.npy {list(array.shape)}", functools.partial(npy_bytes, array), f"{name}_{label}.npy",
+            f"{label}.npy {list(shape)}", functools.partial(_npy_download, make, index), f"{name}_{label}.npy",
             "application/octet-stream", key=f"{key}_{label}_npy", on_click="ignore")

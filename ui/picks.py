@@ -1,18 +1,20 @@
-"""Session-state callbacks shared by the operator pages: presets, and the cell a click picked."""
+"""Session-state callbacks shared by the operator pages: presets, and the cell a click picked (both in the URL)."""
 
 import streamlit as st
 
+from . import url_state
+
 
 def apply_preset(values, pick_key):
-    """Set the preset's widget values; a pick made under other settings no longer means anything."""
-    st.session_state.update(values)
-    st.session_state.pop(pick_key, None)
+    """Set the preset's settings; a pick made under other settings no longer means anything."""
+    url_state.put_many(values)
+    url_state.put(pick_key, None)
 
 
 def remember_pick(pick_key, chart_key, decode):
     """on_select callback: decode the chart's selection into the page's pick (None when nothing usable)."""
-    st.session_state[pick_key] = decode(st.session_state[chart_key].selection)
+    url_state.put(pick_key, decode(st.session_state[chart_key].selection))
 
 
 def clear_pick(pick_key):
-    st.session_state.pop(pick_key, None)
+    url_state.put(pick_key, None)

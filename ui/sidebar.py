@@ -1,4 +1,4 @@
-"""The settings every page shares, drawn once in the sidebar by app.py and bound to the URL."""
+"""The settings every page shares, drawn once in the sidebar by app.py and kept in the URL (ui.url_state)."""
 
 from dataclasses import dataclass
 
@@ -6,7 +6,9 @@ import streamlit as st
 
 from ops import DML_TYPES, FEATURE_LEVELS
 
+from . import url_state
 from .values import PATTERN_HELP, PATTERNS
+from .work import ValueSpec
 
 DEFAULTS = {
     "dtype": "UINT32",
@@ -17,6 +19,9 @@ DEFAULTS = {
     "delta": 1.0,
     "values": "",
 }
+SEED_MAX = 2**31 - 1
+# Typed values travel in the URL: a link longer than this fails in browsers and proxies before the app sees it.
+TYPED_MAX_CHARS = 4000
 
 
 @dataclass(frozen=True)
@@ -29,41 +34,41 @@ class Settings:
     delta: float
     text: str
 
-    def value_kwargs(self):
-        return dict(seed=self.seed, start=self.start, delta=self.delta, text=self.text)
+    @property
+    def values(self):
+        """How the page's input values are made (hashable: the key of shared work)."""
+        return ValueSpec(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
 
 
 def render_sidebar():
     with st.sidebar:
-        st.selectbox("DataType", DML_TYPES, key="dtype", bind="query-params",
-                     index=DML_TYPES.index(DEFAULTS["dtype"]),
-                     help="DML_TENSOR_DATA_TYPE of every tensor on the page")
-        st.selectbox("Feature level", FEATURE_LEVELS, key="level", bind="query-params",
-                     index=FEATURE_LEVELS.index(DEFAULTS["level"]),
-                     help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support table")
-        st.selectbox("Values", list(PATTERNS), key="pattern", bind="query-params",
-                     index=list(PATTERNS).index(DEFAULTS["pattern"]), format_func=PATTERNS.get,
-                     help=PATTERN_HELP)
-        pattern = st.session_state["pattern"]
+        url_state.widget(st.selectbox, "DataType", "dtype", DEFAULTS["dtype"], options=DML_TYPES,
+                         help="DML_TENSOR_DATA_TYPE of every tensor on the page")
+        url_state.widget(st.selectbox, "Feature level", "level", DEFAULTS["level"], options=FEATURE_LEVELS,
+                         help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support table")
+        pattern = url_state.widget(st.selectbox, "Values", "pattern", DEFAULTS["pattern"], options=list(PATTERNS),
+                                   format_func=PATTERNS.get, help=PATTERN_HELP)
         if pattern in ("random", "random_bytes"):
-            st.number_input("Random seed", 0, 2**31 - 1, DEFAULTS["seed"], key="seed", bind="query-params")
+            url_state.widget(st.number_input, "Random seed", "seed", DEFAULTS["seed"], minimum=0, maximum=SEED_MAX)
         if pattern == "sequence":
-            st.number_input("Start", value=DEFAULTS["start"], key="start", bind="query-params")
-            st.number_input("Delta", value=DEFAULTS["delta"], key="delta", bind="query-params")
+            url_state.widget(st.number_input, "Start", "start", DEFAULTS["start"])
+            url_state.widget(st.number_input, "Delta", "delta", DEFAULTS["delta"])
         if pattern == "custom":
-            st.text_area("Typed values", DEFAULTS["values"], key="values", bind="query-params",
-                         help="Numbers in row-major order, separated by spaces or commas; "
-                              "nan, inf, -inf for floats; 0x... gives a bit pattern")
+            url_state.widget(st.text_area, "Typed values", "values", DEFAULTS["values"], max_chars=TYPED_MAX_CHARS,
+                             help="Numbers in row-major order, separated by spaces or commas; "
+                                  "nan, inf, -inf for floats; 0x... gives a bit pattern")
 
 
 def current_settings():
-    state = st.session_state
+    """The shared settings as this run's sidebar set them (defaults for those the pattern does not use)."""
+    params = {key: url_state.peek(key, default) for key, default in DEFAULTS.items()}
+    pattern = params["pattern"]
     return Settings(
-        data_type=state.get("dtype", DEFAULTS["dtype"]),
-        feature_level=state.get("level", DEFAULTS["level"]),
-        pattern=state.get("pattern", DEFAULTS["pattern"]),
-        seed=int(state.get("seed", DEFAULTS["seed"])),
-        start=float(state.get("start", DEFAULTS["start"])),
-        delta=float(state.get("delta", DEFAULTS["delta"])),
-        text=state.get("values", DEFAULTS["values"]) or "",
+        data_type=params["dtype"],
+        feature_level=params["level"],
+        pattern=pattern,
+        seed=int(params["seed"]) if pattern in ("random", "random_bytes") else DEFAULTS["seed"],
+        start=float(params["start"]) if pattern == "sequence" else DEFAULTS["start"],
+        delta=float(params["delta"]) if pattern == "sequence" else DEFAULTS["delta"],
+        text=(params["values"] or "") if pattern == "custom" else DEFAULTS["values"],
     )

@@ -1,5 +1,8 @@
 """Pure helpers behind the descriptor workbench: model sources, size arithmetic and descriptor presets."""
 
+import base64
+import binascii
+import zlib
 from pathlib import Path
 
 from ops import FEATURE_LEVELS, DescriptorError, element_size
@@ -17,6 +20,45 @@ PRESETS = {
     "padded rows": ([1, 1, 3, 4], [18, 18, 6, 1]),
     "NHWC expressed with strides": ([1, 3, 2, 4], [24, 1, 12, 3]),
 }
+
+
+CUSTOM = "custom"
+
+
+def preset_texts(name):
+    """The builder's text fields for a preset: {"wb_sizes": ..., "wb_strides": ...}."""
+    sizes, strides = PRESETS[name]
+    return {"wb_sizes": ", ".join(map(str, sizes)), "wb_strides": "" if strides is None else ", ".join(map(str, strides))}
+
+
+def matching_preset(sizes_text, strides_text):
+    """The preset whose fields these are, or CUSTOM."""
+    return next((name for name in PRESETS
+                 if preset_texts(name) == {"wb_sizes": sizes_text, "wb_strides": strides_text}), CUSTOM)
+
+
+class LinkCodec:
+    """Model text <-> a URL-safe compressed form, so a pasted model travels in the page's link; decoding refuses
+    what does not inflate to a bounded text."""
+
+    @staticmethod
+    def encode(text):
+        return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+
+    @staticmethod
+    def decode(token):
+        try:
+            packed = base64.urlsafe_b64decode(token.encode("ascii"))
+            inflater = zlib.decompressobj()
+            data = inflater.decompress(packed, MAX_MODEL_BYTES + 1)
+            if len(data) > MAX_MODEL_BYTES or inflater.unconsumed_tail:
+                raise ValueError(f"must inflate to at most {MAX_MODEL_BYTES:,} bytes")
+            return data.decode("utf-8")
+        except (binascii.Error, zlib.error, UnicodeError) as error:
+            raise ValueError(f"is not a model packed by this app ({type(error).__name__})") from None
+
+
+LINK_CODEC = LinkCodec()
 
 
 def example_files():

@@ -1,0 +1,204 @@
+"""What the operator pages compute, as shared functions of their settings.
+
+Identical settings are the common case when a class opens one link: each function here runs once per distinct
+argument tuple for the whole server (ui.shared's byte-bounded cache, one computation at a time per key), and a
+result too large to keep is recomputed rather than held. Arguments are small hashable descriptions (a ValueSpec,
+shapes, attributes), never arrays, so a cached figure or summary never pins a tensor in memory. Cached arrays are
+made read-only: many sessions share them.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+
+from ops import (
+    DescriptorError,
+    bit_or,
+    cross_check,
+    depth_to_space,
+    element_cap,
+    join,
+    numpy_dtype,
+    space_to_depth,
+    split,
+)
+from viz.bitwise_fig import bitwise_figure
+from viz.depth_space_fig import depth_space_figure
+from viz.split_join_fig import split_join_figure
+
+from .shared import CACHE, shared
+from .values import make_values
+
+DIFF_ROWS = 20
+
+
+@dataclasses.dataclass(frozen=True)
+class ValueSpec:
+    """How a tensor's values are made: the sidebar's pattern, type and its parameters."""
+
+    pattern: str
+    data_type: str
+    seed: int = 0
+    start: float = 0.0
+    delta: float = 1.0
+    text: str = ""
+
+    def kwargs(self):
+        return dict(seed=self.seed, start=self.start, delta=self.delta, text=self.text)
+
+    def nbytes(self, shape):
+        """Bytes of a tensor of `shape`; 0 past the element cap, which refuses it before anything is allocated."""
+        count = math.prod(shape)
+        return count * numpy_dtype(self.data_type).itemsize if 0 < count <= element_cap() else 0
+
+
+def _frozen(array):
+    array.flags.writeable = False
+    return array
+
+
+@shared
+def values(spec, shape):
+    """The input tensor of `shape` filled by `spec`; DescriptorError for sizes or typed values that cannot be."""
+    return _frozen(make_values(spec.pattern, shape, spec.data_type, **spec.kwargs()))
+
+
+# ---------------------------------------------------------------- depth <-> space
+
+
+@shared
+def depth_space(spec, shape, block_size, order, direction):
+    operator = depth_to_space if direction == "depth_to_space" else space_to_depth
+    return _frozen(operator(values(spec, shape), block_size, order))
+
+
+@shared
+def depth_space_picture(spec, shape, block_size, order, direction, window, pick, width_px):
+    x = values(spec, shape)
+    return depth_space_figure(x, depth_space(spec, shape, block_size, order, direction), block_size, order,
+                              direction, window, pick, width_px=width_px)
+
+
+# ---------------------------------------------------------------- bitwise OR
+
+
+@dataclasses.dataclass(frozen=True)
+class OrOperands:
+    """A and B of the Bitwise OR page: A from the sidebar pattern, B typed or derived, broadcast along dims."""
+
+    spec: ValueSpec
+    sizes: tuple
+    broadcast: tuple = ()
+    b_text: str | None = None  # typed B values, or None: derived from A's pattern
+
+    @property
+    def b_sizes(self):
+        return tuple(1 if d in self.broadcast else s for d, s in enumerate(self.sizes))
+
+
+def _derived_b(a, operands):
+    """A second operand that differs from A but follows the same pattern."""
+    spec = operands.spec
+    if spec.pattern in ("random", "random_bytes"):
+        return values(dataclasses.replace(spec, seed=spec.seed + 1), operands.b_sizes)
+    if spec.pattern == "sequence":
+        return values(dataclasses.replace(spec, start=spec.start + spec.delta * a.size), operands.b_sizes)
+    first_slice = tuple(slice(0, 1) if d in operands.broadcast else slice(None) for d in range(a.ndim))
+    return np.flip(a[first_slice])
+
+
+@shared
+def or_operands(operands):
+    """(A, B stored, B as DirectML reads it through 0 strides); DescriptorError for values that cannot be."""
+    a = values(operands.spec, operands.sizes)
+    if operands.b_text is not None:
+        typed = dataclasses.replace(operands.spec, pattern="custom", text=operands.b_text)
+        try:
+            b_stored = values(typed, operands.b_sizes)
+        except DescriptorError as error:
+            raise DescriptorError(str(error).replace("Values", "B typed values", 1)) from None
+    else:
+        b_stored = _derived_b(a, operands)
+    # The figure, the cross-check and the export all want B's full values: spelled out once here.
+    b = np.ascontiguousarray(np.broadcast_to(b_stored, operands.sizes))
+    return a, _frozen(np.ascontiguousarray(b_stored)), _frozen(b)
+
+
+@shared
+def or_output(operands):
+    a, _, b = or_operands(operands)
+    return _frozen(bit_or(a, b))
+
+
+@shared
+def or_picture(operands, first, stop, in_place, pick):
+    a, _, b = or_operands(operands)
+    out = or_output(operands)
+    return bitwise_figure(*(x.reshape(-1)[first:stop] for x in (a, b, out)), in_place=in_place,
+                          index_offset=first, pick=pick)
+
+
+# ---------------------------------------------------------------- split <-> join
+
+
+@shared
+def split_parts(spec, sizes, axis, output_sizes):
+    return tuple(_frozen(np.ascontiguousarray(p)) for p in split(values(spec, sizes), axis, list(output_sizes)))
+
+
+@shared
+def joined(spec, sizes, axis, output_sizes):
+    return _frozen(join(list(split_parts(spec, sizes, axis, output_sizes)), axis))
+
+
+@shared
+def split_picture(spec, sizes, axis, output_sizes, view, fixed, start, pick):
+    return split_join_figure(values(spec, sizes), axis, list(output_sizes), view=view, fixed=dict(fixed),
+                             start=start, pick=pick)
+
+
+# ---------------------------------------------------------------- the cross-check, kept without its arrays
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckSummary:
+    """What the Cross-check panel shows of an ONNX Runtime run: the verdict and at most DIFF_ROWS differences."""
+
+    provider: str | None
+    available: bool
+    matches: bool
+    note: str
+    ort_version: str | None
+    first_mismatch: tuple | None = None
+    shapes: tuple = ()  # (expected shape, actual shape) of the first differing output when their forms differ
+    rows: tuple = ()  # (index, expected, actual) texts of the first differing elements
+    differing: int = 0
+    total: int = 0
+
+
+def summarize(report):
+    """A CrossCheckReport without its arrays: only what a person reads stays in the cache."""
+    fields = dict(provider=report.provider, available=report.available, matches=report.matches, note=report.note,
+                  ort_version=report.ort_version, first_mismatch=report.first_mismatch)
+    if report.matches or not report.available or report.first_mismatch is None:
+        return CheckSummary(**fields)
+    output, index = report.first_mismatch
+    expected = np.asarray(report.expected[output])
+    actual = np.asarray(report.actual[output]) if output < len(report.actual) else None
+    if index is None or actual is None or actual.shape != expected.shape:
+        return CheckSummary(**fields, shapes=(tuple(expected.shape), None if actual is None else tuple(actual.shape)))
+    width = f"u{expected.dtype.itemsize}"
+    differ = expected.view(width) != actual.view(width)
+    where = np.argwhere(differ)[:DIFF_ROWS]
+    rows = tuple((str(tuple(int(i) for i in w)), str(expected[tuple(w)]), str(actual[tuple(w)])) for w in where)
+    return CheckSummary(**fields, rows=rows, differing=int(differ.sum()), total=int(differ.size))
+
+
+def check(op, key, make_inputs, attrs):
+    """The cross-check of one operator call, identified by `key` (how its inputs are made), as a summary.
+
+    `make_inputs` is only called on a miss; `attrs` is a sorted tuple of the core function's keyword arguments.
+    """
+    return CACHE.get(("check", op, key, attrs),
+                     lambda: summarize(cross_check(op, list(make_inputs()), **dict(attrs))))
