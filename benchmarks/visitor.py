@@ -34,6 +34,7 @@ class Visit:
     finished: bool = False
     exceptions: list = dataclasses.field(default_factory=list)
     errors: list = dataclasses.field(default_factory=list)
+    warnings: list = dataclasses.field(default_factory=list)
     charts: int = 0
     bytes_received: int = 0
     url_query: str | None = None  # the query string the app last wrote to the address bar
@@ -52,6 +53,8 @@ def _read(visit, message):
             visit.exceptions.append(f"{element.exception.type}: {element.exception.message}")
         elif kind == "alert" and element.alert.format == element.alert.ERROR:
             visit.errors.append(element.alert.body)
+        elif kind == "alert" and element.alert.format == element.alert.WARNING:
+            visit.warnings.append(element.alert.body)
         elif kind == "plotly_chart":
             visit.charts += 1
     if message.HasField("page_info_changed"):

@@ -27,11 +27,14 @@ class WorkBudget:
         self.waiting = 0
         self.refused = 0
         self._changed = threading.Condition()
+        self._held = threading.local()
 
     @contextlib.contextmanager
     def admit(self, nbytes, what="this computation"):
+        """Hold `nbytes` of the budget for the block. Inside a block that already holds a reservation in this
+        thread, the outer estimate covers the work (a page's estimate covers the figures it draws)."""
         nbytes = int(nbytes)
-        if nbytes < self.free_below:
+        if nbytes < self.free_below or getattr(self._held, "depth", 0):
             yield
             return
         if nbytes > self.total:
@@ -54,9 +57,11 @@ class WorkBudget:
                 self.waiting -= 1
             self.reserved += nbytes
             self.peak = max(self.peak, self.reserved)
+        self._held.depth = 1
         try:
             yield
         finally:
+            self._held.depth = 0
             with self._changed:
                 self.reserved -= nbytes
                 self._changed.notify_all()

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# The websocket visitor and the server launcher are shared with the load benchmark.
+sys.path.insert(0, str(ROOT / "benchmarks"))
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",

@@ -5,7 +5,9 @@ quarter of it each, figures, cross-check summaries); WORK_BYTES for the arrays t
 A page's heavy section runs inside `admitted(estimate)`, which waits for room or raises Busy with a message to show.
 """
 
+import contextlib
 import functools
+import gc
 
 import streamlit as st
 
@@ -39,8 +41,14 @@ def shared(function):
     return cached
 
 
+@contextlib.contextmanager
 def admitted(nbytes, what="this view"):
-    return BUDGET.admit(nbytes, what)
+    """Reserve `nbytes` of the work budget for the block; after a large reservation, collect reference cycles
+    (Streamlit's own collection after every run is off: it cost half the server's time under a class)."""
+    with BUDGET.admit(nbytes, what):
+        yield
+    if nbytes >= BUDGET.free_below:
+        gc.collect()
 
 
 def fragment(function):

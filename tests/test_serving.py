@@ -1,0 +1,144 @@
+"""The server-wide pieces in serve/: one cache bounded by bytes with one computation per key, and the work budget."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from serve.budget import Busy, WorkBudget
+from serve.cache import SharedCache, size_of
+from ui import work
+
+
+def test_size_of_counts_numpy_buffers_and_views_by_their_base():
+    a = np.zeros(1000, np.float64)
+    assert size_of(a) >= 8000
+    assert size_of(a[::2]) >= 8000  # keeping a view keeps its base
+    assert size_of((a, [a.copy()], {"k": a})) >= 3 * 8000
+
+
+def test_the_cache_keeps_at_most_its_budget_and_drops_the_least_recently_used():
+    cache = SharedCache(budget=10_000, largest=10_000)
+    for key in range(5):
+        cache.get(key, lambda: np.zeros(2400 // 8 * 8, np.uint8))
+    assert cache.used <= 10_000
+    assert cache.stats()["entries"] == 3  # about 2.5 kB each: the two oldest went
+    calls = []
+    cache.get(4, lambda: calls.append(1))
+    assert not calls  # still there
+    cache.get(0, lambda: calls.append(1) or np.zeros(10, np.uint8))
+    assert calls == [1]  # evicted, so computed again
+
+
+def test_an_entry_over_the_largest_size_is_returned_but_not_kept():
+    cache = SharedCache(budget=1 << 20)  # largest: a quarter
+    big = cache.get("big", lambda: np.zeros(300_000, np.uint8))
+    assert big.size == 300_000
+    assert cache.stats()["entries"] == 0 and cache.stats()["too_large"] == 1
+
+
+def test_callers_of_a_key_being_computed_wait_for_that_one_computation():
+    cache = SharedCache(budget=1 << 20)
+    started = threading.Event()
+    runs = []
+
+    def slow():
+        runs.append(1)
+        started.set()
+        time.sleep(0.2)
+        return np.arange(10)
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(cache.get("k", slow))) for _ in range(8)]
+    threads[0].start()
+    started.wait()
+    for t in threads[1:]:
+        t.start()
+    for t in threads:
+        t.join()
+    assert runs == [1]
+    assert all(r is results[0] for r in results)
+    assert cache.stats()["shared"] == 7
+
+
+def test_an_error_reaches_every_waiting_caller_and_is_not_cached():
+    cache = SharedCache(budget=1 << 20)
+
+    def fails():
+        time.sleep(0.05)
+        raise ValueError("no")
+
+    errors = []
+
+    def call():
+        try:
+            cache.get("k", fails)
+        except ValueError as error:
+            errors.append(str(error))
+
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == ["no"] * 4
+    assert cache.get("k", lambda: 5) == 5
+
+
+def test_the_budget_queues_heavy_work_and_refuses_it_when_the_wait_runs_out():
+    budget = WorkBudget(total=100, wait=0.3, free_below=10)
+    order = []
+
+    def heavy(name, hold):
+        with budget.admit(60, name):
+            order.append(name)
+            time.sleep(hold)
+
+    first = threading.Thread(target=heavy, args=("first", 0.15))
+    first.start()
+    time.sleep(0.02)
+    heavy("second", 0)  # waits for the first to finish, then runs
+    first.join()
+    assert order == ["first", "second"]
+    assert budget.peak <= 100 and budget.reserved == 0
+
+    holder = threading.Thread(target=heavy, args=("holder", 0.8))
+    holder.start()
+    time.sleep(0.02)
+    with pytest.raises(Busy, match="busy with other large tensors"):
+        heavy("late", 0)
+    holder.join()
+    with budget.admit(5):  # small work never waits
+        pass
+    with pytest.raises(Busy, match="more than the server's whole work budget"):
+        with budget.admit(1000, "a huge thing"):
+            pass
+
+
+def test_nested_admission_in_one_thread_counts_once():
+    budget = WorkBudget(total=100, wait=0.1, free_below=1)
+    with budget.admit(80):
+        with budget.admit(80):  # the outer reservation covers the work inside it
+            assert budget.reserved == 80
+    assert budget.reserved == 0
+
+
+def test_the_cross_check_cache_key_tells_apart_inputs_made_differently():
+    """The shared cross-check summary is keyed by how its inputs are made: another seed or type is another entry."""
+    made = []
+
+    def inputs(seed):
+        def make():
+            made.append(seed)
+            return [np.random.default_rng(seed).integers(0, 9, (1, 4, 2, 2)).astype(np.uint32)]
+        return make
+
+    attrs = (("block_size", 2), ("order", "DEPTH_COLUMN_ROW"))
+    one = work.ValueSpec("random", "UINT32", seed=1)
+    two = work.ValueSpec("random", "UINT32", seed=2)
+    first = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
+    again = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
+    other = work.check("DEPTH_TO_SPACE1", ("test", two), inputs(2), attrs)
+    assert made == [1, 2] and first is again and other is not first
+    assert first.matches and other.matches
