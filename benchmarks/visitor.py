@@ -131,13 +131,17 @@ def memory_of(pid):
 
 
 @contextlib.contextmanager
-def served_app(port=None, timeout=60.0):
-    """`streamlit run app.py` on a free loopback port, started fresh; yields (url, process)."""
+def served_app(port=None, timeout=60.0, root=ROOT):
+    """`streamlit run app.py` of the checkout at `root` on a free loopback port, started fresh; yields (url, process).
+
+    The server runs from `root` with its own .streamlit/config.toml, so an older checkout is served as it was.
+    """
     port = port or free_port()
+    root = Path(root)
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+        [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -79,7 +79,7 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
     assert reopen(browser, page.evaluate("location.href")) == seen
 
 
-@pytest.mark.parametrize("key, label", zip(OVERVIEW_BUTTONS, OVERVIEW_LABELS))
+@pytest.mark.parametrize("key, label", list(zip(OVERVIEW_BUTTONS, OVERVIEW_LABELS)))
 def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url,
                                                                                        key, label):
     start(page, app_url, "", dict(dtype="FLOAT64", pattern="random", seed=11, level="3_1"))

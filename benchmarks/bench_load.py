@@ -1,0 +1,268 @@
+"""The app under a class: page times for 1, 10 and 30 visitors at once, memory over cap-size links, and one user's
+control changes and clicks in Chromium. Prints tables; asserts nothing (tests/test_load.py asserts correctness).
+
+    .venv/bin/python benchmarks/bench_load.py                 # this checkout
+    .venv/bin/python benchmarks/bench_load.py --root ../old   # another checkout (a git worktree), for "before"
+
+Each visitor count gets a freshly started server (cold: the first visitors pay for the imports). A visitor opens the
+default pages in turn, each one `--repeat` times, over Streamlit's own websocket (benchmarks/visitor.py), so the
+client costs little and the server's cores are what is measured.
+"""
+
+import argparse
+import contextlib
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from visitor import ROOT, free_port, memory_of, run_visitors, served_app
+
+DEFAULT_PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
+CAP_LINK = "dtype=FLOAT64&pattern=random&seed={}&C=64&H=512&W=512"
+MiB = 1 << 20
+
+
+class Sampler:
+    """Peak resident memory of a process, sampled every 50 ms."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self._stop = pid, 0, threading.Event()
+
+    def __enter__(self):
+        def run():
+            while not self._stop.is_set():
+                self.peak = max(self.peak, memory_of(self.pid)[0])
+                time.sleep(0.05)
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def row(cells):
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def visitors_table(root, counts, repeat):
+    print("\n**Visitors at once, fresh server each**: every visitor opens the default pages (overview, depth, "
+          f"bitwise, split) in turn, {repeat} page runs each\n")
+    print(row(["visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s", "server peak MB"]))
+    print(row(["---:"] * 8))
+    for count in counts:
+        with served_app(root=root) as (url, process), Sampler(process.pid) as memory:
+            plans = [[DEFAULT_PAGES[(i + k) % len(DEFAULT_PAGES)] for k in range(repeat)] for i in range(count)]
+            start = time.perf_counter()
+            visits = run_visitors(url, plans)
+            wall = time.perf_counter() - start
+        seconds = [v.seconds for v in visits]
+        failed = sum(not v.ok for v in visits)
+        print(row([count, len(visits), failed, f"{percentile(seconds, .5):.2f}", f"{percentile(seconds, .95):.2f}",
+                   f"{max(seconds):.2f}", f"{len(visits) / wall:.1f}", f"{memory.peak / MiB:.0f}"]))
+
+
+def cap_series(root, links):
+    print(f"\n**Cap-size links** (FLOAT64 {{1,64,512,512}}, 128 MiB per tensor), {links} distinct seeds one after "
+          "another, then 10 more at once\n")
+    with served_app(root=root) as (url, process):
+        run_visitors(url, [[("depth_space", "")]])
+        base = memory_of(process.pid)[0]
+        resident, seconds, peaks = [], [], []
+        for seed in range(1, links + 1):
+            with Sampler(process.pid) as memory:
+                [visit] = run_visitors(url, [[("depth_space", CAP_LINK.format(seed))]])
+            resident.append(memory_of(process.pid)[0])
+            seconds.append(visit.seconds)
+            peaks.append(memory.peak)
+        print(f"- resident after the default page: {base / MiB:.0f} MB; after each link (MB): "
+              + ", ".join(f"{r / MiB:.0f}" for r in resident))
+        print(f"- one cap-size run: {statistics.median(seconds):.2f} s median; peak during a run "
+              f"{max(p - r for p, r in zip(peaks, [base, *resident])) / MiB:.0f} MB above the resident before it")
+        with Sampler(process.pid) as memory:
+            start = time.perf_counter()
+            visits = run_visitors(url, [[("depth_space", CAP_LINK.format(1000 + k))] for k in range(10)])
+            wall = time.perf_counter() - start
+        busy = sum(any("busy" in w for w in v.warnings) for v in visits)
+        drawn = sum(v.charts > 0 for v in visits)
+        print(f"- 10 at once: {wall:.1f} s for all, {drawn} drawn, {busy} told 'busy', "
+              f"{sum(not v.ok for v in visits)} failed; server peak {memory.peak / MiB:.0f} MB, resident after "
+              f"{memory_of(process.pid)[0] / MiB:.0f} MB")
+
+
+@contextlib.contextmanager
+def proxied(processes):
+    """serve/serve.sh with `processes` app processes behind nginx on a free port; yields (url, [app pids])."""
+    port = free_port()
+    env = {**os.environ, "PATH": os.environ.get("PATH", "") + ":/usr/sbin:/sbin"}
+    server = subprocess.Popen(["bash", "serve/serve.sh", str(processes), str(port)], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        line = server.stdout.readline()
+        if "Serving on" not in line:
+            raise RuntimeError(line + server.stdout.read(2000))
+        pids = [int(p) for p in subprocess.run(["pgrep", "-g", str(server.pid), "-f", "streamlit run"],
+                                               capture_output=True, text=True).stdout.split()]
+        yield f"http://127.0.0.1:{port}", pids
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def processes_table(counts, visitors, repeat):
+    print(f"\n**Processes behind nginx** (serve/serve.sh): {visitors} visitors at once, {repeat} page runs each, "
+          "cold processes\n")
+    print(row(["processes", "page runs", "failed", "p50 s", "p95 s", "pages/s"]))
+    print(row(["---:"] * 6))
+    for count in counts:
+        with proxied(count) as (url, _):
+            plans = [[DEFAULT_PAGES[(i + k) % len(DEFAULT_PAGES)] for k in range(repeat)] for i in range(visitors)]
+            start = time.perf_counter()
+            visits = run_visitors(url, plans)
+            wall = time.perf_counter() - start
+        seconds = [v.seconds for v in visits]
+        print(row([count, len(visits), sum(not v.ok for v in visits), f"{percentile(seconds, .5):.2f}",
+                   f"{percentile(seconds, .95):.2f}", f"{len(visits) / wall:.1f}"]))
+
+
+# ---------------------------------------------------------------- one user in Chromium
+
+SIGNATURE = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => [
+    gd.data.map(t => [t.name, t.z && t.z.length, t.customdata && t.customdata.length, t.x && t.x.length]),
+    (gd.layout.annotations || []).map(a => a.text), (gd.layout.shapes || []).map(s => s.path),
+    gd.layout.height]).concat([document.querySelectorAll('[data-testid="stStatusWidget"]').length])"""
+CHANGED = f"""(before) => {{ const now = ({SIGNATURE})();
+    return JSON.stringify(now) !== before && now[now.length - 1] === 0; }}"""
+
+
+def _settle(page):
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=120_000)
+    page.wait_for_timeout(500)
+
+
+def _timed(page, action):
+    """Seconds from the action until the figure shows something new and no run is under way."""
+    before = __import__("json").dumps(page.evaluate(SIGNATURE))
+    start = time.perf_counter()
+    action()
+    page.wait_for_function(CHANGED, arg=before, timeout=120_000, polling="raf")
+    return time.perf_counter() - start
+
+
+def _set_number(page, label, value):
+    box = page.locator(f'input[aria-label="{label}"]')
+    box.fill(str(value))
+    box.press("Enter")
+
+
+def _set_text(page, label, value):
+    box = page.locator(f'input[aria-label="{label}"]')
+    box.fill(value)
+    box.press("Enter")
+
+
+def _click_cell(page, index):
+    """Click the index-th clickable cell of the first figure (its invisible click markers)."""
+    point = page.evaluate(
+        """(i) => { const gd = document.querySelector('.js-plotly-plot');
+                    const t = gd._fullData.find(t => t.type === 'scatter' && t.x && t.x.length);
+                    const k = i % t.x.length;
+                    const xa = gd._fullLayout[t.xaxis.replace('x', 'xaxis')], ya = gd._fullLayout[t.yaxis.replace('y', 'yaxis')];
+                    const box = gd.getBoundingClientRect();
+                    return [box.left + xa._offset + xa.l2p(t.x[k]), box.top + ya._offset + ya.l2p(t.y[k])]; }""",
+        index)
+    page.mouse.click(*point)
+
+
+def scenarios():
+    """(name, start path, [actions]) where each action changes the view once."""
+    def cycle(values, setter):
+        return [lambda page, v=v: setter(page, v) for v in values]
+
+    return [
+        ("depth: change C (default size)", "depth_space",
+         cycle([16, 24, 32, 8, 40, 48, 16, 56, 64, 8], lambda p, v: _set_number(p, "C", v))),
+        ("depth: click a cell (default size)", "depth_space",
+         [lambda page, i=i: _click_cell(page, 7 * i + 3) for i in range(10)]),
+        ("depth: change BlockSize (drawing cap, 4,096 cells)", "depth_space?C=64&H=8&W=8",
+         cycle([4, 8, 2, 4, 8, 2, 4, 8, 2, 4], lambda p, v: _set_number(p, "BlockSize", v))),
+        ("depth: click a cell (drawing cap)", "depth_space?C=64&H=8&W=8",
+         [lambda page, i=i: _click_cell(page, 397 * i + 11) for i in range(10)]),
+        ("bitwise: Sizes 2,3 <-> 4,32 (default)", "bitwise_or",
+         cycle(["4,32", "2,3"] * 5, lambda p, v: _set_text(p, "Sizes", v))),
+        ("bitwise: click a bit (128 elements drawn, cap)", "bitwise_or?or_sizes=4,32&or_rows=128",
+         [lambda page, i=i: _click_cell(page, 131 * i + 5) for i in range(10)]),
+        ("split: change Axis (default)", "split_join",
+         cycle([3, 2] * 5, lambda p, v: _set_number(p, "Axis", v))),
+        ("split: click a cell (64 x 64, cap)", "split_join?sj_sizes=64,64&sj_axis=1&sj_split=20,44",
+         [lambda page, i=i: _click_cell(page, 263 * i + 9) for i in range(10)]),
+    ]
+
+
+def interactions(root):
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+
+    print("\n**One user in Chromium**: seconds from a control change or click until the new figure is drawn and "
+          "no run is under way (10 actions each, the first page load not counted)\n")
+    print(row(["action", "p50 s", "p95 s", "max s"]))
+    print(row(["---", "---:", "---:", "---:"]))
+    with served_app(root=root) as (url, _), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, path, actions in scenarios():
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
+            page.goto(f"{url}/{path}")
+            _settle(page)
+            times = []
+            for action in actions:
+                try:
+                    times.append(_timed(page, lambda: action(page)))
+                except Exception as error:  # a scenario the checkout cannot do (an older page) is reported
+                    print(row([name, "failed", type(error).__name__, ""]))
+                    break
+                page.wait_for_timeout(150)
+            if times:
+                print(row([name, f"{percentile(times, .5):.2f}", f"{percentile(times, .95):.2f}",
+                           f"{max(times):.2f}"]))
+            context.close()
+        browser.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    parser.add_argument("--visitors", type=int, nargs="*", default=[1, 10, 30])
+    parser.add_argument("--repeat", type=int, default=3, help="page runs per visitor")
+    parser.add_argument("--links", type=int, default=12, help="distinct cap-size links in the memory series")
+    parser.add_argument("--processes", type=int, nargs="*", default=[1, 2],
+                        help="app processes behind nginx to compare (this checkout only)")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["visitors", "cap", "browser", "processes"])
+    args = parser.parse_args()
+    print(f"Serving {args.root.resolve()}")
+    if "visitors" not in args.skip:
+        visitors_table(args.root, args.visitors, args.repeat)
+    if "cap" not in args.skip:
+        cap_series(args.root, args.links)
+    if "processes" not in args.skip:
+        processes_table(args.processes, 30, args.repeat)
+    if "browser" not in args.skip:
+        interactions(args.root)
+
+
+if __name__ == "__main__":
+    main()
