@@ -10,6 +10,7 @@ measure the server.
 import asyncio
 import contextlib
 import dataclasses
+import os
 import socket
 import subprocess
 import sys
@@ -23,6 +24,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 ROOT = Path(__file__).resolve().parent.parent
+# As scripts/app.sh and serve/serve.sh run the server: freed large arrays go back to the system.
+SERVER_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "1048576"}
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 
 
@@ -141,7 +144,7 @@ def served_app(port=None, timeout=60.0, root=ROOT):
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **SERVER_ENV},
     )
     url = f"http://127.0.0.1:{port}"
     try:

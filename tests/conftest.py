@@ -1,11 +1,7 @@
 """Fixtures shared by the test files: a live app server and a Chromium page for the browser tests."""
 
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -60,36 +56,13 @@ def click_button(at, label_start):
     next(b for b in at.button if b.label.startswith(label_start)).click().run()
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def app_url():
     """The app served by `streamlit run` on a free loopback port, for as long as the test session lasts."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        process.kill()
-        pytest.fail("streamlit did not answer on its health endpoint within 60 s")
-    yield url
-    process.terminate()
-    process.wait(timeout=10)
+    from visitor import served_app
+
+    with served_app() as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,9 @@
 """The overview and Depth <-> Space pages in Debian's Chromium: they load clean, animate, deep-link, highlight."""
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT, _free_port
+from visitor import served_app
 
 from ops import depth_to_space
 from ui.values import make_values
@@ -160,24 +158,14 @@ def test_open_in_workbench_from_a_page_with_settings_in_its_url(page, app_url):
 # Streamlit treats a folder named pages/ beside the entry script as an old-style multipage app and runs
 # a deep-linked page without app.py until "/" has been served once; the pages live in app_pages/ for that.
 def test_a_deep_link_as_the_first_request_after_a_server_start_runs_through_app_py(browser):
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    try:
-        page = context.new_page()
-        for _ in range(200):
-            try:
-                page.goto(f"http://127.0.0.1:{port}/depth_space?C=4&dtype=FLOAT16")
-                break
-            except Exception:  # not listening yet
-                page.wait_for_timeout(300)
-        wait_for_app(page)
-        page.locator('input[aria-label="DataType"]').wait_for(timeout=10_000)
-        assert page.locator('input[aria-label="DataType"]').input_value() == "FLOAT16"
-    finally:
-        context.close()
-        server.terminate()
-        server.wait(timeout=10)
+    # served_app only asks /_stcore/health before yielding: no page has been served yet.
+    with served_app() as (url, _):
+        try:
+            page = context.new_page()
+            page.goto(f"{url}/depth_space?C=4&dtype=FLOAT16")
+            wait_for_app(page)
+            page.locator('input[aria-label="DataType"]').wait_for(timeout=10_000)
+            assert page.locator('input[aria-label="DataType"]').input_value() == "FLOAT16"
+        finally:
+            context.close()
