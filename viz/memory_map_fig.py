@@ -7,11 +7,11 @@ two logical elements of an output landing on one cell as a conflict.
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ops.descriptors.tensor_desc import packed_strides
 
-from .common import MAX_CELLS, empty_figure
+from .common import MAX_CELLS, empty_figure, trace
+from .spec import SpecFigure, figure_spec
 
 MAX_LOGICAL_ELEMENTS = 2**20
 MAX_COLUMNS = 64
@@ -109,21 +109,17 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
     names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
     present = sorted({int(c) for c in codes[~np.isnan(codes)]})
     scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
-    figure = go.Figure(
-        go.Heatmap(
-            z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
-            customdata=np.array(hover, dtype=object).reshape(rows, columns),
-            text=np.array(labels, dtype=object).reshape(rows, columns), hovertemplate="%{customdata}<extra></extra>",
-            xgap=1, ygap=1,
-        )
+    heatmap = trace(
+        "heatmap", z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
+        customdata=np.array(hover, dtype=object).reshape(rows, columns),
+        text=np.array(labels, dtype=object).reshape(rows, columns), hovertemplate="%{customdata}<extra></extra>",
+        xgap=1, ygap=1,
     )
     if drawn <= LABELLED_CELLS:
-        figure.data[0].update(texttemplate="%{text}", textfont=dict(color="white"))
-    for code in present:
-        figure.add_trace(go.Scatter(
-            x=[None], y=[None], mode="markers", name=names[code],
-            marker=dict(symbol="square", size=12, color=COLORS[code]),
-        ))
+        heatmap.update(texttemplate="%{text}", textfont=dict(color="white"))
+    legend = [trace("scatter", x=[None], y=[None], mode="markers", name=names[code],
+                    marker=dict(symbol="square", size=12, color=COLORS[code]))
+              for code in present]
     unit_name = "byte" if byte_cells else "element"
     drawn_note = (f"all {total_cells:,} {unit_name}s drawn" if drawn == total_cells
                   else f"first {drawn:,} of {total_cells:,} {unit_name}s drawn")
@@ -133,18 +129,22 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
         subtitle += "; a cell shows its logical index (size-1 dimensions left out) or ×N for N users"
     if outside:
         subtitle += f"; {outside:,} logical elements fall outside the buffer"
-    figure.update_layout(
+    xaxis = dict(title=dict(text=f"{unit_name} offset within row"), showgrid=False, zeroline=False,
+                 range=[-0.5, columns - 0.5], constrain="domain")
+    yaxis = dict(title=dict(text=f"row ({columns} {unit_name}s each)"), showgrid=False, zeroline=False,
+                 autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
+    if columns <= 16:
+        xaxis["dtick"] = 1
+    if rows <= 16:
+        yaxis["dtick"] = 1
+    layout = dict(
         title=dict(text=f"{heading}<br><sup>{subtitle}</sup>"),
         showlegend=True, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         height=_height(rows, columns),
         margin=dict(l=50, r=10, t=110, b=30),
+        xaxis=xaxis, yaxis=yaxis,
     )
-    figure.update_xaxes(title=f"{unit_name} offset within row", showgrid=False, zeroline=False,
-                        range=[-0.5, columns - 0.5], constrain="domain", dtick=1 if columns <= 16 else None)
-    figure.update_yaxes(title=f"row ({columns} {unit_name}s each)", showgrid=False, zeroline=False,
-                        autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain",
-                        dtick=1 if rows <= 16 else None)
-    return figure
+    return SpecFigure(figure_spec([heatmap] + legend, layout))
 
 
 def _height(rows, columns):
