@@ -269,13 +269,9 @@ def _field_annotations(dtype):
     return annotations
 
 
-def _ticktext(flat, first, stop, done_rows=None, index_offset=0):
-    labels = []
-    for i in range(first, stop):
-        pending = done_rows is not None and (i - first) not in done_rows
-        number = i + index_offset
-        labels.append(f"#{number}  …" if pending else f"#{number}  {describe(flat[i])}")
-    return labels
+def _ticktext(flat, first, stop, index_offset):
+    """Row labels '#n  value (class) 0x...', n counting elements of the whole tensor."""
+    return [f"#{i + index_offset}  {describe(flat[i])}" for i in range(first, stop)]
 
 
 SUFFIXES = ("", "2", "3")  # the axes of the A, B and Output grids
@@ -336,16 +332,19 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         flat = (a, b, out)[panel]
         layout[f"yaxis{suffix}"].update(
             autorange="reversed", tickmode="array", tickvals=y,
-            ticktext=_ticktext(flat, first, stop, index_offset=index_offset), showgrid=False, zeroline=False,
+            ticktext=_ticktext(flat, first, stop, index_offset), showgrid=False, zeroline=False,
             constrain="domain",
         )
         layout[f"xaxis{suffix}"].update(
             scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain", showgrid=False, zeroline=False,
             tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
         )
-    grid = BitGrid(first + index_offset, count, width, _field_shapes(dtype, count, SUFFIXES), [])
-    static_shapes = grid.field_shapes + _pick_shapes(pick, grid.first, count, width, SUFFIXES)
-    frames = _sweep(grids[2], codes, out, first, stop, show_text, max_frames, index_offset, grid, static_shapes)
+    field_shapes = _field_shapes(dtype, count, SUFFIXES)
+    static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
+    # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
+    labels = (layout["yaxis3"]["ticktext"], [f"#{i + index_offset}  …" for i in range(first, stop)])
+    frames, highlights = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes)
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     duration = max(60, min(400, 8000 // len(frames)))
     names = [f["name"] for f in frames]
     menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
@@ -357,7 +356,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
         updatemenus=menus, sliders=sliders,
     )
-    if static_shapes:  # go.Figure leaves an empty shapes list out
+    if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = static_shapes
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
 
@@ -379,30 +378,27 @@ def _height(count, width):
     return int(min(1400, max(420, 3 * count * cell + 260)))
 
 
-def _sweep(out_bits, codes, out, first, stop, show_text, max_frames, index_offset, grid, static_shapes):
-    """The frames: an empty Output grid, then the cells of each sweep step added; records their highlights."""
+def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes):
+    """The frames (an empty Output grid, then the cells of each sweep step added) and their highlight shapes."""
     count, width = out_bits.shape
-    steps = sweep_steps(count, width, max_frames)
     shown = np.zeros_like(out_bits, dtype=bool)
-    frames = [_frame("0", out_bits, codes, shown, [], static_shapes, out, first, stop, show_text, index_offset,
-                     grid)]
-    for number, cells in enumerate(steps, start=1):
+    frames, highlights = [], []
+    for number, cells in enumerate([[]] + sweep_steps(count, width, max_frames)):
         for r, c in cells:
             shown[r, c] = True
-        frames.append(_frame(str(number), out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text,
-                             index_offset, grid))
-    return frames
+        highlight = _highlight_shapes(cells, SUFFIXES)
+        frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight))
+        highlights.append(highlight)
+    return frames, highlights
 
 
-def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text, index_offset, grid):
-    done_rows = {r for r in range(out_bits.shape[0]) if shown[r].all()}
+def _frame(name, out_bits, codes, shown, labels, show_text, shapes):
     heatmap = dict(type="heatmap", z=typed_array(_grid(out_bits, codes, shown)))
     if show_text:  # cell text is only animated when it is drawn; the hover keeps the final bits either way
         heatmap.update(text=_cell_text(out_bits, shown).tolist(), texttemplate="%{text}")
-    highlight = _highlight_shapes(cells, SUFFIXES)
-    grid.highlights.append(highlight)
-    layout = dict(yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])),
-                              ticktext=_ticktext(out, first, stop, done_rows, index_offset)))
-    if static_shapes or highlight:  # go.Frame leaves an empty shapes list out
-        layout["shapes"] = static_shapes + highlight
+    written, pending = labels
+    ticktext = [label if done else wait for label, wait, done in zip(written, pending, shown.all(axis=1).tolist())]
+    layout = dict(yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])), ticktext=ticktext))
+    if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
+        layout["shapes"] = shapes
     return dict(name=name, data=[heatmap], traces=[2], layout=layout)

@@ -49,8 +49,16 @@ def default_columns(sizes, strides=None, cells=None):
     return max(1, min(MAX_COLUMNS, columns))
 
 
-def _index_label(flat, sizes):
-    return "[" + ", ".join(str(int(i)) for i in np.unravel_index(flat, sizes)) + "]"
+def _index_label(index):
+    return "[" + ", ".join(str(i) for i in index) + "]"
+
+
+def _logical_indices(users, sizes):
+    """{flat: multi-index as a list} of every user a label or a hover names, unravelled in one call."""
+    named = sorted({int(flat) for who in users for flat in who[:HOVER_INDICES]})
+    if not named:
+        return {}
+    return dict(zip(named, np.stack(np.unravel_index(named, sizes), axis=1).tolist()))
 
 
 def _cell_users(offsets, cell_of_offset, cells):
@@ -97,13 +105,14 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
     else:
         users = _cell_users(offsets, lambda o: o, drawn)
 
+    indices = _logical_indices(users, sizes)
     codes = np.full(rows * columns, np.nan)
     hover = [""] * (rows * columns)
     labels = [""] * (rows * columns)
     for cell, who in enumerate(users):
         codes[cell] = UNTOUCHED if not who else ONCE if len(who) == 1 else SHARED
-        hover[cell] = _hover(cell, who, sizes, element_size, byte_cells, verb)
-        labels[cell] = _cell_label(who, sizes)
+        hover[cell] = _hover(cell, who, indices, element_size, byte_cells, verb)
+        labels[cell] = _cell_label(who, sizes, indices)
 
     shared_name = "written more than once: conflict" if role == "output" else "read many times: broadcast"
     names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
@@ -153,18 +162,17 @@ def _height(rows, columns):
     return int(min(1000, max(320, rows * cell + 180)))
 
 
-def _cell_label(who, sizes):
+def _cell_label(who, sizes, indices):
     """Short in-cell label: the one logical index (dimensions of size 1 left out), or ×N for N users."""
     if not who:
         return ""
     if len(who) > 1:
         return f"×{len(who)}"
-    index = np.unravel_index(who[0], sizes)
-    kept = [str(int(i)) for i, size in zip(index, sizes) if size > 1]
+    kept = [str(i) for i, size in zip(indices[int(who[0])], sizes) if size > 1]
     return ",".join(kept) or "0"
 
 
-def _hover(cell, who, sizes, element_size, byte_cells, verb):
+def _hover(cell, who, indices, element_size, byte_cells, verb):
     if byte_cells:
         element, byte = divmod(cell, element_size)
         where = f"byte {cell} (byte {byte} of element {element})"
@@ -172,7 +180,7 @@ def _hover(cell, who, sizes, element_size, byte_cells, verb):
         where = f"element {cell} (bytes {cell * element_size}..{cell * element_size + element_size - 1})"
     if not who:
         return f"{where}<br>never touched"
-    labels = ", ".join(_index_label(flat, sizes) for flat in who[:HOVER_INDICES])
+    labels = ", ".join(_index_label(indices[int(flat)]) for flat in who[:HOVER_INDICES])
     more = f" and {len(who) - HOVER_INDICES} more" if len(who) > HOVER_INDICES else ""
     return f"{where}<br>{verb} by {len(who)}: {labels}{more}"
 

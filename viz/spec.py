@@ -12,6 +12,7 @@ for layout keys (picks), go.Figure(figure.to_dict()) for anything else.
 """
 
 import base64
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -81,10 +82,14 @@ def layout_template():
 
 
 def figure_spec(data, layout, frames=None):
-    """The dict go.Figure(data, layout, frames).to_dict() gives: the template in the layout, frames when any."""
+    """The dict go.Figure(data, layout, frames).to_dict() gives: the template in the layout, frames when any.
+
+    The template goes first, so that with_overlay, which adds new keys last, gives the same key order as a
+    builder that puts its overlay keys (shapes) last.
+    """
     template = layout_template()
     if template is not None:
-        layout = {**layout, "template": template}
+        layout = {"template": template, **layout}
     spec = {"data": data, "layout": layout}
     if frames:
         spec["frames"] = frames
@@ -119,11 +124,11 @@ class SpecFigure(go.Figure):
     calls figure.to_dict() and nothing else) and then calls plotly.io.to_json(spec, validate=False); a plain
     dict would instead be validated through go.Figure(**spec), the slow path this class avoids.
 
-    Read-only: go.Figure's editing methods (update_layout, add_trace, ...) raise AttributeError, since
-    they would need the object tree this class never builds. `data`, `layout` and `frames` (and figure[...])
-    are read from a go.Figure built from the spec on first use, which validates it against plotly's schema:
-    for tests and debugging, not for a rerun's hot path. `context` is what the builder keeps for drawing
-    picks on a copy (see with_overlay); it is not part of the JSON.
+    Read-only: go.Figure's editing methods (update_layout, add_trace, for_each_trace, ...) raise TypeError.
+    `data`, `layout` and `frames` (and figure[...]) are read from a go.Figure built from the spec on first use,
+    which validates it against plotly's schema: for tests and debugging, not for a rerun's hot path; what is
+    assigned through them stays in that copy and never reaches the spec. `context` is what the builder keeps
+    for drawing picks on a copy (see with_overlay); it is not part of the JSON.
     """
 
     def __init__(self, spec, context=None):
@@ -134,9 +139,6 @@ class SpecFigure(go.Figure):
 
     def to_dict(self):
         """The spec itself, not a copy: callers must not mutate it (see the module's sharing rule)."""
-        return self._spec
-
-    def to_plotly_json(self):
         return self._spec
 
     @property
@@ -178,9 +180,12 @@ class SpecFigure(go.Figure):
     def __getitem__(self, prop):
         return self.checked()[prop]
 
+    def __setitem__(self, prop, value):
+        _refuse("item assignment")
+
     def __getattr__(self, name):
-        # Only reached for what go.Figure.__init__ would have set up, i.e. from its editing methods.
-        raise AttributeError(f"SpecFigure is read-only (no {name!r}): edit go.Figure(figure.to_dict()) instead")
+        # Only reached for the object tree go.Figure.__init__ would have built, which this class never has.
+        raise AttributeError(f"SpecFigure has no {name!r}: it only holds its spec (see to_dict)")
 
     def __reduce__(self):
         return SpecFigure, (self._spec, self._context)
@@ -190,3 +195,23 @@ class SpecFigure(go.Figure):
         layout = {key: value for key, value in self._spec["layout"].items() if key != "template"}
         return (f"SpecFigure({len(self._spec['data'])} traces, {len(self._spec.get('frames', []))} frames, "
                 f"layout keys {sorted(layout)})")
+
+
+def _refuse(what):
+    raise TypeError(f"SpecFigure is read-only ({what} would change a spec that may be shared between sessions): "
+                    "edit go.Figure(figure.to_dict()) instead")
+
+
+def _refusing(name):
+    def refused(self, *args, **kwargs):
+        _refuse(name)
+
+    refused.__name__ = name
+    return refused
+
+
+# go.Figure's editing methods would write through the lazily validated copy (fig.layout) and never reach the
+# spec, so they are refused outright.
+for _name in dir(go.Figure):
+    if re.match(r"(add_|update|append_|batch_|for_each_|plotly_|set_subplots$|pop$)", _name):
+        setattr(SpecFigure, _name, _refusing(_name))

@@ -104,26 +104,27 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
     # join_map of those parts says, for every window cell, which part it lands in and where.
     parts = split_map(plane, axis_in_plane, [stop - begin for _, begin, stop in pieces])
     part_of, flat_in_part = join_map([p.shape for p in parts], axis_in_plane)
-    dest = np.empty(plane, dtype=int)
-    text = np.empty(plane, dtype=object)
-    input_index = np.empty(plane, dtype=object)
-    output_index = np.empty(plane, dtype=object)
+    rows, cols = np.indices(plane)
     cell_index = np.empty(plane + (x.ndim,), dtype=np.int64)
-    for (r, c), part in np.ndenumerate(part_of):
-        k, begin, _ = pieces[part]
-        local = list(np.unravel_index(int(flat_in_part[r, c]), parts[part].shape))
-        full = dict(fixed)
-        if view[0] is not None:
-            full[view[0]] = row0 + r
-        full[view[1]] = col0 + c
-        index = tuple(full[d] for d in range(x.ndim))
-        out = list(index)
-        out[axis] = int(begin - offsets[k] + local[axis_in_plane])
-        dest[r, c] = k
-        cell_index[r, c] = index
-        text[r, c] = _fmt(x[index])
-        input_index[r, c] = str(list(index))
-        output_index[r, c] = f"OutputTensors[{k}]{out}"
+    for d, i in fixed.items():
+        cell_index[..., d] = i
+    if view[0] is not None:
+        cell_index[..., view[0]] = row0 + rows
+    cell_index[..., view[1]] = col0 + cols
+    # Each part is a 2-D slab of the plane: a flat index in it unravels by the part's width.
+    part_width = np.array([p.shape[1] for p in parts])[part_of]
+    along = flat_in_part // part_width if axis_in_plane == 0 else flat_in_part % part_width
+    piece = np.array(pieces)
+    dest = piece[part_of, 0]
+    out_index = cell_index.copy()
+    out_index[..., axis] = piece[part_of, 1] - np.array(offsets)[dest] + along
+    values = x[tuple(cell_index[..., d] for d in range(x.ndim))]
+    text = np.array([_fmt(v) for v in values.ravel()], dtype=object).reshape(plane)
+    flat_index = cell_index.reshape(-1, x.ndim).tolist()
+    input_index = np.array([str(i) for i in flat_index], dtype=object).reshape(plane)
+    output_index = np.array([f"OutputTensors[{k}]{out}" for k, out in
+                             zip(dest.ravel().tolist(), out_index.reshape(-1, x.ndim).tolist())],
+                            dtype=object).reshape(plane)
     return dict(dest=dest, text=text, index=cell_index, input_index=input_index, output_index=output_index,
                 pieces=pieces, bounds=(row0, row1, col0, col1), view=view, fixed=fixed, axis_is_rows=axis_is_rows)
 
@@ -348,12 +349,12 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
         meta=dict(bounds=list(cells["bounds"]), view=list(cells["view"]), pieces=[list(p) for p in pieces],
                   fixed=[list(item) for item in sorted(cells["fixed"].items())], steps=steps, pick=picked),
     )
-    if shapes is not None:
-        layout["shapes"] = shapes
     names = [f["name"] for f in frames]
     duration = max(150, min(700, 12000 // len(frames)))
     layout["updatemenus"], layout["sliders"] = play_controls(names, names, active=steps.index(rest),
                                                              duration=duration, pad_top=60)
+    if shapes is not None:  # last, where with_pick would add it
+        layout["shapes"] = shapes
     return SpecFigure(figure_spec(data, layout, frames), context=peel)
 
 
