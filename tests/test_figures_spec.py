@@ -77,6 +77,10 @@ def test_the_spec_is_what_plotly_itself_writes_for_it(figure):
     assert json.loads(pio.to_json(checked, validate=False)) == json.loads(as_json(figure))
 
 
+def test_cached_size_counts_at_least_the_json(figure):
+    assert figure.cached_size >= len(as_json(figure))
+
+
 def json_types_only(value):
     if isinstance(value, dict):
         return all(isinstance(k, str) and json_types_only(v) for k, v in value.items())

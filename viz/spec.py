@@ -13,6 +13,7 @@ for layout keys (picks), go.Figure(figure.to_dict()) for anything else.
 
 import base64
 import re
+import sys
 
 import numpy as np
 import plotly.graph_objects as go
@@ -106,6 +107,19 @@ def _merged(base, changes):
     return merged
 
 
+def _deep_size(value, seen):
+    """sys.getsizeof summed over every object reachable from `value`, each counted once."""
+    if id(value) in seen:
+        return 0
+    seen.add(id(value))
+    size = sys.getsizeof(value)
+    if isinstance(value, dict):
+        size += sum(_deep_size(k, seen) + _deep_size(v, seen) for k, v in value.items())
+    elif isinstance(value, list):
+        size += sum(_deep_size(v, seen) for v in value)
+    return size
+
+
 def _decoded(value):
     """A copy of a spec with every typed array decoded, as go.Figure holds arrays that came in as numpy."""
     if is_typed_array(value):
@@ -136,6 +150,7 @@ class SpecFigure(go.Figure):
         self._spec = spec
         self._context = context
         self._checked = None
+        self._size = None
 
     def to_dict(self):
         """The spec itself, not a copy: callers must not mutate it (see the module's sharing rule)."""
@@ -144,6 +159,16 @@ class SpecFigure(go.Figure):
     @property
     def context(self):
         return self._context
+
+    @property
+    def cached_size(self):
+        """Bytes the spec's objects take in memory, for caches bounded by bytes; measured once.
+
+        Parts shared with other figures (the template, an overlaid copy's traces) count in each.
+        """
+        if self._size is None:
+            self._size = _deep_size(self._spec, set())
+        return self._size
 
     def with_overlay(self, layout=None, frames=None):
         """A copy with layout keys replaced and, given `frames` (one dict per frame), keys of each frame's layout.
