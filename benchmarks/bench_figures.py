@@ -127,7 +127,7 @@ def main():
           f"plotly.io JSON engine by default: {pio.json.config.default_engine}\n")
     print("| figure | build before | build after | to_dict before | to_dict after | to_json json before "
           "| to_json json after | to_json orjson before | to_json orjson after | KB | same JSON | with_pick |")
-    print("| --- | " + " | ".join(["---:"] * 10) + " | --- | ---: |")
+    print("| --- | " + " | ".join(["---:"] * 9) + " | --- | ---: |")
     for label, builder, make_args in CASES:
         args, kwargs = make_args()
         old = measure(before, builder, args, kwargs, options.repeats)
