@@ -1,6 +1,6 @@
 """Bit grids for DML_ELEMENT_WISE_BIT_OR: one row per element, one column per bit (MSB left).
 
-Pure functions: arrays in, figure (viz.spec.SpecFigure) or plain rows out, so the pictures are testable without a browser.
+Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, testable without a browser.
 """
 
 import math
