@@ -1,18 +1,26 @@
 """Bit grids for DML_ELEMENT_WISE_BIT_OR: one row per element, one column per bit (MSB left).
 
-Pure functions: arrays in, plotly figure or plain rows out, so the pictures are testable without a browser.
+Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, testable without a browser.
 """
 
 import math
 
+from dataclasses import dataclass
+
 import numpy as np
-import plotly.graph_objects as go
-from _plotly_utils.utils import to_typed_array_spec
-from plotly.subplots import make_subplots
 
 from ops import DescriptorError
 
-from .common import click_targets, pick_outline, play_controls, selected_customdata, smallest_uint
+from .common import (
+    click_targets,
+    pick_outline,
+    play_controls,
+    selected_customdata,
+    smallest_uint,
+    subplot_layout,
+    trace,
+)
+from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096
 MAX_FRAMES = 64
@@ -261,13 +269,23 @@ def _field_annotations(dtype):
     return annotations
 
 
-def _ticktext(flat, first, stop, done_rows=None, index_offset=0):
-    labels = []
-    for i in range(first, stop):
-        pending = done_rows is not None and (i - first) not in done_rows
-        number = i + index_offset
-        labels.append(f"#{number}  …" if pending else f"#{number}  {describe(flat[i])}")
-    return labels
+def _ticktext(flat, first, stop, index_offset):
+    """Row labels '#n  value (class) 0x...', n counting elements of the whole tensor."""
+    return [f"#{i + index_offset}  {describe(flat[i])}" for i in range(first, stop)]
+
+
+SUFFIXES = ("", "2", "3")  # the axes of the A, B and Output grids
+
+
+@dataclass(frozen=True)
+class BitGrid:
+    """What with_pick needs to redraw a pick: the drawn window and the shapes drawn besides the pick."""
+
+    first: int  # element number of the first drawn row, in the whole tensor
+    count: int
+    width: int
+    field_shapes: list
+    highlights: list  # each frame's highlight shapes
 
 
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
@@ -278,7 +296,8 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     Only elements [first, first + rows) are drawn, at most max_cells cells per grid. index_offset numbers the
     elements when the arrays passed are a window cut from larger tensors (element 0 here is index_offset there).
     pick: (element index, bit number) outlined in all three grids when that element is drawn. Invisible markers
-    over the cells make them clickable and carry the hover.
+    over the cells make them clickable and carry the hover. A SpecFigure: with_pick(figure, pick) redraws the
+    pick on a shared copy.
     """
     a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
     dtype = a.dtype
@@ -290,53 +309,67 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     show_text = width * count <= 32 * 16
     output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
     titles = [f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"]
-    figure = make_subplots(rows=3, cols=1, vertical_spacing=0.12 if count < 4 else 0.06, subplot_titles=titles)
+    layout, annotations = subplot_layout(titles, 0.12 if count < 4 else 0.06, stacked=True)
     y = list(range(count))
     x = list(range(width))
     colorscale = _colorscale()
     zmax = 2 * len(FIELD_ORDER) + 1
-    for panel, bits in enumerate(grids):
-        figure.add_trace(
-            go.Heatmap(
-                z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale, showscale=False,
-                xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-                hoverinfo="skip", name=PANELS[panel],
-            ),
-            row=panel + 1, col=1,
-        )
+    data = [
+        trace("heatmap", z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale,
+              showscale=False, xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
+              hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}", yaxis=f"y{suffix}")
+        for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
+    ]
     # The markers come after the three heatmaps, so the frames' trace 2 stays the Output grid.
     rows_, cols_ = np.indices((count, width), dtype=smallest_uint(max(count, width)))
-    for panel, bits in enumerate(grids):
-        figure.add_trace(
-            click_targets(f"{PANELS[panel]} cells", _cell_ids(first + index_offset, count, width, bits),
-                          f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: "
-                          "%{customdata[2]}<extra></extra>", x=cols_.ravel(), y=rows_.ravel()),
-            row=panel + 1, col=1,
-        )
-    suffixes = ("", "2", "3")
-    static_shapes = _field_shapes(dtype, count, suffixes) + _pick_shapes(pick, first + index_offset, count, width,
-                                                                         suffixes)
-    for panel, suffix in enumerate(suffixes):
+    for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES)):
+        data.append(click_targets(
+            f"{PANELS[panel]} cells", _cell_ids(first + index_offset, count, width, bits),
+            f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{customdata[2]}}<extra></extra>",
+            x=cols_.ravel(), y=rows_.ravel(), xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
+    bit_ticks = [c for c in x if (width - 1 - c) % 4 == 3 or c == width - 1]
+    for panel, suffix in enumerate(SUFFIXES):
         flat = (a, b, out)[panel]
-        figure.layout[f"yaxis{suffix}"].update(
-            autorange="reversed", tickmode="array", tickvals=y, ticktext=_ticktext(flat, first, stop, index_offset=index_offset),
-            showgrid=False, zeroline=False,
+        layout[f"yaxis{suffix}"].update(
+            autorange="reversed", tickmode="array", tickvals=y,
+            ticktext=_ticktext(flat, first, stop, index_offset), showgrid=False, zeroline=False,
+            constrain="domain",
         )
-        figure.layout[f"xaxis{suffix}"].update(
+        layout[f"xaxis{suffix}"].update(
             scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain", showgrid=False, zeroline=False,
-            tickmode="array", tickvals=[c for c in x if (width - 1 - c) % 4 == 3 or c == width - 1],
-            ticktext=[str(width - 1 - c) for c in x if (width - 1 - c) % 4 == 3 or c == width - 1],
+            tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
         )
-        figure.layout[f"yaxis{suffix}"].update(constrain="domain")
-    figure.update_layout(
-        shapes=static_shapes,
-        annotations=list(figure.layout.annotations) + _field_annotations(dtype),
+    field_shapes = _field_shapes(dtype, count, SUFFIXES)
+    static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
+    # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
+    labels = (layout["yaxis3"]["ticktext"], [f"#{i + index_offset}  …" for i in range(first, stop)])
+    frames, highlights = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes)
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
+    duration = max(60, min(400, 8000 // len(frames)))
+    names = [f["name"] for f in frames]
+    menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
+    layout.update(
+        annotations=annotations + _field_annotations(dtype),
         height=_height(count, width),
         margin=dict(l=10, r=10, t=60, b=120),
         hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
+        updatemenus=menus, sliders=sliders,
     )
-    return _add_sweep(figure, grids[2], codes, out, first, stop, static_shapes, show_text, max_frames, index_offset)
+    if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
+        layout["shapes"] = static_shapes
+    return SpecFigure(figure_spec(data, layout, frames), context=grid)
+
+
+def with_pick(figure, pick):
+    """`figure` (from bitwise_figure) with the bit `pick` = (element, bit number) outlined instead of its own
+    pick, in the layout and in every frame. Shares everything else with `figure`, so a cached figure without
+    a pick serves every click.
+    """
+    grid = figure.context
+    shapes = grid.field_shapes + _pick_shapes(pick, grid.first, grid.count, grid.width, SUFFIXES)
+    return figure.with_overlay(layout=dict(shapes=shapes or None),
+                               frames=[dict(shapes=(shapes + highlight) or None) for highlight in grid.highlights])
 
 
 def _height(count, width):
@@ -345,37 +378,27 @@ def _height(count, width):
     return int(min(1400, max(420, 3 * count * cell + 260)))
 
 
-def _add_sweep(figure, out_bits, codes, out, first, stop, static_shapes, show_text, max_frames, index_offset):
+def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes):
+    """The frames (an empty Output grid, then the cells of each sweep step added) and their highlight shapes."""
     count, width = out_bits.shape
-    steps = sweep_steps(count, width, max_frames)
     shown = np.zeros_like(out_bits, dtype=bool)
-    frames = [_frame("0", out_bits, codes, shown, [], static_shapes, out, first, stop, show_text, index_offset)]
-    for number, cells in enumerate(steps, start=1):
+    frames, highlights = [], []
+    for number, cells in enumerate([[]] + sweep_steps(count, width, max_frames)):
         for r, c in cells:
             shown[r, c] = True
-        frames.append(_frame(str(number), out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text,
-                             index_offset))
-    duration = max(60, min(400, 8000 // len(frames)))
-    names = [f["name"] for f in frames]
-    menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
-    figure.update_layout(updatemenus=menus, sliders=sliders)
-    # Frames go in as plain dicts without plotly's per-property validation, which took most of a rerun;
-    # the tests check their JSON instead.
-    return go.Figure(figure.to_dict() | {"frames": frames}, _validate=False)
+        highlight = _highlight_shapes(cells, SUFFIXES)
+        frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight))
+        highlights.append(highlight)
+    return frames, highlights
 
 
-def _frame(name, out_bits, codes, shown, cells, static_shapes, out, first, stop, show_text, index_offset):
-    done_rows = {r for r in range(out_bits.shape[0]) if shown[r].all()}
-    heatmap = dict(type="heatmap", z=to_typed_array_spec(_grid(out_bits, codes, shown)))
+def _frame(name, out_bits, codes, shown, labels, show_text, shapes):
+    heatmap = dict(type="heatmap", z=typed_array(_grid(out_bits, codes, shown)))
     if show_text:  # cell text is only animated when it is drawn; the hover keeps the final bits either way
-        heatmap.update(text=_cell_text(out_bits, shown), texttemplate="%{text}")
-    return dict(
-        name=name,
-        data=[heatmap],
-        traces=[2],
-        layout=dict(
-            shapes=static_shapes + _highlight_shapes(cells, ("", "2", "3")),
-            yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])),
-                        ticktext=_ticktext(out, first, stop, done_rows, index_offset)),
-        ),
-    )
+        heatmap.update(text=_cell_text(out_bits, shown).tolist(), texttemplate="%{text}")
+    written, pending = labels
+    ticktext = [label if done else wait for label, wait, done in zip(written, pending, shown.all(axis=1).tolist())]
+    layout = dict(yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])), ticktext=ticktext))
+    if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
+        layout["shapes"] = shapes
+    return dict(name=name, data=[heatmap], traces=[2], layout=layout)

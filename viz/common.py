@@ -8,8 +8,10 @@ supplies them, so the figures follow light and dark mode.
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 import plotly.io
+from plotly.colors import sequential
+
+from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096  # cells per heatmap: beyond this the browser gets slow and the figure large
 MAX_FRAMES = 64
@@ -46,10 +48,17 @@ def squarish_columns(count, tile_h, tile_w, aspect=1.6):
     return max(1, min(count, best))
 
 
+def named_colorscale(colors):
+    """A named plotly scale (plotly.colors.sequential.Turbo, ...) as the [position, color] list go.Figure
+    expands it to (_plotly_utils/basevalidators.py, ColorscaleValidator.validate_coerce, plotly 7.1.0)."""
+    last = len(colors) - 1
+    return [[(1.0 * i) / (1.0 * last), color] for i, color in enumerate(colors)]
+
+
 def channel_colorscale(count):
     """Distinct colors per channel while they fit in the palette (stepwise scale), Turbo beyond that."""
     if count > len(PALETTE):
-        return "Turbo"
+        return named_colorscale(sequential.Turbo)
     if count == 1:
         return [[0.0, PALETTE[0]], [1.0, PALETTE[0]]]
     scale = []
@@ -135,10 +144,33 @@ def play_controls(frame_names, labels, active, duration=600, width_px=1100, y=0.
     return [menu], [slider]
 
 
-def canvas_axes(fig, height, width):
-    """Row 0 at the top, square cells, no grid: the canvas reads like the tensor printed."""
-    fig.update_xaxes(visible=False, range=[-0.5, width - 0.5], constrain="domain")
-    fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
+def canvas_axes(height, width):
+    """Layout axes for row 0 at the top, square cells, no grid: the canvas reads like the tensor printed."""
+    return dict(xaxis=dict(visible=False, range=[-0.5, width - 0.5], constrain="domain"),
+                yaxis=dict(visible=False, autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain"))
+
+
+def subplot_layout(titles, spacing, stacked):
+    """Axes and title annotations of make_subplots with one subplot per title, stacked in one column
+    (vertical_spacing=spacing) or side by side in one row (horizontal_spacing=spacing).
+
+    Same arithmetic as plotly/_subplots.py (plotly 7.1.0): sizes lines 577 and 595, the grid 643-650, domains
+    685-737 (subplot 1 at the top, paper y growing upwards), title annotations 1169-1230.
+    """
+    count = len(titles)
+    sizes = [(1.0 - spacing * (count - 1)) / count] * count
+    layout, annotations = {}, []
+    for k, title in enumerate(titles):
+        place = count - 1 - k if stacked else k
+        start = sum(sizes[:place]) + place * spacing
+        domain = [max(0.0, start), min(1.0, start + sizes[place])]
+        x_domain, y_domain = ([0.0, 1.0], domain) if stacked else (domain, [0.0, 1.0])
+        suffix = "" if k == 0 else str(k + 1)
+        layout[f"xaxis{suffix}"] = dict(anchor=f"y{suffix}", domain=x_domain)
+        layout[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", domain=y_domain)
+        annotations.append(dict(font=dict(size=16), showarrow=False, text=title, x=sum(x_domain) / 2.0,
+                                xanchor="center", xref="paper", y=y_domain[1], yanchor="bottom", yref="paper"))
+    return layout, annotations
 
 
 def figure_height(canvas_h, canvas_w, width_px=1100, extra=150):
@@ -154,12 +186,24 @@ def figure_json_size(fig):
 
 def empty_figure(message):
     """A figure with only a centered note, for a state with nothing to draw."""
-    fig = go.Figure()
-    fig.add_annotation(text=message, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    fig.update_layout(height=200)
-    return fig
+    return SpecFigure(figure_spec([], dict(
+        annotations=[dict(showarrow=False, text=message, x=0.5, xref="paper", y=0.5, yref="paper")],
+        xaxis=dict(visible=False), yaxis=dict(visible=False), height=200,
+    )))
+
+
+def trace(kind, **props):
+    """One trace as go.Figure.to_dict writes it: None means unset, numpy arrays become typed arrays."""
+    spec = {"type": kind}
+    for key, value in props.items():
+        if value is None:
+            continue
+        if isinstance(value, np.ndarray):
+            value = typed_array(value)
+        elif isinstance(value, np.generic):
+            value = value.item()
+        spec[key] = value
+    return spec
 
 
 PICK_COLOR = "#E4002B"  # the picked cell's outline, as on the Depth <-> Space page
@@ -171,8 +215,8 @@ def click_targets(name, customdata, hovertemplate, **place):
 
     place: x and y per cell, or x0/dx (y0/dy) for a line of cells that animation frames move as one.
     """
-    return go.Scatter(
-        mode="markers", name=name, customdata=customdata, hovertemplate=hovertemplate,
+    return trace(
+        "scatter", mode="markers", name=name, customdata=customdata, hovertemplate=hovertemplate,
         marker=dict(symbol="square", size=12, opacity=0),
         selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0)),
         showlegend=False, **place,

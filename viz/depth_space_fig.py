@@ -16,7 +16,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ops import DescriptorError, depth_to_space_map, order_name, space_to_depth_map
 from ops.operators.depth_space import depth_to_space_shape, space_to_depth_shape
@@ -37,7 +36,9 @@ from .common import (
     smallest_uint,
     squarish_columns,
     tile_origins,
+    trace,
 )
+from .spec import SpecFigure, figure_spec
 
 DIRECTIONS = ("depth_to_space", "space_to_depth")
 OPERATORS = {"depth_to_space": "DEPTH_TO_SPACE1", "space_to_depth": "SPACE_TO_DEPTH1"}
@@ -193,8 +194,8 @@ def _canvas(side, values, height, fill=np.nan, dtype=float):
 
 
 def _heatmap(side, z, text, name, zrange, colorscale, font_size):
-    return go.Heatmap(
-        z=z, x0=int(side.tile_cols.min()), dx=1, y0=0, dy=1, name=name,
+    return trace(
+        "heatmap", z=z, x0=int(side.tile_cols.min()), dx=1, y0=0, dy=1, name=name,
         zmin=zrange[0], zmax=zrange[1], colorscale=colorscale, showscale=False,
         hoverinfo="skip", xgap=1, ygap=1,
         text=text, texttemplate="%{text}" if text is not None else None, textfont=dict(size=font_size),
@@ -208,8 +209,8 @@ def _points(side, positions, flats, labels, name):
     """
     custom = np.column_stack([*positions[0], *positions[1], *flats])
     custom = custom.astype(smallest_uint(custom.max()))
-    return go.Scatter(
-        x=side.col, y=side.row, mode="markers", name=name, customdata=custom, text=labels,
+    return trace(
+        "scatter", x=side.col, y=side.row, mode="markers", name=name, customdata=custom, text=labels,
         marker=dict(symbol="square", size=12, opacity=0),
         selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0)),
         hovertemplate=name + " value %{text}<br>"
@@ -221,6 +222,15 @@ def _points(side, positions, flats, labels, name):
     )
 
 
+@dataclass(frozen=True)
+class PickCells:
+    """Where each drawn input element sits and where it lands on the canvas: what a pick outline needs."""
+
+    in_flat: np.ndarray
+    source: tuple  # (rows, cols)
+    destination: tuple
+
+
 def depth_space_figure(x, y, block_size, order, direction, window=None, pick=None, max_frames=MAX_FRAMES,
                        width_px=1100):
     """Figure of input x and output y of DEPTH_TO_SPACE1 (direction "depth_to_space") or SPACE_TO_DEPTH1.
@@ -228,7 +238,7 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     window: the drawn part (default: drawn_window from batch 0); pick: flat input index to highlight
     with its destination; width_px: about how wide the chart will be, to size its height.
     Animation frames fill the output one depth-side channel (or group of channels, to stay within
-    max_frames) at a time.
+    max_frames) at a time. A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
     """
     direction = direction_name(direction)
     order = order_name(order)
@@ -262,7 +272,8 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     color = np.searchsorted(left.channels, in_pos[1]).astype(float)
     colorscale = channel_colorscale(len(left.channels))
     zrange = color_range(len(left.channels))
-    canvas_h, canvas_w = height, right.tile_cols.min() + right.width
+    right_x0 = int(right.tile_cols.min())
+    canvas_h, canvas_w = height, right_x0 + right.width
     cell_px = min(44.0, width_px / max(canvas_w, 1))
     font_size = int(min(14, max(8, cell_px * 0.38)))
 
@@ -285,34 +296,33 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     step = np.searchsorted(depth_channels, pairs.depth[1]) // per_frame
     steps = int(step.max()) + 1
     cover_z = _canvas(right, step, height).astype(np.float32)
-    fig = go.Figure([
+    data = [
         _heatmap(left, in_z, text_grid(left), "input", zrange, colorscale, font_size),
         _heatmap(right, out_z, text_grid(right), "output", zrange, colorscale, font_size),
-        go.Heatmap(z=cover_z, x0=int(right.tile_cols.min()), dx=1, y0=0, dy=1, name="not yet written",
-                   zmin=-0.5, zmax=steps - 0.5, colorscale=cover_colorscale(steps - 1, steps), showscale=False,
-                   hoverinfo="skip", xgap=1, ygap=1),
+        trace("heatmap", z=cover_z, x0=right_x0, dx=1, y0=0, dy=1, name="not yet written",
+              zmin=-0.5, zmax=steps - 0.5, colorscale=cover_colorscale(steps - 1, steps), showscale=False,
+              hoverinfo="skip", xgap=1, ygap=1),
         _points(left, (in_pos, out_pos), (in_flat, out_flat), labels, "input"),
         _points(right, (in_pos, out_pos), (in_flat, out_flat), labels, "output"),
-        go.Scatter(x=[], y=[], mode="lines", name="step", line=dict(width=3, color="#888"),
-                   hoverinfo="skip", showlegend=False),
-    ])
+        trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color="#888"),
+              hoverinfo="skip", showlegend=False),
+    ]
     depth_side = left if direction == "depth_to_space" else right
     depth_tiles = np.searchsorted(depth_side.channels, depth_channels)
     frames, names, step_labels = [], [], []
     noun = "input" if direction == "depth_to_space" else "output"
     for k in range(steps):
         current = depth_tiles[k * per_frame:(k + 1) * per_frame]
-        xs, ys = rect_outline_xy(depth_side.tile_rows[current], depth_side.tile_cols[current],
+        xs, ys = rect_outline_xy(depth_side.tile_rows[current].tolist(), depth_side.tile_cols[current].tolist(),
                                  [depth_side.tile_h] * len(current), [depth_side.tile_w] * len(current))
         first, last = depth_channels[k * per_frame], depth_channels[min((k + 1) * per_frame, len(depth_channels)) - 1]
         name = f"step{k}"
-        frames.append(go.Frame(name=name, traces=[COVER_TRACE, OUTLINE_TRACE], data=[
-            go.Heatmap(colorscale=cover_colorscale(k, steps)),
-            go.Scatter(x=xs, y=ys),
+        frames.append(dict(name=name, traces=[COVER_TRACE, OUTLINE_TRACE], data=[
+            trace("heatmap", colorscale=cover_colorscale(k, steps)),
+            trace("scatter", x=xs, y=ys),
         ]))
         names.append(name)
         step_labels.append(f"c{first}" if first == last else f"c{first}-{last}")
-    fig.frames = frames
     menus, sliders = play_controls(names, step_labels, active=steps - 1, width_px=width_px)
     sliders[0]["currentvalue"]["prefix"] = f"{noun} channel "
 
@@ -321,7 +331,7 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
         dict(text=f"<b>input</b> {list(x.shape)}", x=(left.width - 1) / 2, y=title_y, xref="x", yref="paper",
              yanchor="bottom", showarrow=False),
         dict(text=f"<b>output</b> {list(space_shape if direction == 'depth_to_space' else depth_shape)}",
-             x=right.tile_cols.min() + (right.width - 1) / 2, y=title_y, xref="x", yref="paper",
+             x=right_x0 + (right.width - 1) / 2, y=title_y, xref="x", yref="paper",
              yanchor="bottom", showarrow=False),
     ]
     for side in (left, right):
@@ -330,15 +340,26 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
         for ch, r, c in zip(side.channels.tolist(), side.tile_rows.tolist(), side.tile_cols.tolist()):
             annotations.append(dict(text=f"c{ch}", x=c - 0.5, y=r - 1, xanchor="left", showarrow=False,
                                     font=dict(size=font_size)))
-    fig.update_layout(
+    cells = PickCells(in_flat, (left.row, left.col), (right.row, right.col))
+    layout = dict(
         annotations=annotations, updatemenus=menus, sliders=sliders,
-        shapes=pick_shapes(pick, in_flat, left, right),
         height=figure_height(canvas_h, canvas_w, width_px), margin=dict(l=10, r=10, t=40, b=90),
         hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(operator=OPERATORS[direction], order=order, cells=int(len(labels)), steps=steps),
+        **canvas_axes(canvas_h, canvas_w),
     )
-    canvas_axes(fig, canvas_h, canvas_w)
-    return fig
+    shapes = pick_shapes(pick, cells)
+    if shapes:  # go.Figure leaves an empty shapes list out
+        layout["shapes"] = shapes
+    return SpecFigure(figure_spec(data, layout, frames), context=cells)
+
+
+def with_pick(figure, pick):
+    """`figure` (from depth_space_figure) with flat input index `pick` outlined instead of its own pick.
+
+    Shares everything else with `figure`, so a cached figure without a pick serves every click.
+    """
+    return figure.with_overlay(layout=dict(shapes=pick_shapes(pick, figure.context) or None))
 
 
 def cover_colorscale(done, steps):
@@ -352,16 +373,16 @@ def cover_colorscale(done, steps):
     return [[0.0, clear], [edge, clear], [edge, UNWRITTEN], [1.0, UNWRITTEN]]
 
 
-def pick_shapes(pick, in_flat, left, right):
-    """Outlines around the picked input element and where it lands, joined by a line."""
+def pick_shapes(pick, cells):
+    """Outlines around the picked input element and where it lands, joined by a line (PickCells `cells`)."""
     if pick is None:
         return []
-    hit = np.flatnonzero(in_flat == pick)
+    hit = np.flatnonzero(cells.in_flat == pick)
     if not len(hit):
         return []
     i = hit[0]
-    src = (left.row[i], left.col[i])
-    dst = (right.row[i], right.col[i])
+    src = (int(cells.source[0][i]), int(cells.source[1][i]))
+    dst = (int(cells.destination[0][i]), int(cells.destination[1][i]))
     style = dict(line=dict(color="#E4002B", width=3), layer="above")
     return [
         dict(type="path", name="pick-source", path=cell_square_path([src[0]], [src[1]]), **style),

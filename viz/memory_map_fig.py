@@ -7,11 +7,11 @@ two logical elements of an output landing on one cell as a conflict.
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ops.descriptors.tensor_desc import packed_strides
 
-from .common import MAX_CELLS, empty_figure
+from .common import MAX_CELLS, empty_figure, trace
+from .spec import SpecFigure, figure_spec
 
 MAX_LOGICAL_ELEMENTS = 2**20
 MAX_COLUMNS = 64
@@ -49,8 +49,16 @@ def default_columns(sizes, strides=None, cells=None):
     return max(1, min(MAX_COLUMNS, columns))
 
 
-def _index_label(flat, sizes):
-    return "[" + ", ".join(str(int(i)) for i in np.unravel_index(flat, sizes)) + "]"
+def _index_label(index):
+    return "[" + ", ".join(str(i) for i in index) + "]"
+
+
+def _logical_indices(users, sizes):
+    """{flat: multi-index as a list} of every user a label or a hover names, unravelled in one call."""
+    named = sorted({int(flat) for who in users for flat in who[:HOVER_INDICES]})
+    if not named:
+        return {}
+    return dict(zip(named, np.stack(np.unravel_index(named, sizes), axis=1).tolist()))
 
 
 def _cell_users(offsets, cell_of_offset, cells):
@@ -97,33 +105,30 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
     else:
         users = _cell_users(offsets, lambda o: o, drawn)
 
+    indices = _logical_indices(users, sizes)
     codes = np.full(rows * columns, np.nan)
     hover = [""] * (rows * columns)
     labels = [""] * (rows * columns)
     for cell, who in enumerate(users):
         codes[cell] = UNTOUCHED if not who else ONCE if len(who) == 1 else SHARED
-        hover[cell] = _hover(cell, who, sizes, element_size, byte_cells, verb)
-        labels[cell] = _cell_label(who, sizes)
+        hover[cell] = _hover(cell, who, indices, element_size, byte_cells, verb)
+        labels[cell] = _cell_label(who, sizes, indices)
 
     shared_name = "written more than once: conflict" if role == "output" else "read many times: broadcast"
     names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
     present = sorted({int(c) for c in codes[~np.isnan(codes)]})
     scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
-    figure = go.Figure(
-        go.Heatmap(
-            z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
-            customdata=np.array(hover, dtype=object).reshape(rows, columns),
-            text=np.array(labels, dtype=object).reshape(rows, columns), hovertemplate="%{customdata}<extra></extra>",
-            xgap=1, ygap=1,
-        )
+    heatmap = trace(
+        "heatmap", z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
+        customdata=np.array(hover, dtype=object).reshape(rows, columns),
+        text=np.array(labels, dtype=object).reshape(rows, columns), hovertemplate="%{customdata}<extra></extra>",
+        xgap=1, ygap=1,
     )
     if drawn <= LABELLED_CELLS:
-        figure.data[0].update(texttemplate="%{text}", textfont=dict(color="white"))
-    for code in present:
-        figure.add_trace(go.Scatter(
-            x=[None], y=[None], mode="markers", name=names[code],
-            marker=dict(symbol="square", size=12, color=COLORS[code]),
-        ))
+        heatmap.update(texttemplate="%{text}", textfont=dict(color="white"))
+    legend = [trace("scatter", x=[None], y=[None], mode="markers", name=names[code],
+                    marker=dict(symbol="square", size=12, color=COLORS[code]))
+              for code in present]
     unit_name = "byte" if byte_cells else "element"
     drawn_note = (f"all {total_cells:,} {unit_name}s drawn" if drawn == total_cells
                   else f"first {drawn:,} of {total_cells:,} {unit_name}s drawn")
@@ -133,18 +138,22 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
         subtitle += "; a cell shows its logical index (size-1 dimensions left out) or ×N for N users"
     if outside:
         subtitle += f"; {outside:,} logical elements fall outside the buffer"
-    figure.update_layout(
+    xaxis = dict(title=dict(text=f"{unit_name} offset within row"), showgrid=False, zeroline=False,
+                 range=[-0.5, columns - 0.5], constrain="domain")
+    yaxis = dict(title=dict(text=f"row ({columns} {unit_name}s each)"), showgrid=False, zeroline=False,
+                 autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
+    if columns <= 16:
+        xaxis["dtick"] = 1
+    if rows <= 16:
+        yaxis["dtick"] = 1
+    layout = dict(
         title=dict(text=f"{heading}<br><sup>{subtitle}</sup>"),
         showlegend=True, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         height=_height(rows, columns),
         margin=dict(l=50, r=10, t=110, b=30),
+        xaxis=xaxis, yaxis=yaxis,
     )
-    figure.update_xaxes(title=f"{unit_name} offset within row", showgrid=False, zeroline=False,
-                        range=[-0.5, columns - 0.5], constrain="domain", dtick=1 if columns <= 16 else None)
-    figure.update_yaxes(title=f"row ({columns} {unit_name}s each)", showgrid=False, zeroline=False,
-                        autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain",
-                        dtick=1 if rows <= 16 else None)
-    return figure
+    return SpecFigure(figure_spec([heatmap] + legend, layout))
 
 
 def _height(rows, columns):
@@ -153,18 +162,17 @@ def _height(rows, columns):
     return int(min(1000, max(320, rows * cell + 180)))
 
 
-def _cell_label(who, sizes):
+def _cell_label(who, sizes, indices):
     """Short in-cell label: the one logical index (dimensions of size 1 left out), or ×N for N users."""
     if not who:
         return ""
     if len(who) > 1:
         return f"×{len(who)}"
-    index = np.unravel_index(who[0], sizes)
-    kept = [str(int(i)) for i, size in zip(index, sizes) if size > 1]
+    kept = [str(i) for i, size in zip(indices[int(who[0])], sizes) if size > 1]
     return ",".join(kept) or "0"
 
 
-def _hover(cell, who, sizes, element_size, byte_cells, verb):
+def _hover(cell, who, indices, element_size, byte_cells, verb):
     if byte_cells:
         element, byte = divmod(cell, element_size)
         where = f"byte {cell} (byte {byte} of element {element})"
@@ -172,7 +180,7 @@ def _hover(cell, who, sizes, element_size, byte_cells, verb):
         where = f"element {cell} (bytes {cell * element_size}..{cell * element_size + element_size - 1})"
     if not who:
         return f"{where}<br>never touched"
-    labels = ", ".join(_index_label(flat, sizes) for flat in who[:HOVER_INDICES])
+    labels = ", ".join(_index_label(indices[int(flat)]) for flat in who[:HOVER_INDICES])
     more = f" and {len(who) - HOVER_INDICES} more" if len(who) > HOVER_INDICES else ""
     return f"{where}<br>{verb} by {len(who)}: {labels}{more}"
 

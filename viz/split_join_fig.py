@@ -6,14 +6,22 @@ the operators do rather than a re-derivation.
 """
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ops import DescriptorError, join_map, split_map
 
-from .common import click_targets, pick_outline, play_controls, selected_customdata, smallest_uint
+from .common import (
+    click_targets,
+    pick_outline,
+    play_controls,
+    selected_customdata,
+    smallest_uint,
+    subplot_layout,
+    trace,
+)
+from .spec import SpecFigure, figure_spec
 
 MAX_CELLS = 4096
 MAX_FRAMES = 64
@@ -96,26 +104,27 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
     # join_map of those parts says, for every window cell, which part it lands in and where.
     parts = split_map(plane, axis_in_plane, [stop - begin for _, begin, stop in pieces])
     part_of, flat_in_part = join_map([p.shape for p in parts], axis_in_plane)
-    dest = np.empty(plane, dtype=int)
-    text = np.empty(plane, dtype=object)
-    input_index = np.empty(plane, dtype=object)
-    output_index = np.empty(plane, dtype=object)
+    rows, cols = np.indices(plane)
     cell_index = np.empty(plane + (x.ndim,), dtype=np.int64)
-    for (r, c), part in np.ndenumerate(part_of):
-        k, begin, _ = pieces[part]
-        local = list(np.unravel_index(int(flat_in_part[r, c]), parts[part].shape))
-        full = dict(fixed)
-        if view[0] is not None:
-            full[view[0]] = row0 + r
-        full[view[1]] = col0 + c
-        index = tuple(full[d] for d in range(x.ndim))
-        out = list(index)
-        out[axis] = int(begin - offsets[k] + local[axis_in_plane])
-        dest[r, c] = k
-        cell_index[r, c] = index
-        text[r, c] = _fmt(x[index])
-        input_index[r, c] = str(list(index))
-        output_index[r, c] = f"OutputTensors[{k}]{out}"
+    for d, i in fixed.items():
+        cell_index[..., d] = i
+    if view[0] is not None:
+        cell_index[..., view[0]] = row0 + rows
+    cell_index[..., view[1]] = col0 + cols
+    # Each part is a 2-D slab of the plane: a flat index in it unravels by the part's width.
+    part_width = np.array([p.shape[1] for p in parts])[part_of]
+    along = flat_in_part // part_width if axis_in_plane == 0 else flat_in_part % part_width
+    piece = np.array(pieces)
+    dest = piece[part_of, 0]
+    out_index = cell_index.copy()
+    out_index[..., axis] = piece[part_of, 1] - np.array(offsets)[dest] + along
+    values = x[tuple(cell_index[..., d] for d in range(x.ndim))]
+    text = np.array([_fmt(v) for v in values.ravel()], dtype=object).reshape(plane)
+    flat_index = cell_index.reshape(-1, x.ndim).tolist()
+    input_index = np.array([str(i) for i in flat_index], dtype=object).reshape(plane)
+    output_index = np.array([f"OutputTensors[{k}]{out}" for k, out in
+                             zip(dest.ravel().tolist(), out_index.reshape(-1, x.ndim).tolist())],
+                            dtype=object).reshape(plane)
     return dict(dest=dest, text=text, index=cell_index, input_index=input_index, output_index=output_index,
                 pieces=pieces, bounds=(row0, row1, col0, col1), view=view, fixed=fixed, axis_is_rows=axis_is_rows)
 
@@ -191,14 +200,28 @@ def pick_from_selection(selection):
     return None if custom is None else tuple(custom)
 
 
-def _pick_cell(cells, pick):
+@dataclass(frozen=True)
+class Peel:
+    """What with_pick needs to redraw a pick: the drawn plane and how each frame moves the outputs."""
+
+    ndim: int
+    fixed: dict  # index of every dimension outside the plane
+    bounds: tuple  # (row0, row1, col0, col1) of the window
+    view: tuple  # (row dim or None, column dim)
+    line_piece: list  # _line_pieces
+    axis_is_rows: bool
+    steps: list  # gaps open in each frame
+    rest: int  # gaps open in the figure at rest
+
+
+def _pick_cell(peel, pick):
     """Window (row, column) of the picked input element, or None when it is not drawn."""
-    if pick is None or len(pick) != cells["index"].shape[-1]:
+    if pick is None or len(pick) != peel.ndim:
         return None
-    if any(int(pick[d]) != i for d, i in cells["fixed"].items()):
+    if any(int(pick[d]) != i for d, i in peel.fixed.items()):
         return None
-    row0, row1, col0, col1 = cells["bounds"]
-    row_dim, col_dim = cells["view"]
+    row0, row1, col0, col1 = peel.bounds
+    row_dim, col_dim = peel.view
     r = 0 if row_dim is None else int(pick[row_dim]) - row0
     c = int(pick[col_dim]) - col0
     if not (0 <= r < row1 - row0 and 0 <= c < col1 - col0):
@@ -218,6 +241,18 @@ def _pick_shapes(cell, line_piece, axis_is_rows, peeled):
             pick_outline([out_r], [out_c], "pick-destination", xref="x2", yref="y2")]
 
 
+def _pick_overlay(peel, pick):
+    """(shapes at rest, shapes of each frame, meta's pick) for `pick`; shapes are None when it is not drawn."""
+    cell = _pick_cell(peel, pick)
+    if cell is None:
+        return None, [None] * len(peel.steps), None
+
+    def shapes(peeled):
+        return _pick_shapes(cell, peel.line_piece, peel.axis_is_rows, peeled)
+
+    return shapes(peel.rest), [shapes(peeled) for peeled in peel.steps], [int(i) for i in pick]
+
+
 def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pick=None, max_cells=MAX_CELLS,
                       max_frames=MAX_FRAMES):
     """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
@@ -226,6 +261,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     animation costs a few numbers per frame whatever the tensor size. Invisible markers make the cells
     clickable; on the right they form one trace per line across Axis, moved by x0/y0 like the heatmaps.
     pick: an input multi-index to outline in the input and in its output, when it is drawn.
+    A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
     """
     cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells)
     pieces = cells["pieces"]
@@ -244,16 +280,17 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     row0, row1, col0, col1 = cells["bounds"]
     height, width = color.shape
     shape = list(x.shape)
-    figure = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
-                           subplot_titles=(f"InputTensor {shape}", f"{count} OutputTensors (drawn part)"))
+    layout, titles = subplot_layout((f"InputTensor {shape}", f"{count} OutputTensors (drawn part)"), 0.08,
+                                    stacked=False)
     common = dict(zmin=-0.5, zmax=count - 0.5, colorscale=_colorscale(count), showscale=False, xgap=1, ygap=1,
                   hoverinfo="skip")
     hovertemplate = "%{text}<extra></extra>"
+    left, right = dict(xaxis="x", yaxis="y"), dict(xaxis="x2", yaxis="y2")
 
     def text_kw(text):
         return dict(text=text, texttemplate="%{text}") if show_text else {}
 
-    figure.add_trace(go.Heatmap(z=color, name="InputTensor", **text_kw(cells["text"]), **common), row=1, col=1)
+    data = [trace("heatmap", z=color, name="InputTensor", **text_kw(cells["text"]), **common, **left)]
     rest = count - 1  # the figure at rest shows the outputs apart
     lo = pieces[0][1]
     for i, (k, begin, stop) in enumerate(pieces):
@@ -261,71 +298,72 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
         window = (part, slice(None)) if axis_is_rows else (slice(None), part)
         offset = _piece_offset(pieces, i, rest)
         place = dict(y0=offset, dy=1, x0=0, dx=1) if axis_is_rows else dict(x0=offset, dx=1, y0=0, dy=1)
-        figure.add_trace(go.Heatmap(z=color[window], name=f"OutputTensors[{k}]",
-                                    **text_kw(cells["text"][window]), **place, **common), row=1, col=2)
+        data.append(trace("heatmap", z=color[window], name=f"OutputTensors[{k}]", **text_kw(cells["text"][window]),
+                          **place, **common, **right))
     rows, cols = np.indices(color.shape)
-    figure.add_trace(click_targets("input cells", index.reshape(-1, x.ndim), hovertemplate, x=cols.ravel(),
-                                   y=rows.ravel(), text=hover.ravel()), row=1, col=1)
+    data.append(click_targets("input cells", index.reshape(-1, x.ndim), hovertemplate, x=cols.ravel(),
+                              y=rows.ravel(), text=hover.ravel(), **left))
     key = "y0" if axis_is_rows else "x0"
     line_piece = _line_pieces(pieces)
     for line, i in enumerate(line_piece):
         across = (line, slice(None)) if axis_is_rows else (slice(None), line)
         place = dict(y0=line + min(i, rest), dy=0, x=np.arange(width)) if axis_is_rows \
             else dict(x0=line + min(i, rest), dx=0, y=np.arange(height))
-        figure.add_trace(click_targets(f"output cells {line}", index[across], hovertemplate, text=hover[across],
-                                       **place), row=1, col=2)
+        data.append(click_targets(f"output cells {line}", index[across], hovertemplate, text=hover[across],
+                                  **place, **right))
     row_extent = height + (rest if axis_is_rows else 0)
     col_extent = width + (0 if axis_is_rows else rest)
     for suffix, rows_, cols_ in (("", height, width), ("2", row_extent, col_extent)):
-        figure.layout[f"yaxis{suffix}"].update(range=[rows_ - 0.5, -1.5], autorange=False, constrain="domain",
-                                               showgrid=False, zeroline=False)
-        figure.layout[f"xaxis{suffix}"].update(range=[-1.5 if axis_is_rows else -0.5, cols_ - 0.5],
-                                               scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain",
-                                               showgrid=False, zeroline=False)
+        layout[f"yaxis{suffix}"].update(range=[rows_ - 0.5, -1.5], autorange=False, constrain="domain",
+                                        showgrid=False, zeroline=False)
+        layout[f"xaxis{suffix}"].update(range=[-1.5 if axis_is_rows else -0.5, cols_ - 0.5],
+                                        scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain",
+                                        showgrid=False, zeroline=False)
     row_dim, col_dim = cells["view"]
-    figure.layout.yaxis.update(tickmode="array", tickvals=list(range(height)),
-                               ticktext=[str(row0 + r) for r in range(height)],
-                               title_text="" if row_dim is None else f"dim {row_dim}")
-    figure.layout.xaxis.update(tickmode="array", tickvals=list(range(width)),
-                               ticktext=[str(col0 + c) for c in range(width)], title_text=f"dim {col_dim}")
-    figure.layout.xaxis2.update(showticklabels=False, ticks="")
-    figure.layout.yaxis2.update(showticklabels=False, ticks="")
-    titles = list(figure.layout.annotations)
-    picked = _pick_cell(cells, pick)
+    layout["yaxis"].update(tickmode="array", tickvals=list(range(height)),
+                           ticktext=[str(row0 + r) for r in range(height)],
+                           title=dict(text="" if row_dim is None else f"dim {row_dim}"))
+    layout["xaxis"].update(tickmode="array", tickvals=list(range(width)),
+                           ticktext=[str(col0 + c) for c in range(width)], title=dict(text=f"dim {col_dim}"))
+    layout["xaxis2"].update(showticklabels=False, ticks="")
+    layout["yaxis2"].update(showticklabels=False, ticks="")
+    peel = Peel(x.ndim, cells["fixed"], cells["bounds"], cells["view"], line_piece, axis_is_rows, steps, rest)
+    shapes, frame_shapes, picked = _pick_overlay(peel, pick)
     first_line = count + 2  # after the input heatmap, the output heatmaps and the input's markers
-
-    def frame_layout(peeled):
-        layout = dict(annotations=titles + _label_annotations(pieces, peeled, axis_is_rows, "x2", "y2"))
-        if picked is not None:
-            layout["shapes"] = _pick_shapes(picked, line_piece, axis_is_rows, peeled)
-        return layout
-
-    frames = [
-        go.Frame(
-            name=str(number),
-            data=[go.Heatmap({key: _piece_offset(pieces, i, peeled)}) for i in range(count)]
-            + [go.Scatter({key: line + min(i, peeled)}) for line, i in enumerate(line_piece)],
+    frames = []
+    for number, (peeled, peeled_shapes) in enumerate(zip(steps, frame_shapes)):
+        frame_layout = dict(annotations=titles + _label_annotations(pieces, peeled, axis_is_rows, "x2", "y2"))
+        if peeled_shapes is not None:
+            frame_layout["shapes"] = peeled_shapes
+        frames.append(dict(
+            data=[{key: _piece_offset(pieces, i, peeled), "type": "heatmap"} for i in range(count)]
+            + [{key: line + min(i, peeled), "type": "scatter"} for line, i in enumerate(line_piece)],
+            layout=frame_layout, name=str(number),
             traces=list(range(1, count + 1)) + list(range(first_line, first_line + len(line_piece))),
-            layout=frame_layout(peeled),
-        )
-        for number, peeled in enumerate(steps)
-    ]
-    figure.frames = frames
-    figure.update_layout(
-        **frame_layout(rest),
+        ))
+    layout.update(
+        annotations=titles + _label_annotations(pieces, rest, axis_is_rows, "x2", "y2"),
         height=int(min(900, max(360, 22 * max(height, row_extent) + 200))),
         margin=dict(l=10, r=10, t=60, b=140),
         hovermode="closest", clickmode="event+select", dragmode=False,
-        meta=dict(bounds=cells["bounds"], view=list(cells["view"]), pieces=[list(p) for p in pieces],
-                  fixed=sorted(cells["fixed"].items()),
-                  steps=steps, pick=None if picked is None else [int(i) for i in pick]),
+        meta=dict(bounds=list(cells["bounds"]), view=list(cells["view"]), pieces=[list(p) for p in pieces],
+                  fixed=[list(item) for item in sorted(cells["fixed"].items())], steps=steps, pick=picked),
     )
-    _add_player(figure, frames, active=steps.index(rest))
-    return figure
-
-
-def _add_player(figure, frames, active):
-    names = [f.name for f in frames]
+    names = [f["name"] for f in frames]
     duration = max(150, min(700, 12000 // len(frames)))
-    menus, sliders = play_controls(names, names, active=active, duration=duration, pad_top=60)
-    figure.update_layout(updatemenus=menus, sliders=sliders)
+    layout["updatemenus"], layout["sliders"] = play_controls(names, names, active=steps.index(rest),
+                                                             duration=duration, pad_top=60)
+    if shapes is not None:  # last, where with_pick would add it
+        layout["shapes"] = shapes
+    return SpecFigure(figure_spec(data, layout, frames), context=peel)
+
+
+def with_pick(figure, pick):
+    """`figure` (from split_join_figure) with input multi-index `pick` outlined instead of its own pick, at rest
+    and in every frame, and named in layout.meta. Shares everything else with `figure`, so a cached figure
+    without a pick serves every click.
+    """
+    shapes, frame_shapes, picked = _pick_overlay(figure.context, pick)
+    meta = {**figure.to_dict()["layout"]["meta"], "pick": picked}
+    return figure.with_overlay(layout=dict(shapes=shapes, meta=meta),
+                               frames=[dict(shapes=peeled) for peeled in frame_shapes])

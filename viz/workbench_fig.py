@@ -1,7 +1,7 @@
 """Heatmap of one bound tensor, laid out in the shape its descriptor gives."""
 
 import numpy as np
-import plotly.graph_objects as go
+from plotly.colors import sequential
 
 from .common import (
     MAX_CELLS,
@@ -9,9 +9,12 @@ from .common import (
     canvas_extent,
     figure_height,
     format_values,
+    named_colorscale,
     squarish_columns,
     tile_origins,
+    trace,
 )
+from .spec import SpecFigure, figure_spec
 
 MAX_LABELLED_CELLS = 600
 MAX_TILE_LABELS = 64
@@ -79,22 +82,23 @@ def tensor_heatmap(values, title="", zrange=None, max_cells=MAX_CELLS):
     if shown < values.size:
         heading += f"<br><sup>first {shown:,} of {values.size:,} elements drawn</sup>"
     zmin, zmax = zrange or color_limits(tiles)
-    heatmap = go.Heatmap(
-        z=z, text=text, customdata=hover, colorscale="Viridis", zmin=zmin, zmax=zmax, showscale=False,
-        xgap=1, ygap=1, hovertemplate="%{customdata}<extra></extra>", hoverongaps=False,
+    heatmap = trace(
+        "heatmap", z=z, text=text, customdata=hover, colorscale=named_colorscale(sequential.Viridis),
+        zmin=zmin, zmax=zmax, showscale=False, xgap=1, ygap=1, hovertemplate="%{customdata}<extra></extra>",
+        hoverongaps=False, texttemplate="%{text}" if shown <= MAX_LABELLED_CELLS else None,
     )
-    if shown <= MAX_LABELLED_CELLS:
-        heatmap.update(texttemplate="%{text}")
-    figure = go.Figure(heatmap)
+    annotations = []
     if labelled and count <= MAX_TILE_LABELS:
-        for t, (row, col) in enumerate(zip(top, left)):
+        for t, (row, col) in enumerate(zip(top.tolist(), left.tolist())):
             index = ", ".join(str(int(i)) for i in leading[t])
-            figure.add_annotation(x=col - 0.5, y=row - 1, text=f"[{index}, :, :]", showarrow=False,
-                                  xanchor="left", yanchor="middle", font=dict(size=11))
-    figure.update_layout(
+            annotations.append(dict(font=dict(size=11), showarrow=False, text=f"[{index}, :, :]", x=col - 0.5,
+                                    xanchor="left", y=row - 1, yanchor="middle"))
+    layout = dict(
         title=dict(text=heading),
         height=figure_height(height, width, width_px=600, extra=70 if "<br>" not in heading else 90),
         margin=dict(l=10, r=10, t=60 if "<br>" in heading else 40, b=10),
+        **canvas_axes(height, width),
     )
-    canvas_axes(figure, height, width)
-    return figure
+    if annotations:
+        layout["annotations"] = annotations
+    return SpecFigure(figure_spec([heatmap], layout))
