@@ -122,7 +122,8 @@ def figure(operands, in_place):
             "cross-checked."
         )
         pick = show_pick(operands, first, stop)
-        st.plotly_chart(work.or_picture(operands, first, stop, in_place, pick), theme="streamlit", key=CHART,
+        figure = work.picked("bitwise", work.or_picture(operands, first, stop, in_place), pick)
+        st.plotly_chart(figure, theme="streamlit", key=CHART,
                         config={"displaylogo": False}, selection_mode="points",
                         on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
         a, b_stored, b = work.or_operands(operands)

@@ -150,7 +150,9 @@ def figures(spec, shape, block_size, orders, direction):
             with column:
                 if len(orders) > 1:
                     st.subheader(order)
-                figure = work.depth_space_picture(spec, shape, block_size, order, direction, window, pick, width)
+                figure = work.picked("depth_space",
+                                     work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
+                                     pick)
                 st.plotly_chart(figure, theme="streamlit", key=chart_key, selection_mode="points",
                                 on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
                                 config={"displayModeBar": False})

@@ -122,21 +122,23 @@ def figure(spec, sizes, axis, output_sizes):
         try:
             fixed = tuple(sorted(slice_indices(slice_text, other_dims).items()))
             start = (int(row0), int(col0))
-            picture = work.split_picture(spec, sizes, axis, output_sizes, view, fixed, start, pick)
+            picture = work.picked("split_join", work.split_picture(spec, sizes, axis, output_sizes, view, fixed, start),
+                                  pick)
         except DescriptorError as exc:
             show_error(exc)
             return
         row0, row1, col0, col1 = window_bounds(sizes, view, start)
         row_dim, col_dim = view
         rows_text = "one row (1-D tensor)" if row_dim is None else f"rows = dim {row_dim}, indices {row0} to {row1 - 1}"
-        fixed_text = ", ".join(f"dim {d} = {i}" for d, i in picture.layout.meta["fixed"]) or "none"
+        meta = picture.to_dict()["layout"]["meta"]
+        fixed_text = ", ".join(f"dim {d} = {i}" for d, i in meta["fixed"]) or "none"
         st.caption(
             f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1} (at most 64 x 64 "
             f"cells). Other dims fixed at: {fixed_text}. The plane always contains Axis {axis}, so the cut shows. "
             "Colors = which output an element goes to; hover gives its index in the input and in that output. Play "
             "peels the outputs off one by one (SPLIT) and then joins them back (JOIN)."
         )
-        show_pick(x, axis, list(output_sizes), picture.layout.meta["pick"])
+        show_pick(x, axis, list(output_sizes), meta["pick"])
         st.plotly_chart(picture, theme="streamlit", key=CHART, config={"displaylogo": False},
                         selection_mode="points",
                         on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))

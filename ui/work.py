@@ -23,9 +23,7 @@ from ops import (
     space_to_depth,
     split,
 )
-from viz.bitwise_fig import bitwise_figure
-from viz.depth_space_fig import depth_space_figure
-from viz.split_join_fig import split_join_figure
+from viz import bitwise_fig, depth_space_fig, split_join_fig
 
 from .shared import CACHE, shared
 from .values import make_values
@@ -74,10 +72,11 @@ def depth_space(spec, shape, block_size, order, direction):
 
 
 @shared
-def depth_space_picture(spec, shape, block_size, order, direction, window, pick, width_px):
+def depth_space_picture(spec, shape, block_size, order, direction, window, width_px):
+    """The figure of the drawn window without a pick: shared by every visitor and every click (see picked)."""
     x = values(spec, shape)
-    return depth_space_figure(x, depth_space(spec, shape, block_size, order, direction), block_size, order,
-                              direction, window, pick, width_px=width_px)
+    return depth_space_fig.depth_space_figure(x, depth_space(spec, shape, block_size, order, direction), block_size,
+                                              order, direction, window, width_px=width_px)
 
 
 # ---------------------------------------------------------------- bitwise OR
@@ -132,11 +131,11 @@ def or_output(operands):
 
 
 @shared
-def or_picture(operands, first, stop, in_place, pick):
+def or_picture(operands, first, stop, in_place):
     a, _, b = or_operands(operands)
     out = or_output(operands)
-    return bitwise_figure(*(x.reshape(-1)[first:stop] for x in (a, b, out)), in_place=in_place,
-                          index_offset=first, pick=pick)
+    return bitwise_fig.bitwise_figure(*(x.reshape(-1)[first:stop] for x in (a, b, out)), in_place=in_place,
+                                      index_offset=first)
 
 
 # ---------------------------------------------------------------- split <-> join
@@ -153,9 +152,18 @@ def joined(spec, sizes, axis, output_sizes):
 
 
 @shared
-def split_picture(spec, sizes, axis, output_sizes, view, fixed, start, pick):
-    return split_join_figure(values(spec, sizes), axis, list(output_sizes), view=view, fixed=dict(fixed),
-                             start=start, pick=pick)
+def split_picture(spec, sizes, axis, output_sizes, view, fixed, start):
+    return split_join_fig.split_join_figure(values(spec, sizes), axis, list(output_sizes), view=view,
+                                            fixed=dict(fixed), start=start)
+
+
+PICKERS = {"depth_space": depth_space_fig.with_pick, "bitwise": bitwise_fig.with_pick,
+           "split_join": split_join_fig.with_pick}
+
+
+def picked(kind, figure, pick):
+    """A shared figure with this session's pick drawn on a cheap copy (the figure itself is never changed)."""
+    return figure if pick is None else PICKERS[kind](figure, pick)
 
 
 # ---------------------------------------------------------------- the cross-check, kept without its arrays
