@@ -14,6 +14,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -110,7 +111,15 @@ async def visitors(base_url, plans, concurrency=None):
 
 
 def run_visitors(base_url, plans, concurrency=None):
-    return asyncio.run(visitors(base_url, plans, concurrency))
+    """visitors() from synchronous code, in a thread of its own: the caller may already run an event loop (the
+    Playwright sync API does), where asyncio.run refuses to start another."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(asyncio.run(visitors(base_url, plans, concurrency))))
+    thread.start()
+    thread.join()
+    if not results:
+        raise RuntimeError("the visitors' event loop ended without results (see the thread's traceback above)")
+    return results[0]
 
 
 # ---------------------------------------------------------------- a fresh server to visit

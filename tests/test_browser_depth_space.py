@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from playwright.sync_api import expect
 from visitor import served_app
 
 from ops import depth_to_space
@@ -65,10 +66,10 @@ def test_depth_page_play_changes_the_drawn_frame(page, app_url, screenshot_dir):
 def test_deep_link_restores_settings(page, app_url, screenshot_dir):
     page.goto(app_url + "/depth_space?N=2&C=18&H=2&W=2&BlockSize=3&Order=compare&dtype=FLOAT16")
     wait_for_app(page)
-    assert page.locator('input[aria-label="C"]').input_value() == "18"
-    assert page.locator('input[aria-label="BlockSize"]').input_value() == "3"
+    expect(page.locator('input[aria-label="C"]')).to_have_value("18")
+    expect(page.locator('input[aria-label="BlockSize"]')).to_have_value("3")
     assert page.locator(".js-plotly-plot").count() == 2
-    assert page.locator('input[aria-label="DataType"]').input_value() == "FLOAT16"  # the shared settings too
+    expect(page.locator('input[aria-label="DataType"]')).to_have_value("FLOAT16")  # the shared settings too
     titles = page.evaluate(
         "() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => gd.layout.annotations[0].text)")
     assert titles == ["<b>input</b> [2, 18, 2, 2]"] * 2
@@ -151,7 +152,7 @@ def test_open_in_workbench_from_a_page_with_settings_in_its_url(page, app_url):
     page.get_by_role("button", name="Open in Descriptor workbench").click()
     page.wait_for_function("() => location.pathname.endsWith('/workbench')", timeout=LOAD_TIMEOUT)
     page.get_by_text("Model received from the operator page").first.wait_for(timeout=LOAD_TIMEOUT)
-    assert page.locator('input[aria-label="DataType"]').input_value() == "FLOAT32"
+    expect(page.locator('input[aria-label="DataType"]')).to_have_value("FLOAT32")
     assert_clean(page)
 
 
@@ -166,6 +167,6 @@ def test_a_deep_link_as_the_first_request_after_a_server_start_runs_through_app_
             page.goto(f"{url}/depth_space?C=4&dtype=FLOAT16")
             wait_for_app(page)
             page.locator('input[aria-label="DataType"]').wait_for(timeout=10_000)
-            assert page.locator('input[aria-label="DataType"]').input_value() == "FLOAT16"
+            expect(page.locator('input[aria-label="DataType"]')).to_have_value("FLOAT16")
         finally:
             context.close()

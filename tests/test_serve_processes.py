@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, ROOT
+from conftest import ROOT
 from visitor import free_port, run_visitors
 
 pytestmark = pytest.mark.load
@@ -63,20 +63,14 @@ def test_twenty_visitors_at_once_through_the_proxy_see_no_exception_and_use_both
     assert len(set(upstreams(run_dir, "/_stcore/stream"))) == 2
 
 
-def test_a_browser_stays_on_one_process_and_the_page_works_through_the_proxy(proxied):
-    from playwright.sync_api import sync_playwright
-
+def test_a_browser_stays_on_one_process_and_the_page_works_through_the_proxy(proxied, page):
     url, run_dir = proxied
     before = len(upstreams(run_dir, "/"))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.goto(url + "/depth_space?C=18&BlockSize=3")
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-        page.locator('input[aria-label="H"]').fill("4")
-        page.locator('input[aria-label="H"]').press("Enter")
-        page.wait_for_function("() => location.search.includes('H=4')", timeout=60_000)
-        assert page.locator('[data-testid="stException"]').count() == 0
-        browser.close()
+    page.goto(url + "/depth_space?C=18&BlockSize=3")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+    page.locator('input[aria-label="H"]').fill("4")
+    page.locator('input[aria-label="H"]').press("Enter")
+    page.wait_for_function("() => location.search.includes('H=4')", timeout=60_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
     served = upstreams(run_dir, "/")[before:]
     assert served and len(set(served)) == 1, served  # the page, its files and its websocket: one process
