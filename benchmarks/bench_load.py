@@ -11,6 +11,7 @@ client costs little and the server's cores are what is measured.
 
 import argparse
 import contextlib
+import json
 import os
 import signal
 import statistics
@@ -146,19 +147,33 @@ CHANGED = f"""(before) => {{ const now = ({SIGNATURE})();
     return JSON.stringify(now) !== before && now[now.length - 1] === 0; }}"""
 
 
+# The page's main thread is busy in "long tasks" (over 50 ms) while plotly redraws: the browser's own record of them
+# tells when a redraw is over, so the next action starts on a quiet page and its time includes the whole redraw.
+WATCH_LONG_TASKS = """() => { window.__long = [];
+    new PerformanceObserver(list => { for (const e of list.getEntries()) window.__long.push(e.startTime + e.duration); })
+        .observe({entryTypes: ['longtask']}); }"""
+QUIET = "(since) => performance.now() - Math.max(since, ...window.__long) > 400"
+
+
 def _settle(page):
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=120_000)
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=120_000)
-    page.wait_for_timeout(500)
+    page.evaluate(WATCH_LONG_TASKS)
+    page.wait_for_function(QUIET, arg=0, timeout=120_000)
 
 
 def _timed(page, action):
-    """Seconds from the action until the figure shows something new and no run is under way."""
-    before = __import__("json").dumps(page.evaluate(SIGNATURE))
-    start = time.perf_counter()
+    """Seconds from the action until the figure shows something new, no run is under way and the browser has
+    finished the work it started (its last long task ended), on the page's own clock."""
+    page.wait_for_function(QUIET, arg=0, timeout=120_000)
+    before = json.dumps(page.evaluate(SIGNATURE))
+    start = page.evaluate("performance.now()")
     action()
     page.wait_for_function(CHANGED, arg=before, timeout=120_000, polling="raf")
-    return time.perf_counter() - start
+    changed = page.evaluate("performance.now()")
+    page.wait_for_function(QUIET, arg=changed, timeout=120_000)
+    busy_until = page.evaluate("Math.max(0, ...window.__long)")
+    return (max(changed, busy_until) - start) / 1000
 
 
 def _set_number(page, label, value):
@@ -177,7 +192,7 @@ def _click_cell(page, index):
     """Click the index-th clickable cell of the first figure (its invisible click markers)."""
     point = page.evaluate(
         """(i) => { const gd = document.querySelector('.js-plotly-plot');
-                    const t = gd._fullData.find(t => t.type === 'scatter' && t.x && t.x.length);
+                    const t = gd._fullData.find(t => t.type.startsWith('scatter') && t.mode === 'markers' && t.x && t.x.length);
                     const k = i % t.x.length;
                     const xa = gd._fullLayout[t.xaxis.replace('x', 'xaxis')], ya = gd._fullLayout[t.yaxis.replace('y', 'yaxis')];
                     const box = gd.getBoundingClientRect();
@@ -235,7 +250,6 @@ def interactions(root):
                 except Exception as error:  # a scenario the checkout cannot do (an older page) is reported
                     print(row([name, "failed", type(error).__name__, ""]))
                     break
-                page.wait_for_timeout(150)
             if times:
                 print(row([name, f"{percentile(times, .5):.2f}", f"{percentile(times, .95):.2f}",
                            f"{max(times):.2f}"]))
