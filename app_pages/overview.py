@@ -1,15 +1,8 @@
 """What the five operators do, a small picture of each, and ways into each page with a telling preset."""
 
-
-import numpy as np
 import streamlit as st
 
-from ops import bit_or, depth_to_space
-from ui import url_state
-from ui.values import make_values
-from viz.bitwise_fig import bitwise_figure
-from viz.depth_space_fig import depth_space_figure
-from viz.split_join_fig import split_join_figure
+from ui import url_state, work
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 
@@ -63,31 +56,10 @@ SECTIONS = [
 ]
 
 
-# The pictures never change: built once per server, reruns only send them.
-@st.cache_resource(show_spinner=False)
-def seed_depth_to_space_figure():
-    x = make_values("coded", (1, 8, 2, 3), "UINT32")
-    return depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW", "depth_to_space",
-                              width_px=560)
-
-
-@st.cache_resource(show_spinner=False)
-def seed_bit_or_figure():
-    a = np.array([1.0, 2.0, -0.0], dtype=np.float32)
-    b = np.array([2.0, 1.0, 1.0], dtype=np.float32)
-    return bitwise_figure(a, b, bit_or(a, b))
-
-
-@st.cache_resource(show_spinner=False)
-def seed_split_figure():
-    x = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
-    return split_join_figure(x, 2, [2, 1, 3])
-
-
 PICTURES = {
-    "app_pages/depth_space.py": seed_depth_to_space_figure,
-    "app_pages/bitwise_or.py": seed_bit_or_figure,
-    "app_pages/split_join.py": seed_split_figure,
+    "app_pages/depth_space.py": work.overview_depth_to_space,
+    "app_pages/bitwise_or.py": work.overview_bit_or,
+    "app_pages/split_join.py": work.overview_split,
 }
 
 

@@ -67,6 +67,8 @@ def test_defaults_run_clean_and_draw_the_seed_dcr_output():
     assert fig["layout"]["meta"]["operator"] == "DEPTH_TO_SPACE1"
     np.testing.assert_array_equal(drawn_output(fig)[0], SEED_DCR)
     assert any("Valid at DML_FEATURE_LEVEL_6_4" in s.value for s in at.success)
+    assert any("bit for bit equal to the reference core" in c.value for c in at.caption)  # the one-line verdict
+    at = run_page(ds_DEPTH_COLUMN_ROW_tab="Cross-check")
     assert any("Match on" in s.value for s in at.success), texts(at.info)
 
 
@@ -185,7 +187,7 @@ def test_compare_mode_draws_both_orders_and_panels_for_each():
 
 
 def test_exported_model_reproduces_the_page_output():
-    at = run_page(Order="COLUMN_ROW_DEPTH")
+    at = run_page(Order="COLUMN_ROW_DEPTH", ds_COLUMN_ROW_DEPTH_tab="Export")
     model = next(json.loads(c.value) for c in at.code if c.language == "json" and '"resources"' in c.value)
     buffers = run_model(model)
     np.testing.assert_array_equal(buffers["output"], SEED_CRD.ravel())
@@ -231,14 +233,14 @@ def test_cross_check_panel_says_why_when_the_provider_is_unavailable(monkeypatch
 
     monkeypatch.setattr(work, "cross_check", unavailable)
     CACHE.clear()  # the shared cache may hold the default view's real report from an earlier test
-    at = run_page()
+    at = run_page(ds_DEPTH_COLUMN_ROW_tab="Cross-check")
     CACHE.clear()
     assert not at.exception
     assert "DmlExecutionProvider is not available here" in texts(at.info)
 
 
 def test_open_in_workbench_hands_over_the_exported_model():
-    at = run_page(Order="COLUMN_ROW_DEPTH")
+    at = run_page(Order="COLUMN_ROW_DEPTH", ds_COLUMN_ROW_DEPTH_tab="Export")
     at.button(key="ds_COLUMN_ROW_DEPTH_workbench").click()
     at.run()
     assert not at.exception, at.exception

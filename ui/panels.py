@@ -22,7 +22,7 @@ from ops.operators.depth_space import order_name
 from ops.descriptors.export import cpp_snippet, model_for
 from ops.descriptors.levels import OPERATOR_PREFIX, introduced_level, support_row
 
-from . import work
+from . import url_state, work
 
 WORKBENCH_PAGE = "app_pages/workbench.py"
 WORKBENCH_KEY = "workbench_model"
@@ -107,15 +107,24 @@ class Call:
         return sum(math.prod(shape) for shape in self.shapes)
 
 
+PANELS = ("Validation", "Cross-check", "Export")
+
+
 def operator_panels(call, settings, key="panels"):
-    """Validation, Cross-check and Export tabs for one operator call; `key` keeps widget keys unique."""
-    validation, check, export = st.tabs(["Validation", "Cross-check", "Export"])
-    with validation:
-        validation_panel(call.op, call.shapes, call.kwargs, settings)
-    with check:
-        cross_check_panel(call)
-    with export:
-        export_panel(call, settings, key)
+    """Validation, Cross-check and Export tabs for one operator call; `key` keeps widget keys unique.
+
+    Only the open tab is drawn (it is a setting of the view, in the URL as `<key>_tab`): the others would cost a
+    class's server their ONNX Runtime runs, C++ and JSON on every page run, and the browser their elements.
+    """
+    verdict(call)
+    containers, opened = url_state.tabs(PANELS, f"{key}_tab")
+    with containers[PANELS.index(opened)]:
+        if opened == "Validation":
+            validation_panel(call.op, call.shapes, call.kwargs, settings)
+        elif opened == "Cross-check":
+            cross_check_panel(call)
+        else:
+            export_panel(call, settings, key)
 
 
 def validation_panel(op, shapes, attrs, settings):
@@ -147,6 +156,23 @@ def validation_panel(op, shapes, attrs, settings):
             st.error(problem, icon=":material/error:")
         if not problems:
             st.success(f"Valid at DML_FEATURE_LEVEL_{level}.", icon=":material/check_circle:")
+
+
+def verdict(call):
+    """The cross-check's outcome in one line above the tabs: every result is checked, whichever tab is open."""
+    if call.refusal is not None:
+        return
+    try:
+        summary = work.check(call.op, call.key, call.make_inputs, call.attrs)
+    except DescriptorError:
+        return  # the Cross-check tab names the refusal
+    if not summary.available:
+        st.caption(f":material/help: Not cross-checked: {summary.note}")
+    elif summary.matches:
+        st.caption(f":material/check_circle: Cross-checked on {summary.provider} (onnxruntime "
+                   f"{summary.ort_version}): bit for bit equal to the reference core.")
+    else:
+        st.caption(f":material/error: Cross-check on {summary.provider} found a mismatch: see the Cross-check tab.")
 
 
 def cross_check_panel(call):

@@ -59,6 +59,6 @@ def fragment(function):
     def run(*args, **kwargs):
         with element_cap_set_to(APP_ELEMENT_CAP):
             function(*args, **kwargs)
-        url_state.publish()
+        url_state.publish(fragment=True)
 
     return st.fragment(run)

@@ -124,6 +124,7 @@ def begin_run(page):
     record["page"] = page
     record["used"] = {}
     record["notes"] = []
+    record["full_run"] = True
     if record["adopt"]:
         record["params"] = {}
 
@@ -174,6 +175,32 @@ def widget(factory, label, key, default, *, options=None, minimum=None, maximum=
     The widget keeps the record current as the user changes it.
     """
     rule = Rule(default, tuple(options) if options is not None else None, minimum, maximum, max_chars, codec)
+    _seed_widget(key, rule)
+    if options is not None:
+        kwargs["options"] = options
+    if minimum is not None:
+        kwargs["min_value"] = minimum
+    if maximum is not None:
+        kwargs["max_value"] = maximum
+    if max_chars is not None:
+        kwargs["max_chars"] = max_chars
+    shown = factory(label, key=key, **kwargs)
+    _record()["params"][key] = shown
+    return shown
+
+
+def tabs(labels, key):
+    """st.tabs whose open tab is a setting: (containers, open label). Only the open tab's content needs drawing;
+    switching tabs reruns the page (or the fragment holding the tabs)."""
+    _seed_widget(key, Rule(labels[0], tuple(labels)))
+    containers = st.tabs(labels, key=key, on_change="rerun")
+    opened = st.session_state[key]
+    _record()["params"][key] = opened
+    return containers, opened
+
+
+def _seed_widget(key, rule):
+    """Give the widget `key` its value before it is drawn: the recorded (or adopted) setting, or its own state."""
     record = _record()
     current = _resolve(key, rule)
     if key in st.session_state and not record["adopt"]:
@@ -186,17 +213,6 @@ def widget(factory, label, key, default, *, options=None, minimum=None, maximum=
         current = rule.clamp(current)
     record["params"][key] = current
     st.session_state[key] = current
-    if options is not None:
-        kwargs["options"] = options
-    if minimum is not None:
-        kwargs["min_value"] = minimum
-    if maximum is not None:
-        kwargs["max_value"] = maximum
-    if max_chars is not None:
-        kwargs["max_chars"] = max_chars
-    shown = factory(label, key=key, **kwargs)
-    record["params"][key] = shown
-    return shown
 
 
 def notes():
@@ -204,9 +220,16 @@ def notes():
     return list(_record()["notes"])
 
 
-def publish():
-    """Write the non-default settings this view used into the address bar (only when they changed)."""
+def publish(fragment=False):
+    """Write the non-default settings this view used into the address bar (only when they changed).
+
+    A fragment publishes after its own reruns; inside a full run the run's end publishes, once, after every
+    widget has taken what it needs from an adopted URL.
+    """
     record = _record()
+    if fragment and record.get("full_run"):
+        return
+    record["full_run"] = False
     params = record["params"]
     query = {key: _text(params[key], rule) for key, rule in record["used"].items()
              if params.get(key, rule.default) != rule.default and params.get(key) is not None}

@@ -210,3 +210,26 @@ def check(op, key, make_inputs, attrs):
     """
     return CACHE.get(("check", op, key, attrs),
                      lambda: summarize(cross_check(op, list(make_inputs()), **dict(attrs))))
+
+
+# ---------------------------------------------------------------- the Overview's pictures, one per operator
+
+
+@shared
+def overview_depth_to_space():
+    x = values(ValueSpec("coded", "UINT32"), (1, 8, 2, 3))
+    return depth_space_fig.depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW",
+                                              "depth_to_space", width_px=560)
+
+
+@shared
+def overview_bit_or():
+    a = np.array([1.0, 2.0, -0.0], dtype=np.float32)
+    b = np.array([2.0, 1.0, 1.0], dtype=np.float32)
+    return bitwise_fig.bitwise_figure(a, b, bit_or(a, b))
+
+
+@shared
+def overview_split():
+    x = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
+    return split_join_fig.split_join_figure(x, 2, [2, 1, 3])
