@@ -24,6 +24,14 @@ from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
 from .operators.split_join import join, split
 from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 from .descriptors.validate import validate, validate_problems
+from .detective.channels import (
+    channel_permutation,
+    inverse_permutation,
+    permute_conv_input_channels,
+    permute_conv_output_channels,
+)
+from .detective.identify import IdentifyReport, identify
+from .detective.origin import NPY_BYTE_CAP, origin_coded_input, read_npy, read_printed_array, to_npy_bytes
 
 __all__ = [
     "bit_or",
@@ -65,4 +73,16 @@ __all__ = [
     "type_name",
     "validate",
     "validate_problems",
+    # the layout detective (ops/detective)
+    "channel_permutation",
+    "identify",
+    "IdentifyReport",
+    "inverse_permutation",
+    "NPY_BYTE_CAP",
+    "origin_coded_input",
+    "permute_conv_input_channels",
+    "permute_conv_output_channels",
+    "read_npy",
+    "read_printed_array",
+    "to_npy_bytes",
 ]
