@@ -32,6 +32,7 @@ from .detective.channels import (
 )
 from .detective.identify import IdentifyReport, identify
 from .detective.origin import NPY_BYTE_CAP, origin_coded_input, read_npy, read_printed_array, to_npy_bytes
+from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
 
 __all__ = [
     "bit_or",
@@ -85,4 +86,8 @@ __all__ = [
     "read_npy",
     "read_printed_array",
     "to_npy_bytes",
+    # the same operation elsewhere (ops/frameworks)
+    "framework_snippets",
+    "FRAMEWORKS",
+    "Snippet",
 ]
