@@ -32,6 +32,15 @@ from .detective.channels import (
 )
 from .detective.identify import IdentifyReport, identify
 from .detective.origin import NPY_BYTE_CAP, origin_coded_input, read_npy, read_printed_array, to_npy_bytes
+from .frameworks.onnx_models import (
+    ONNX_BYTE_CAP,
+    ModelNode,
+    OnnxModelReport,
+    Rearrangement,
+    cross_check_node,
+    extract_node,
+    open_onnx_model,
+)
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
 
 __all__ = [
@@ -90,4 +99,12 @@ __all__ = [
     "framework_snippets",
     "FRAMEWORKS",
     "Snippet",
+    # opening an ONNX model (ops/frameworks/onnx_models.py)
+    "cross_check_node",
+    "extract_node",
+    "ModelNode",
+    "ONNX_BYTE_CAP",
+    "OnnxModelReport",
+    "open_onnx_model",
+    "Rearrangement",
 ]

@@ -127,7 +127,7 @@ def _sources(xs, ys, by_bits):
     return sources
 
 
-def _block_size(depth_shape, space_shape):
+def block_size_between(depth_shape, space_shape):
     """The BlockSize turning depth_shape into space_shape by DEPTH_TO_SPACE1, or None."""
     if len(depth_shape) != 4 or len(space_shape) != 4 or space_shape[2] % depth_shape[2]:
         return None
@@ -150,12 +150,12 @@ def _candidates(xs, ys, x_is_list, y_is_list, starts):
     """(descriptor, expected source arrays) for every descriptor whose shapes fit."""
     if not x_is_list and not y_is_list:
         x_shape, y_shape = xs[0].shape, ys[0].shape
-        block_size = _block_size(x_shape, y_shape)
+        block_size = block_size_between(x_shape, y_shape)
         if block_size:
             for order in ORDERS:
                 descriptor = {"operator": "DEPTH_TO_SPACE1", "BlockSize": block_size, "Order": order}
                 yield descriptor, [depth_to_space_map(x_shape, block_size, order)]
-        block_size = _block_size(y_shape, x_shape)
+        block_size = block_size_between(y_shape, x_shape)
         if block_size:
             for order in ORDERS:
                 descriptor = {"operator": "SPACE_TO_DEPTH1", "BlockSize": block_size, "Order": order}
@@ -181,7 +181,7 @@ def _channel_permutations(x_shape, y_shape, source):
     """Descriptors that match once x's channels (DEPTH_TO_SPACE1) or y's (SPACE_TO_DEPTH1) are permuted."""
     found = []
     flat = np.arange(int(np.prod(x_shape)), dtype=np.int64).reshape(x_shape)
-    block_size = _block_size(x_shape, y_shape)
+    block_size = block_size_between(x_shape, y_shape)
     if block_size and block_size > 1:
         channels, plane = x_shape[1], x_shape[2] * x_shape[3]
         for order in ORDERS:
@@ -191,7 +191,7 @@ def _channel_permutations(x_shape, y_shape, source):
             if np.array_equal(depth, flat[:, p]):
                 descriptor = {"operator": "DEPTH_TO_SPACE1", "BlockSize": block_size, "Order": order}
                 found.append({"descriptor": descriptor, "permutation": p, "applies_to": "input channels"})
-    block_size = _block_size(y_shape, x_shape)
+    block_size = block_size_between(y_shape, x_shape)
     if block_size and block_size > 1:
         for order in ORDERS:
             plain = space_to_depth_map(x_shape, block_size, order)

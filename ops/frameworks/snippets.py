@@ -67,8 +67,8 @@ class Snippet:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Call:
-    """Checked settings of one operator call."""
+class Call:
+    """Checked settings of one operator call (checked_call makes them)."""
 
     operator: str
     data_type: str
@@ -104,7 +104,8 @@ def _check_attrs(operator, attrs, allowed):
             )
 
 
-def _call(op, input_sizes, data_type, attrs):
+def checked_call(op, input_sizes, data_type, attrs):
+    """Call with every setting checked against the operator's rules (see framework_snippets for the arguments)."""
     operator = export_operator_name(op)
     data_type = type_name(data_type)
     if operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
@@ -114,7 +115,7 @@ def _call(op, input_sizes, data_type, attrs):
         sizes = _sizes(input_sizes, "InputTensor Sizes", (4, 4))
         block_size = check_positive_int(attrs["block_size"], "BlockSize")
         shape = depth_to_space_shape if operator == "DEPTH_TO_SPACE1" else space_to_depth_shape
-        return _Call(operator, data_type, (sizes,), (shape(sizes, block_size),), block_size,
+        return Call(operator, data_type, (sizes,), (shape(sizes, block_size),), block_size,
                      order_name(attrs.get("order", "DEPTH_COLUMN_ROW")))
     if operator == "ELEMENT_WISE_BIT_OR":
         _check_attrs(operator, attrs, ("b_sizes",))
@@ -127,7 +128,7 @@ def _call(op, input_sizes, data_type, attrs):
                     f"BTensor Sizes {list(b)}: dimension {d} is {size_b}; B reaches ATensor's {size_a} only by "
                     "broadcasting from size 1 (a 0 stride in DirectML)"
                 )
-        return _Call(operator, data_type, (a, b), (a,))
+        return Call(operator, data_type, (a, b), (a,))
     if operator == "SPLIT":
         _check_attrs(operator, attrs, ("axis", "sizes"))
         sizes = _sizes(input_sizes, "InputTensor Sizes")
@@ -142,7 +143,7 @@ def _call(op, input_sizes, data_type, attrs):
                 f"but the input's size along Axis is {sizes[axis]}"
             )
         outputs = tuple(sizes[:axis] + (s,) + sizes[axis + 1:] for s in split)
-        return _Call(operator, data_type, (sizes,), outputs, axis=axis, split=split)
+        return Call(operator, data_type, (sizes,), outputs, axis=axis, split=split)
     _check_attrs(operator, attrs, ("axis",))
     if isinstance(input_sizes, (str, bytes)) or not hasattr(input_sizes, "__len__") or len(input_sizes) == 0:
         raise DescriptorError("InputTensors Sizes: expected a non-empty list of sizes, one per input")
@@ -156,7 +157,7 @@ def _call(op, input_sizes, data_type, attrs):
             )
     output = inputs[0][:axis] + (sum(s[axis] for s in inputs),) + inputs[0][axis + 1:]
     check_element_count(output, "OutputTensor Sizes")
-    return _Call(operator, data_type, inputs, (output,), axis=axis, split=tuple(s[axis] for s in inputs))
+    return Call(operator, data_type, inputs, (output,), axis=axis, split=tuple(s[axis] for s in inputs))
 
 
 def _t(sizes):
@@ -584,6 +585,6 @@ def framework_snippets(op, input_sizes, data_type="FLOAT32", **settings):
     input_sizes is then a list of sizes, one per input); core names (depth_to_space, ...) work too. input_sizes are
     the (first) input's sizes. Invalid settings raise DescriptorError before any code is generated.
     """
-    call = _call(op, input_sizes, data_type, settings)
+    call = checked_call(op, input_sizes, data_type, settings)
     cpp = _directml(call)  # validates the whole descriptor at the newest feature level
     return [cpp if name == "directml" else _GENERATORS[name](call) for name in FRAMEWORKS]
