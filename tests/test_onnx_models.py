@@ -192,6 +192,8 @@ def test_split_concat_and_bitwise_or_settings():
         assert check.available and check.matches, check.note
     with pytest.raises(ops.DescriptorError, match="takes 2 input array"):
         ops.cross_check_node(report, ored.index, inputs=[np.zeros((2, 3, 4), np.int32)])
+    with pytest.raises(ops.DescriptorError, match="'mask' must be a int32 array of sizes \\[1, 1, 4\\], got float32"):
+        ops.cross_check_node(report, ored.index, inputs=[np.zeros((1, 1, 4), np.float32), np.zeros((2, 3, 4), np.int32)])
 
 
 def test_nodes_without_directml_settings_say_why():

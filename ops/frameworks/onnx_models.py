@@ -587,10 +587,16 @@ def cross_check_node(report, index, inputs=None, provider=None):
     constants = _constants(report.model)
     feeds_needed = [n for n in entry.inputs if n and n not in constants]
     if inputs is None:
-        shapes = {n: s for n, s in zip(entry.inputs, entry.input_shapes)}
+        shapes = dict(zip(entry.inputs, entry.input_shapes))
         inputs = [_default_input(shapes[n], entry.settings["DataType"], i) for i, n in enumerate(feeds_needed)]
-    if isinstance(inputs, np.ndarray) or len(inputs) != len(feeds_needed):
+    if not isinstance(inputs, (list, tuple)) or len(inputs) != len(feeds_needed):
         raise DescriptorError(f"inputs: node {entry.name!r} takes {len(feeds_needed)} input array(s) ({', '.join(feeds_needed)})")
+    shapes = dict(zip(entry.inputs, entry.input_shapes))
+    dtype = numpy_dtype(entry.settings["DataType"])
+    for name, array in zip(feeds_needed, inputs):
+        if not isinstance(array, np.ndarray) or array.dtype != dtype or list(array.shape) != shapes[name]:
+            got = f"{array.dtype} {list(array.shape)}" if isinstance(array, np.ndarray) else type(array).__name__
+            raise DescriptorError(f"inputs: {name!r} must be a {dtype} array of sizes {shapes[name]}, got {got}")
     given = dict(zip(feeds_needed, inputs))
     arrays = [given[n] if n in given else constants[n] for n in entry.inputs if n]
     if entry.op_type == "Split":
