@@ -31,6 +31,7 @@ import numpy as np
 from ..datatypes import FLOAT_TYPES, numpy_dtype, type_name, unsigned_of_width
 from ..descriptors.export import cpp_snippet, export_operator_name
 from ..descriptors.levels import OPERATOR_PREFIX
+from ..descriptors.validate import normalized_dispatchable
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_positive_int
 from ..operators.depth_space import depth_to_space_shape, order_name, space_to_depth_shape
@@ -105,7 +106,9 @@ def _check_attrs(operator, attrs, allowed):
 
 
 def checked_call(op, input_sizes, data_type, attrs):
-    """Call with every setting checked against the operator's rules (see framework_snippets for the arguments)."""
+    """Call with every setting checked against the operator's rules (see framework_snippets for the arguments):
+    the sizes and settings are read here, the descriptor they make is then validated as DirectML would at the
+    newest feature level."""
     operator = export_operator_name(op)
     data_type = type_name(data_type)
     if operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
@@ -115,9 +118,9 @@ def checked_call(op, input_sizes, data_type, attrs):
         sizes = _sizes(input_sizes, "InputTensor Sizes", (4, 4))
         block_size = check_positive_int(attrs["block_size"], "BlockSize")
         shape = depth_to_space_shape if operator == "DEPTH_TO_SPACE1" else space_to_depth_shape
-        return Call(operator, data_type, (sizes,), (shape(sizes, block_size),), block_size,
-                     order_name(attrs.get("order", "DEPTH_COLUMN_ROW")))
-    if operator == "ELEMENT_WISE_BIT_OR":
+        call = Call(operator, data_type, (sizes,), (shape(sizes, block_size),), block_size,
+                    order_name(attrs.get("order", "DEPTH_COLUMN_ROW")))
+    elif operator == "ELEMENT_WISE_BIT_OR":
         _check_attrs(operator, attrs, ("b_sizes",))
         a = _sizes(input_sizes, "ATensor Sizes")
         b = _sizes(attrs.get("b_sizes", a), "BTensor Sizes", (1, len(a)))
@@ -128,8 +131,8 @@ def checked_call(op, input_sizes, data_type, attrs):
                     f"BTensor Sizes {list(b)}: dimension {d} is {size_b}; B reaches ATensor's {size_a} only by "
                     "broadcasting from size 1 (a 0 stride in DirectML)"
                 )
-        return Call(operator, data_type, (a, b), (a,))
-    if operator == "SPLIT":
+        call = Call(operator, data_type, (a, b), (a,))
+    elif operator == "SPLIT":
         _check_attrs(operator, attrs, ("axis", "sizes"))
         sizes = _sizes(input_sizes, "InputTensor Sizes")
         axis = check_axis(attrs.get("axis"), len(sizes))
@@ -137,27 +140,20 @@ def checked_call(op, input_sizes, data_type, attrs):
         if isinstance(split, (str, bytes)) or not hasattr(split, "__len__") or len(split) == 0:
             raise DescriptorError(f"sizes {split!r}: expected a non-empty list of output sizes along Axis")
         split = tuple(check_positive_int(s, f"OutputTensors[{i}] Sizes[{axis}]") for i, s in enumerate(split))
-        if sum(split) != sizes[axis]:
-            raise DescriptorError(
-                f"OutputTensors Sizes along Axis {axis}: {' + '.join(map(str, split))} = {sum(split)}, "
-                f"but the input's size along Axis is {sizes[axis]}"
-            )
         outputs = tuple(sizes[:axis] + (s,) + sizes[axis + 1:] for s in split)
-        return Call(operator, data_type, (sizes,), outputs, axis=axis, split=split)
-    _check_attrs(operator, attrs, ("axis",))
-    if isinstance(input_sizes, (str, bytes)) or not hasattr(input_sizes, "__len__") or len(input_sizes) == 0:
-        raise DescriptorError("InputTensors Sizes: expected a non-empty list of sizes, one per input")
-    inputs = tuple(_sizes(s, f"InputTensors[{i}] Sizes") for i, s in enumerate(input_sizes))
-    axis = check_axis(attrs.get("axis"), len(inputs[0]))
-    for i, sizes in enumerate(inputs[1:], start=1):
-        if len(sizes) != len(inputs[0]) or any(sizes[d] != inputs[0][d] for d in range(len(sizes)) if d != axis):
-            raise DescriptorError(
-                f"InputTensors[{i}] Sizes {list(sizes)}: must equal InputTensors[0] Sizes {list(inputs[0])} "
-                f"except along Axis {axis}"
-            )
-    output = inputs[0][:axis] + (sum(s[axis] for s in inputs),) + inputs[0][axis + 1:]
-    check_element_count(output, "OutputTensor Sizes")
-    return Call(operator, data_type, inputs, (output,), axis=axis, split=tuple(s[axis] for s in inputs))
+        call = Call(operator, data_type, (sizes,), outputs, axis=axis, split=split)
+    else:
+        _check_attrs(operator, attrs, ("axis",))
+        if isinstance(input_sizes, (str, bytes)) or not hasattr(input_sizes, "__len__") or len(input_sizes) == 0:
+            raise DescriptorError("InputTensors Sizes: expected a non-empty list of sizes, one per input")
+        inputs = tuple(_sizes(s, f"InputTensors[{i}] Sizes") for i, s in enumerate(input_sizes))
+        axis = check_axis(attrs.get("axis"), len(inputs[0]))
+        split = tuple(s[axis] if len(s) > axis else 0 for s in inputs)
+        output = inputs[0][:axis] + (sum(split),) + inputs[0][axis + 1:]
+        check_element_count(output, "OutputTensor Sizes")
+        call = Call(operator, data_type, inputs, (output,), axis=axis, split=split)
+    normalized_dispatchable(_dispatchable(call))
+    return call
 
 
 def _t(sizes):
@@ -587,5 +583,4 @@ def framework_snippets(op, input_sizes, data_type="FLOAT32", **settings):
     the (first) input's sizes. Invalid settings raise DescriptorError before any code is generated.
     """
     call = checked_call(op, input_sizes, data_type, settings)
-    cpp = _directml(call)  # validates the whole descriptor at the newest feature level
-    return [cpp if name == "directml" else _GENERATORS[name](call) for name in FRAMEWORKS]
+    return [_GENERATORS[name](call) for name in FRAMEWORKS]
