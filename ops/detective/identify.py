@@ -219,7 +219,8 @@ def _transpose_axes(x_shape, source):
         step = [0] * source.ndim
         step[axis] = 1
         stride = int(source[tuple(step)] - origin)
-        match = next((j for j in range(len(x_shape)) if j not in used and x_shape[j] == size and strides[j] == stride), None)
+        candidates = (j for j in range(len(x_shape)) if j not in used and x_shape[j] == size and strides[j] == stride)
+        match = next(candidates, None)
         if match is None:
             return None
         axes.append(match)
@@ -238,6 +239,14 @@ def describe(descriptor):
         return f"{op} with BlockSize {descriptor['BlockSize']} and Order {order} ({_ORDER_HINTS[order]})"
     count = "OutputCount" if op == "SPLIT" else "InputCount"
     return f"{op} along Axis {descriptor['Axis']} with {count} {descriptor[count]} (sizes {descriptor['AxisSizes']})"
+
+
+def _short(permutation, shown=16):
+    """A permutation for a sentence: whole when short, else its start and its length."""
+    values = permutation.tolist()
+    if len(values) <= shown:
+        return str(values)
+    return f"[{', '.join(map(str, values[:shown]))}, ...] ({len(values)} channels)"
 
 
 def _kind(sources, x_count):
@@ -274,13 +283,15 @@ def _note(report, xs, ys, unmatched_total):
         p = best["permutation"]
         if best["applies_to"] == "input channels":
             how = (
-                f"permuting x's channels first (x[:, P] with P = {p.tolist()}) makes it {describe(best['descriptor'])}: "
-                "the DCR/CRD mix-up; apply P to the preceding convolution's output channels (weights[P], bias[P])"
+                f"permuting x's channels first (x[:, P] with P = {_short(p)}) makes it {describe(best['descriptor'])}: "
+                "a channel-order mix-up such as DCR for CRD; apply P to the preceding convolution's output channels "
+                "(weights[P], bias[P])"
             )
         else:
             how = (
                 f"y is {describe(best['descriptor'])} with its output channels permuted (y == out[:, P] with "
-                f"P = {p.tolist()}): the DCR/CRD mix-up; the following convolution can absorb P in its input channels"
+                f"P = {_short(p)}): a channel-order mix-up such as DCR for CRD; the following convolution can absorb P "
+                "in its input channels"
             )
         sentences.append(f"No descriptor maps x to y as given, but {how}.")
     if report.transpose is not None and not report.matches:
@@ -295,7 +306,9 @@ def _note(report, xs, ys, unmatched_total):
         meaning = {
             "permutation": "Every element of x appears exactly once in y, but in an order",
             "gather": "y holds some of x's elements, each at most once, in an arrangement",
-            "broadcast": "y repeats some of x's elements (as a broadcast or a gather with repeats does), in an arrangement",
+            "broadcast": (
+                "y repeats some of x's elements (as a broadcast or a gather with repeats does), in an arrangement"
+            ),
         }[report.kind]
         sentences.append(
             f"{meaning} that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT and JOIN reproduces; "

@@ -187,6 +187,8 @@ def read_printed_array(text, sizes=None, max_chars=TEXT_CHAR_CAP):
     else:
         shape = (values.size,)
     if math.prod(shape) != values.size:
-        raise DescriptorError(f"printed array: {values.size} values given, but Sizes {list(shape)} hold {math.prod(shape)}")
+        raise DescriptorError(
+            f"printed array: {values.size} values given, but Sizes {list(shape)} hold {math.prod(shape)}"
+        )
     check_element_count(shape, "printed array shape")
     return values.reshape(shape)

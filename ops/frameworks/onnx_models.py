@@ -125,10 +125,10 @@ def _graphs(model):
         yield where, graph
         for node in graph.node:
             for attribute in node.attribute:
+                label = f"{where} node {node.name or node.op_type} attribute {attribute.name}"
                 if attribute.HasField("g"):
-                    pending.append((f"{where} node {node.name or node.op_type} attribute {attribute.name}", attribute.g))
-                pending += [(f"{where} node {node.name or node.op_type} attribute {attribute.name}", g)
-                            for g in attribute.graphs]
+                    pending.append((label, attribute.g))
+                pending += [(label, g) for g in attribute.graphs]
 
 
 def _tensors(model):
@@ -173,9 +173,9 @@ def _refuse_unsafe(model):
     for where, node in _all_nodes(model):
         if node.domain not in STANDARD_DOMAINS:
             raise DescriptorError(
-                f"model: {where} node {node.name or node.op_type!r} is {node.domain}:{node.op_type}; custom domains are "
-                "refused: only the standard ONNX domain ('' or 'ai.onnx') is opened, since custom operators run code "
-                "this app does not know"
+                f"model: {where} node {node.name or node.op_type!r} is {node.domain}:{node.op_type}; custom domains "
+                "are refused: only the standard ONNX domain ('' or 'ai.onnx') is opened, since custom operators "
+                "run code this app does not know"
             )
 
 
@@ -268,18 +268,23 @@ def _call_for(node, infos, constants, opset):
     """(operator, input_sizes, data_type, attrs) of the DirectML call the node amounts to; DescriptorError if none."""
     attrs = _attributes(node)
     operator = OPERATOR_NODES[node.op_type]
-    data_inputs = [name for name in node.input if name][: 1 if node.op_type in ("DepthToSpace", "SpaceToDepth", "Split") else None]
+    data_inputs = [name for name in node.input if name]
+    if node.op_type in ("DepthToSpace", "SpaceToDepth", "Split"):
+        data_inputs = data_inputs[:1]  # Split's second input holds the sizes, not data
     shapes = [infos.get(name, (None, None))[1] for name in data_inputs]
     types = {infos.get(name, (None, None))[0] for name in data_inputs}
     for name, shape in zip(data_inputs, shapes):
         if not _static(shape):
-            raise DescriptorError(f"input {name!r} has sizes {shape} after shape inference; DirectML needs them all known")
+            raise DescriptorError(
+                f"input {name!r} has sizes {shape} after shape inference; DirectML needs them all known"
+            )
     data_type = types.pop() if len(types) == 1 else None
     if data_type is None:
         raise DescriptorError("the input data type is unknown after shape inference")
     if node.op_type in ("DepthToSpace", "SpaceToDepth"):
         mode = attrs.get("mode", "DCR") if node.op_type == "DepthToSpace" else "DCR"
-        return operator, shapes[0], data_type, {"block_size": attrs.get("blocksize"), "order": _ORDER_OF_MODE.get(mode, mode)}
+        order = _ORDER_OF_MODE.get(mode, mode)
+        return operator, shapes[0], data_type, {"block_size": attrs.get("blocksize"), "order": order}
     if node.op_type == "BitwiseOr":
         a, b = shapes
         rank = max(len(a), len(b))
@@ -299,7 +304,8 @@ def _call_for(node, infos, constants, opset):
     axis = attrs.get("axis", 0)
     axis = axis + rank if isinstance(axis, int) and axis < 0 else axis
     if node.op_type == "Split":
-        return operator, shapes[0], data_type, {"axis": axis, "sizes": _split_sizes(node, attrs, constants, shapes[0][axis], opset)}
+        sizes = _split_sizes(node, attrs, constants, shapes[0][axis], opset)
+        return operator, shapes[0], data_type, {"axis": axis, "sizes": sizes}
     return operator, shapes, data_type, {"axis": axis}
 
 
@@ -341,7 +347,8 @@ def _reshape_target(node, infos, constants, source_shape):
         return None
     target = [int(s) for s in np.ravel(constants[node.input[1]])]
     allow_zero = _attributes(node).get("allowzero", 0)
-    target = [source_shape[i] if s == 0 and not allow_zero and i < len(source_shape) else s for i, s in enumerate(target)]
+    copied = [s == 0 and not allow_zero and i < len(source_shape) for i, s in enumerate(target)]
+    target = [source_shape[i] if copy else s for i, (s, copy) in enumerate(zip(target, copied))]
     if target.count(-1) == 1:
         known = int(np.prod([s for s in target if s != -1]))
         total = int(np.prod(source_shape))
@@ -460,7 +467,9 @@ def _flag_risks(model, nodes, rearrangements):
         if order:
             orders.setdefault(order, []).append(entry)
     if len(orders) == 2:
-        crd_names = ", ".join(e.name if isinstance(e, ModelNode) else " -> ".join(e.names) for e in orders["COLUMN_ROW_DEPTH"])
+        crd_names = ", ".join(
+            e.name if isinstance(e, ModelNode) else " -> ".join(e.names) for e in orders["COLUMN_ROW_DEPTH"]
+        )
         for entry in orders["DEPTH_COLUMN_ROW"]:
             entry.risks.append(
                 f"this model also moves depth and space in COLUMN_ROW_DEPTH order ({crd_names}), PixelShuffle's "
@@ -559,7 +568,8 @@ def _default_input(sizes, data_type, salt):
     codes = np.arange(count, dtype=np.int64) * (2 * salt + 1) + salt
     if dtype.kind == "f":
         return codes.astype(dtype).reshape(sizes)
-    return (codes % (2 ** (8 * dtype.itemsize))).astype(np.uint64).astype(f"u{dtype.itemsize}").view(dtype).reshape(sizes)
+    wrapped = (codes % (2 ** (8 * dtype.itemsize))).astype(np.uint64).astype(f"u{dtype.itemsize}")
+    return wrapped.view(dtype).reshape(sizes)
 
 
 def _core(settings, arrays):
@@ -590,7 +600,9 @@ def cross_check_node(report, index, inputs=None, provider=None):
         shapes = dict(zip(entry.inputs, entry.input_shapes))
         inputs = [_default_input(shapes[n], entry.settings["DataType"], i) for i, n in enumerate(feeds_needed)]
     if not isinstance(inputs, (list, tuple)) or len(inputs) != len(feeds_needed):
-        raise DescriptorError(f"inputs: node {entry.name!r} takes {len(feeds_needed)} input array(s) ({', '.join(feeds_needed)})")
+        raise DescriptorError(
+            f"inputs: node {entry.name!r} takes {len(feeds_needed)} input array(s) ({', '.join(feeds_needed)})"
+        )
     shapes = dict(zip(entry.inputs, entry.input_shapes))
     dtype = numpy_dtype(entry.settings["DataType"])
     for name, array in zip(feeds_needed, inputs):
@@ -603,13 +615,15 @@ def cross_check_node(report, index, inputs=None, provider=None):
         arrays = arrays[:1]
     expected = _core(entry.settings, arrays)
     operator = entry.settings["operator"]
-    described = f"node {entry.name!r} ({entry.op_type}" + "".join(f", {k} {v}" for k, v in entry.attributes.items()) + ")"
+    attributes = "".join(f", {k} {v}" for k, v in entry.attributes.items())
+    described = f"node {entry.name!r} ({entry.op_type}{attributes})"
     try:
         ort = _runtime()
         version = ort.__version__
         chosen, refusal = select_provider(ort.get_available_providers(), provider)
     except Exception as error:  # a broken install fails in many ways
-        return CrossCheckReport(operator, provider, False, False, expected, [], f"ONNX Runtime is unavailable: {_first_line(error)}.")
+        note = f"ONNX Runtime is unavailable: {_first_line(error)}."
+        return CrossCheckReport(operator, provider, False, False, expected, [], note)
     if chosen is None:
         return CrossCheckReport(operator, provider, False, False, expected, [], refusal, ort_version=version)
     try:

@@ -41,8 +41,8 @@ FRAMEWORKS = ("numpy", "einops", "onnx", "pytorch", "tensorflow", "directml")
 ONNX_OPSET = 18
 # ONNX IR 8 carries opset 18 and loads in older ONNX Runtime releases too (see ops/runtime/cross_check.py).
 ONNX_IR_VERSION = 8
-# BitCast, which reinterprets float bits for BitwiseOr, exists from opset 26 (https://onnx.ai/onnx/operators/onnx__BitCast.html),
-# which needs IR 13 (onnx.helper.VERSION_TABLE).
+# BitCast, which reinterprets float bits for BitwiseOr, exists from opset 26
+# (https://onnx.ai/onnx/operators/onnx__BitCast.html), which needs IR 13 (onnx.helper.VERSION_TABLE).
 ONNX_BITCAST_OPSET, ONNX_BITCAST_IR_VERSION = 26, 13
 _ONNX_TYPES = {
     "FLOAT32": "FLOAT", "FLOAT16": "FLOAT16", "FLOAT64": "DOUBLE", "UINT8": "UINT8", "UINT16": "UINT16",
@@ -309,7 +309,8 @@ def _onnx_graph(call):
         nodes = [
             "# ONNX SpaceToDepth has only DCR; COLUMN_ROW_DEPTH keeps the block axes behind the channel:",
             'helper.make_node("Reshape", ["x", "blocks"], ["space_blocks"])  # [N, C, H\', bh, W\', bw]',
-            f'helper.make_node("Transpose", ["space_blocks"], ["moved"], perm=[{_t(axes)}])  # [N, C, bh, bw, H\', W\']',
+            f'helper.make_node("Transpose", ["space_blocks"], ["moved"], perm=[{_t(axes)}])'
+            "  # [N, C, bh, bw, H', W']",
             'helper.make_node("Reshape", ["moved", "depth"], ["y"])',
         ]
         note = "ONNX SpaceToDepth lacks COLUMN_ROW_DEPTH, so this is the Reshape -> Transpose -> Reshape graph."
@@ -335,7 +336,8 @@ def _onnx_graph(call):
         inits = [f'numpy_helper.from_array(np.array([{_t(call.split)}], np.int64), "split")']
         nodes = [f'helper.make_node("Split", ["x", "split"], {outputs}, axis={call.axis})']
         note = "ONNX Split takes the sizes as a second input (opset 13 and later)."
-        return nodes, inits, [("x", call.inputs[0])], list(zip(outputs, call.outputs)), ONNX_OPSET, ONNX_IR_VERSION, note
+        named_outputs = list(zip(outputs, call.outputs))
+        return nodes, inits, [("x", call.inputs[0])], named_outputs, ONNX_OPSET, ONNX_IR_VERSION, note
     else:
         inputs = [f"x{i}" for i in range(len(call.inputs))]
         nodes = [f'helper.make_node("Concat", {inputs}, ["y"], axis={call.axis})']
@@ -353,7 +355,8 @@ def _onnx(call):
         lines = []
         for item in items:
             code, _, comment = item.partition("  # ")
-            lines.append("    " + (code if code.startswith("#") else code + ",") + (f"  # {comment}" if comment else ""))
+            line = "    " + (code if code.startswith("#") else code + ",")
+            lines.append(line + (f"  # {comment}" if comment else ""))
         return lines
 
     if call.operator == "JOIN":
@@ -387,7 +390,9 @@ def _onnx(call):
         f"feeds = {feeds}",
         f"{_result(call)} = {run}",
     ]
-    native_node = call.operator == "DEPTH_TO_SPACE1" or (call.operator == "SPACE_TO_DEPTH1" and call.order == "DEPTH_COLUMN_ROW")
+    native_node = call.operator == "DEPTH_TO_SPACE1" or (
+        call.operator == "SPACE_TO_DEPTH1" and call.order == "DEPTH_COLUMN_ROW"
+    )
     if native_node and call.data_type not in ORT_CPU_DEPTH_SPACE_TYPES:
         note += (
             f" ONNX Runtime's CPU provider has no DepthToSpace/SpaceToDepth kernel for {call.data_type} (measured with "
@@ -421,13 +426,17 @@ def _pytorch(call):
     if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
         (n, c, h, w), b = call.inputs[0], call.block_size
         if signed:
-            lines += [f"# torch has no pixel_(un)shuffle kernel for {call.data_type.lower()}: move the same bits as {signed}.",
-                      f"t = torch.from_numpy(x.view(np.{signed}))"]
+            lines += [
+                f"# torch has no pixel_(un)shuffle kernel for {call.data_type.lower()}: the same bits move as {signed}",
+                f"t = torch.from_numpy(x.view(np.{signed}))",
+            ]
         else:
             lines.append("t = torch.from_numpy(x)")
         back = f".view(np.{call.dtype})" if signed else ""
         if call.operator == "DEPTH_TO_SPACE1":
-            lines.append(f"# pixel_shuffle is COLUMN_ROW_DEPTH: (*, C*r^2, H, W) -> (*, C, H*r, W*r), {_PYTORCH_PIXEL_SHUFFLE}")
+            lines.append(
+                f"# pixel_shuffle is COLUMN_ROW_DEPTH: (*, C*r^2, H, W) -> (*, C, H*r, W*r), {_PYTORCH_PIXEL_SHUFFLE}"
+            )
             if call.order == "DEPTH_COLUMN_ROW":
                 c_out = c // (b * b)
                 lines += [
@@ -437,7 +446,8 @@ def _pytorch(call):
                     "t = t[:, order]",
                 ]
             lines.append(f"y = torch.nn.functional.pixel_shuffle(t, {b}).numpy(){back}")
-            note = "pixel_shuffle is CRD" + ("; DCR needs the channels reordered first." if call.order == "DEPTH_COLUMN_ROW" else ".")
+            dcr = call.order == "DEPTH_COLUMN_ROW"
+            note = "pixel_shuffle is CRD" + ("; DCR needs the channels reordered first." if dcr else ".")
         else:
             depth = c * b * b
             lines += [f"# pixel_unshuffle is its inverse, so COLUMN_ROW_DEPTH too: {_PYTORCH_PIXEL_UNSHUFFLE}",
@@ -450,7 +460,8 @@ def _pytorch(call):
                     "t = t[:, order]",
                 ]
             lines.append(f"y = t.numpy(){back}")
-            note = "pixel_unshuffle is CRD" + ("; DCR needs its output channels reordered." if call.order == "DEPTH_COLUMN_ROW" else ".")
+            dcr = call.order == "DEPTH_COLUMN_ROW"
+            note = "pixel_unshuffle is CRD" + ("; DCR needs its output channels reordered." if dcr else ".")
     elif call.operator == "ELEMENT_WISE_BIT_OR":
         if call.data_type in FLOAT_TYPES:
             bits = f"torch.{unsigned_of_width(call.dtype.itemsize)}"
@@ -463,7 +474,8 @@ def _pytorch(call):
             lines.append("y = torch.bitwise_or(torch.from_numpy(a), torch.from_numpy(b)).numpy()")
         note = "torch.bitwise_or broadcasts b; floats go through Tensor.view(dtype), which keeps the bits."
     elif call.operator == "SPLIT":
-        lines.append(f"ys = [part.numpy() for part in torch.split(torch.from_numpy(x), [{_t(call.split)}], dim={call.axis})]")
+        parts = f"torch.split(torch.from_numpy(x), [{_t(call.split)}], dim={call.axis})"
+        lines.append(f"ys = [part.numpy() for part in {parts}]")
         note = "torch.split with a list of sizes is SPLIT."
     else:
         lines.append(f"y = torch.cat([torch.from_numpy(part) for part in xs], dim={call.axis}).numpy()")
@@ -475,10 +487,10 @@ def _pytorch(call):
 
 
 def _tensorflow(call):
-    reorders = (
-        call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and call.order == "COLUMN_ROW_DEPTH" and call.block_size > 1
-    )
-    lines = (["import numpy as np"] if reorders else []) + ["import tensorflow as tf", "", f"# {_title(call)}", _shape_comment(call)]
+    depth_space = call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1")
+    reorders = depth_space and call.order == "COLUMN_ROW_DEPTH" and call.block_size > 1
+    lines = ["import numpy as np"] if reorders else []
+    lines += ["import tensorflow as tf", "", f"# {_title(call)}", _shape_comment(call)]
     if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and call.block_size == 1:
         # TensorFlow's DepthToSpace and SpaceToDepth ops declare block_size min=2 (measured: "Value for attr
         # 'block_size' of 1 must be at least minimum 2", TensorFlow 2.21).
@@ -490,35 +502,48 @@ def _tensorflow(call):
         # TensorFlow 2.21's CPU kernels refuse data_format="NCHW" ("Could not find device for node", measured here).
         lines.append("# TensorFlow's CPU kernel takes NHWC only: transpose NCHW to NHWC and back.")
         if call.operator == "DEPTH_TO_SPACE1":
-            lines.append(f"# tf.nn.depth_to_space is DEPTH_COLUMN_ROW: block position = high-order channel index, {_TF_DEPTH_TO_SPACE}")
+            lines += [
+                "# tf.nn.depth_to_space is DEPTH_COLUMN_ROW: the block position is the high-order part of the channel",
+                f"# index ({_TF_DEPTH_TO_SPACE}).",
+            ]
             if call.order == "COLUMN_ROW_DEPTH":
                 c_out = c // (b * b)
                 lines += [
-                    f'# Reading the channels in this order first makes it COLUMN_ROW_DEPTH (ops.channel_permutation({c}, {b}, "CRD", "DCR")):',
+                    "# Reading the channels in this order first makes it COLUMN_ROW_DEPTH",
+                    f'# (ops.channel_permutation({c}, {b}, "CRD", "DCR")):',
                     f"order = np.arange({c}).reshape({c_out}, {b}, {b}).transpose(1, 2, 0).ravel()",
                     "x = tf.gather(x, order, axis=1)",
                 ]
-            lines.append(f"y = tf.transpose(tf.nn.depth_to_space(tf.transpose(x, [0, 2, 3, 1]), {b}), [0, 3, 1, 2]).numpy()")
-            note = "tf.nn.depth_to_space is DCR on NHWC" + ("; CRD needs the channels reordered first." if call.order == "COLUMN_ROW_DEPTH" else ".")
+            nhwc = f"tf.nn.depth_to_space(tf.transpose(x, [0, 2, 3, 1]), {b})"
+            lines.append(f"y = tf.transpose({nhwc}, [0, 3, 1, 2]).numpy()")
+            crd = call.order == "COLUMN_ROW_DEPTH"
+            note = "tf.nn.depth_to_space is DCR on NHWC" + ("; CRD needs the channels reordered first." if crd else ".")
         else:
             depth = c * b * b
-            lines += [f"# tf.nn.space_to_depth is DEPTH_COLUMN_ROW: block position = high-order channel index, {_TF_SPACE_TO_DEPTH}",
-                      f"y = tf.transpose(tf.nn.space_to_depth(tf.transpose(x, [0, 2, 3, 1]), {b}), [0, 3, 1, 2])"]
+            lines += [
+                "# tf.nn.space_to_depth is DEPTH_COLUMN_ROW: the block position becomes the high-order part of the",
+                f"# channel index ({_TF_SPACE_TO_DEPTH}).",
+                f"y = tf.transpose(tf.nn.space_to_depth(tf.transpose(x, [0, 2, 3, 1]), {b}), [0, 3, 1, 2])",
+            ]
             if call.order == "COLUMN_ROW_DEPTH":
                 lines += [
-                    f'# Reordering its output channels makes it COLUMN_ROW_DEPTH (ops.channel_permutation({depth}, {b}, "DCR", "CRD")):',
+                    "# Reordering its output channels makes it COLUMN_ROW_DEPTH",
+                    f'# (ops.channel_permutation({depth}, {b}, "DCR", "CRD")):',
                     f"order = np.arange({depth}).reshape({b}, {b}, {c}).transpose(2, 0, 1).ravel()",
                     "y = tf.gather(y, order, axis=1)",
                 ]
             lines.append("y = y.numpy()")
-            note = "tf.nn.space_to_depth is DCR on NHWC" + ("; CRD needs its output channels reordered." if call.order == "COLUMN_ROW_DEPTH" else ".")
+            crd = call.order == "COLUMN_ROW_DEPTH"
+            reorder = "; CRD needs its output channels reordered." if crd else "."
+            note = "tf.nn.space_to_depth is DCR on NHWC" + reorder
     elif call.operator == "ELEMENT_WISE_BIT_OR":
         lines.append("b = tf.broadcast_to(b, a.shape)  # DirectML's 0 strides, spelled out")
         if call.data_type in FLOAT_TYPES:
             bits = f"tf.{unsigned_of_width(call.dtype.itemsize)}"
             lines += [
                 "# tf.bitwise takes integers: tf.bitcast to the unsigned type of the same width keeps the bits.",
-                f"y = tf.bitcast(tf.bitwise.bitwise_or(tf.bitcast(a, {bits}), tf.bitcast(b, {bits})), tf.{call.dtype}).numpy()",
+                f"ored = tf.bitwise.bitwise_or(tf.bitcast(a, {bits}), tf.bitcast(b, {bits}))",
+                f"y = tf.bitcast(ored, tf.{call.dtype}).numpy()",
             ]
         else:
             lines.append("y = tf.bitwise.bitwise_or(a, b).numpy()")
