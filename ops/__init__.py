@@ -24,6 +24,24 @@ from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
 from .operators.split_join import join, split
 from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 from .descriptors.validate import validate, validate_problems
+from .detective.channels import (
+    channel_permutation,
+    inverse_permutation,
+    permute_conv_input_channels,
+    permute_conv_output_channels,
+)
+from .detective.identify import IdentifyReport, identify
+from .detective.origin import NPY_BYTE_CAP, origin_coded_input, read_npy, read_printed_array, to_npy_bytes
+from .frameworks.onnx_models import (
+    ONNX_BYTE_CAP,
+    ModelNode,
+    OnnxModelReport,
+    Rearrangement,
+    cross_check_node,
+    extract_node,
+    open_onnx_model,
+)
+from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
 
 __all__ = [
     "bit_or",
@@ -65,4 +83,28 @@ __all__ = [
     "type_name",
     "validate",
     "validate_problems",
+    # the layout detective (ops/detective)
+    "channel_permutation",
+    "identify",
+    "IdentifyReport",
+    "inverse_permutation",
+    "NPY_BYTE_CAP",
+    "origin_coded_input",
+    "permute_conv_input_channels",
+    "permute_conv_output_channels",
+    "read_npy",
+    "read_printed_array",
+    "to_npy_bytes",
+    # the same operation elsewhere (ops/frameworks)
+    "framework_snippets",
+    "FRAMEWORKS",
+    "Snippet",
+    # opening an ONNX model (ops/frameworks/onnx_models.py)
+    "cross_check_node",
+    "extract_node",
+    "ModelNode",
+    "ONNX_BYTE_CAP",
+    "OnnxModelReport",
+    "open_onnx_model",
+    "Rearrangement",
 ]

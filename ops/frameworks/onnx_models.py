@@ -1,0 +1,642 @@
+"""Opening an uploaded ONNX model: its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes as DirectML
+settings, the constructions known to go wrong, and one node cross-checked on ONNX Runtime.
+
+An uploaded model is untrusted: it is read from bytes under a size cap, a model whose tensors live in external
+files is refused (loading them would open paths the model names), as is any node outside the standard ONNX
+domain (custom operators run code the project does not know). Nothing in the model is executed except one
+extracted node, by ONNX Runtime.
+"""
+
+import dataclasses
+import re
+
+import numpy as np
+
+from ..datatypes import numpy_dtype, type_name
+from ..detective.identify import block_size_between, identify
+from ..errors import DescriptorError
+from ..guard import check_element_count
+from ..operators.bitwise import bit_or
+from ..operators.depth_space import depth_to_space, space_to_depth
+from ..operators.split_join import join, split
+from ..runtime.cross_check import CrossCheckReport, _first_line, _options, _runtime, compare_outputs, select_provider
+from .snippets import checked_call
+
+ONNX_BYTE_CAP = 16 * 2**20
+STANDARD_DOMAINS = ("", "ai.onnx")
+OPERATOR_NODES = {
+    "DepthToSpace": "DEPTH_TO_SPACE1",
+    "SpaceToDepth": "SPACE_TO_DEPTH1",
+    "BitwiseOr": "ELEMENT_WISE_BIT_OR",
+    "Split": "SPLIT",
+    "Concat": "JOIN",
+}
+# Reshape -> Transpose -> Reshape chains are traced on an index tensor of this many elements at most.
+TRACE_CAP = 2**22
+_ORDER_OF_MODE = {"DCR": "DEPTH_COLUMN_ROW", "CRD": "COLUMN_ROW_DEPTH"}
+_SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
+# What exporters leave in node names and metadata (torch.onnx: node names such as "/ps/DepthToSpace" or
+# "node_pixel_shuffle", metadata "pkg.torch.onnx.class_hierarchy" naming torch.nn.modules.pixelshuffle.PixelShuffle;
+# seen here with torch 2.13.0 and onnxscript 0.7.2).
+_PIXEL_SHUFFLE = re.compile(r"pixel_?shuffle", re.IGNORECASE)
+_PIXEL_UNSHUFFLE = re.compile(r"pixel_?unshuffle", re.IGNORECASE)
+
+
+@dataclasses.dataclass
+class ModelNode:
+    """One DepthToSpace, SpaceToDepth, BitwiseOr, Split or Concat node of the model's main graph.
+
+    settings: the DirectML operator's settings as a plain dict for the operator page's URL ({"operator", "DataType"
+    and, per operator, "Sizes", "BlockSize", "Order", "ASizes", "BSizes", "Axis", "AxisSizes", "InputSizes"}), or
+    None when the node has no DirectML equivalent here (`problem` says why: unknown shapes, a type DirectML lacks).
+    """
+
+    index: int
+    name: str
+    op_type: str
+    inputs: list
+    outputs: list
+    input_shapes: list  # per input: a list of sizes (int, or str for a symbolic dimension, None unknown), or None
+    input_types: list  # per input: a DirectML type name, or the ONNX type name when DirectML has none, or None
+    attributes: dict
+    settings: dict | None
+    problem: str | None
+    risks: list
+
+
+@dataclasses.dataclass
+class Rearrangement:
+    """A Reshape -> Transpose -> Reshape chain between 4-D tensors, traced with the layout detective."""
+
+    indices: list  # graph.node positions of the three nodes
+    names: list
+    input: str
+    output: str
+    settings: dict | None  # the DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 it computes, else None
+    note: str
+    risks: list
+
+
+@dataclasses.dataclass
+class OnnxModelReport:
+    nodes: list  # ModelNode
+    rearrangements: list  # Rearrangement
+    opset: int
+    ir_version: int
+    producer: str
+    node_count: int
+    notes: list
+    model: object = dataclasses.field(repr=False)  # the parsed onnx.ModelProto, shapes inferred where possible
+
+
+# ---------------------------------------------------------------- reading and refusing
+
+
+def _parse(data, max_bytes):
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, bytes):
+        raise DescriptorError(f"model: expected the bytes of an .onnx file, got {type(data).__name__}")
+    if len(data) > max_bytes:
+        raise DescriptorError(f"model: {len(data):,} bytes exceed the cap of {max_bytes:,} bytes for an .onnx upload")
+    model = onnx.ModelProto()
+    try:
+        model.ParseFromString(data)
+    except (DecodeError, ValueError, RuntimeError) as error:
+        raise DescriptorError(f"model: not an ONNX model (the bytes do not parse as a ModelProto: {error})") from None
+    if model.ir_version < 1 or not model.opset_import or not model.graph.node:
+        raise DescriptorError(
+            "model: not an ONNX model (no IR version, opset import or graph node; a protobuf parser reads "
+            "almost any bytes, so this is what arbitrary data looks like)"
+        )
+    return model
+
+
+def _graphs(model):
+    """(where, graph) for the main graph, every subgraph in attributes, training graphs and function bodies."""
+    pending = [("graph", model.graph)]
+    pending += [(f"training_info[{i}].{k}", getattr(t, k)) for i, t in enumerate(model.training_info)
+                for k in ("initialization", "algorithm")]
+    while pending:
+        where, graph = pending.pop(0)
+        yield where, graph
+        for node in graph.node:
+            for attribute in node.attribute:
+                label = f"{where} node {node.name or node.op_type} attribute {attribute.name}"
+                if attribute.HasField("g"):
+                    pending.append((label, attribute.g))
+                pending += [(label, g) for g in attribute.graphs]
+
+
+def _tensors(model):
+    """(where, TensorProto) for every tensor stored in the model."""
+    for where, graph in _graphs(model):
+        for tensor in graph.initializer:
+            yield f"{where} initializer {tensor.name!r}", tensor
+        for sparse in graph.sparse_initializer:
+            yield f"{where} sparse initializer {sparse.values.name!r}", sparse.values
+            yield f"{where} sparse initializer {sparse.values.name!r} indices", sparse.indices
+        for node in graph.node:
+            for attribute in node.attribute:
+                label = f"{where} node {node.name or node.op_type} attribute {attribute.name}"
+                if attribute.HasField("t"):
+                    yield label, attribute.t
+                yield from ((label, t) for t in attribute.tensors)
+                if attribute.HasField("sparse_tensor"):
+                    yield label, attribute.sparse_tensor.values
+                yield from ((label, s.values) for s in attribute.sparse_tensors)
+
+
+def _all_nodes(model):
+    for where, graph in _graphs(model):
+        for node in graph.node:
+            yield where, node
+    for function in model.functions:
+        for node in function.node:
+            yield f"function {function.domain}:{function.name}", node
+
+
+def _refuse_unsafe(model):
+    from onnx import TensorProto
+
+    for where, tensor in _tensors(model):
+        if tensor.data_location == TensorProto.EXTERNAL or len(tensor.external_data):
+            location = next((e.value for e in tensor.external_data if e.key == "location"), None)
+            named = f" (location {location!r})" if location else ""
+            raise DescriptorError(
+                f"model: {where} keeps its data in an external file{named}; external data is refused: "
+                "an uploaded model may not make the app open files it names (save the model with its weights inside)"
+            )
+    for where, node in _all_nodes(model):
+        if node.domain not in STANDARD_DOMAINS:
+            raise DescriptorError(
+                f"model: {where} node {node.name or node.op_type!r} is {node.domain}:{node.op_type}; custom domains "
+                "are refused: only the standard ONNX domain ('' or 'ai.onnx') is opened, since custom operators "
+                "run code this app does not know"
+            )
+
+
+def _check(model):
+    import onnx
+
+    try:
+        onnx.checker.check_model(model)
+    except (onnx.checker.ValidationError, ValueError) as error:
+        raise DescriptorError(f"model: the ONNX checker refuses it ({_first_line(error)})") from None
+
+
+def _default_opset(model):
+    return next((o.version for o in model.opset_import if o.domain in STANDARD_DOMAINS), 0)
+
+
+# ---------------------------------------------------------------- what the graph knows: shapes, types, constants
+
+
+def _value_infos(model):
+    """name -> (DirectML or ONNX type name, sizes) from inputs, outputs, value_info and initializers."""
+    from onnx import helper
+
+    def type_of(elem_type):
+        try:
+            return type_name(helper.tensor_dtype_to_np_dtype(elem_type))
+        except (DescriptorError, KeyError, TypeError, ValueError):
+            return helper.tensor_dtype_to_string(elem_type).replace("TensorProto.", "") if elem_type else None
+
+    infos = {}
+    graph = model.graph
+    for info in list(graph.input) + list(graph.value_info) + list(graph.output):
+        tensor_type = info.type.tensor_type
+        shape = None
+        if tensor_type.HasField("shape"):
+            shape = [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tensor_type.shape.dim]
+        infos[info.name] = (type_of(tensor_type.elem_type), shape)
+    for tensor in graph.initializer:
+        infos[tensor.name] = (type_of(tensor.data_type), list(tensor.dims))
+    return infos
+
+
+def _constants(model):
+    """name -> numpy array for initializers and Constant node outputs of the main graph."""
+    from onnx import helper, numpy_helper
+
+    values = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.output and node.attribute:
+            value = helper.get_attribute_value(node.attribute[0])
+            values[node.output[0]] = numpy_helper.to_array(value) if hasattr(value, "dims") else np.array(value)
+    return values
+
+
+def _attributes(node):
+    from onnx import helper
+
+    plain = {}
+    for attribute in node.attribute:
+        value = helper.get_attribute_value(attribute)
+        plain[attribute.name] = value.decode() if isinstance(value, bytes) else value
+    return plain
+
+
+def _static(shape):
+    return shape is not None and all(isinstance(s, int) and s > 0 for s in shape)
+
+
+# ---------------------------------------------------------------- nodes as DirectML settings
+
+
+def _split_sizes(node, attrs, constants, size, opset):
+    """The outputs' sizes along the axis, as ONNX Split defines them (https://onnx.ai/onnx/operators/onnx__Split.html):
+    the `split` input (opset 13+) or attribute (before), else equal parts, the last smaller when num_outputs does
+    not divide the size (opset 18)."""
+    if len(node.input) > 1 and node.input[1]:
+        if node.input[1] not in constants:
+            raise DescriptorError(f"split input {node.input[1]!r} is computed at run time; its sizes are unknown here")
+        return [int(s) for s in np.ravel(constants[node.input[1]])]
+    if "split" in attrs and opset < 13:
+        return [int(s) for s in attrs["split"]]
+    count = len(node.output)
+    if size % count == 0:
+        return [size // count] * count
+    chunk = -(-size // count)
+    return [chunk] * (count - 1) + [size - chunk * (count - 1)]
+
+
+def _call_for(node, infos, constants, opset):
+    """(operator, input_sizes, data_type, attrs) of the DirectML call the node amounts to; DescriptorError if none."""
+    attrs = _attributes(node)
+    operator = OPERATOR_NODES[node.op_type]
+    data_inputs = [name for name in node.input if name]
+    if node.op_type in ("DepthToSpace", "SpaceToDepth", "Split"):
+        data_inputs = data_inputs[:1]  # Split's second input holds the sizes, not data
+    shapes = [infos.get(name, (None, None))[1] for name in data_inputs]
+    types = {infos.get(name, (None, None))[0] for name in data_inputs}
+    for name, shape in zip(data_inputs, shapes):
+        if not _static(shape):
+            raise DescriptorError(
+                f"input {name!r} has sizes {shape} after shape inference; DirectML needs them all known"
+            )
+    data_type = types.pop() if len(types) == 1 else None
+    if data_type is None:
+        raise DescriptorError("the input data type is unknown after shape inference")
+    if node.op_type in ("DepthToSpace", "SpaceToDepth"):
+        mode = attrs.get("mode", "DCR") if node.op_type == "DepthToSpace" else "DCR"
+        order = _ORDER_OF_MODE.get(mode, mode)
+        return operator, shapes[0], data_type, {"block_size": attrs.get("blocksize"), "order": order}
+    if node.op_type == "BitwiseOr":
+        a, b = shapes
+        rank = max(len(a), len(b))
+        a, b = [1] * (rank - len(a)) + a, [1] * (rank - len(b)) + b
+        out = [max(x, y) for x, y in zip(a, b)]
+        for d, (x, y) in enumerate(zip(a, b)):
+            if x not in (1, y) and y not in (1, x):
+                raise DescriptorError(f"inputs of sizes {shapes[0]} and {shapes[1]} do not broadcast at dimension {d}")
+        if a != out and b == out:
+            a, b = b, a  # OR commutes; the settings broadcast B
+        if a != out:
+            raise DescriptorError(
+                f"both inputs ({shapes[0]} and {shapes[1]}) are broadcast to {out}; the settings here broadcast B only"
+            )
+        return operator, a, data_type, {"b_sizes": b}
+    rank = len(shapes[0])
+    axis = attrs.get("axis", 0)
+    axis = axis + rank if isinstance(axis, int) and axis < 0 else axis
+    if node.op_type == "Split":
+        sizes = _split_sizes(node, attrs, constants, shapes[0][axis], opset)
+        return operator, shapes[0], data_type, {"axis": axis, "sizes": sizes}
+    return operator, shapes, data_type, {"axis": axis}
+
+
+def _settings(call):
+    settings = {"operator": call.operator, "DataType": call.data_type}
+    if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
+        settings.update(Sizes=list(call.inputs[0]), BlockSize=call.block_size, Order=call.order)
+    elif call.operator == "ELEMENT_WISE_BIT_OR":
+        settings.update(Sizes=list(call.inputs[0]), ASizes=list(call.inputs[0]), BSizes=list(call.inputs[1]))
+    elif call.operator == "SPLIT":
+        settings.update(Sizes=list(call.inputs[0]), Axis=call.axis, AxisSizes=list(call.split))
+    else:
+        settings.update(InputSizes=[list(s) for s in call.inputs], Axis=call.axis)
+    return settings
+
+
+def _provenance(node):
+    """Text an exporter left about where the node came from: its name and metadata values."""
+    return " ".join([node.name] + [p.value for p in node.metadata_props])
+
+
+# ---------------------------------------------------------------- Reshape -> Transpose -> Reshape
+
+
+def _consumers(graph):
+    users = {}
+    for i, node in enumerate(graph.node):
+        for name in node.input:
+            users.setdefault(name, []).append(i)
+    return users
+
+
+def _reshape_target(node, infos, constants, source_shape):
+    """The sizes a Reshape produces: inferred, else its shape input resolved (0 copies, -1 fills, per ONNX Reshape)."""
+    inferred = infos.get(node.output[0], (None, None))[1]
+    if _static(inferred):
+        return inferred
+    if len(node.input) < 2 or node.input[1] not in constants:
+        return None
+    target = [int(s) for s in np.ravel(constants[node.input[1]])]
+    allow_zero = _attributes(node).get("allowzero", 0)
+    copied = [s == 0 and not allow_zero and i < len(source_shape) for i, s in enumerate(target)]
+    target = [source_shape[i] if copy else s for i, (s, copy) in enumerate(zip(target, copied))]
+    if target.count(-1) == 1:
+        known = int(np.prod([s for s in target if s != -1]))
+        total = int(np.prod(source_shape))
+        if known == 0 or total % known:
+            return None
+        target[target.index(-1)] = total // known
+    return target if _static(target) and np.prod(target) == np.prod(source_shape) else None
+
+
+def _rearrangements(model, infos, constants):
+    graph = model.graph
+    producers = {name: i for i, node in enumerate(graph.node) for name in node.output}
+    users = _consumers(graph)
+    found = []
+    for t_index, transpose in enumerate(graph.node):
+        if transpose.op_type != "Transpose" or transpose.input[0] not in producers:
+            continue
+        first_index = producers[transpose.input[0]]
+        first = graph.node[first_index]
+        after = users.get(transpose.output[0], [])
+        if first.op_type != "Reshape" or len(after) != 1 or graph.node[after[0]].op_type != "Reshape":
+            continue
+        last_index = after[0]
+        last = graph.node[last_index]
+        source = infos.get(first.input[0], (None, None))[1]
+        if not _static(source) or len(source) != 4:
+            continue
+        middle = _reshape_target(first, infos, constants, source)
+        if middle is None or int(np.prod(source)) > TRACE_CAP:
+            continue
+        perm = _attributes(transpose).get("perm", list(range(len(middle)))[::-1])
+        end = _reshape_target(last, infos, constants, [middle[p] for p in perm])
+        if end is None or len(end) != 4:
+            continue
+        flat = np.arange(int(np.prod(source)), dtype=np.int64).reshape(source)
+        traced = flat.reshape(middle).transpose(perm).reshape(end)
+        found.append(_named_rearrangement([first_index, t_index, last_index], graph, flat, traced, infos))
+    return found
+
+
+def _named_rearrangement(indices, graph, flat, traced, infos):
+    nodes = [graph.node[i] for i in indices]
+    names = [n.name or n.op_type for n in nodes]
+    report = identify(flat, traced)
+    data_type = infos.get(nodes[0].input[0], (None, None))[0]
+    settings, risks = None, []
+    depth_space = [m for m in report.matches if m["operator"] in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1")]
+    chain = "Reshape -> Transpose -> Reshape"
+    if depth_space and depth_space[0]["BlockSize"] > 1:
+        m = depth_space[0]
+        settings = {"operator": m["operator"], "DataType": data_type, "Sizes": list(flat.shape),
+                    "BlockSize": m["BlockSize"], "Order": m["Order"]}
+        both = " (both orders agree here: one channel per block)" if len(depth_space) > 1 else ""
+        note = f"This {chain} computes {m['operator']} with BlockSize {m['BlockSize']} and Order {m['Order']}{both}."
+        if m["operator"] == "SPACE_TO_DEPTH1" and m["Order"] == "COLUMN_ROW_DEPTH" and not both:
+            # torch.onnx's TorchScript exporter writes pixel_unshuffle this way (pytorch/pytorch
+            # torch/onnx/symbolic_opset9.py, pixel_unshuffle: perm [0, 1, 3, 5, 2, 4]); so did torch 2.13.0 with
+            # onnxscript 0.7.2 here. ONNX SpaceToDepth has no CRD mode to replace it (onnx/onnx#6162, #3739).
+            note += " This is how torch.onnx exports PyTorch's PixelUnshuffle (ONNX SpaceToDepth has no CRD mode)."
+    elif report.permuted_matches:
+        best = report.permuted_matches[0]
+        d = best["descriptor"]
+        note = (
+            f"This {chain} moves depth and space in neither DirectML order: it is {d['operator']} with BlockSize "
+            f"{d['BlockSize']} and Order {d['Order']} only after permuting the {best['applies_to']} with "
+            f"{best['permutation'].tolist()}."
+        )
+        risks.append(
+            "a depth/space rearrangement in neither DCR nor CRD order, but one of them after a channel permutation: "
+            "the mark of a DCR/CRD mix-up in a conversion (as in PINTO0309/onnx2tf#91); check the order was meant"
+        )
+    else:
+        note = f"This {chain} is a rearrangement that none of DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 reproduces."
+        if block_size_between(flat.shape, traced.shape) or block_size_between(traced.shape, flat.shape):
+            risks.append(
+                "its sizes are those of a depth/space operation, but it moves the elements in neither DCR nor CRD "
+                "order, nor in one after permuting channels: an early torch.onnx PixelShuffle export was reported "
+                "to scramble elements like this (pytorch/pytorch#18429); check what was meant"
+            )
+    return Rearrangement(indices, names, nodes[0].input[0], nodes[-1].output[0], settings, note, risks)
+
+
+# ---------------------------------------------------------------- risks
+
+
+def _order_of(entry):
+    settings = entry.settings
+    if settings and settings["operator"] in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and settings["BlockSize"] > 1:
+        return settings["Order"]
+    return None
+
+
+def _flag_risks(model, nodes, rearrangements):
+    graph = model.graph
+    for entry in nodes:
+        node = graph.node[entry.index]
+        provenance = _provenance(node)
+        if node.op_type == "SpaceToDepth" and _PIXEL_UNSHUFFLE.search(provenance):
+            entry.risks.append(
+                "exported from PyTorch's PixelUnshuffle, which is COLUMN_ROW_DEPTH, but ONNX SpaceToDepth is "
+                "DEPTH_COLUMN_ROW: its output channels come out permuted (microsoft/onnxscript#2891); the CRD "
+                "equivalent is a Reshape -> Transpose -> Reshape graph, or reorder the next convolution's input "
+                "channels (ops.permute_conv_input_channels)"
+            )
+        if node.op_type == "DepthToSpace" and entry.attributes.get("mode", "DCR") == "DCR" and _PIXEL_SHUFFLE.search(
+            provenance
+        ) and not _PIXEL_UNSHUFFLE.search(provenance):
+            entry.risks.append(
+                "named after PyTorch's PixelShuffle, which is COLUMN_ROW_DEPTH (torch.onnx exports it with mode CRD), "
+                "but this node's mode is DCR: the channels land in other places unless the weights before it were "
+                "reordered (ops.channel_permutation)"
+            )
+    orders = {}
+    for entry in list(nodes) + list(rearrangements):
+        order = _order_of(entry)
+        if order:
+            orders.setdefault(order, []).append(entry)
+    if len(orders) == 2:
+        crd_names = ", ".join(
+            e.name if isinstance(e, ModelNode) else " -> ".join(e.names) for e in orders["COLUMN_ROW_DEPTH"]
+        )
+        for entry in orders["DEPTH_COLUMN_ROW"]:
+            entry.risks.append(
+                f"this model also moves depth and space in COLUMN_ROW_DEPTH order ({crd_names}), PixelShuffle's "
+                "order; this one is DEPTH_COLUMN_ROW (ONNX SpaceToDepth knows no other): if both stand for a "
+                "PixelShuffle/PixelUnshuffle pair, one of them has its channels permuted"
+            )
+
+
+# ---------------------------------------------------------------- the entry points
+
+
+def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
+    """Read an uploaded .onnx file (bytes) and list its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes.
+
+    Refused with DescriptorError naming the rule: more than `max_bytes`, bytes that are not an ONNX model, tensors
+    with external data, nodes outside the standard domain, a model the ONNX checker refuses. Shapes come from ONNX
+    shape inference (with data propagation); a model it cannot infer is still listed, with unknown shapes.
+    """
+    import onnx
+
+    model = _parse(data, max_bytes)
+    _refuse_unsafe(model)
+    _check(model)
+    notes = []
+    try:
+        model = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+    except Exception as error:  # inference fails in many ways on odd models; the listing goes on without shapes
+        notes.append(f"Shape inference failed ({_first_line(error)}); shapes it would have found are unknown.")
+    infos, constants, opset = _value_infos(model), _constants(model), _default_opset(model)
+    nodes = []
+    for index, node in enumerate(model.graph.node):
+        if node.op_type not in OPERATOR_NODES:
+            continue
+        entry = ModelNode(
+            index, node.name or f"{node.op_type}_{index}", node.op_type, list(node.input), list(node.output),
+            [infos.get(n, (None, None))[1] if n else None for n in node.input],
+            [infos.get(n, (None, None))[0] if n else None for n in node.input],
+            _attributes(node), None, None, [],
+        )
+        try:
+            entry.settings = _settings(checked_call(*_call_for(node, infos, constants, opset)))
+        except DescriptorError as error:
+            entry.problem = str(error)
+        nodes.append(entry)
+    rearrangements = _rearrangements(model, infos, constants)
+    _flag_risks(model, nodes, rearrangements)
+    if any(a.HasField("g") or len(a.graphs) for n in model.graph.node for a in n.attribute):
+        notes.append("Nodes inside subgraphs (If, Loop, Scan bodies) are not listed.")
+    return OnnxModelReport(nodes, rearrangements, opset, model.ir_version, model.producer_name,
+                           len(model.graph.node), notes, model)
+
+
+def _listed(report, index):
+    entry = next((n for n in report.nodes if n.index == index), None)
+    if entry is None:
+        listed = ", ".join(str(n.index) for n in report.nodes) or "none"
+        raise DescriptorError(f"node index {index!r}: not one of the listed nodes ({listed})")
+    return entry
+
+
+def extract_node(report, index):
+    """A standalone ONNX model (bytes) holding only node `index`: its constant inputs become initializers, the
+    others graph inputs with the shapes and types inference found."""
+    from onnx import helper, numpy_helper
+
+    entry = _listed(report, index)
+    if entry.settings is None:
+        raise DescriptorError(f"node {entry.name!r}: cannot be extracted ({entry.problem})")
+    model, constants = report.model, _constants(report.model)
+    infos = _value_infos(model)
+    node = model.graph.node[index]
+    feeds, initializers = [], []
+    for name in node.input:
+        if not name:
+            continue
+        if name in constants:
+            initializers.append(numpy_helper.from_array(constants[name], name))
+        else:
+            feeds.append(name)
+
+    def info(name):
+        data_type, shape = infos.get(name, (entry.settings["DataType"], None))
+        element = helper.np_dtype_to_tensor_dtype(numpy_dtype(data_type))
+        return helper.make_tensor_value_info(name, element, shape if _static(shape) else None)
+
+    graph = helper.make_graph([node], f"extracted_{entry.name}", [info(n) for n in feeds],
+                              [info(n) for n in node.output if n], initializer=initializers)
+    opsets = [helper.make_opsetid("", report.opset)]
+    return helper.make_model(graph, opset_imports=opsets, ir_version=report.ir_version).SerializeToString()
+
+
+def _default_input(sizes, data_type, salt):
+    """Distinct-looking values that fit the type: 0, 1, 2, ... (wrapping in narrow integer types), shifted by salt."""
+    dtype = numpy_dtype(data_type)
+    count = check_element_count(sizes, "InputTensor Sizes")
+    codes = np.arange(count, dtype=np.int64) * (2 * salt + 1) + salt
+    if dtype.kind == "f":
+        return codes.astype(dtype).reshape(sizes)
+    wrapped = (codes % (2 ** (8 * dtype.itemsize))).astype(np.uint64).astype(f"u{dtype.itemsize}")
+    return wrapped.view(dtype).reshape(sizes)
+
+
+def _core(settings, arrays):
+    operator = settings["operator"]
+    if operator == "DEPTH_TO_SPACE1":
+        return [depth_to_space(arrays[0], settings["BlockSize"], settings["Order"])]
+    if operator == "SPACE_TO_DEPTH1":
+        return [space_to_depth(arrays[0], settings["BlockSize"], settings["Order"])]
+    if operator == "ELEMENT_WISE_BIT_OR":
+        shape = np.broadcast_shapes(arrays[0].shape, arrays[1].shape)
+        a, b = (np.ascontiguousarray(np.broadcast_to(x, shape)) for x in arrays)
+        return [bit_or(a, b)]
+    if operator == "SPLIT":
+        return split(arrays[0], settings["Axis"], settings["AxisSizes"])
+    return [join(arrays, settings["Axis"])]
+
+
+def cross_check_node(report, index, inputs=None, provider=None):
+    """Run node `index`, extracted into a model of its own, on ONNX Runtime and compare its outputs byte for byte with
+    the reference core's for the node's DirectML settings. `inputs` feed the node's non-constant inputs in order
+    (default: values 0, 1, 2, ... of the node's sizes and type). Returns a CrossCheckReport, never raises for a
+    runtime failure (the report says what happened)."""
+    entry = _listed(report, index)
+    model_bytes = extract_node(report, index)
+    constants = _constants(report.model)
+    feeds_needed = [n for n in entry.inputs if n and n not in constants]
+    if inputs is None:
+        shapes = dict(zip(entry.inputs, entry.input_shapes))
+        inputs = [_default_input(shapes[n], entry.settings["DataType"], i) for i, n in enumerate(feeds_needed)]
+    if not isinstance(inputs, (list, tuple)) or len(inputs) != len(feeds_needed):
+        raise DescriptorError(
+            f"inputs: node {entry.name!r} takes {len(feeds_needed)} input array(s) ({', '.join(feeds_needed)})"
+        )
+    shapes = dict(zip(entry.inputs, entry.input_shapes))
+    dtype = numpy_dtype(entry.settings["DataType"])
+    for name, array in zip(feeds_needed, inputs):
+        if not isinstance(array, np.ndarray) or array.dtype != dtype or list(array.shape) != shapes[name]:
+            got = f"{array.dtype} {list(array.shape)}" if isinstance(array, np.ndarray) else type(array).__name__
+            raise DescriptorError(f"inputs: {name!r} must be a {dtype} array of sizes {shapes[name]}, got {got}")
+    given = dict(zip(feeds_needed, inputs))
+    arrays = [given[n] if n in given else constants[n] for n in entry.inputs if n]
+    if entry.op_type == "Split":
+        arrays = arrays[:1]
+    expected = _core(entry.settings, arrays)
+    operator = entry.settings["operator"]
+    attributes = "".join(f", {k} {v}" for k, v in entry.attributes.items())
+    described = f"node {entry.name!r} ({entry.op_type}{attributes})"
+    try:
+        ort = _runtime()
+        version = ort.__version__
+        chosen, refusal = select_provider(ort.get_available_providers(), provider)
+    except Exception as error:  # a broken install fails in many ways
+        note = f"ONNX Runtime is unavailable: {_first_line(error)}."
+        return CrossCheckReport(operator, provider, False, False, expected, [], note)
+    if chosen is None:
+        return CrossCheckReport(operator, provider, False, False, expected, [], refusal, ort_version=version)
+    try:
+        session = ort.InferenceSession(model_bytes, _options(ort, chosen), providers=[chosen])
+        actual = session.run(None, {n: np.ascontiguousarray(a) for n, a in given.items()})
+    except Exception as error:  # the provider lacks a kernel for this node, or refuses it
+        return CrossCheckReport(
+            operator, chosen, False, False, expected, [], ort_version=version,
+            note=f"Could not run {described} on {chosen}, onnxruntime {version}: {_first_line(error)}. "
+                 "ops.cross_check runs the same settings reinterpreting the bits where a kernel is missing.",
+        )
+    first_mismatch, outcome = compare_outputs(expected, actual)
+    note = (f"Ran {described}, extracted from the model, on {chosen}, onnxruntime {version}, opset {report.opset}, "
+            f"graph optimizations off. {outcome}")
+    return CrossCheckReport(operator, chosen, True, first_mismatch is None, expected, actual, note,
+                            first_mismatch=first_mismatch, ort_version=version, ran_as=entry.settings["DataType"])
