@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from visitor import ROOT, free_port, memory_of, run_visitors, served_app
+from visitor import ROOT, cpu_seconds, free_port, memory_of, run_visitors, served_app
 
 DEFAULT_PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
 CAP_LINK = "dtype=FLOAT64&pattern=random&seed={}&C=64&H=512&W=512"
@@ -60,18 +60,22 @@ def row(cells):
 def visitors_table(root, counts, repeat):
     print("\n**Visitors at once, fresh server each**: every visitor opens the default pages (overview, depth, "
           f"bitwise, split) in turn, {repeat} page runs each\n")
-    print(row(["visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s", "server peak MB"]))
-    print(row(["---:"] * 8))
+    print(row(["visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s", "server CPU ms/page",
+               "server peak MB"]))
+    print(row(["---:"] * 9))
     for count in counts:
         with served_app(root=root) as (url, process), Sampler(process.pid) as memory:
             plans = [[DEFAULT_PAGES[(i + k) % len(DEFAULT_PAGES)] for k in range(repeat)] for i in range(count)]
+            cpu = cpu_seconds(process.pid)
             start = time.perf_counter()
             visits = run_visitors(url, plans)
             wall = time.perf_counter() - start
+            cpu = cpu_seconds(process.pid) - cpu
         seconds = [v.seconds for v in visits]
         failed = sum(not v.ok for v in visits)
         print(row([count, len(visits), failed, f"{percentile(seconds, .5):.2f}", f"{percentile(seconds, .95):.2f}",
-                   f"{max(seconds):.2f}", f"{len(visits) / wall:.1f}", f"{memory.peak / MiB:.0f}"]))
+                   f"{max(seconds):.2f}", f"{len(visits) / wall:.1f}", f"{1000 * cpu / len(visits):.0f}",
+                   f"{memory.peak / MiB:.0f}"]))
 
 
 def cap_series(root, links):

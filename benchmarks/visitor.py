@@ -142,6 +142,13 @@ def memory_of(pid):
     return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds a process has used: a cost that other load on the machine does not inflate."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
 def served_app(port=None, timeout=60.0, root=ROOT):
     """`streamlit run app.py` of the checkout at `root` on a free loopback port, started fresh; yields (url, process).
