@@ -9,22 +9,22 @@ default, <= 1 s at the cap, figures <= 2 MB. Cold start: `streamlit run` launche
 """
 
 import argparse
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
-from pathlib import Path
 
 from streamlit import logger as streamlit_logger
 from streamlit.testing.v1 import AppTest
+from visitor import ROOT, served_app
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CHROMIUM_ARGS  # noqa: E402
+from ui.url_state import query_of  # noqa: E402
 GOALS = {"default": 0.150, "cap": 1.0, "large": 1.0}
 FIGURE_BUDGET = 2_000_000
 
-# Session-state settings that fill a page up to its drawing cap (pages not listed get the default run only).
+# Settings (given as the page's URL) that fill a page up to its drawing cap (pages not listed get the default run).
 CAP_STATES = {
     "depth_space.py": dict(N=1, C=256, H=4, W=4, BlockSize=2),  # 4,096 elements, 64 frames
     "bitwise_or.py": dict(or_sizes="128,32", or_rows=128),
@@ -36,10 +36,10 @@ LARGE_STATES = {
 }
 
 
-def page_run(page, state, reruns):
+def page_run(page, settings, reruns):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
-    for key, value in state.items():
-        at.session_state[key] = value
+    for key, text in query_of(settings).items():
+        at.query_params[key] = text
     if page != "overview.py":
         at.switch_page(f"app_pages/{page}")
     start = time.perf_counter()
@@ -55,43 +55,21 @@ def page_run(page, state, reruns):
     return first, statistics.median(times), spec_bytes, problems
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def cold_start(chromium="/usr/bin/chromium"):
-    """Seconds from launching `streamlit run` to the overview's first chart drawn in Chromium."""
+    """Seconds from launching `streamlit run` to a healthy server, and to the overview's first chart in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium,
-                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         start = time.perf_counter()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true"],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            while True:
-                try:
-                    urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                    break
-                except OSError:
-                    if time.perf_counter() - start > 60:
-                        raise RuntimeError("streamlit did not start within 60 s") from None
-                    time.sleep(0.05)
-            served = time.perf_counter() - start
-            page = browser.new_page()
-            page.goto(url)
-            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-            drawn = time.perf_counter() - start
+            with served_app() as (url, _):
+                served = time.perf_counter() - start
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+                drawn = time.perf_counter() - start
         finally:
-            server.terminate()
-            server.wait(timeout=10)
             browser.close()
     return served, drawn
 
