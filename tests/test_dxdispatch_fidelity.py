@@ -386,3 +386,25 @@ def test_examples_load_and_run():
     assert texts[1] == "Resource 'text':\n[0] H (0x48)\n[1] i (0x69)\n[2] ! (0x21)\n[3] \x00 (0x 0)\n"
     assert re.match(r"Resource 'halves': 0\.700195, ", texts[2])
 
+
+
+def test_workbench_shows_dxdispatch_form_and_notes():
+    from conftest import run_through_app
+
+    at = run_through_app("app_pages/workbench.py", None, None)
+    at.radio(key="wb_source").set_value("Paste JSON").run()
+    at.text_area(key="wb_text").input((EXAMPLES / "wrapping_sequences.json").read_text()).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("4 resources, 1 dispatchables, 5 commands" in s.value for s in at.success)
+    codes = [c.value for c in at.code]
+    assert any(c.startswith("Resource 'bytes': 250, 254, 2, 6\n") for c in codes)
+    # The exact form: 72, 105, 33 as H, i, !; the byte 0 as the NUL symbol, 2 and 6 as their control symbols.
+    assert any("Resource 'text':\n[0] H (0x48)\n[1] i (0x69)\n[2] ! (0x21)\n[3] \u2400 (0x 0)" in c for c in codes)
+    assert any(c.startswith("Resource 'bytes': ú, þ, \u2402, \u2406") for c in codes)
+
+    model = copy_model()
+    model["commands"][0]["bindings"]["ATensor"] = {"name": "a", "elementCount": 1}
+    at.text_area(key="wb_text").input(json.dumps(model)).run()
+    assert not at.exception
+    assert any("DxDispatch reads this differently: commands[0].bindings.ATensor.elementCount: ignored" in i.value
+               for i in at.info)
