@@ -341,12 +341,18 @@ def test_total_size_limit_is_the_whole_buffer():
     assert [p.path for p in problems] == ["t.TotalTensorSizeInBytes"]
     assert "at most 2^32-1 elements" in problems[0].message
     assert parse_tensor_desc({**desc, "TotalTensorSizeInBytes": (2**32 - 1) * 4}, "t")[1] == []
+    assert parse_tensor_desc({**desc, "TotalTensorSizeInBytes": (2**32 - 1) * 4 + 1}, "t")[1][0].message.startswith(
+        "TotalTensorSizeInBytes 17,179,869,181: more than 2^32-1 FLOAT32 elements")
+    # UINT8: 2^32-1 elements round up to 2^32 bytes, which DirectML's own 4-byte rounding allows.
+    assert parse_tensor_desc({"DataType": "UINT8", "Sizes": [4], "TotalTensorSizeInBytes": 2**32}, "t")[1] == []
 
 
 def test_calc_buffer_tensor_size_32_bit_arithmetic_is_refused_not_widened():
     # (2 - 1) * 2^32 wraps to 0 in DMLCalcBufferTensorSize's UINT; the true last index is 2^32.
-    with pytest.raises(DescriptorError, match=r"last element's index 4,294,967,296 exceeds 2\^32-1.*wrap it to 0"):
+    with pytest.raises(DescriptorError, match=r"last element's index 4,294,967,296 leaves more than 2\^32-1 .*wrap it to 0"):
         buffer_tensor_size("UINT8", [2], [2**32])
+    with pytest.raises(DescriptorError, match=r"index 4,294,967,295 leaves more than 2\^32-1 elements"):
+        buffer_tensor_size("UINT8", [2], [2**32 - 1])
     assert buffer_tensor_size("UINT8", [2], [2**32 - 2]) == 2**32
     refused(copy_model(desc_extra={"Sizes": [2, 2], "Strides": [2**31, 2**31]}),
             r"^dispatchables\.or\.desc\.ATensor\.Strides: .*wrap it to 0")

@@ -120,12 +120,12 @@ def buffer_tensor_size(data_type, sizes, strides=None):
                 f"Strides {strides}: need one non-negative stride per dimension of Sizes {sizes}"
             )
     last = last_element_index(sizes, strides)
-    if last > UINT32_MAX:
+    if last >= UINT32_MAX:
         wrapped = wrapped_last_index(sizes, strides) if strides is not None else last % 2**32
         raise DescriptorError(
-            f"Strides {strides}: the last element's index {last:,} exceeds 2^32-1; DMLCalcBufferTensorSize "
-            f"sums (size-1)*stride in a 32-bit UINT and would wrap it to {wrapped:,} (DirectMLX.h), and "
-            "DirectML addresses at most 2^32-1 elements"
+            f"Strides {strides}: the last element's index {last:,} leaves more than 2^32-1 elements in the "
+            f"buffer; DMLCalcBufferTensorSize sums (size-1)*stride in a 32-bit UINT and would wrap it to "
+            f"{wrapped:,} (DirectMLX.h), and DirectML addresses at most 2^32-1 elements"
         )
     itemsize = NUMPY_DTYPES[type_name(data_type)].itemsize
     return round_up((last + 1) * itemsize, 4)
@@ -378,6 +378,11 @@ def parse_tensor_desc(obj, path="", strict=False, notes=None):
     return desc, []
 
 
+def max_total_size(data_type):
+    """The largest TotalTensorSizeInBytes: 2^32-1 elements, rounded up to 4 bytes as DirectML rounds sizes."""
+    return round_up(UINT32_MAX * NUMPY_DTYPES[data_type].itemsize, 4)
+
+
 def _total_size(obj, path, implied, data_type, strides, problems):
     """TotalTensorSizeInBytes; 0 or absent means DMLCalcBufferTensorSize (JsonParsers.cpp,
     ParseDmlBufferTensorDesc: `if (!desc->TotalTensorSizeInBytes) desc->TotalTensorSizeInBytes = ...`)."""
@@ -397,14 +402,14 @@ def _total_size(obj, path, implied, data_type, strides, problems):
                 + f" and DataType {data_type}",
             )
         )
-    elif data_type and total // NUMPY_DTYPES[data_type].itemsize > UINT32_MAX:
+    elif data_type and total > max_total_size(data_type):
         # SPEC section 1: the whole buffer region, not only the elements Sizes reaches, holds at most
         # 2^32-1 elements, because DirectML addresses a buffer tensor's elements with 32-bit indices.
         problems.append(
             Problem(
                 field_path,
-                f"TotalTensorSizeInBytes {total:,}: {total // NUMPY_DTYPES[data_type].itemsize:,} {data_type} "
-                "elements; a DirectML buffer tensor holds at most 2^32-1 elements",
+                f"TotalTensorSizeInBytes {total:,}: more than 2^32-1 {data_type} elements (at most "
+                f"{max_total_size(data_type):,} bytes); a DirectML buffer tensor holds at most 2^32-1 elements",
             )
         )
     return total
