@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ops
 from ops import DescriptorError, load_model, model_notes, run_model, run_model_detailed, validate
@@ -264,6 +266,26 @@ def test_integer_sequences_wrap_in_their_type():
     assert run_model(one_resource("UINT64", {"valueCount": 2, "valueStart": 2**64 - 1, "valueDelta": 2}))["r"].tolist() == [2**64 - 1, 1]
 
 
+INTEGER_TYPES = ["UINT8", "UINT16", "UINT32", "UINT64", "INT8", "INT16", "INT32", "INT64"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(INTEGER_TYPES), st.data(), st.integers(1, 40))
+def test_integer_sequences_match_a_wrapping_loop(data_type, data, count):
+    info = np.iinfo(data_type.lower())
+    start = data.draw(st.integers(int(info.min), int(info.max)))
+    delta = data.draw(st.integers(int(info.min), int(info.max)))
+    bits = info.bits
+    expected, value = [], start
+    for _ in range(count):  # the C++ loop: value += valueDelta, kept in the element type's bits
+        expected.append(value)
+        value = (value + delta) % 2**bits
+        if info.min < 0 and value >= 2**(bits - 1):
+            value -= 2**bits
+    got = run_model(one_resource(data_type, {"valueCount": count, "valueStart": start, "valueDelta": delta}))["r"]
+    assert got.tolist() == expected
+
+
 def test_float_sequences_round_at_every_step():
     values = run_model(one_resource("FLOAT32", {"valueCount": 11, "valueStart": 0, "valueDelta": 0.1}))["r"]
     step, expected = np.float32(0.1), [np.float32(0)]
@@ -414,3 +436,14 @@ def test_workbench_shows_dxdispatch_form_and_notes():
     assert not at.exception
     assert any("DxDispatch reads this differently: commands[0].bindings.ATensor.elementCount: ignored" in i.value
                for i in at.info)
+
+
+def test_join_page_says_where_the_3_1_row_comes_from():
+    from conftest import run_through_app
+
+    at = run_through_app("app_pages/split_join.py", {"level": "3_1", "sj_join_panels_tab": "Validation"})
+    assert not at.exception, [e.message for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Source: DirectML's feature-level history") for c in captions), captions
+    at = run_through_app("app_pages/split_join.py", {"level": "4_1", "sj_join_panels_tab": "Validation"})
+    assert not any(c.value.startswith("Source: ") for c in at.caption)
