@@ -1,6 +1,7 @@
 """The DCR <-> CRD converter: the channel permutation that makes one depth/space order compute the other's result."""
 
 import functools
+import textwrap
 
 import streamlit as st
 
@@ -39,9 +40,12 @@ def controls():
     return int(channels), int(block_size), conversion
 
 
-def listed(values):
+def listed(name, values):
+    """`name = [...]` wrapped to the page's width, the first SHOWN entries of a longer list."""
     shown = ", ".join(map(str, values[:SHOWN].tolist()))
-    return f"[{shown}]" if values.size <= SHOWN else f"[{shown}, ...]  # first {SHOWN} of {values.size:,}"
+    text = f"{name} = [{shown}]" if values.size <= SHOWN else f"{name} = [{shown}, ...]"
+    text = textwrap.fill(text, width=100, subsequent_indent=" " * (len(name) + 4), break_on_hyphens=False)
+    return text if values.size <= SHOWN else text + f"  # the first {SHOWN} of {values.size:,}"
 
 
 def downloads(channels, block_size, source, target):
@@ -70,9 +74,9 @@ def how_to_apply(channels, block_size, source, target):
         f"P = np.load(\"P_{SHORT[source]}_to_{SHORT[target]}_C{channels}_bs{block_size}.npy\")\n"
         f"# weights: [{channels}, C_in, kH, kW], bias: [{channels}] of the convolution before the depth_to_space\n"
         "new_weights, new_bias = ops.permute_conv_output_channels(weights, bias, P)  # weights[P], bias[P]\n"
-        f"# conv(x, new_weights, new_bias) == conv(x, weights, bias)[:, P], so\n"
-        f"# depth_to_space(conv(x, new_weights, new_bias), {block_size}, \"{target}\") == "
-        f"depth_to_space(conv(x, weights, bias), {block_size}, \"{source}\")\n",
+        "# conv(x, new_weights, new_bias) == conv(x, weights, bias)[:, P], so\n"
+        f"#   depth_to_space(conv(x, new_weights, new_bias), {block_size}, \"{target}\")\n"
+        f"#   == depth_to_space(conv(x, weights, bias), {block_size}, \"{source}\")\n",
         language="python",
     )
     st.markdown(
@@ -98,7 +102,7 @@ def page():
         return
     st.markdown(f"`depth_to_space(x[:, P], {block_size}, \"{target}\") == "
                 f"depth_to_space(x, {block_size}, \"{source}\")` for every x with C = {channels:,} channels, with")
-    st.code(f"P = {listed(p)}\nQ = {listed(q)}  # the inverse: x[:, P][:, Q] == x", language="python")
+    st.code(f"{listed('P', p)}\n# Q undoes it: x[:, P][:, Q] == x\n{listed('Q', q)}", language="python")
     st.plotly_chart(work.conversion_picture(channels, block_size, source, target), theme="streamlit",
                     key="converter_figure", config={"displayModeBar": False})
     st.caption(

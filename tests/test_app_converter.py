@@ -55,8 +55,12 @@ def test_changing_a_widget_writes_the_link():
     at.number_input(key="C").set_value(36).run()
     at.number_input(key="BlockSize").set_value(3).run()
     assert not at.exception and not error_texts(at)
-    assert at.query_params["C"] == "36" and at.query_params["BlockSize"] == "3"
-    assert shown_permutations(at)[0] == ops.channel_permutation(36, 3, "CRD", "DCR").tolist()
+    at.radio(key="convert").set_value("DCR_to_CRD").run()
+    assert not at.exception and not error_texts(at)
+    assert dict(at.query_params) == {"C": "36", "BlockSize": "3", "convert": "DCR_to_CRD"}
+    assert shown_permutations(at)[0] == ops.channel_permutation(36, 3, "DCR", "CRD").tolist()
+    fresh = run_through_app(PAGE, query=dict(at.query_params))  # the link alone gives the same view
+    assert [c.value for c in fresh.code] == [c.value for c in at.code] and figure(fresh) == figure(at)
 
 
 @pytest.mark.parametrize(
@@ -95,7 +99,7 @@ def test_hostile_link_values_are_named_and_replaced_by_defaults(query, note):
 def test_a_huge_channel_count_is_computed_listed_in_part_and_not_drawn():
     at = run_through_app(PAGE, query={"C": str(1 << 20), "BlockSize": "64"})
     assert not at.exception and not error_texts(at)
-    assert "# first 256 of 1,048,576" in at.code[0].value
+    assert "# the first 256 of 1,048,576" in at.code[0].value
     assert "draws up to 64" in json.dumps(figure(at)["layout"]["annotations"])
 
 
@@ -115,6 +119,22 @@ def test_the_convolution_recipe_runs_and_makes_dcr_compute_what_crd_did(tmp_path
 
     np.testing.assert_allclose(ops.depth_to_space(conv(namespace["new_weights"], namespace["new_bias"]), 3, "DCR"),
                                ops.depth_to_space(conv(weights, bias), 3, "CRD"))
+
+
+@pytest.mark.parametrize("convert", ["CRD_to_DCR", "DCR_to_CRD"])
+def test_the_space_to_depth_advice_keeps_the_following_convolution_result(convert):
+    at = run_through_app(PAGE, query={"C": "18", "BlockSize": "3", "convert": convert})
+    source, target = ("COLUMN_ROW_DEPTH", "DEPTH_COLUMN_ROW") if convert == "CRD_to_DCR" else (
+        "DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")
+    advice = next(m.value for m in at.markdown if m.value.startswith("The other way round"))
+    assert f'space_to_depth(x, 3, "{source}")' in advice and "permute_conv_input_channels(weights, Q)" in advice
+    _, q = shown_permutations(at)
+    rng = np.random.default_rng(5)
+    x, weights = rng.normal(size=(1, 2, 6, 3)), rng.normal(size=(4, 18))
+    old = np.einsum("oi,nihw->nohw", weights, ops.space_to_depth(x, 3, source))
+    new = np.einsum("oi,nihw->nohw", ops.permute_conv_input_channels(weights, np.array(q)),
+                    ops.space_to_depth(x, 3, target))
+    np.testing.assert_allclose(new, old)
 
 
 def test_the_overview_links_to_the_converter():
