@@ -131,7 +131,8 @@ def bound_arrays(values, field, bindings):
 
 def show_dispatch(index, record, command, dispatchable, checking):
     st.markdown(f"##### commands[{index}]: dispatch `{record.dispatchable}` (DML_OPERATOR_{record.operator})")
-    bindings = command["bindings"]
+    # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
+    bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
     for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
         with column:

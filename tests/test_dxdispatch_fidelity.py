@@ -447,3 +447,17 @@ def test_join_page_says_where_the_3_1_row_comes_from():
     assert any(c.startswith("Source: DirectML's feature-level history") for c in captions), captions
     at = run_through_app("app_pages/split_join.py", {"level": "4_1", "sj_join_panels_tab": "Validation"})
     assert not any(c.value.startswith("Source: ") for c in at.caption)
+
+
+def test_workbench_runs_a_model_with_owned_and_deferred_resources():
+    from conftest import run_through_app
+
+    model = owned_model()
+    model["resources"]["later"] = {"initialValuesDataType": "FLOAT32", "initialValues": "deferred"}
+    at = run_through_app("app_pages/workbench.py", None, None)
+    at.radio(key="wb_source").set_value("Paste JSON").run()
+    at.text_area(key="wb_text").input(json.dumps(model)).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "Resource 'out': 17, 34, 68, 136" in [c.value for c in at.code]
+    titles = json.dumps([chart.proto.spec for chart in at.get("plotly_chart")])
+    assert "BTensor [4] from mask" in titles
