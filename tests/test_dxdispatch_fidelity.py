@@ -461,3 +461,13 @@ def test_workbench_runs_a_model_with_owned_and_deferred_resources():
     assert "Resource 'out': 17, 34, 68, 136" in [c.value for c in at.code]
     titles = json.dumps([chart.proto.spec for chart in at.get("plotly_chart")])
     assert "BTensor [4] from mask" in titles
+
+
+def test_unknown_tensor_desc_fields_are_ignored_in_model_files():
+    model = copy_model()
+    model["dispatchables"]["or"]["desc"]["BTensor"]["Flag"] = "OWNED_BY_DML"  # a typo DxDispatch never reads
+    assert run_model(model)["out"].tolist() == [1, 2, 3, 4]
+    assert model_notes(model) == ["dispatchables.or.desc.BTensor.Flag: ignored: unknown tensor desc field 'Flag'; "
+                                  "DxDispatch does not read it"]
+    # The Python API still names it as a problem.
+    assert validate(model["dispatchables"]["or"], "6_4")[0].startswith("desc.BTensor.Flag: unknown tensor desc field")

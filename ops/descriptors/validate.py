@@ -504,6 +504,7 @@ def validate(dispatchable, feature_level):
 def normalized_dispatchable(dispatchable, feature_level="6_4", path="", strict=False, notes=None):
     """ParsedDispatchable of a valid dispatchable, else DescriptorError listing every problem."""
     raise_problems(validate_problems(dispatchable, feature_level, path, strict, notes))
-    parsed, _ = parse_dispatchable(dispatchable, path, strict)
+    # Parsed again only for its result; the notes were collected above.
+    parsed, _ = parse_dispatchable(dispatchable, path, strict, None if notes is None else [])
     return parsed
 
