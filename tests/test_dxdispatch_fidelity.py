@@ -471,3 +471,24 @@ def test_unknown_tensor_desc_fields_are_ignored_in_model_files():
                                   "DxDispatch does not read it"]
     # The Python API still names it as a problem.
     assert validate(model["dispatchables"]["or"], "6_4")[0].startswith("desc.BTensor.Flag: unknown tensor desc field")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_comments_and_trailing_commas_anywhere_change_nothing(data):
+    model = copy_model()
+    text = json.dumps(model, indent=1)
+    lines = text.split("\n")
+    out = []
+    for line in lines:
+        choice = data.draw(st.sampled_from(["keep", "line comment", "block comment", "trailing comma"]))
+        if choice == "line comment":
+            line += ' // a "quoted" note, with } and ]'
+        elif choice == "block comment":
+            line = "/* note:\n , */ " + line
+        elif choice == "trailing comma" and line.rstrip() and line.rstrip()[-1] in '0123456789"]}':
+            following = text.split("\n")[len(out) + 1].strip() if len(out) + 1 < len(lines) else ""
+            if following[:1] in ("}", "]"):
+                line += ","
+        out.append(line)
+    assert load_model("\n".join(out)) == load_model(model)
