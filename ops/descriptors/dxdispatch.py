@@ -361,7 +361,9 @@ def _load_resource(obj, path, notes):
     _ignore_unknown(obj, RESOURCE_FIELDS, path, notes, "a resource")
     values = _initial_values(_as_list(obj["initialValues"]), data_type, join_path(path, "initialValues"), notes)
     implied = values.nbytes
-    # Unless sizeInBytes is given, the buffer is the values rounded up to 4 bytes; a given size is used as is.
+    # Unless sizeInBytes is given, the buffer is the values rounded up to 4 bytes; a given size is used as is
+    # (ParseModelBufferDesc: `if (!object.HasMember("sizeInBytes"))` guards the rounding). Guide.md says a given
+    # size is inflated to 4 bytes too; the parser is what runs.
     size = _uint_field(obj, "sizeInBytes", path, round_up(implied, 4))
     offset = _uint_field(obj, "initialValuesOffsetInBytes", path, 0)
     if implied + offset > size:
