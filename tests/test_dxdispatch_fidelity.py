@@ -492,3 +492,13 @@ def test_comments_and_trailing_commas_anywhere_change_nothing(data):
                 line += ","
         out.append(line)
     assert load_model("\n".join(out)) == load_model(model)
+
+
+def test_a_binding_of_no_bind_point_is_ignored_but_its_resource_must_exist():
+    model = copy_model()
+    model["commands"][0]["bindings"]["CTensor"] = ["a", {"name": "zero"}]
+    assert run_model(model)["out"].tolist() == [1, 2, 3, 4]
+    assert model_notes(model) == ["commands[0].bindings.CTensor: ignored: 'CTensor' is not a bind point of or; "
+                                  "DxDispatch binds only ATensor, BTensor, OutputTensor"]
+    model["commands"][0]["bindings"]["CTensor"] = ["a", {"name": "nowhere"}]
+    refused(model, r"^commands\[0\]\.bindings\.CTensor\[1\]\.name: resource 'nowhere' is not defined")

@@ -477,6 +477,21 @@ def _binding(value, resources, path, notes):
     return binding
 
 
+def _check_unused_binding(raw, resources, path):
+    """A binding of no bind point is never bound, but DxDispatch still checks that its resources (and counters)
+    exist (Model.cpp, Model::Model: "attempts to bind resource '{}', which does not exist in the model")."""
+    items = raw if isinstance(raw, list) else [raw]
+    for i, item in enumerate(items):
+        item_path = join_path(path, i) if isinstance(raw, list) else path
+        name = item if isinstance(item, str) else item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str) or name not in resources:
+            _fail(join_path(item_path, "name") if isinstance(item, dict) else item_path,
+                  f"resource {name!r} is not defined in resources (DxDispatch checks every binding's resource)")
+        counter = item.get("counter") if isinstance(item, dict) else None
+        if counter is not None and counter not in resources:
+            _fail(join_path(item_path, "counter"), f"counter {counter!r}: not a resource defined in resources")
+
+
 def _check_fit(binding, resource, desc, label, path):
     """DirectML needs the bound range (offset to the buffer's end) to hold TotalTensorSizeInBytes."""
     offset_bytes = binding.offset_bytes(resource)
@@ -593,6 +608,7 @@ def _load_dispatchable(obj, path, resources, notes):
             init[name] = result
     for name in raw:
         if name not in fields:
+            _check_unused_binding(raw[name], resources, join_path(bindings_path, name))
             _note(notes, join_path(bindings_path, name), f"ignored: {name!r} is not a bind point of "
                                                          f"{parsed.operator}")
     normalized = parsed.to_json()
@@ -651,6 +667,7 @@ def _load_dispatch(cmd, path, dispatchables, resources, notes):
     fields = dict(tensor_fields(parsed.operator))
     for key in raw:
         if key not in fields:
+            _check_unused_binding(raw[key], resources, join_path(bindings_path, key))
             _note(notes, join_path(bindings_path, key),
                   f"ignored: {key!r} is not a bind point of {name}; DxDispatch binds only {', '.join(fields)}")
     bindings, bound = {}, []
