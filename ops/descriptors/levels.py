@@ -43,7 +43,7 @@ def _rows(operator, *rows):
 
 # JOIN's own page (DML_JOIN_OPERATOR_DESC) lists no 3_1 row: it goes from 4 to 5 dimensions at 3_0 straight to
 # 1 to 8 at 4_1. DirectML's feature-level history says DML_FEATURE_LEVEL_3_1 raised JOIN to 8 dimensions, so
-# the row exists here, with its minimum unconfirmed (SPEC section 6).
+# the row exists here, with its minimum unconfirmed (SPEC sections 6 and 7).
 _JOIN_3_1_SOURCE = (
     "Source: DirectML's feature-level history (3_1: JOIN up to 8 dimensions). JOIN's own page has no 3_1 row "
     "and shows 1 to 8 dimensions only from 4_1, so the minimum of 1 at 3_1 is not confirmed by it."
