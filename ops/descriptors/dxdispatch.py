@@ -40,7 +40,8 @@ _OPENING = np.frombuffer(b"[{", dtype=np.uint8)
 _CLOSING = np.frombuffer(b"]}", dtype=np.uint8)
 ROOT_FIELDS = ("resources", "dispatchables", "commands")
 RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes")
-IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR",)
+# ELEMENT_WISE_IDENTITY: "This operator supports in-place execution" (its DirectML API page).
+IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR", "ELEMENT_WISE_IDENTITY")
 
 
 def _fail(path, message):
@@ -581,6 +582,9 @@ def _compute(parsed, inputs):
         return {"OutputTensor": space_to_depth(inputs["InputTensor"], scalars["BlockSize"], scalars["Order"])}
     if op == "ELEMENT_WISE_BIT_OR":
         return {"OutputTensor": bit_or(inputs["ATensor"], inputs["BTensor"])}
+    if op == "ELEMENT_WISE_IDENTITY":
+        # The layout change is the strided read and write around this; only a null ScaleBias is valid here.
+        return {"OutputTensor": inputs["InputTensor"]}
     if op == "SPLIT":
         axis = scalars["Axis"]
         return {"OutputTensors": split(inputs["InputTensor"], axis, [d.Sizes[axis] for d in parsed.tensors["OutputTensors"]])}

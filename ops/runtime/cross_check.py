@@ -437,6 +437,32 @@ def _describe_route(name, route, dtype, skipped):
 # ---------------------------------------------------------------- the entry point
 
 
+def _identity_cross_check(inputs, provider, expected, attrs):
+    """ELEMENT_WISE_IDENTITY works on buffers through two descs: inputs = [input buffer] or [input buffer, output
+    buffer's previous contents]; attrs input_desc and output_desc (ops/runtime/identity_check.py)."""
+    from .identity_check import identity_cross_check
+
+    if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)) or len(inputs) not in (1, 2):
+        raise DescriptorError("inputs: ELEMENT_WISE_IDENTITY takes [input buffer] or [input buffer, output buffer]")
+    unknown = sorted(set(attrs) - {"input_desc", "output_desc"})
+    if unknown:
+        raise DescriptorError(f"{unknown[0]}: not an attribute of ELEMENT_WISE_IDENTITY; accepted: input_desc, "
+                              "output_desc")
+    for needed in ("input_desc", "output_desc"):
+        if needed not in attrs:
+            raise DescriptorError(f"{needed}: required by ELEMENT_WISE_IDENTITY")
+    if provider is not None and not isinstance(provider, str):
+        raise DescriptorError(f"provider {provider!r}: must be the name of an ONNX Runtime execution provider")
+    report = identity_cross_check(inputs[0], attrs["input_desc"], attrs["output_desc"],
+                                  inputs[1] if len(inputs) == 2 else None, provider)
+    if expected is not None and report.available:
+        first_mismatch, outcome = compare_outputs([np.asarray(e) for e in expected], report.actual)
+        report.expected, report.matches, report.first_mismatch = list(expected), first_mismatch is None, first_mismatch
+        report.note = report.note.rsplit(". ", 1)[0] + ". " + outcome
+    return report
+
+
+
 def cross_check(op, inputs, provider=None, expected=None, **attrs):
     """Run `op` on ONNX Runtime and compare its outputs byte for byte with the reference core's.
 
@@ -447,6 +473,8 @@ def cross_check(op, inputs, provider=None, expected=None, **attrs):
     validates the call), for checking the check.
     """
     name = operator_name(op, "op")
+    if name == "ELEMENT_WISE_IDENTITY":
+        return _identity_cross_check(inputs, provider, expected, attrs)
     _check_arguments(name, inputs, attrs)
     core_outputs = _core_outputs(name, inputs, attrs)
     if provider is not None and not isinstance(provider, str):
