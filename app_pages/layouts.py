@@ -40,13 +40,15 @@ def side_controls(side, column):
     sizes_key, strides_key, total_key = FIELDS[side]
     with column:
         st.markdown(f"**{side.capitalize()}Tensor**")
-        sizes = url_state.widget(st.text_input, "Sizes", sizes_key, DEFAULTS[sizes_key], max_chars=80,
+        left, middle, right = st.columns([2, 3, 2])
+        sizes = url_state.widget(left.text_input, "Sizes", sizes_key, DEFAULTS[sizes_key], max_chars=80,
                                  help="1 to 8 sizes, e.g. 1,3,2,4" if side == "input" else
                                  "blank: the input's Sizes (DirectML requires them equal)")
-        strides = url_state.widget(st.text_input, "Strides (in elements)", strides_key, DEFAULTS[strides_key],
+        strides = url_state.widget(middle.text_input, "Strides (in elements)", strides_key, DEFAULTS[strides_key],
                                    max_chars=120, help="one per dimension; blank: packed row-major; 0 broadcasts")
-        total = url_state.widget(st.number_input, "TotalTensorSizeInBytes", total_key, DEFAULTS[total_key],
-                                 minimum=0, maximum=TOTAL_MAX, step=4, help="0: the implied size (DMLCalcBufferTensorSize)")
+        total = url_state.widget(right.number_input, "TotalTensorSizeInBytes", total_key, DEFAULTS[total_key],
+                                 minimum=0, maximum=TOTAL_MAX, step=4,
+                                 help="0: the implied size (DMLCalcBufferTensorSize)")
     return sizes, strides, int(total)
 
 
@@ -112,12 +114,11 @@ def page():
     settings = current_settings()
     st.title("Layouts: DML_ELEMENT_WISE_IDENTITY")
     st.caption(
-        "f(x) = x, element by element: InputTensor and OutputTensor must share DataType and Sizes, so all the "
-        "operator can change is where each element lives. Strides say that, in elements per step along each "
-        "dimension: a permuted order transposes (NCHW -> NHWC), a 0 stride reads one element many times "
-        "(broadcast), larger output strides leave padding, and a row stride longer than the row reads a window "
-        "of a larger buffer (DirectML: 'Using strides to express padding and memory layout'). DataType, feature "
-        "level and values are in the sidebar; the input buffer is filled in memory order."
+        "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "
+        "change, and Strides (elements per step along each dimension) say where. A permuted order transposes "
+        "(NCHW -> NHWC), a 0 stride broadcasts, larger output strides pad, a long row stride reads a window of a "
+        "larger buffer (DirectML: 'Using strides to express padding and memory layout'). DataType, feature level "
+        "and values are in the sidebar; values fill the input buffer in memory order."
     )
     columns = st.columns(3) + st.columns(3)
     for number, (column, name) in enumerate(zip(columns, LAYOUT_PRESETS)):

@@ -60,9 +60,12 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     page.wait_for_load_state("networkidle")
     page.get_by_text("byte-identical").first.wait_for(timeout=30_000)
     assert_clean(page)
-    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshot_dir / "layouts_nchw_nhwc.png"))
     keep(screenshot_dir / "layouts_nchw_nhwc.png")
+    for number, name in ((0, "maps"), (3, "copy")):
+        page.locator(".js-plotly-plot").nth(number).scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / f"layouts_nchw_nhwc_{name}.png"))
+        keep(screenshot_dir / f"layouts_nchw_nhwc_{name}.png")
 
     link = page.url
     fresh = page.context.new_page()

@@ -1,6 +1,9 @@
 """Figures of the Layouts page: the copy animation and the logical tensor, against the core's copy."""
 
+import json
+
 import numpy as np
+import plotly.io as pio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -104,5 +107,22 @@ def test_page_cap_figures_stay_small():
     steps = ops.copy_order(inp, out)
     after = ops.element_wise_identity(source, inp, out)
     figure = copy_figure(steps, source, np.zeros_like(after), 32, 64)
-    assert figure_json_size(figure) < 2_000_000
+    assert figure_json_size(figure) < 1_000_000  # one byte per cell per frame: about 0.8 MB here
     assert figure.to_dict()["layout"]["meta"]["frames"] <= MAX_FRAMES
+
+
+@pytest.mark.parametrize("name", list(ops.LAYOUT_PRESETS))
+def test_specs_are_what_plotly_itself_writes(name):
+    """go.Figure validates each spec against plotly's schema and writes the same JSON (tests/test_figures_spec.py)."""
+    inp, out = ops.layout_preset(name, "FLOAT16")
+    in_desc, out_desc = identity_descs(inp, out)
+    source = np.arange(in_desc.buffer_elements, dtype=np.float16)
+    logical = ops.logical_tensor(source, inp)
+    figures = [
+        copy_figure(ops.copy_order(inp, out), source, np.zeros(out_desc.buffer_elements, np.float16), 4, 4),
+        logical_figure(logical, element_offsets(in_desc.Sizes, in_desc.Strides),
+                       element_offsets(out_desc.Sizes, out_desc.Strides)),
+    ]
+    for figure in figures:
+        written = json.loads(pio.to_json(figure.to_dict(), validate=False, engine="json"))
+        assert json.loads(pio.to_json(figure.checked(), validate=False)) == written

@@ -10,12 +10,17 @@ import math
 
 import numpy as np
 
-from .common import MAX_CELLS, MAX_FRAMES, format_values, play_controls, subplot_layout, trace
+from plotly.colors import sequential
+
+from .common import MAX_CELLS, MAX_FRAMES, format_values, named_colorscale, play_controls, subplot_layout, trace
 from .memory_map_fig import COLORS, MAX_COLUMNS, ONCE, SHARED, UNTOUCHED, _discrete_colorscale, default_columns
 from .spec import SpecFigure, figure_spec
 
 LABEL_CELLS = 256
 NOW = SHARED  # this step's cells use the memory map's "more than once" color: orange against blue and grey
+PAST_END = 3  # grid cells after the buffer's last element: drawn transparent
+# One byte per cell in every frame (a float grid would be 4 to 8): codes, not values, are what the frames animate.
+CODES = np.uint8
 
 
 def _index_text(index):
@@ -40,15 +45,15 @@ def logical_figure(logical, sources, destinations):
                       for i, v, s, d in zip(index, labels.ravel(), sources.ravel().tolist(),
                                             destinations.ravel().tolist())], dtype=object).reshape(rows, width)
     row_labels = [_index_text(i[:-1]) if len(sizes) > 1 else "" for i in index[::width]]
-    heat = trace("heatmap", z=sources.reshape(rows, width).astype(np.float64), colorscale="Cividis", showscale=False,
+    heat = trace("heatmap", z=sources.reshape(rows, width).astype(np.float64), colorscale=named_colorscale(sequential.Cividis), showscale=False,
                  customdata=hover, text=labels, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1)
     if rows * width <= LABEL_CELLS:
         heat.update(texttemplate="%{text}")
     layout = dict(
         title=dict(text=f"Logical tensor {list(sizes)}<br><sup>rows: leading indices; columns: the last dimension; "
                         "color: the input element it is read from</sup>"),
-        xaxis=dict(title=dict(text=f"index in dim {len(sizes) - 1}"), dtick=1 if width <= 16 else None,
-                   showgrid=False, zeroline=False, constrain="domain"),
+        xaxis=dict(title=dict(text=f"index in dim {len(sizes) - 1}"), showgrid=False, zeroline=False,
+                   constrain="domain", **({"dtick": 1} if width <= 16 else {})),
         yaxis=dict(tickmode="array", tickvals=list(range(rows)), ticktext=row_labels, autorange="reversed",
                    scaleanchor="x", showgrid=False, zeroline=False, constrain="domain"),
         height=int(min(700, max(260, rows * 36 + 140))), margin=dict(l=90, r=10, t=80, b=40),
@@ -76,7 +81,7 @@ def frame_steps(count, max_frames=MAX_FRAMES):
 
 def _grid(cells, columns):
     rows = -(-cells // columns)
-    return rows, np.full(rows * columns, np.nan)
+    return rows, np.full(rows * columns, PAST_END, dtype=CODES)
 
 
 def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frames=MAX_FRAMES):
@@ -111,9 +116,8 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
     done = frame_steps(len(steps), max_frames)
 
     def state(copied, previous):
-        read = np.full(in_rows * in_columns, np.nan)
+        read, written = in_codes.copy(), out_codes.copy()
         read[:in_cells] = UNTOUCHED
-        written = np.full(out_rows * out_columns, np.nan)
         written[:out_cells] = UNTOUCHED
         text = np.full(out_rows * out_columns, "", dtype=object)
         text[:out_cells] = before_text
@@ -124,12 +128,11 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
             codes[now] = NOW
         shown = destinations[:copied][destinations[:copied] < out_cells]
         text[shown] = [after_text[d] for d in shown.tolist()]
-        # float32 codes: half the bytes of float64 in every frame, NaN still leaving cells past the buffer blank.
-        return read.astype(np.float32).reshape(in_rows, in_columns), \
-            written.astype(np.float32).reshape(out_rows, out_columns), text.reshape(out_rows, out_columns)
+        return read.reshape(in_rows, in_columns), written.reshape(out_rows, out_columns), \
+            text.reshape(out_rows, out_columns)
 
-    scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
-    common = dict(zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False, xgap=1, ygap=1,
+    scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)] + ["rgba(0,0,0,0)"])
+    common = dict(zmin=-0.5, zmax=3.5, colorscale=scale, showscale=False, xgap=1, ygap=1,
                   hovertemplate="%{customdata}<extra></extra>")
     labelled = max(in_cells, out_cells) <= LABEL_CELLS
     last_read, last_written, last_text = state(len(steps), done[-2] if len(done) > 1 else 0)
@@ -147,15 +150,19 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
     for number, (previous, copied) in enumerate(zip([0] + done[:-1], done)):
         read, written, text = state(copied, previous)
         # Values are drawn (and so change per frame) only while cells are few enough to label.
-        output = dict(type="heatmap", z=written, text=text) if labelled else dict(type="heatmap", z=written)
-        frames.append(dict(name=str(number), traces=[0, 1], data=[dict(type="heatmap", z=read), output]))
+        output = trace("heatmap", z=written, text=text if labelled else None)
+        frames.append(dict(name=str(number), traces=[0, 1], data=[trace("heatmap", z=read), output]))
     axes, titles = subplot_layout([f"Input buffer: {in_values.size:,} elements, {in_columns} per row",
                                    f"Output buffer: {out_before.size:,} elements, {out_columns} per row"],
                                   spacing=0.08, stacked=False)
-    for suffix in ("", "2"):
+    for suffix, grid_rows, grid_columns in (("", in_rows, in_columns), ("2", out_rows, out_columns)):
         axes[f"xaxis{suffix}"].update(showgrid=False, zeroline=False, constrain="domain", title=dict(text="column"))
         axes[f"yaxis{suffix}"].update(showgrid=False, zeroline=False, autorange="reversed", constrain="domain",
                                       scaleanchor=f"x{suffix}", title=dict(text="row"))
+        if grid_columns <= 16:
+            axes[f"xaxis{suffix}"]["dtick"] = 1
+        if grid_rows <= 16:
+            axes[f"yaxis{suffix}"]["dtick"] = 1
     names = [f["name"] for f in frames]
     labels = [str(copied) for copied in done]
     menus, sliders = play_controls(names, labels, active=len(frames) - 1,
