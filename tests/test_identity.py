@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 import ops
 from ops.descriptors.levels import support_row
-from ops.descriptors.tensor_desc import element_offsets
 from ops.operators.identity import identity_descs, identity_spec
 from ops.runtime.identity_check import read_plan, write_plan
 from ops.runtime.identity_check import matrix_rows, matrix_table

@@ -101,8 +101,7 @@ def usage(side, data_type):
 def input_buffer(layout, spec):
     """The whole input buffer (TotalTensorSizeInBytes of it) filled with the sidebar's pattern in memory order."""
     inp = parse_tensor_desc(layout.input.json(layout.data_type))[0]
-    buffer = values(spec, (inp.buffer_elements,))
-    return buffer
+    return values(spec, (inp.buffer_elements,))
 
 
 @shared
@@ -121,7 +120,6 @@ def copied(layout, spec):
 @shared
 def logical_picture(layout, spec):
     _, _, _, logical, _ = copied(layout, spec)
-    in_desc, out_desc = layout.descs
     sizes = logical.shape
     return logical_figure(logical, element_offsets(sizes, layout.input.strides),
                           element_offsets(sizes, layout.output.strides))

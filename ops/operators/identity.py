@@ -16,7 +16,6 @@ are unspecified there.
 """
 
 import itertools
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,23 +130,6 @@ def identity_spec(input_buffer, input_sizes, input_strides, output_buffer, outpu
         destination = sum(i * s for i, s in zip(index, out_strides))
         result[destination] = input_buffer[source]
     return result
-
-
-def layout_summary(desc):
-    """A sentence on how `desc` lays its tensor out: packed, permuted, broadcast, padded."""
-    sizes, strides = desc.Sizes, desc.effective_strides
-    notes = []
-    zero = [d for d, (n, s) in enumerate(zip(sizes, strides)) if s == 0 and n > 1]
-    if zero:
-        notes.append(f"broadcast along dim {', '.join(map(str, zero))} (stride 0)")
-    moving = [(s, d) for d, (n, s) in enumerate(zip(sizes, strides)) if s > 0 and n > 1]
-    order = [d for _, d in sorted(moving, reverse=True)]
-    if order != sorted(order):
-        notes.append("dims from slowest to fastest in memory: " + ", ".join(map(str, order)))
-    addressed = len(set(element_offsets(sizes, strides).ravel().tolist())) if math.prod(sizes) <= 2**16 else None
-    if addressed is not None and addressed < desc.buffer_elements:
-        notes.append(f"{desc.buffer_elements - addressed} of {desc.buffer_elements} buffer elements never addressed")
-    return f"{type_name(desc.DataType)} {list(sizes)}: " + ("; ".join(notes) if notes else "packed row-major")
 
 
 def _desc(data_type, sizes, strides=None, total_elements=None):
