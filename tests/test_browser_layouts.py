@@ -2,13 +2,10 @@
 restores it."""
 
 import re
-import shutil
 
 import pytest
 
 pytestmark = pytest.mark.browser
-
-NOTES_SHOTS = "/work/notes/shots"
 
 RECORD_FRAMES = """() => {
     const plot = document.querySelectorAll('.js-plotly-plot')[3];
@@ -28,21 +25,12 @@ def assert_clean(page):
     assert page.js_errors == []
 
 
-def keep(path):
-    """Also under /work/notes/shots when that folder exists (the project's notes), else only in screenshots/."""
-    try:
-        shutil.copy(path, NOTES_SHOTS)
-    except OSError:
-        pass
-
-
 def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screenshot_dir):
     open_page(page, f"{app_url}/layouts")
     assert page.get_by_text("Valid at DML_FEATURE_LEVEL_6_4").count() == 1
     assert page.locator(".js-plotly-plot").count() == 4  # two memory maps, the logical tensor, the copy
     assert_clean(page)
     page.screenshot(path=str(screenshot_dir / "layouts_default.png"))
-    keep(screenshot_dir / "layouts_default.png")
 
     page.evaluate(RECORD_FRAMES)
     copy = page.locator(".js-plotly-plot").nth(3)
@@ -52,7 +40,6 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     frames = page.evaluate("window.__frames")
     assert frames[0] != frames[1]
     copy.screenshot(path=str(screenshot_dir / "layouts_copy_playing.png"))
-    keep(screenshot_dir / "layouts_copy_playing.png")
 
     # Streamlit draws the label's "->" as an arrow.
     page.get_by_role("button", name=re.compile("^NCHW")).click()
@@ -61,11 +48,9 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     page.get_by_text("byte-identical").first.wait_for(timeout=30_000)
     assert_clean(page)
     page.screenshot(path=str(screenshot_dir / "layouts_nchw_nhwc.png"))
-    keep(screenshot_dir / "layouts_nchw_nhwc.png")
     for number, name in ((0, "maps"), (3, "copy")):
         page.locator(".js-plotly-plot").nth(number).scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_dir / f"layouts_nchw_nhwc_{name}.png"))
-        keep(screenshot_dir / f"layouts_nchw_nhwc_{name}.png")
 
     link = page.url
     fresh = page.context.new_page()
