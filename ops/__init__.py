@@ -22,6 +22,14 @@ from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_ele
 from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
 from .operators.split_join import join, split
+from .operators.identity import (
+    LAYOUT_PRESETS,
+    copy_order,
+    element_wise_identity,
+    identity_problems,
+    layout_preset,
+    logical_tensor,
+)
 from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 from .descriptors.validate import validate, validate_problems
 from .detective.channels import (
@@ -108,4 +116,11 @@ __all__ = [
     "OnnxModelReport",
     "open_onnx_model",
     "Rearrangement",
+    # DML_ELEMENT_WISE_IDENTITY and tensor layouts (ops/operators/identity.py)
+    "copy_order",
+    "element_wise_identity",
+    "identity_problems",
+    "LAYOUT_PRESETS",
+    "layout_preset",
+    "logical_tensor",
 ]
