@@ -97,3 +97,16 @@ st.markdown(
 )
 for i, spec in enumerate(SECTIONS):
     section(spec, i)
+
+st.subheader("Bring your own operator or model")
+st.markdown(
+    "DCR and CRD get mixed up between frameworks more often than anything goes wrong inside DirectML. The **layout "
+    "detective** takes what your framework made of an origin-coded input and names the descriptor that does the "
+    "same, or the channel permutation that is missing; **Open an ONNX model** lists a model's depth/space, OR, "
+    "split and concat nodes with their settings and flags the risky ones."
+)
+links = st.container(horizontal=True, wrap=True)
+links.page_link("app_pages/detective.py", label="The layout detective", icon=":material/search:")
+links.page_link("app_pages/detective.py", label="A DCR/CRD mix-up, found", icon=":material/play_arrow:",
+                query_params={"dt_example": "mixed_up"})
+links.page_link("app_pages/onnx_model.py", label="Open an ONNX model", icon=":material/account_tree:")
