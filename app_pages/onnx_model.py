@@ -104,8 +104,12 @@ def node_card(key, report, node, check_index):
         right.button("Cross-check this node on ONNX Runtime", key=f"onx_check_{node.index}",
                      on_click=choose_check, args=(node.index,), icon=":material/fact_check:")
         if check_index == node.index:
-            with admitted(node_bytes(node.settings), "this node's cross-check"):
-                result = checked(key, report, node.index)
+            try:
+                with admitted(node_bytes(node.settings), "this node's cross-check"):
+                    result = checked(key, report, node.index)
+            except DescriptorError as exc:
+                show_error(exc)
+                return
             if result["available"] and result["matches"]:
                 st.success(result["note"], icon=":material/check_circle:")
             elif result["available"]:

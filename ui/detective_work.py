@@ -22,6 +22,8 @@ from .shared import CACHE, shared
 # The detective draws and hovers every cell it can: beyond a million input elements a framework's output is better
 # checked on a smaller tensor of the same layout.
 DETECTIVE_ELEMENTS = 2**20
+# The page's content width at a 1400-pixel window (layout "wide", sidebar open): sizes the figures' square cells.
+FIGURE_WIDTH = 940
 
 
 @dataclasses.dataclass
@@ -50,7 +52,8 @@ def _solve(xs, ys):
     with element_cap_set_to(DETECTIVE_ELEMENTS):
         report = identify(xs[0] if len(xs) == 1 else xs, ys[0] if len(ys) == 1 else ys)
     sources = report.source_index if isinstance(report.source_index, list) else [report.source_index]
-    figure = detective_figure([x.shape for x in xs], [y.shape for y in ys], sources, report.input_starts, ys)
+    figure = detective_figure([x.shape for x in xs], [y.shape for y in ys], sources, report.input_starts, ys,
+                              width_px=FIGURE_WIDTH)
     diff = mix_up_diff(report, xs[0].shape) if report.permuted_matches else None
     drawn_diff = None
     if diff is not None:
@@ -58,7 +61,7 @@ def _solve(xs, ys):
         best = report.permuted_matches[0]
         where = "x[:, P]" if best["applies_to"] == "input channels" else "its output[:, P]"
         drawn_diff = diff_figure(diff["before"], diff["after"], f"{d['operator']} {d['Order']} as given",
-                                 f"with {where}")
+                                 f"with {where}", width_px=FIGURE_WIDTH)
     return Case(_frozen(xs), _frozen(ys), report, figure, diff, drawn_diff)
 
 

@@ -19,7 +19,6 @@ from .common import (
     LABEL_CELLS,
     MAX_CELLS,
     canvas_axes,
-    figure_height,
     named_colorscale,
     squarish_columns,
     tile_origins,
@@ -36,6 +35,13 @@ TILE_EDGE = 64  # rows and columns drawn per tile at most
 SIDE_GAP = 3
 TENSOR_GAP = 1
 TILE_ASPECT = 2.0
+TITLE_ROWS = 2.7  # canvas rows above row 0 holding the side titles
+
+
+def _height(canvas_h, canvas_w, width_px):
+    """Pixel height showing square cells across about `width_px` pixels, with room for titles and margins."""
+    cell = min(44.0, width_px / max(canvas_w, 1))
+    return int(min(1200, max(160, (canvas_h + TITLE_ROWS) * cell + 40)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,7 +207,7 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
                 came = f"{x_names[which[j]]}[{', '.join(map(str, src_index[j]))}], flat {source[j]}"
                 hover_text.append(f"{where} came from {came}")
             else:
-                shown = f" = {values[j]!r}" if values is not None else ""
+                shown = f" = {values[j].item()!r}" if values is not None else ""
                 hover_text.append(f"{where}{shown}: this value is in no input")
         hover_x += cols.tolist()
         hover_y += rows.tolist()
@@ -229,9 +235,9 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
              xanchor="left", showarrow=False, font=dict(size=13)),
     ]
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
-                  height=figure_height(height + 2, width, width_px, extra=80), margin=dict(l=10, r=10, t=30, b=10),
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=30, b=10),
                   meta={"drawn": "; ".join(filter(None, [_drawn_note(left), _drawn_note(right)]))})
-    layout["yaxis"]["range"] = [height - 0.5, -2.2]
+    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
     layout["yaxis"].pop("autorange")
     return SpecFigure(figure_spec(data, layout))
 
@@ -269,8 +275,8 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
     ]
     annotations += _tile_labels([placed], 0, "y") + _tile_labels([placed], offset, "y")
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
-                  height=figure_height(height + 2, width, width_px, extra=60), margin=dict(l=10, r=10, t=30, b=10),
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=30, b=10),
                   meta={"drawn": _drawn_note([placed])})
-    layout["yaxis"]["range"] = [height - 0.5, -2.2]
+    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
     layout["yaxis"].pop("autorange")
     return SpecFigure(figure_spec(data, layout))
