@@ -56,10 +56,10 @@ def node_table(report):
     rows = [{
         "#": n.index, "node": n.name, "op": n.op_type,
         "input sizes": "; ".join(_shape_text(s) for s in n.input_shapes),
-        "types": ", ".join(str(t) for t in n.input_types),
         "attributes": ", ".join(f"{k}={v}" for k, v in n.attributes.items()),
-        "DirectML": (n.settings["operator"] + " " + _settings_text(n.settings)) if n.settings else n.problem,
         "risks": len(n.risks),
+        "types": ", ".join(str(t) for t in n.input_types),
+        "DirectML": (n.settings["operator"] + " " + _settings_text(n.settings)) if n.settings else n.problem,
     } for n in report.nodes]
     st.dataframe(rows, hide_index=True, width="stretch")
 
