@@ -13,7 +13,9 @@ from ui.panels import show_error
 from ui.shared import CACHE, Busy, admitted
 
 SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
-DEFAULTS = dict(onx_source="example", onx_check=-1)
+DEFAULTS = dict(onx_source="example", onx_check=-1, onx_first=0)
+# Node cards drawn at once: a model may hold thousands of listed nodes; the table lists them all.
+CARDS = 40
 UPLOAD_MB = ONNX_BYTE_CAP // 2**20
 EXAMPLE_KEY = "example upscaler"
 
@@ -167,8 +169,13 @@ def page():
     if flagged:
         st.warning(f"{flagged} risk flag(s): see the nodes below.", icon=":material/warning:")
     node_table(report)
+    nodes = report.nodes
+    if len(nodes) > CARDS:
+        first = url_state.widget(st.number_input, f"First node shown below (of {len(nodes)}, {CARDS} at a time)",
+                                 "onx_first", DEFAULTS["onx_first"], minimum=0, maximum=len(nodes) - 1, step=CARDS)
+        nodes = nodes[int(first):int(first) + CARDS]
     try:
-        for node in report.nodes:
+        for node in nodes:
             node_card(key, report, node, check_index)
     except Busy as busy:
         st.warning(str(busy), icon=":material/hourglass_top:")

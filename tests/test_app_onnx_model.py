@@ -189,3 +189,19 @@ def test_link_values_the_page_cannot_take_are_named(settings, note):
 def test_a_checked_index_that_is_not_a_node_shows_no_result():
     at = model_page(onx_check=99)
     assert not at.success and not error_texts(at)
+
+
+def test_a_model_with_many_nodes_shows_them_all_in_the_table_and_a_window_of_cards():
+    count = 100
+    nodes = [helper.make_node("Concat", [f"t{i}", "x"], [f"t{i + 1}"], name=f"cat{i}", axis=0) for i in range(count)]
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [1, 2]),
+                                               helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+                              [helper.make_tensor_value_info(f"t{count}", TensorProto.FLOAT, [count + 1, 2])])
+    data = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()
+    at = upload(model_page(), "chain.onnx", data)
+    assert len(at.dataframe[0].value) == count
+    buttons = [b.key for b in at.button if b.key and b.key.startswith("onx_check_")]
+    assert buttons == [f"onx_check_{i}" for i in range(40)]
+    at.number_input(key="onx_first").set_value(80).run()
+    buttons = [b.key for b in at.button if b.key and b.key.startswith("onx_check_")]
+    assert buttons == [f"onx_check_{i}" for i in range(80, 100)]

@@ -645,6 +645,8 @@ def test_read_npy_caps_bytes_and_converts_byte_order_and_fortran_layout():
         ("array([[ 0, 18,  1],\n       [36, 54, 37]], dtype=uint32)", [[0, 18, 1], [36, 54, 37]], np.int64),
         ("tensor([[[0., 9.],\n         [1., 10.]]], dtype=torch.float64)", [[[0.0, 9.0], [1.0, 10.0]]], np.float64),
         ("tf.Tensor(\n[[0 1 2]\n [3 4 5]], shape=(2, 3), dtype=int32)", [[0, 1, 2], [3, 4, 5]], np.int64),
+        ("<tf.Tensor: shape=(2, 2), dtype=float32, numpy=\narray([[0., 4.],\n       [1., 5.]], dtype=float32)>",
+         [[0.0, 4.0], [1.0, 5.0]], np.float64),
         ("0, 18, 1, 19", [0, 18, 1, 19], np.int64),
         ("[nan, -inf, 1e3, .5]", [np.nan, -np.inf, 1000.0, 0.5], np.float64),
     ],

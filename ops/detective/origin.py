@@ -132,6 +132,9 @@ _TOKEN = re.compile(
 )
 # The names numpy, PyTorch and TensorFlow print around an array's values.
 _WRAPPERS = {"array", "tensor", "tf.tensor"}
+# TensorFlow's repr in a notebook: "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>"
+# (https://www.tensorflow.org/guide/tensor); its angle brackets and colon are not data.
+_TF_REPR = re.compile(r"^\s*<\s*tf\.Tensor\s*:(?P<inner>.*)>\s*$", re.DOTALL)
 
 
 def _nested_shape(tokens):
@@ -175,6 +178,9 @@ def read_printed_array(text, sizes=None, max_chars=TEXT_CHAR_CAP):
             "(numpy: np.set_printoptions(threshold=sys.maxsize); PyTorch: torch.set_printoptions(profile='full')) "
             "or upload a .npy file"
         )
+    wrapped = _TF_REPR.match(text)
+    if wrapped:
+        text = wrapped.group("inner")
     tokens, numbers, integral = [], [], True
     for match in _TOKEN.finditer(_KEYWORD.sub(" ", text)):
         kind, value = match.lastgroup, match.group()
