@@ -78,8 +78,9 @@ def input_section(sizes, data_type):
             key=f"dt_download_{i}", on_click="ignore", icon=":material/download:")
     first = xs[0]
     shown = ", ".join(str(v) for v in first.ravel()[:6].tolist())
+    onwards = ", counting on through the next inputs" if len(xs) > 1 else ""
     st.caption(
-        f"Every element holds its own flat index ({shown}, ...{', counting on through the next inputs' if len(xs) > 1 else ''}), "
+        f"Every element holds its own flat index ({shown}, ...{onwards}), "
         "so whatever your framework does to it, each output value names the element it came from. Load it with "
         "`x = np.load('input.npy')` (or `torch.from_numpy(np.load(...))`), run your operator, and save the result "
         "with `np.save('output.npy', y)`."
@@ -117,6 +118,9 @@ def pasted_outputs():
     out_sizes = url_state.widget(
         st.text_input, "Output sizes (only for plain numbers without brackets)", "dt_out_sizes",
         DEFAULTS["dt_out_sizes"], max_chars=200, help="e.g. 1,2,4,6; leave empty when the printout has brackets")
+    if len(text) > url_state.LINK_VALUE_CHARS:
+        st.caption(f"This printout is longer than {url_state.LINK_VALUE_CHARS:,} characters: the page's link leaves "
+                   "it out (browsers refuse such long addresses). Share a .npy file instead.")
     if not text.strip():
         return None
     parts = [p for p in _split_outputs(text) if p.strip()]

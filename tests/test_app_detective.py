@@ -115,7 +115,8 @@ def test_every_example_button_gives_the_cores_verdict(name):
     if name == "corrupted":
         table = at.dataframe[0].value
         assert table["index"].tolist() == [str(list(c["index"])) for c in report.offending]
-        assert "✗" in json.dumps(json.loads(at.get("plotly_chart")[-1].proto.spec)["data"][1]["text"], ensure_ascii=False)
+        crosses = json.loads(at.get("plotly_chart")[-1].proto.spec)["data"][1]["text"]
+        assert sum(row.count("✗") for row in crosses) == report.unmatched_count
 
 
 def test_a_join_example_link_opens_split_join_with_the_joined_sizes():
@@ -215,6 +216,15 @@ def test_a_pasted_numpy_printout_is_identified_and_stays_in_the_link():
     assert "Order COLUMN_ROW_DEPTH" in at.success[0].value
     fresh = run_through_app(PAGE, query=dict(at.query_params))
     assert fresh.success[0].value == at.success[0].value
+
+
+def test_a_long_printout_is_identified_but_left_out_of_the_link():
+    x = ops.origin_coded_input((1, 16, 8, 16))
+    text = np.array2string(ops.depth_to_space(x, 2, "CRD"), separator=", ", threshold=10**6)
+    at = detective(dt_source="paste", dt_sizes="1,16,8,16")
+    at.text_area(key="dt_text").set_value(text).run()
+    assert "Order COLUMN_ROW_DEPTH" in at.success[0].value
+    assert "dt_text" not in at.query_params and any("leaves it out" in c.value for c in at.caption)
 
 
 def test_pasted_outputs_of_a_split_and_plain_numbers_with_sizes():

@@ -77,7 +77,8 @@ def test_the_example_lists_every_node_with_links_and_risk_flags():
     assert at.title[0].value == "Open an ONNX model"
     table = at.dataframe[0].value
     assert table["op"].tolist() == ["SpaceToDepth", "Split", "Concat", "DepthToSpace", "BitwiseOr"]
-    assert table["input sizes"].tolist()[0] == "[1, 3, 8, 8]" and table["attributes"].tolist()[3] == "blocksize=4, mode=CRD"
+    assert table["input sizes"].tolist()[0] == "[1, 3, 8, 8]"
+    assert table["attributes"].tolist()[3] == "blocksize=4, mode=CRD"
     assert table["risks"].tolist() == [2, 0, 0, 0, 0]
     warnings = [w.value for w in at.warning]
     assert any("microsoft/onnxscript#2891" in w for w in warnings)

@@ -137,7 +137,7 @@ def _tile_of(shapes, starts, flat):
     return which, tile, indices
 
 
-def _tile_labels(placed, col_offset, prefix):
+def _tile_labels(placed, col_offset):
     annotations = []
     for p in placed:
         for k, lead in enumerate(p.tiles):
@@ -228,7 +228,7 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
               name="cells", text=hover_text, hovertemplate="%{text}<extra></extra>",
               marker=dict(symbol="square", size=12, opacity=0), showlegend=False),
     ]
-    annotations = _tile_labels(left, 0, "x") + _tile_labels(right, right_x0, "y")
+    annotations = _tile_labels(left, 0) + _tile_labels(right, right_x0)
     annotations += [
         dict(text="<b>input</b>", x=-0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
         dict(text="<b>output: each cell names the input element it came from</b>", x=right_x0 - 0.5, y=-1.6,
@@ -263,8 +263,8 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
               xgap=1, ygap=1, text=text, texttemplate="%{text}", textfont=dict(size=13, color="#FFFFFF")),
         trace("scatter", x=np.concatenate([cols, cols + offset]).astype(np.int32),
               y=np.concatenate([rows, rows]).astype(np.int32), mode="markers", showlegend=False,
-              text=[f"{h}: {'differs' if d else 'same'} ({t})" for t, m in ((before_title, before), (after_title, after))
-                    for h, d in zip(hover, m[index])],
+              text=[f"{h}: {'differs' if d else 'same'} ({t})"
+                    for t, m in ((before_title, before), (after_title, after)) for h, d in zip(hover, m[index])],
               hovertemplate="%{text}<extra></extra>", marker=dict(symbol="square", size=12, opacity=0)),
     ]
     annotations = [
@@ -273,7 +273,7 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
         dict(text=f"<b>{after_title}</b>: {int(after.sum())} of {after.size} cells differ", x=offset - 0.5, y=-1.6,
              xanchor="left", showarrow=False, font=dict(size=13)),
     ]
-    annotations += _tile_labels([placed], 0, "y") + _tile_labels([placed], offset, "y")
+    annotations += _tile_labels([placed], 0) + _tile_labels([placed], offset)
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
                   height=_height(height, width, width_px), margin=dict(l=10, r=10, t=30, b=10),
                   meta={"drawn": _drawn_note([placed])})
