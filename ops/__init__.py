@@ -42,6 +42,7 @@ from .frameworks.onnx_models import (
     open_onnx_model,
 )
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
+from .teaching import Formula, Question, QuizSettings, Term, index_formula, quiz_questions
 
 __all__ = [
     "bit_or",
@@ -107,4 +108,11 @@ __all__ = [
     "OnnxModelReport",
     "open_onnx_model",
     "Rearrangement",
+    # teaching aids (ops/teaching)
+    "Formula",
+    "index_formula",
+    "Question",
+    "quiz_questions",
+    "QuizSettings",
+    "Term",
 ]
