@@ -46,9 +46,11 @@ class Term:
         return f"0x{self.value:0{self.hex_width // 4}X}" if self.hex_width else str(self.value)
 
     def __str__(self):
-        if self.substituted == self.shown:
-            return f"{self.name} = {self.general} = {self.shown}"
-        return f"{self.name} = {self.general} = {self.substituted} = {self.shown}"
+        parts = [self.name]
+        for part in (self.general, self.substituted, self.shown):
+            if part != parts[-1]:  # "o_0 = 0", not "o_0 = 0 = 0 = 0"
+                parts.append(part)
+        return " = ".join(parts)
 
 
 @dataclass(frozen=True)
