@@ -50,10 +50,13 @@ def _outline(row, col, name, xref="x", yref="y"):
                 line=dict(color=PICK_COLOR, width=3), layer="above")
 
 
-def _overlay(figure, annotations, shapes):
+def _overlay(figure, annotations, shapes, **changes):
+    """The step drawn over `figure`; the figure's own Play and slider are left out, since the page's one Play
+    (and one slider) drives every figure of step mode at once."""
     layout = figure.to_dict()["layout"]
     return figure.with_overlay(layout=dict(annotations=list(layout.get("annotations", [])) + annotations,
-                                           shapes=list(layout.get("shapes", [])) + shapes))
+                                           shapes=list(layout.get("shapes", [])) + shapes,
+                                           updatemenus=None, sliders=None, **changes))
 
 
 def step_count(kind, figure, element=None):
@@ -105,10 +108,11 @@ def _split_join(figure, number, count):
     source, destination = tuple(index.tolist()), (k, *out_index)
     label = f"InputTensor {_index_text(source)} → OutputTensors[{k}] {_index_text(out_index)}"
     arrows = [
-        dict(name="step-arrow-source", x=col, y=row, xref="x", yref="y", ax=-36, ay=-34,
-             text=f"to OutputTensors[{k}] {_index_text(out_index)}", **ARROW),
-        dict(name="step-arrow-destination", x=out_col, y=out_row, xref="x2", yref="y2", ax=-36, ay=-34,
-             text=f"from InputTensor {_index_text(source)}", **ARROW),
+        # Tails to the right of each cell: left of the input are its row labels, above are the titles.
+        dict(name="step-arrow-source", x=col, y=row, xref="x", yref="y", ax=70, ay=0, xanchor="left",
+             text=f"to [{k}] {_index_text(out_index)}", **ARROW),
+        dict(name="step-arrow-destination", x=out_col, y=out_row, xref="x2", yref="y2", ax=70, ay=0,
+             xanchor="left", text=f"from {_index_text(source)}", **ARROW),
     ]
     shapes = [_outline(row, col, "step-source"), _outline(out_row, out_col, "step-destination", "x2", "y2")]
     return _overlay(figure, arrows, shapes), Step(number, count, label, source, destination)
@@ -138,7 +142,14 @@ def _bitwise(figure, number, count, element):
                  text=f"bit {bit}: {a} | {b} = {out}", **ARROW)
     shapes = [_outline(row, column, f"step-{panel}", f"x{suffix}", f"y{suffix}")
               for panel, suffix in (("A", ""), ("B", "2"), ("Output", "3"))]
-    return _overlay(figure, [arrow], shapes), Step(number, count, label, (element, bit), (element, bit))
+    # Fixed ranges: autorange would make room for the arrow's tail and shrink the Output grid; the same ranges
+    # on all three grids keep their bit columns lined up.
+    axes = figure.to_dict()["layout"]
+    ranges = {}
+    for suffix in ("", "2", "3"):
+        ranges[f"xaxis{suffix}"] = {**axes[f"xaxis{suffix}"], "range": [-0.5, grid.width - 0.5], "autorange": False}
+        ranges[f"yaxis{suffix}"] = {**axes[f"yaxis{suffix}"], "range": [grid.count - 0.5, -0.5], "autorange": False}
+    return _overlay(figure, [arrow], shapes, **ranges), Step(number, count, label, (element, bit), (element, bit))
 
 
 def with_step(kind, figure, number, element=None):
