@@ -60,6 +60,7 @@ from .frameworks.onnx_models import (
     open_onnx_model,
 )
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
+from .teaching import Formula, Question, QuizSettings, Term, index_formula, quiz_questions
 
 __all__ = [
     "bit_or",
@@ -139,4 +140,11 @@ __all__ = [
     "LAYOUT_PRESETS",
     "layout_preset",
     "logical_tensor",
+    # teaching aids (ops/teaching)
+    "Formula",
+    "index_formula",
+    "Question",
+    "quiz_questions",
+    "QuizSettings",
+    "Term",
 ]
