@@ -65,13 +65,16 @@ def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
 def memory_maps(layout):
     """Both buffers' memory maps (when their descs are well-formed), with ops.memory_map's counts under them."""
     size = element_size(layout.data_type)
+    unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element", options=("element", "byte"),
+                            horizontal=True)
     columns, widths = st.columns(2), {}
     for column, side, role in zip(columns, (layout.input, layout.output), ("input", "output")):
         with column:
             if lw.drawable(side, layout.data_type) is None:
                 st.info(f"No memory map for the {role}: its desc is malformed (see above).")
                 continue
-            figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer")
+            figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
+                                                 unit)
             st.plotly_chart(figure, theme="streamlit", key=f"ly_map_{role}")
     return widths
 

@@ -145,3 +145,12 @@ def test_hostile_links_fall_back_with_a_note(query, parameter):
     assert not app.exception
     assert any(f"Link parameter {parameter}=" in w.value for w in app.warning)
     assert "Valid at DML_FEATURE_LEVEL_6_4." in successes(app)
+
+
+def test_memory_maps_by_byte_keep_the_layout_rows():
+    app = run_through_app(PAGE, dtype="UINT16", ly_unit="byte")
+    assert not app.exception and error_texts(app) == []
+    maps = charts(app)[:2]
+    # UINT16 {3, 4} packed: 4 elements = 8 bytes per row in, the transposed output 3 elements = 6 bytes per row.
+    assert [m["layout"]["xaxis"]["range"][1] + 0.5 for m in maps] == [8, 6]
+    assert all("byte offset within row" in m["layout"]["xaxis"]["title"]["text"] for m in maps)

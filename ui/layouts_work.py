@@ -83,11 +83,14 @@ def problems(layout, level):
 
 
 @shared
-def buffer_map(side, data_type, element_size, role, title):
+def buffer_map(side, data_type, element_size, role, title, unit="element"):
+    """(memory map figure, elements per drawn row); with unit "byte" a row holds the same elements' bytes."""
     sizes, strides, total = drawable(side, data_type)
     effective = strides if strides is not None else packed_strides(sizes)
     columns = layout_columns(sizes, effective, -(-total // element_size))
-    return memory_map_figure(sizes, strides, element_size, total, role=role, columns=columns, title=title), columns
+    cells = columns * (element_size if unit == "byte" else 1)
+    figure = memory_map_figure(sizes, strides, element_size, total, role=role, unit=unit, columns=cells, title=title)
+    return figure, columns
 
 
 @shared
