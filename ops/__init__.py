@@ -15,7 +15,7 @@ from .datatypes import (
     type_name,
 )
 from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_depth
-from .descriptors.dxdispatch import load_model, run_model, run_model_detailed
+from .descriptors.dxdispatch import load_model, model_notes, run_model, run_model_detailed
 from .errors import DescriptorError
 from .descriptors.export import cpp_snippet, model_for, normalize_model
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
@@ -72,6 +72,7 @@ __all__ = [
     "join_map",
     "level_name",
     "load_model",
+    "model_notes",
     "memory_map",
     "model_for",
     "normalize_model",
