@@ -1,11 +1,13 @@
 """Layouts page: DML_ELEMENT_WISE_IDENTITY copies one tensor between two buffer layouts set by Sizes and Strides."""
 
+import json
+
 import streamlit as st
 
 from ops import LAYOUT_PRESETS, DescriptorError, element_size, layout_preset
 from ui import layouts_work as lw
 from ui import url_state
-from ui.panels import show_error
+from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
@@ -104,11 +106,14 @@ def copy_section(layout, settings, widths):
                     key="ly_copy")
     model, cpp = lw.exports(layout, spec)
     with st.expander("Export: DxDispatch model and C++"):
-        left, right = st.columns(2)
+        left, middle, right = st.columns(3)
         left.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
                              mime="application/json", key="ly_download_json")
-        right.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
-                              key="ly_download_cpp")
+        middle.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
+                               key="ly_download_cpp")
+        if right.button("Open in Descriptor workbench", key="ly_workbench"):
+            st.session_state[WORKBENCH_KEY] = json.loads(model)
+            st.switch_page(WORKBENCH_PAGE, query_params={})
         st.code(cpp, language="cpp")
         st.code(model, language="json")
 

@@ -154,3 +154,14 @@ def test_memory_maps_by_byte_keep_the_layout_rows():
     # UINT16 {3, 4} packed: 4 elements = 8 bytes per row in, the transposed output 3 elements = 6 bytes per row.
     assert [m["layout"]["xaxis"]["range"][1] + 0.5 for m in maps] == [8, 6]
     assert all("byte offset within row" in m["layout"]["xaxis"]["title"]["text"] for m in maps)
+
+
+def test_open_in_workbench_runs_the_same_copy(at):
+    click_button(at, "NCHW")
+    click_button(at, "Open in Descriptor workbench")
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Descriptor workbench"
+    printed = next(c.value for c in at.code if c.value.startswith("Resource 'output'"))
+    expected = ops.element_wise_identity(np.arange(24, dtype=np.uint32), *ops.layout_preset("NCHW -> NHWC", "UINT32"))
+    assert printed == "Resource 'output': " + ", ".join(map(str, expected.tolist()))
+    assert any("Cross-check" in s and "**matches**" in s for s in successes(at))
