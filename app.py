@@ -22,6 +22,8 @@ navigation = st.navigation(
         st.Page("app_pages/layouts.py", title="Layouts", url_path="layouts"),
         st.Page("app_pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
         st.Page("app_pages/converter.py", title="DCR ↔ CRD converter", url_path="converter"),
+        st.Page("app_pages/detective.py", title="The layout detective", url_path="detective"),
+        st.Page("app_pages/onnx_model.py", title="Open an ONNX model", url_path="onnx_model"),
     ]
 )
 url_state.begin_run(navigation.url_path)

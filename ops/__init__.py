@@ -38,8 +38,18 @@ from .detective.channels import (
     permute_conv_input_channels,
     permute_conv_output_channels,
 )
-from .detective.identify import IdentifyReport, identify
-from .detective.origin import NPY_BYTE_CAP, origin_coded_input, read_npy, read_printed_array, to_npy_bytes
+from .detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
+from .detective.examples import detective_example
+from .detective.identify import IdentifyReport, descriptor_sources, identify, mix_up_diff
+from .detective.origin import (
+    NPY_BYTE_CAP,
+    origin_coded_input,
+    origin_coded_inputs,
+    read_npy,
+    read_printed_array,
+    to_npy_bytes,
+)
+from .frameworks.example_model import example_upscaling_model
 from .frameworks.onnx_models import (
     ONNX_BYTE_CAP,
     ModelNode,
@@ -50,6 +60,7 @@ from .frameworks.onnx_models import (
     open_onnx_model,
 )
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
+from .teaching import Formula, Question, QuizSettings, Term, index_formula, quiz_questions
 
 __all__ = [
     "bit_or",
@@ -94,11 +105,16 @@ __all__ = [
     "validate_problems",
     # the layout detective (ops/detective)
     "channel_permutation",
+    "descriptor_sources",
+    "DETECTIVE_EXAMPLES",
+    "detective_example",
     "identify",
     "IdentifyReport",
     "inverse_permutation",
+    "mix_up_diff",
     "NPY_BYTE_CAP",
     "origin_coded_input",
+    "origin_coded_inputs",
     "permute_conv_input_channels",
     "permute_conv_output_channels",
     "read_npy",
@@ -110,6 +126,7 @@ __all__ = [
     "Snippet",
     # opening an ONNX model (ops/frameworks/onnx_models.py)
     "cross_check_node",
+    "example_upscaling_model",
     "extract_node",
     "ModelNode",
     "ONNX_BYTE_CAP",
@@ -123,4 +140,11 @@ __all__ = [
     "LAYOUT_PRESETS",
     "layout_preset",
     "logical_tensor",
+    # teaching aids (ops/teaching)
+    "Formula",
+    "index_formula",
+    "Question",
+    "quiz_questions",
+    "QuizSettings",
+    "Term",
 ]
