@@ -4,7 +4,7 @@ import json
 
 import streamlit as st
 
-from ops import LAYOUT_PRESETS, DescriptorError, element_size, layout_preset
+from ops import LAYOUT_PRESETS, DescriptorError, element_size
 from ui import layouts_work as lw
 from ui import url_state
 from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_error
@@ -15,27 +15,11 @@ from ui.values import parse_int_list
 TOTAL_MAX = lw.BUFFER_CAP * 8
 DEFAULTS = dict(ly_in_sizes="3,4", ly_in_strides="", ly_in_total=0, ly_out_sizes="", ly_out_strides="1,3",
                 ly_out_total=0)
-FIELDS = {"input": ("ly_in_sizes", "ly_in_strides", "ly_in_total"),
-          "output": ("ly_out_sizes", "ly_out_strides", "ly_out_total")}
-
-
-def _text(values):
-    return ",".join(map(str, values))
-
-
-def preset_fields(name, data_type):
-    """The page's fields for a layout preset of ops.LAYOUT_PRESETS at this data type."""
-    fields = {}
-    for side, desc in zip(FIELDS, layout_preset(name, data_type)):
-        sizes_key, strides_key, total_key = FIELDS[side]
-        fields[sizes_key] = _text(desc["Sizes"]) if side == "input" else ""
-        fields[strides_key] = _text(desc["Strides"]) if "Strides" in desc else ""
-        fields[total_key] = desc.get("TotalTensorSizeInBytes", 0)
-    return fields
+FIELDS = lw.FIELDS
 
 
 def apply_layout_preset(name):
-    url_state.put_many(preset_fields(name, current_settings().data_type))
+    url_state.put_many(lw.preset_fields(name, current_settings().data_type))
 
 
 def side_controls(side, column):
