@@ -4,6 +4,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import click_button, error_texts, run_through_app
 
 import ops
@@ -165,3 +167,16 @@ def test_open_in_workbench_runs_the_same_copy(at):
     expected = ops.element_wise_identity(np.arange(24, dtype=np.uint32), *ops.layout_preset("NCHW -> NHWC", "UINT32"))
     assert printed == "Resource 'output': " + ", ".join(map(str, expected.tolist()))
     assert any("Cross-check" in s and "**matches**" in s for s in successes(at))
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.text(alphabet="0123456789,- x[]a", max_size=14), st.text(alphabet="0123456789,- x[]a", max_size=14),
+       st.text(alphabet="0123456789,-", max_size=10))
+def test_any_typed_fields_give_a_view_or_a_named_error(sizes, strides, out_strides):
+    app = run_through_app(PAGE, ly_in_sizes=sizes, ly_in_strides=strides, ly_out_strides=out_strides)
+    assert not app.exception, (sizes, strides, out_strides, app.exception)
+    valid = "Valid at DML_FEATURE_LEVEL_6_4." in successes(app)
+    assert valid or error_texts(app)
+    assert all(e.split(":")[0].split(" ")[0] in ("InputTensor", "OutputTensor", "desc.InputTensor",
+                                                   "desc.OutputTensor") or e.startswith("desc.")
+               for e in error_texts(app)), error_texts(app)
