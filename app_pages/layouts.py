@@ -49,7 +49,7 @@ def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
 
 
 def memory_maps(layout):
-    """Both buffers' memory maps (when their descs are well-formed), with ops.memory_map's counts under them."""
+    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each."""
     size = element_size(layout.data_type)
     unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element", options=("element", "byte"),
                             horizontal=True)
