@@ -22,6 +22,14 @@ from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_ele
 from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
 from .operators.split_join import join, split
+from .operators.identity import (
+    LAYOUT_PRESETS,
+    copy_order,
+    element_wise_identity,
+    identity_problems,
+    layout_preset,
+    logical_tensor,
+)
 from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 from .descriptors.validate import validate, validate_problems
 from .detective.channels import (
@@ -52,6 +60,7 @@ from .frameworks.onnx_models import (
     open_onnx_model,
 )
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
+from .teaching import Formula, Question, QuizSettings, Term, index_formula, quiz_questions
 
 __all__ = [
     "bit_or",
@@ -124,4 +133,18 @@ __all__ = [
     "OnnxModelReport",
     "open_onnx_model",
     "Rearrangement",
+    # DML_ELEMENT_WISE_IDENTITY and tensor layouts (ops/operators/identity.py)
+    "copy_order",
+    "element_wise_identity",
+    "identity_problems",
+    "LAYOUT_PRESETS",
+    "layout_preset",
+    "logical_tensor",
+    # teaching aids (ops/teaching)
+    "Formula",
+    "index_formula",
+    "Question",
+    "quiz_questions",
+    "QuizSettings",
+    "Term",
 ]

@@ -5,9 +5,12 @@ import binascii
 import zlib
 from pathlib import Path
 
+import numpy as np
+
 from ops import FEATURE_LEVELS, DescriptorError, element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
-from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up
+from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
+from ops.operators.identity import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
@@ -180,6 +183,12 @@ def cross_check_call(record, dispatchable):
             [record.outputs["OutputTensor"]]
     if operator == "ELEMENT_WISE_BIT_OR":
         return [record.inputs["ATensor"], record.inputs["BTensor"]], {}, [record.outputs["OutputTensor"]]
+    if operator == "ELEMENT_WISE_IDENTITY":
+        # The whole strided copy is checked: the input's logical values go back into a buffer through its desc, and
+        # ONNX Runtime copies that buffer into the output's layout (ops/runtime/identity_check.py).
+        inp, _ = identity_descs(desc["InputTensor"], desc["OutputTensor"])
+        buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
+        return [buffer], {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
     if operator == "SPLIT":
         axis = desc["Axis"]
         sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]
