@@ -184,3 +184,21 @@ def cross_check_call(record, dispatchable):
         sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]
         return [record.inputs["InputTensor"]], {"axis": axis, "sizes": sizes}, list(record.outputs["OutputTensors"])
     return list(record.inputs["InputTensors"]), {"axis": desc["Axis"]}, [record.outputs["OutputTensor"]]
+
+
+def status_rows(inspection):
+    """One row per resource and dispatchable of a partially modelled model, for the status table."""
+    return [{"part": join_path(part.section, part.name), "what": part.what, "status": part.status,
+             "field": part.path, "why": part.reason, "documented in": part.documentation}
+            for part in inspection.parts]
+
+
+def modelled_part(raw, inspection):
+    """The raw model with only the dispatchables that name a modelled operator, for validation and the explorer."""
+    keep = {part.name for part in inspection.dispatchables if part.operator}
+    return {**raw, "dispatchables": {name: value for name, value in raw["dispatchables"].items() if name in keep}}
+
+
+def skipped_rows(run):
+    return [{"command": f"commands[{step.index}]", "type": step.kind, "why it was skipped": step.reason}
+            for step in run.skipped]

@@ -106,6 +106,7 @@ class PartStatus:
     documentation: str = ""
     url: str = ""
     problems: tuple = ()
+    operator: str = ""  # the modelled operator a dispatchable names ("SPLIT"), validated by ops.validate
 
 
 @dataclass
@@ -243,8 +244,9 @@ def _operator_status(name, obj, path, type_path, kind):
         what = OPERATOR_PREFIX + modelled
         if problems:
             texts = tuple(str(p) for p in problems)
-            return PartStatus("dispatchables", name, path, what, INVALID, "; ".join(texts), problems=texts)
-        return PartStatus("dispatchables", name, path, what, VALID)
+            return PartStatus("dispatchables", name, path, what, INVALID, "; ".join(texts), problems=texts,
+                              operator=modelled)
+        return PartStatus("dispatchables", name, path, what, VALID, operator=modelled)
     suffix = kind[len(OPERATOR_PREFIX):] if kind.startswith(OPERATOR_PREFIX) else kind
     if suffix in DML_OPERATOR_TYPES:
         desc = f"DML_{_DESC_ALIASES.get(suffix, suffix)}_OPERATOR_DESC"
