@@ -221,3 +221,13 @@ def test_mutated_models_give_a_run_or_a_descriptor_error(name, data):
         return
     assert {s.index for s in run.ran}.isdisjoint(s.index for s in run.skipped)
     assert len(run.ran) + len(run.skipped) == len(model["commands"])
+
+
+def test_printing_directml_temporary_buffers_is_skipped_without_stopping():
+    model = copy.deepcopy(FULL["join"])
+    model["commands"].insert(0, {"type": "printInitTemporary", "dataType": "FLOAT32", "offset": 0})
+    model["commands"].append({"type": "printExecTemporary", "dataType": "FLOAT32", "offset": 0})
+    run = run_model_partial(model)
+    assert run.stopped_at is None and [s.index for s in run.skipped] == [0, len(model["commands"]) - 1]
+    assert "initialization" in run.skipped[0].reason and "execution" in run.skipped[1].reason
+    assert run.prints == ops.run_model_detailed(FULL["join"]).prints

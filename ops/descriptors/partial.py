@@ -85,6 +85,9 @@ OTHER_DISPATCHABLES = {
     "dmlserializedgraph": ("DirectML serialized graph", "DxDispatch Guide: DML Serialized Graph Dispatchable",
                            "a flatbuffer graph read from its sourcePath; this app never reads files"),
 }
+# Newer DxDispatch commands that print DirectML's own scratch memory (DxDispatch/src/dxdispatch/Executor.cpp,
+# Executor::operator()(const Model::PrintInitTemporaryCommand&) and its execution twin); they change no buffer.
+_TEMPORARY_PRINTS = {"printinittemporary": "initialization", "printexectemporary": "execution"}
 _COMMAND_AT = re.compile(r"^commands\[(\d+)\]")
 
 
@@ -361,6 +364,9 @@ def _blocker(command, path, label, usable, parts):
             part = parts["resources"][resource]
             return f"{path}: prints {resource}, which is {part.status}: {part.reason}", False
         return None, False
+    if label in _TEMPORARY_PRINTS:
+        return (f"{path}: {command.get('type')} prints the temporary buffer DirectML used in its last "
+                f"{_TEMPORARY_PRINTS[label]}, which only DirectML's implementation fills; not modelled here"), False
     if label != "dispatch":
         return (f"{path}.type: command type {_short(command.get('type'))}: DxDispatch knows dispatch, print and "
                 "writeFile"), True
