@@ -20,6 +20,7 @@ navigation = st.navigation(
         st.Page("app_pages/bitwise_or.py", title="Bitwise OR", url_path="bitwise_or"),
         st.Page("app_pages/split_join.py", title="Split <-> Join", url_path="split_join"),
         st.Page("app_pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
+        st.Page("app_pages/converter.py", title="DCR ↔ CRD converter", url_path="converter"),
     ]
 )
 url_state.begin_run(navigation.url_path)

@@ -205,7 +205,8 @@ def page():
             figure(operands, in_place)
             descriptors(operands, in_place)
             call = Call("ELEMENT_WISE_BIT_OR", (operands.sizes, operands.sizes), (), ("bit_or", operands),
-                        functools.partial(inputs_of, operands), functools.partial(outputs_of, operands))
+                        functools.partial(inputs_of, operands), functools.partial(outputs_of, operands),
+                        elsewhere=(("b_sizes", operands.b_sizes),))
             operator_panels(call, settings, key="or_panels")
     except DescriptorError as exc:
         show_error(exc)

@@ -97,3 +97,11 @@ st.markdown(
 )
 for i, spec in enumerate(SECTIONS):
     section(spec, i)
+st.subheader("Between frameworks: DCR ↔ CRD")
+st.markdown(
+    "PyTorch's pixel_shuffle is COLUMN_ROW_DEPTH, TensorFlow's depth_to_space and ONNX's SpaceToDepth are "
+    "DEPTH_COLUMN_ROW: mixing them up in a conversion scrambles the channels. The converter gives the channel "
+    "permutation that turns one into the other, and how to fold it into the convolution before; each operator "
+    "page's Elsewhere tab gives the same call in numpy, einops, ONNX, PyTorch and TensorFlow."
+)
+st.page_link("app_pages/converter.py", label="Open the DCR ↔ CRD converter", icon=":material/swap_horiz:")

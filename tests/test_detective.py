@@ -432,8 +432,8 @@ def test_channel_permutation_worked_example_and_identity():
 @pytest.mark.parametrize(
     "args, message",
     [
-        ((6, 2, "DCR", "CRD"), "channel count 6 is not divisible by BlockSize\\^2 = 4"),
-        ((0, 1, "DCR", "CRD"), "channels 0: must be at least 1"),
+        ((6, 2, "DCR", "CRD"), "C \\(channels\\) 6: must be divisible by BlockSize\\^2 = 4"),
+        ((0, 1, "DCR", "CRD"), "C \\(channels\\) 0: must be at least 1"),
         ((4, 2.0, "DCR", "CRD"), "BlockSize 2.0: must be a positive integer"),
         ((4, 2, "DCR", "XYZ"), "Order 'XYZ'"),
     ],
