@@ -16,7 +16,7 @@ from ui import workbench_state as wb
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
-from viz.workbench_fig import color_limits, tensor_heatmap
+from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
 
 SOURCES = ("Example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
@@ -202,11 +202,11 @@ def show_status(run):
         st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
     if any(part.status == INVALID for part in inspection.dispatchables):
         st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
-                   "stops at initialization until the invalid dispatchables are fixed; the partial run below still "
-                   "runs the commands that do not use them.")
+                   "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "
+                   "still runs the commands that do not use them.")
 
 
-def show_partial_run(run):
+def show_partial_run(raw, run):
     ran, skipped = run.ran, run.skipped
     if run.refusal:
         st.error(f"Nothing could be run: {run.refusal}")
@@ -217,6 +217,7 @@ def show_partial_run(run):
         st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands, in order up to commands[{run.stopped_at}], "
                 "the first dispatch that cannot be run here; every command after it is skipped, since what it would "
                 "leave in the buffers is unknown here.")
+    st.plotly_chart(command_strip(wb.command_steps_partial(raw, run)), theme="streamlit", key="wb_command_strip")
     st.markdown("##### Printed output")
     st.code("\n".join(run.prints) or "(no print command ran)", language=None, wrap_lines=True)
     if skipped:
@@ -245,7 +246,7 @@ def show_partial(raw, run, label, settings):
         with element_cap_set_to(ELEMENT_CAP):
             show_validation(modelled, settings.feature_level)
     with ran:
-        show_partial_run(run)
+        show_partial_run(raw, run)
     with explorer:
         show_explorer(modelled, settings.data_type)
     with export:

@@ -9,6 +9,7 @@ from ops import FEATURE_LEVELS, DescriptorError, element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up
 from ops.descriptors.validate import parse_dispatchable, tensor_fields, validate_problems
+from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 MAX_MODEL_BYTES = MAX_TEXT_BYTES
@@ -202,3 +203,23 @@ def modelled_part(raw, inspection):
 def skipped_rows(run):
     return [{"command": f"commands[{step.index}]", "type": step.kind, "why it was skipped": step.reason}
             for step in run.skipped]
+
+
+def command_steps_partial(raw, run):
+    """[(index, label, state, reason)] of every command of a partially run model, for the command strip."""
+    skipped = {step.index: step.reason for step in run.skipped}
+    steps = []
+    for index, command in enumerate(raw["commands"]):
+        what = command.get("dispatchable", command.get("resource", "")) if isinstance(command, dict) else ""
+        kind = command.get("type", "?") if isinstance(command, dict) else "?"
+        label = f"{kind} {what}".strip() if isinstance(what, str) else str(kind)
+        if index not in skipped:
+            state, reason = RAN, ""
+        elif index == run.stopped_at:
+            state, reason = STOPPED, skipped[index]
+        elif run.stopped_at is not None and index > run.stopped_at:
+            state, reason = AFTER_STOP, ""
+        else:
+            state, reason = PASSED_OVER, skipped[index]
+        steps.append((index, label[:80], state, reason))
+    return steps
