@@ -18,7 +18,7 @@ from ui.values import parse_int_list
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
 from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
 
-SOURCES = ("Example", "Paste JSON", "Upload a file")
+SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
 ELEMENT_CAP = 2**20
 BUILD_HERE = "build one here"
@@ -48,19 +48,27 @@ def edit_example(text):
     url_state.put_many({"wb_text": text, "wb_source": "Paste JSON"})
 
 
+def bundled_example(examples, key, folder, help_text):
+    """(model text, label) of the bundled example picked in a selectbox bound to the URL under `key`."""
+    name = url_state.widget(st.selectbox, "Bundled example", key, next(iter(examples)), options=list(examples),
+                            help=help_text)
+    text = examples[name].read_text(encoding="utf-8")
+    st.button("Edit a copy of this example", key=f"{key}_edit", on_click=edit_example, args=(text,))
+    with st.expander(f"{folder}/{name}.json"):
+        st.code(text, language="json")
+    return text, f"{folder}/{name}.json"
+
+
 def model_source():
     """(model text or None, label) from the chosen source."""
     source = url_state.widget(st.radio, "Model source", "wb_source", SOURCES[0], options=SOURCES, horizontal=True)
     if source == "Example":
-        examples = wb.example_files()
-        name = url_state.widget(st.selectbox, "Bundled example", "wb_example", next(iter(examples)),
-                                options=list(examples),
-                                help="One DxDispatch model per operator, including the seed documents' examples")
-        text = examples[name].read_text(encoding="utf-8")
-        st.button("Edit a copy of this example", key="wb_edit", on_click=edit_example, args=(text,))
-        with st.expander(f"examples/{name}.json"):
-            st.code(text, language="json")
-        return text, f"examples/{name}.json"
+        return bundled_example(wb.example_files(), "wb_example", "examples",
+                               "One DxDispatch model per operator, including the seed documents' examples")
+    if source == "Partly modelled example":
+        return bundled_example(wb.example_files(wb.PARTIAL_EXAMPLES_DIR), "wb_partial_example", "examples/partial",
+                               "Models mixing the operators modelled here with ELEMENT_WISE_ADD, GEMM, CONVOLUTION, "
+                               "HLSL shaders and ONNX models: they open in partial mode")
     if source == "Paste JSON":
         text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
                                 codec=wb.LINK_CODEC,

@@ -134,3 +134,15 @@ def test_hostile_partial_models_get_a_message_naming_the_field(page, case):
                       + [json.dumps(t.to_dict(), default=str) for t in tables(at)])
     assert expected in shown, shown[:3000]
     assert at.warning or at.error
+
+
+def test_the_partial_examples_are_bundled_and_their_choice_is_a_link():
+    at = run_through_app("app_pages/workbench.py",
+                         query={"wb_source": "Partly modelled example", "wb_partial_example": "gemm_first"})
+    assert not at.exception
+    assert at.selectbox(key="wb_partial_example").options == list(PARTIAL)
+    assert any(w.value.startswith("examples/partial/gemm_first.json has parts this project does not model (gemm)")
+               for w in at.warning)
+    at.selectbox(key="wb_partial_example").set_value("split_add_join").run()
+    assert at.query_params["wb_partial_example"] == "split_add_join"
+    assert any("examples/partial/split_add_join.json has parts" in w.value for w in at.warning)

@@ -12,6 +12,7 @@ from ops.descriptors.validate import parse_dispatchable, tensor_fields, validate
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+PARTIAL_EXAMPLES_DIR = EXAMPLES_DIR / "partial"
 MAX_MODEL_BYTES = MAX_TEXT_BYTES
 
 # Shapes that show one idea each in the memory map.
@@ -62,9 +63,9 @@ class LinkCodec:
 LINK_CODEC = LinkCodec()
 
 
-def example_files():
+def example_files(directory=EXAMPLES_DIR):
     """Bundled example models by name (file stem), sorted."""
-    return {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.json"))}
+    return {path.stem: path for path in sorted(directory.glob("*.json"))}
 
 
 def model_text_from_bytes(data, name="upload"):
