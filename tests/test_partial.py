@@ -231,3 +231,22 @@ def test_printing_directml_temporary_buffers_is_skipped_without_stopping():
     assert run.stopped_at is None and [s.index for s in run.skipped] == [0, len(model["commands"]) - 1]
     assert "initialization" in run.skipped[0].reason and "execution" in run.skipped[1].reason
     assert run.prints == ops.run_model_detailed(FULL["join"]).prints
+
+
+def test_a_dispatchable_the_loader_refuses_stops_its_first_dispatch(monkeypatch):
+    from ops.descriptors import partial
+
+    real = partial.run_model_detailed
+
+    def refusing_split(sub):
+        if "split" in sub["dispatchables"]:
+            raise DescriptorError("dispatchables.split.bindings.InputTensor: bound at initialization only")
+        return real(sub)
+
+    monkeypatch.setattr(partial, "run_model_detailed", refusing_split)
+    run = run_model_partial(PARTIAL["split_add_join"])
+    assert run.ran == [] and run.stopped_at == 0
+    assert run.skipped[0].reason == ("commands[0]: dispatches split, which the loader refuses: "
+                                     "dispatchables.split.bindings.InputTensor: bound at initialization only")
+    odd = partial._refused_command('dispatchables["my op"].desc: no', [(4, {"type": "dispatch", "dispatchable": "my op"})])
+    assert odd[0] == 4 and odd[1].startswith("commands[4]: dispatches my op")

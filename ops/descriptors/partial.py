@@ -89,6 +89,7 @@ OTHER_DISPATCHABLES = {
 # Executor::operator()(const Model::PrintInitTemporaryCommand&) and its execution twin); they change no buffer.
 _TEMPORARY_PRINTS = {"printinittemporary": "initialization", "printexectemporary": "execution"}
 _COMMAND_AT = re.compile(r"^commands\[(\d+)\]")
+_DISPATCHABLE_AT = re.compile(r'^dispatchables(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[("(?:[^"\\]|\\.)*")\])')
 
 
 @dataclass(frozen=True)
@@ -398,8 +399,8 @@ def run_model_partial(model):
     inspection = _inspect(root, _byte_cap())
     usable = {p.name for p in inspection.resources if p.status == VALID}
     forced = {}
-    # Each pass either runs or finds (in command order) the first command the strict loader refuses, which then
-    # stops the run; so there are at most two passes, bounded by the command count in any case.
+    # Each pass either runs or makes a command the strict loader refuses (or whose dispatchable it refuses) stop the
+    # run; that command was in the pass's run, so every stop is earlier than the last and the passes are bounded.
     for _ in range(len(root["commands"]) + 1):
         run, skipped, stop = _plan(root, inspection, forced)
         used = {c["dispatchable"] for _, c in run if str(c.get("type", "")).lower() == "dispatch"}
@@ -411,17 +412,35 @@ def run_model_partial(model):
         try:
             result = run_model_detailed(sub)
         except DescriptorError as error:
-            text = str(error)
-            match = _COMMAND_AT.match(text)
-            if match is None or int(match[1]) >= len(run):
-                reason = f"nothing was run: {text}"
+            refused = _refused_command(str(error), run)
+            if refused is None:
+                reason = f"nothing was run: {error}"
                 skipped.update({index: (str(c.get("type", "?")).lower(), reason) for index, c in run})
-                return PartialRun(inspection, [], _skipped_list(skipped), None, refusal=text)
-            index = run[int(match[1])][0]
-            forced[index] = f"commands[{index}]" + text[match.end():]
+                return PartialRun(inspection, [], _skipped_list(skipped), None, refusal=str(error))
+            index, reason = refused
+            forced[index] = reason
             continue
         return _finish(inspection, run, skipped, stop, sub, result)
     raise AssertionError("unreachable: every pass adds a forced stop before the previous one")
+
+
+def _refused_command(text, run):
+    """(index in the model, reason) of the command a strict-loader refusal of the part being run points at, or None.
+
+    The loader's messages start with the JSON path of what it refuses: a command of the part ("commands[k]...", k
+    counted in the part) or a dispatchable (e.g. its initialization bindings), which stops its first dispatch.
+    """
+    match = _COMMAND_AT.match(text)
+    if match and int(match[1]) < len(run):
+        index = run[int(match[1])][0]
+        return index, f"commands[{index}]" + text[match.end():]
+    match = _DISPATCHABLE_AT.match(text)
+    if match:
+        name = match[1] if match[1] is not None else json.loads(match[2])
+        for index, command in run:
+            if command.get("dispatchable") == name and str(command.get("type", "")).lower() == "dispatch":
+                return index, f"commands[{index}]: dispatches {name}, which the loader refuses: {text}"
+    return None
 
 
 def _skipped_list(skipped):
@@ -434,7 +453,7 @@ def _finish(inspection, run, skipped, stop, sub, result):
     ran = []
     for position, (index, _) in enumerate(run):
         command = normalized["commands"][position]
-        if command["type"] == "dispatch":
+        if command["type"].lower() == "dispatch":
             record = dataclasses.replace(next(records), command_index=index)
             ran.append(RanCommand(index, "dispatch", command, record=record))
         else:
