@@ -1,6 +1,6 @@
 """Run the whole cross-check matrix on ONNX Runtime's DirectML execution provider and say what happened.
 
-Every operator in ops.runtime.cross_check, every data type, a few settings each, with "DmlExecutionProvider"
+Every operator the core models, every data type, a few settings each, with "DmlExecutionProvider"
 requested explicitly (never chosen by preference, so nothing silently runs elsewhere). The report names the machine,
 onnxruntime and its providers, the DXGI adapters (the provider opens adapter `device_id`, 0 by default, from DXGI's
 enumeration: onnxruntime/core/providers/dml/dml_provider_factory.cc, CreateExecutionProviderFactory_DML), and either
@@ -24,8 +24,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ops import DML_TYPES, cross_check, numpy_dtype  # noqa: E402
-from ops.runtime.cross_check import OPERATORS  # noqa: E402
+from ops import DML_TYPES, CrossCheckReport, cross_check, numpy_dtype  # noqa: E402
+from ops.descriptors.levels import OPERATORS  # noqa: E402  (every operator the core models)
+from ops.operators.identity import identity_descs, layout_preset  # noqa: E402
 
 DIRECTML = "DmlExecutionProvider"
 # DXGI_ADAPTER_FLAG_SOFTWARE (dxgi.h): the adapter is WARP, Windows' software rasterizer ("Microsoft Basic Render
@@ -59,15 +60,29 @@ CASES = (
     Case("SPLIT", "{2,3} axis 1 into 1+2", ((2, 3),), {"axis": 1, "sizes": [1, 2]}),
     Case("JOIN", "{1,1,2,2}+{1,1,1,2}+{1,1,3,2} axis 2", ((1, 1, 2, 2), (1, 1, 1, 2), (1, 1, 3, 2)), {"axis": 2}),
     Case("JOIN", "{4}+{3} axis 0", ((4,), (3,)), {"axis": 0}),
+    # ELEMENT_WISE_IDENTITY copies a buffer through two descs: the Layouts page's presets give the descs.
+    Case("ELEMENT_WISE_IDENTITY", "NCHW -> NHWC", (), {"preset": "NCHW -> NHWC"}),
+    Case("ELEMENT_WISE_IDENTITY", "broadcast a row", (), {"preset": "broadcast a row"}),
+    Case("ELEMENT_WISE_IDENTITY", "pad by 1", (), {"preset": "pad by 1"}),
+    Case("ELEMENT_WISE_IDENTITY", "window of a larger buffer", (), {"preset": "window of a larger buffer"}),
 )
 
 
-def _inputs(case, data_type, seed):
+def _random(rng, data_type, shape):
     """Random bytes in the type, so floats carry NaN payloads, -0 and subnormals: only a bit-exact provider passes."""
-    rng = np.random.default_rng(seed)
     dtype = numpy_dtype(data_type)
-    return [rng.integers(0, 256, int(np.prod(s)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(s)
-            for s in case.shapes]
+    return rng.integers(0, 256, int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
+
+
+def _call(case, data_type, seed):
+    """(inputs, attrs) of one case in one data type."""
+    rng = np.random.default_rng(seed)
+    if case.operator == "ELEMENT_WISE_IDENTITY":
+        input_desc, output_desc = layout_preset(case.attrs["preset"], data_type)
+        source, _ = identity_descs(input_desc, output_desc)
+        return [_random(rng, data_type, (source.buffer_elements,))], {"input_desc": input_desc,
+                                                                      "output_desc": output_desc}
+    return [_random(rng, data_type, shape) for shape in case.shapes], case.attrs
 
 
 # ---------------------------------------------------------------- what machine this is
@@ -155,16 +170,25 @@ def can_start(provider, available):
                 "onnxruntime-directml wheel, which exists for Windows alone and which this project's dependencies "
                 "install on Windows (pyproject.toml's environment marker).") if provider == DIRECTML else ""
         return f"{provider} is not among this onnxruntime's providers ({', '.join(available) or 'none'}).{hint}"
-    first = CASES[-1]
-    report = cross_check(first.operator, _inputs(first, "UINT8", 0), provider=provider, **first.attrs)
+    first = next(case for case in CASES if case.operator == "JOIN" and len(case.shapes) == 2)
+    inputs, attrs = _call(first, "UINT8", 0)
+    report = cross_check(first.operator, inputs, provider=provider, **attrs)
     return None if report.available else f"the first case (JOIN {first.label}, UINT8) could not run: {report.note}"
 
 
 def run_matrix(provider, cases):
     """{(case, data type): CrossCheckReport} for every case and all 11 types."""
-    return {(case, data_type): cross_check(case.operator, _inputs(case, data_type, seed), provider=provider,
-                                           **case.attrs)
-            for seed, case in enumerate(cases) for data_type in DML_TYPES}
+    results = {}
+    for seed, case in enumerate(cases):
+        for data_type in DML_TYPES:
+            try:
+                inputs, attrs = _call(case, data_type, seed)
+                results[case, data_type] = cross_check(case.operator, inputs, provider=provider, **attrs)
+            except Exception as error:  # one broken case must not cost the report of all the others
+                results[case, data_type] = CrossCheckReport(
+                    case.operator, provider, False, False, [], [],
+                    f"the check itself failed before comparing: {type(error).__name__}: {error}")
+    return results
 
 
 def _cell(report):
@@ -206,7 +230,7 @@ def report_markdown(provider, facts, adapters, adapter_note, refusal, matrix):
     lines += ["", "## Result", ""]
     unlisted = sorted(set(OPERATORS) - {case.operator for case in CASES})
     if unlisted:
-        lines += [f"Operators the cross-check knows but this script has no settings for yet (not run): "
+        lines += [f"Operators the core models but this script has no settings for yet (not run): "
                   f"{', '.join(unlisted)}.", ""]
     if refusal:
         lines.append(f"**{provider} could not start, so nothing was run.** {refusal}")
