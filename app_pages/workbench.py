@@ -10,6 +10,7 @@ from ops import (
     DML_TYPES,
     INVALID,
     NOT_MODELLED,
+    UNKNOWN_KIND,
     VALID,
     DescriptorError,
     cross_check,
@@ -36,7 +37,7 @@ BUILD_HERE = "build one here"
 OK_COLOR = "rgba(33, 195, 84, 0.16)"
 FAIL_COLOR = "rgba(255, 75, 75, 0.16)"
 NOT_MODELLED_COLOR = "rgba(128, 128, 128, 0.16)"
-STATUS_COLORS = {VALID: OK_COLOR, INVALID: FAIL_COLOR, NOT_MODELLED: NOT_MODELLED_COLOR}
+STATUS_COLORS = {VALID: OK_COLOR, INVALID: FAIL_COLOR, NOT_MODELLED: NOT_MODELLED_COLOR, UNKNOWN_KIND: FAIL_COLOR}
 SYNTAX_POSITION = re.compile(r"line (\d+), column (\d+)")
 
 
@@ -215,8 +216,9 @@ def partial_run(raw):
 def show_status(run):
     inspection = run.inspection
     st.markdown("Every resource and dispatchable: **modelled, valid**; **modelled, invalid** with the rules it "
-                "breaks; or **not modelled here**, with where DirectML or DxDispatch documents it. Nothing is "
-                "computed for a part that is not modelled.")
+                "breaks; **not modelled here**, with where DirectML or DxDispatch documents it; or **unknown kind**, "
+                "a dispatchable type DxDispatch does not know either. Nothing is computed for a part that is not "
+                "modelled.")
     rows = wb.status_rows(inspection)
     table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
     st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
@@ -224,7 +226,7 @@ def show_status(run):
     links = [f"- `{part.name}`: [{part.documentation}]({part.url})" for part in inspection.dispatchables if part.url]
     if links:
         st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
-    if any(part.status == INVALID for part in inspection.dispatchables):
+    if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
         st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
                    "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "
                    "still runs the commands that do not use them.")

@@ -24,6 +24,7 @@ from .descriptors.partial import (
     VALID,
     ModelInspection,
     PartialRun,
+    UNKNOWN_KIND,
     PartStatus,
     inspect_model,
     run_model_partial,
@@ -151,6 +152,7 @@ __all__ = [
     "PartialRun",
     "PartStatus",
     "run_model_partial",
+    "UNKNOWN_KIND",
     "VALID",
     # DML_ELEMENT_WISE_IDENTITY and tensor layouts (ops/operators/identity.py)
     "copy_order",

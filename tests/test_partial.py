@@ -11,7 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops import INVALID, NOT_MODELLED, VALID, DescriptorError, inspect_model, run_model, run_model_partial
+from ops import (
+    INVALID,
+    NOT_MODELLED,
+    UNKNOWN_KIND,
+    VALID,
+    DescriptorError,
+    inspect_model,
+    run_model,
+    run_model_partial,
+)
 from ops.guard import element_cap_set_to
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,11 +92,26 @@ def test_an_unmodelled_operator_is_named_by_its_directml_desc(kind, desc):
 
 
 @pytest.mark.parametrize("kind", ["DML_OPERATOR_NOT_AN_OPERATOR", "SHADER", "", 7, None])
-def test_a_type_that_is_no_directml_operator_is_invalid_not_unmodelled(kind):
+def test_a_type_that_is_no_directml_operator_is_an_unknown_kind_not_unmodelled(kind):
     model = copy.deepcopy(FULL["bit_or"])
     model["dispatchables"]["x"] = {"type": kind}
     part = inspect_model(model).status_of("dispatchables", "x")
-    assert part.status == INVALID and part.reason.startswith("dispatchables.x.type: type")
+    assert part.status == UNKNOWN_KIND and part.reason.startswith("dispatchables.x.type: type")
+
+
+def test_a_modelled_operator_with_a_field_not_modelled_here_is_not_modelled_not_invalid():
+    identity = {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]},
+        "ScaleBias": {"Scale": 2, "Bias": 10}}}
+    model = {"resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2, 3]}},
+             "dispatchables": {"scaled": identity}, "commands": [{"type": "print", "resource": "a"}]}
+    part = inspect_model(model).status_of("dispatchables", "scaled")
+    assert (part.status, part.documentation, part.operator) == (
+        NOT_MODELLED, "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC", "ELEMENT_WISE_IDENTITY")
+    assert part.reason.startswith("dispatchables.scaled.desc.ScaleBias: ScaleBias")
+    # with a broken rule as well, it is invalid
+    identity["desc"]["OutputTensor"]["DataType"] = "INT32"
+    assert inspect_model(model).status_of("dispatchables", "scaled").status == INVALID
 
 
 def test_split_then_an_unmodelled_add_runs_the_split_and_stops_at_the_add():

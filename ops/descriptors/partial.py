@@ -25,7 +25,12 @@ from .validate import validate_problems
 VALID = "modelled, valid"
 INVALID = "modelled, invalid"
 NOT_MODELLED = "not modelled here"
-STATUSES = (VALID, INVALID, NOT_MODELLED)
+UNKNOWN_KIND = "unknown kind"  # a dispatchable that is neither a DirectML operator nor one DxDispatch knows
+STATUSES = (VALID, INVALID, NOT_MODELLED, UNKNOWN_KIND)
+# ops.validate words a field of a modelled operator that the core does not compute (a non-null ScaleBias:
+# validate._parse_scale_bias) as "<field> <value>: not modelled here (why)". Such a dispatchable is legal DirectML,
+# so it is NOT_MODELLED rather than INVALID, unless it also breaks a rule.
+_NOT_MODELLED_MARK = ": not modelled here"
 LOAD_LEVEL = "6_4"  # the level the strict loader validates at
 
 # DML_OPERATOR_TYPE in DirectML.h (DirectML 1.15, DML_TARGET_VERSION 0x6400), without the DML_OPERATOR_ prefix and
@@ -97,8 +102,8 @@ class PartStatus:
     """One resource or dispatchable of a model and what this project makes of it.
 
     `path` is the JSON path of the field that decides the status; `what` says what it is ("DML_OPERATOR_GEMM",
-    "HLSL compute shader", "FLOAT32 buffer, 12 bytes"); `reason` is the broken rules (INVALID) or why it is not
-    modelled (NOT_MODELLED); `documentation` names where DirectML or DxDispatch documents it, `url` links there.
+    "HLSL compute shader", "FLOAT32 buffer, 12 bytes"); `reason` is the broken rules (INVALID, UNKNOWN_KIND) or why
+    it is not modelled (NOT_MODELLED); `documentation` names where DirectML or DxDispatch documents it, `url` links there.
     """
 
     section: str  # "resources" or "dispatchables"
@@ -246,33 +251,42 @@ def _operator_status(name, obj, path, type_path, kind):
         except DescriptorError as error:
             problems = [str(error)]
         what = OPERATOR_PREFIX + modelled
-        if problems:
-            texts = tuple(str(p) for p in problems)
+        texts = tuple(str(p) for p in problems)
+        if texts and all(_NOT_MODELLED_MARK in text for text in texts):
+            desc = _desc_name(modelled)
+            return PartStatus("dispatchables", name, path, what, NOT_MODELLED, "; ".join(texts), desc,
+                              DOCS_URL.format(desc.lower()), problems=texts, operator=modelled)
+        if texts:
             return PartStatus("dispatchables", name, path, what, INVALID, "; ".join(texts), problems=texts,
                               operator=modelled)
         return PartStatus("dispatchables", name, path, what, VALID, operator=modelled)
     suffix = kind[len(OPERATOR_PREFIX):] if kind.startswith(OPERATOR_PREFIX) else kind
     if suffix in DML_OPERATOR_TYPES:
-        desc = f"DML_{_DESC_ALIASES.get(suffix, suffix)}_OPERATOR_DESC"
+        desc = _desc_name(suffix)
         return PartStatus("dispatchables", name, type_path, OPERATOR_PREFIX + suffix, NOT_MODELLED,
                           f"{OPERATOR_PREFIX}{suffix} is a DirectML operator this project does not model; its "
                           f"semantics are not computed here", desc, DOCS_URL.format(desc.lower()))
     reason = (f"{type_path}: type {_short(kind)} is neither a DML_OPERATOR_TYPE of DirectML.h (with or without "
               "the DML_OPERATOR_ prefix) nor one of DxDispatch's hlsl, onnx and dmlSerializedGraph dispatchables")
-    return PartStatus("dispatchables", name, type_path, _short(kind), INVALID, reason, problems=(reason,))
+    return PartStatus("dispatchables", name, type_path, _short(kind), UNKNOWN_KIND, reason, problems=(reason,))
+
+
+def _desc_name(operator):
+    """DirectML's struct for an operator type suffix: GEMM -> DML_GEMM_OPERATOR_DESC."""
+    return f"DML_{_DESC_ALIASES.get(operator, operator)}_OPERATOR_DESC"
 
 
 def _dispatchable_status(name, obj):
     path = join_path("dispatchables", name)
     if not isinstance(obj, dict):
         reason = f"{path}: a dispatchable must be a JSON object with a type"
-        return PartStatus("dispatchables", name, path, "?", INVALID, reason, problems=(reason,))
+        return PartStatus("dispatchables", name, path, "?", UNKNOWN_KIND, reason, problems=(reason,))
     type_key = next((key for key in ("type", "Type") if key in obj), "type")
     type_path = join_path(path, type_key)
     kind = obj.get(type_key)
     if not isinstance(kind, str):
         reason = f"{type_path}: type {_short(kind)} must be a string naming the dispatchable's kind"
-        return PartStatus("dispatchables", name, type_path, "?", INVALID, reason, problems=(reason,))
+        return PartStatus("dispatchables", name, type_path, "?", UNKNOWN_KIND, reason, problems=(reason,))
     other = OTHER_DISPATCHABLES.get(kind.lower())
     if other:
         what, documentation, why = other
@@ -378,8 +392,8 @@ def _blocker(command, path, label, usable, parts):
     if part.status == NOT_MODELLED:
         where = f"; see {part.documentation}" if part.documentation else ""
         return f"{path}: dispatches {name}, {part.what}, which is {NOT_MODELLED}{where}", True
-    if part.status == INVALID:
-        return f"{path}: dispatches {name}, which is invalid: {part.reason}", True
+    if part.status in (INVALID, UNKNOWN_KIND):
+        return f"{path}: dispatches {name}, which is {part.status}: {part.reason}", True
     for resource in _bound_names(command.get("bindings")):
         if resource in parts["resources"] and resource not in usable:
             bound = parts["resources"][resource]
