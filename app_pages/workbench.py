@@ -258,7 +258,8 @@ def show_partial_run(raw, run):
 
 
 def show_partial(raw, run, label, settings):
-    """A model with parts not modelled here: statuses, validation and memory maps of the modelled part, a partial run."""
+    """A model with parts not modelled here: statuses, validation and memory maps of its modelled part, a partial
+    run."""
     missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
     st.warning(f"{label} has parts this project does not model ({', '.join(missing)}), so it is open in partial "
                "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "

@@ -100,7 +100,8 @@ def test_a_case_that_raises_is_reported_not_run_and_the_rest_still_runs(check, t
     assert check.main(["--output", str(output), "--provider", "CPUExecutionProvider", "--operators", "SPLIT"]) == 1
     report = output.read_text()
     assert report.count("| not run ") == 2 and report.count("| same") == 20
-    assert "- SPLIT {2,3} axis 1 into 1+2, UINT16: the check itself failed before comparing: KeyError: 'Strides'" in report
+    assert ("- SPLIT {2,3} axis 1 into 1+2, UINT16: the check itself failed before comparing: KeyError: 'Strides'"
+            in report)
 
 
 def test_every_modelled_operator_is_in_the_matrix_or_named_as_missing(check, monkeypatch):

@@ -186,8 +186,8 @@ def test_write_file_and_unknown_commands():
 
 
 def test_buffers_beyond_the_byte_cap_are_refused_before_running():
-    model = {"resources": {f"r{i}": {"initialValuesDataType": "FLOAT64", "initialValues": {"valueCount": 64, "value": 1}}
-                           for i in range(4)},
+    buffer = {"initialValuesDataType": "FLOAT64", "initialValues": {"valueCount": 64, "value": 1}}
+    model = {"resources": {f"r{i}": buffer for i in range(4)},
              "dispatchables": {}, "commands": [{"type": "print", "resource": "r3"}]}
     with element_cap_set_to(128):  # 1,024 bytes in all: two 512-byte buffers fit
         run = run_model_partial(model)
@@ -272,5 +272,6 @@ def test_a_dispatchable_the_loader_refuses_stops_its_first_dispatch(monkeypatch)
     assert run.ran == [] and run.stopped_at == 0
     assert run.skipped[0].reason == ("commands[0]: dispatches split, which the loader refuses: "
                                      "dispatchables.split.bindings.InputTensor: bound at initialization only")
-    odd = partial._refused_command('dispatchables["my op"].desc: no', [(4, {"type": "dispatch", "dispatchable": "my op"})])
+    odd = partial._refused_command('dispatchables["my op"].desc: no',
+                                   [(4, {"type": "dispatch", "dispatchable": "my op"})])
     assert odd[0] == 4 and odd[1].startswith("commands[4]: dispatches my op")

@@ -103,7 +103,8 @@ class PartStatus:
 
     `path` is the JSON path of the field that decides the status; `what` says what it is ("DML_OPERATOR_GEMM",
     "HLSL compute shader", "FLOAT32 buffer, 12 bytes"); `reason` is the broken rules (INVALID, UNKNOWN_KIND) or why
-    it is not modelled (NOT_MODELLED); `documentation` names where DirectML or DxDispatch documents it, `url` links there.
+    it is not modelled (NOT_MODELLED); `documentation` names where DirectML or DxDispatch documents it, `url` links
+    there.
     """
 
     section: str  # "resources" or "dispatchables"
