@@ -275,3 +275,12 @@ def test_a_dispatchable_the_loader_refuses_stops_its_first_dispatch(monkeypatch)
     odd = partial._refused_command('dispatchables["my op"].desc: no',
                                    [(4, {"type": "dispatch", "dispatchable": "my op"})])
     assert odd[0] == 4 and odd[1].startswith("commands[4]: dispatches my op")
+
+
+def test_a_dispatchable_bound_at_initialization_to_an_unmodelled_buffer_cannot_run():
+    model = copy.deepcopy(PARTIAL["join_convolution_onnx"])
+    model["dispatchables"]["join"]["bindings"] = {"InputTensors": ["weights", "b"]}
+    run = run_model_partial(model)
+    assert run.stopped_at == 0
+    assert run.skipped[0].reason.startswith("commands[0]: join binds weights, which is not modelled here: its values "
+                                            "come from the file")

@@ -353,7 +353,7 @@ def _plan(root, inspection, forced):
         if index in forced:
             reason, stops = forced[index], True
         else:
-            reason, stops = _blocker(command, f"commands[{index}]", label, usable, parts)
+            reason, stops = _blocker(command, f"commands[{index}]", label, usable, parts, root["dispatchables"])
         if reason is None:
             run.append((index, command))
             continue
@@ -363,7 +363,7 @@ def _plan(root, inspection, forced):
     return run, skipped, stop
 
 
-def _blocker(command, path, label, usable, parts):
+def _blocker(command, path, label, usable, parts, dispatchables):
     """(why this command cannot run here or None, whether that stops the run).
 
     A print or writeFile that cannot run changes no buffer, so the commands after it still can.
@@ -395,10 +395,12 @@ def _blocker(command, path, label, usable, parts):
         return f"{path}: dispatches {name}, {part.what}, which is {NOT_MODELLED}{where}", True
     if part.status in (INVALID, UNKNOWN_KIND):
         return f"{path}: dispatches {name}, which is {part.status}: {part.reason}", True
-    for resource in _bound_names(command.get("bindings")):
-        if resource in parts["resources"] and resource not in usable:
-            bound = parts["resources"][resource]
-            return f"{path}: binds {resource}, which is {bound.status}: {bound.reason}", True
+    # A dispatchable's own bindings are bound at initialization (DxDispatch: OWNED_BY_DML tensors).
+    for where, bindings in (("binds", command.get("bindings")), (f"{name} binds", dispatchables[name].get("bindings"))):
+        for resource in _bound_names(bindings):
+            if resource in parts["resources"] and resource not in usable:
+                bound = parts["resources"][resource]
+                return f"{path}: {where} {resource}, which is {bound.status}: {bound.reason}", True
     return None, False
 
 
