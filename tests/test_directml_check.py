@@ -58,7 +58,7 @@ def test_a_provider_that_fails_the_first_case_stops_the_check(check, monkeypatch
 
 def test_the_matrix_rehearsed_on_the_cpu_provider(check, tmp_path):
     output = tmp_path / "cpu.md"
-    picked = ("JOIN", "SPLIT")
+    picked = ("JOIN", "SPLIT", "ELEMENT_WISE_IDENTITY")
     code = check.main(["--output", str(output), "--provider", "CPUExecutionProvider", "--operators", *picked])
     report = output.read_text()
     assert code == 0
