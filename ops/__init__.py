@@ -18,6 +18,17 @@ from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_
 from .descriptors.dxdispatch import load_model, model_notes, run_model, run_model_detailed
 from .errors import DescriptorError
 from .descriptors.export import cpp_snippet, model_for, normalize_model
+from .descriptors.partial import (
+    INVALID,
+    NOT_MODELLED,
+    VALID,
+    ModelInspection,
+    PartialRun,
+    UNKNOWN_KIND,
+    PartStatus,
+    inspect_model,
+    run_model_partial,
+)
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
 from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
@@ -133,6 +144,16 @@ __all__ = [
     "OnnxModelReport",
     "open_onnx_model",
     "Rearrangement",
+    # real models, partially (ops/descriptors/partial.py)
+    "inspect_model",
+    "INVALID",
+    "ModelInspection",
+    "NOT_MODELLED",
+    "PartialRun",
+    "PartStatus",
+    "run_model_partial",
+    "UNKNOWN_KIND",
+    "VALID",
     # DML_ELEMENT_WISE_IDENTITY and tensor layouts (ops/operators/identity.py)
     "copy_order",
     "element_wise_identity",
