@@ -105,3 +105,15 @@ st.markdown(
     "page's Elsewhere tab gives the same call in numpy, einops, ONNX, PyTorch and TensorFlow."
 )
 st.page_link("app_pages/converter.py", label="Open the DCR ↔ CRD converter", icon=":material/swap_horiz:")
+
+st.subheader("Bring your own operator or model")
+st.markdown(
+    "The **layout detective** takes what your framework made of an origin-coded input and names the descriptor that does the "
+    "same, or the channel permutation that is missing; **Open an ONNX model** lists a model's depth/space, OR, "
+    "split and concat nodes with their settings and flags the risky ones."
+)
+links = st.container(horizontal=True, wrap=True)
+links.page_link("app_pages/detective.py", label="The layout detective", icon=":material/search:")
+links.page_link("app_pages/detective.py", label="A DCR/CRD mix-up, found", icon=":material/play_arrow:",
+                query_params={"dt_example": "mixed_up"})
+links.page_link("app_pages/onnx_model.py", label="Open an ONNX model", icon=":material/account_tree:")

@@ -6,7 +6,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ops import DML_TYPES, DescriptorError, cross_check, load_model
+from ops import DML_TYPES, DescriptorError, cross_check, load_model, model_notes
 from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
@@ -131,7 +131,8 @@ def bound_arrays(values, field, bindings):
 
 def show_dispatch(index, record, command, dispatchable, checking):
     st.markdown(f"##### commands[{index}]: dispatch `{record.dispatchable}` (DML_OPERATOR_{record.operator})")
-    bindings = command["bindings"]
+    # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
+    bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
     for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
         with column:
@@ -170,6 +171,11 @@ def show_run(model):
         return
     st.markdown("##### Printed output")
     st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
+    if result.dxdispatch_prints != result.prints:
+        with st.expander("As DxDispatch prints it (UINT8 and INT8 values as characters)"):
+            # std::ostream writes int8_t/uint8_t as characters; control characters are shown as their symbols.
+            exact = "\n".join(result.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
+            st.code(exact, language=None, wrap_lines=True)
     checking = url_state.widget(st.toggle, "Cross-check every dispatch on ONNX Runtime", "wb_cross_check", True)
     for index, (kind, step) in enumerate(wb.command_steps(model, result)):
         if kind == "dispatch":
@@ -322,6 +328,8 @@ def page():
             f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
             f"{len(model['commands'])} commands, valid at feature level 6_4."
         )
+        for note in model_notes(raw):
+            st.info(f"DxDispatch reads this differently: {note}")
 
     report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
     with report:

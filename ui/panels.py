@@ -153,6 +153,8 @@ def validation_panel(op, shapes, attrs, settings):
         else:
             st.markdown(f"**{OPERATOR_PREFIX}{op}**, row from feature level **{row.level}**  \n"
                         f"DimensionCount: {row.dims_text}  \nDataType: {', '.join(row.types)}")
+            if row.source:
+                st.caption(row.source)
         try:
             problems = validate(dispatchable, level)
         except DescriptorError as exc:

@@ -5,10 +5,13 @@ import binascii
 import zlib
 from pathlib import Path
 
+import numpy as np
+
 from ops import FEATURE_LEVELS, DescriptorError, element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
-from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up
-from ops.descriptors.validate import parse_dispatchable, tensor_fields, validate_problems
+from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
+from ops.operators.identity import identity_descs
+from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 MAX_MODEL_BYTES = MAX_TEXT_BYTES
@@ -119,7 +122,8 @@ def dispatchable_items(raw):
 def level_problems(dispatchable, path):
     """{level: [Problem]} for every feature level, the paths starting at `path`."""
     try:
-        return {level: validate_problems(dispatchable, level, path) for level in FEATURE_LEVELS}
+        # Read as DxDispatch reads a model file: exact names; fields it ignores are not problems.
+        return {level: validate_problems(dispatchable, level, path, strict=True, notes=[]) for level in FEATURE_LEVELS}
     except DescriptorError as error:
         return {level: [Problem(path, str(error))] for level in FEATURE_LEVELS}
 
@@ -146,10 +150,10 @@ def tensor_descs(raw):
     for _, path, value in dispatchable_items(raw):
         if not isinstance(value, dict):
             continue
-        parsed, _ = parse_dispatchable(value, path)
+        parsed, _ = parse_dispatchable(value, path, strict=True, notes=[])
         if parsed is None:
             continue
-        desc_path = join_path(path, "desc" if "desc" in value else "Desc")
+        desc_path = desc_path_of(value, path)
         for name, kind in tensor_fields(parsed.operator):
             tensor = parsed.tensors.get(name)
             items = tensor if isinstance(tensor, list) else [tensor]
@@ -179,6 +183,12 @@ def cross_check_call(record, dispatchable):
             [record.outputs["OutputTensor"]]
     if operator == "ELEMENT_WISE_BIT_OR":
         return [record.inputs["ATensor"], record.inputs["BTensor"]], {}, [record.outputs["OutputTensor"]]
+    if operator == "ELEMENT_WISE_IDENTITY":
+        # The whole strided copy is checked: the input's logical values go back into a buffer through its desc, and
+        # ONNX Runtime copies that buffer into the output's layout (ops/runtime/identity_check.py).
+        inp, _ = identity_descs(desc["InputTensor"], desc["OutputTensor"])
+        buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
+        return [buffer], {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
     if operator == "SPLIT":
         axis = desc["Axis"]
         sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]

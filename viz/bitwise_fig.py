@@ -20,6 +20,8 @@ from .common import (
     subplot_layout,
     trace,
 )
+from .colorblind import parse_color
+from .colors import BLUE, ORANGE, PURPLE, VERMILLION
 from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096
@@ -33,14 +35,12 @@ FLOAT_FIELDS = {
     8: (("sign", 1), ("exponent", 11), ("mantissa", 52)),
 }
 
-# Each field gets its own hue; a 0 bit is the faint tint of its field's hue, a 1 bit the full hue.
-# Translucent tints read on light and dark themes alike, so no background is hard-coded.
-FIELD_HUES = {
-    "sign": (214, 39, 40),
-    "exponent": (44, 160, 44),
-    "mantissa": (31, 119, 180),
-    "value": (31, 119, 180),
-}
+# Each field gets its own Okabe-Ito hue (viz.colors); a 0 bit is a translucent tint of it, a 1 bit the full hue.
+# Fields that sit side by side (sign | exponent | mantissa, sign | value) differ in hue and in lightness under
+# every simulated color-vision deficiency (tests/test_colorblind.py). Translucent tints read on light and dark
+# themes alike, so no background is hard-coded.
+FIELD_HUES = {"sign": VERMILLION, "exponent": BLUE, "mantissa": ORANGE, "value": BLUE}
+ZERO_ALPHA = 0.25
 FIELD_ORDER = ("sign", "exponent", "mantissa", "value")
 
 
@@ -164,8 +164,8 @@ def _colorscale():
     bins = count + 1
     stops = [[0.0, "rgba(0,0,0,0)"], [1 / bins, "rgba(0,0,0,0)"]]
     for i in range(count):
-        red, green, blue = FIELD_HUES[FIELD_ORDER[i // 2]]
-        color = f"rgba({red},{green},{blue},{1.0 if i % 2 else 0.18})"
+        red, green, blue, _ = (round(255 * v) for v in parse_color(FIELD_HUES[FIELD_ORDER[i // 2]]))
+        color = f"rgba({red},{green},{blue},{1.0 if i % 2 else ZERO_ALPHA})"
         stops += [[(i + 1) / bins, color], [(i + 2) / bins, color]]
     return stops
 
@@ -254,7 +254,7 @@ def _highlight_shapes(cells, axis_suffixes):
     cols = [c for _, c in cells]
     return [
         dict(type="rect", xref=f"x{s}", yref=f"y{s}", x0=min(cols) - 0.5, x1=max(cols) + 0.5,
-             y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color="#ff7f0e"),
+             y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color=PURPLE),
              name="highlight")
         for s in axis_suffixes
     ]
