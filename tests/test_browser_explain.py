@@ -99,7 +99,10 @@ def test_quiz_by_keyboard(page, app_url, screenshot_dir, path):
     answer_by_keyboard(page, right)
     page.get_by_text("Right:").wait_for(timeout=30_000)
     expect(page.get_by_text("Score: 1 of 1")).to_be_visible()
-    shoot(page, page.get_by_text("Score: 1 of 1"), screenshot_dir / f"explain_{path}_quiz.png")
+    # Revealed: the operator's figure appears with the element outlined where it is read and written.
+    expect(page.locator(".js-plotly-plot")).to_have_count(1, timeout=30_000)
+    expect(page.locator(".js-plotly-plot .shapelayer path").first).to_be_attached(timeout=30_000)
+    shoot(page, page.get_by_text("Right:"), screenshot_dir / f"explain_{path}_quiz.png")
     tab_to(page, lambda text: text.strip() == "Next question")
     page.keyboard.press("Enter")
     page.get_by_text("Question 2 of 5").wait_for(timeout=30_000)
