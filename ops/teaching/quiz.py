@@ -103,15 +103,15 @@ def _depth_space_question(settings, rng, kind):
         channel = (bw * bs + bh) * c_space + cp if order == "DEPTH_COLUMN_ROW" else cp * bs * bs + bw * bs + bh
         swapped = (n, channel, h, w)
     wrong.append(swapped)
-    # The naive guess: same channel number, position scaled but not shuffled.
-    naive = (n, min(c, answer_shape[1] - 1), min(h, answer_shape[2] - 1), min(w, answer_shape[3] - 1))
-    wrong.append(naive)
+    # The naive guess: nothing moves, the element keeps its own index (clamped into the other tensor's sizes).
+    wrong.append(tuple(min(i, s - 1) for i, s in zip(cell, answer_shape)))
     choices, answer = _choices(tuple(right), [tuple(int(v) for v in x) for x in wrong], rng,
                                lambda: _random_index(rng, answer_shape))
     if kind == "where":
         prompt = f"Input element (n, c, h, w) = {_index_text(cell)}: where does {op} ({order}) write it in the output?"
     else:
-        prompt = f"Output element (n, c, h, w) = {_index_text(cell)}: which input element does {op} ({order}) copy there?"
+        prompt = (f"Output element (n, c, h, w) = {_index_text(cell)}: which input element does {op} ({order}) "
+                  "copy there?")
     noun = "output" if kind == "where" else "input"
     return Question(kind, prompt, tuple(f"{noun} {_index_text(c)}" for c in choices), answer,
                     tuple(formula.lines()), cell, formula.source, formula.destination)
