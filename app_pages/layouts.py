@@ -1,11 +1,13 @@
 """Layouts page: DML_ELEMENT_WISE_IDENTITY copies one tensor between two buffer layouts set by Sizes and Strides."""
 
+import json
+
 import streamlit as st
 
-from ops import LAYOUT_PRESETS, DescriptorError, element_size, layout_preset
+from ops import LAYOUT_PRESETS, DescriptorError, element_size
 from ui import layouts_work as lw
 from ui import url_state
-from ui.panels import show_error
+from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
@@ -13,27 +15,11 @@ from ui.values import parse_int_list
 TOTAL_MAX = lw.BUFFER_CAP * 8
 DEFAULTS = dict(ly_in_sizes="3,4", ly_in_strides="", ly_in_total=0, ly_out_sizes="", ly_out_strides="1,3",
                 ly_out_total=0)
-FIELDS = {"input": ("ly_in_sizes", "ly_in_strides", "ly_in_total"),
-          "output": ("ly_out_sizes", "ly_out_strides", "ly_out_total")}
-
-
-def _text(values):
-    return ",".join(map(str, values))
-
-
-def preset_fields(name, data_type):
-    """The page's fields for a layout preset of ops.LAYOUT_PRESETS at this data type."""
-    fields = {}
-    for side, desc in zip(FIELDS, layout_preset(name, data_type)):
-        sizes_key, strides_key, total_key = FIELDS[side]
-        fields[sizes_key] = _text(desc["Sizes"]) if side == "input" else ""
-        fields[strides_key] = _text(desc["Strides"]) if "Strides" in desc else ""
-        fields[total_key] = desc.get("TotalTensorSizeInBytes", 0)
-    return fields
+FIELDS = lw.FIELDS
 
 
 def apply_layout_preset(name):
-    url_state.put_many(preset_fields(name, current_settings().data_type))
+    url_state.put_many(lw.preset_fields(name, current_settings().data_type))
 
 
 def side_controls(side, column):
@@ -63,15 +49,18 @@ def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
 
 
 def memory_maps(layout):
-    """Both buffers' memory maps (when their descs are well-formed), with ops.memory_map's counts under them."""
+    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each."""
     size = element_size(layout.data_type)
+    unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element", options=("element", "byte"),
+                            horizontal=True)
     columns, widths = st.columns(2), {}
     for column, side, role in zip(columns, (layout.input, layout.output), ("input", "output")):
         with column:
             if lw.drawable(side, layout.data_type) is None:
                 st.info(f"No memory map for the {role}: its desc is malformed (see above).")
                 continue
-            figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer")
+            figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
+                                                 unit)
             st.plotly_chart(figure, theme="streamlit", key=f"ly_map_{role}")
     return widths
 
@@ -101,11 +90,14 @@ def copy_section(layout, settings, widths):
                     key="ly_copy")
     model, cpp = lw.exports(layout, spec)
     with st.expander("Export: DxDispatch model and C++"):
-        left, right = st.columns(2)
+        left, middle, right = st.columns(3)
         left.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
                              mime="application/json", key="ly_download_json")
-        right.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
-                              key="ly_download_cpp")
+        middle.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
+                               key="ly_download_cpp")
+        if right.button("Open in Descriptor workbench", key="ly_workbench"):
+            st.session_state[WORKBENCH_KEY] = json.loads(model)
+            st.switch_page(WORKBENCH_PAGE, query_params={})
         st.code(cpp, language="cpp")
         st.code(model, language="json")
 

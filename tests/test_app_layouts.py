@@ -4,6 +4,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import click_button, error_texts, run_through_app
 
 import ops
@@ -145,3 +147,36 @@ def test_hostile_links_fall_back_with_a_note(query, parameter):
     assert not app.exception
     assert any(f"Link parameter {parameter}=" in w.value for w in app.warning)
     assert "Valid at DML_FEATURE_LEVEL_6_4." in successes(app)
+
+
+def test_memory_maps_by_byte_keep_the_layout_rows():
+    app = run_through_app(PAGE, dtype="UINT16", ly_unit="byte")
+    assert not app.exception and error_texts(app) == []
+    maps = charts(app)[:2]
+    # UINT16 {3, 4} packed: 4 elements = 8 bytes per row in, the transposed output 3 elements = 6 bytes per row.
+    assert [m["layout"]["xaxis"]["range"][1] + 0.5 for m in maps] == [8, 6]
+    assert all("byte offset within row" in m["layout"]["xaxis"]["title"]["text"] for m in maps)
+
+
+def test_open_in_workbench_runs_the_same_copy(at):
+    click_button(at, "NCHW")
+    click_button(at, "Open in Descriptor workbench")
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Descriptor workbench"
+    printed = next(c.value for c in at.code if c.value.startswith("Resource 'output'"))
+    expected = ops.element_wise_identity(np.arange(24, dtype=np.uint32), *ops.layout_preset("NCHW -> NHWC", "UINT32"))
+    assert printed == "Resource 'output': " + ", ".join(map(str, expected.tolist()))
+    assert any("Cross-check" in s and "**matches**" in s for s in successes(at))
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.text(alphabet="0123456789,- x[]a", max_size=14), st.text(alphabet="0123456789,- x[]a", max_size=14),
+       st.text(alphabet="0123456789,-", max_size=10))
+def test_any_typed_fields_give_a_view_or_a_named_error(sizes, strides, out_strides):
+    app = run_through_app(PAGE, ly_in_sizes=sizes, ly_in_strides=strides, ly_out_strides=out_strides)
+    assert not app.exception, (sizes, strides, out_strides, app.exception)
+    valid = "Valid at DML_FEATURE_LEVEL_6_4." in successes(app)
+    assert valid or error_texts(app)
+    assert all(e.split(":")[0].split(" ")[0] in ("InputTensor", "OutputTensor", "desc.InputTensor",
+                                                   "desc.OutputTensor") or e.startswith("desc.")
+               for e in error_texts(app)), error_texts(app)

@@ -6,7 +6,15 @@ import math
 
 import numpy as np
 
-from ops import DescriptorError, copy_order, cpp_snippet, element_wise_identity, logical_tensor, memory_map
+from ops import (
+    DescriptorError,
+    copy_order,
+    cpp_snippet,
+    element_wise_identity,
+    layout_preset,
+    logical_tensor,
+    memory_map,
+)
 from ops.descriptors.tensor_desc import element_offsets, last_element_index, packed_strides, parse_tensor_desc
 from ops.operators.identity import identity_dispatchable, identity_model, identity_problems
 from ops.runtime.identity_check import identity_cross_check
@@ -16,6 +24,9 @@ from viz.memory_map_fig import memory_map_figure
 from .shared import shared
 from .work import summarize, values
 
+# The page's fields for each side's Sizes, Strides and TotalTensorSizeInBytes (URL keys).
+FIELDS = {"input": ("ly_in_sizes", "ly_in_strides", "ly_in_total"),
+          "output": ("ly_out_sizes", "ly_out_strides", "ly_out_total")}
 # The page draws every element: a logical tensor of at most this many elements, buffers of at most this many.
 LOGICAL_CAP = 1024
 BUFFER_CAP = 4096
@@ -77,17 +88,40 @@ def drawable(side, data_type):
     return desc.Sizes, desc.Strides, side.total or desc.TotalTensorSizeInBytes
 
 
+def preset_fields(name, data_type):
+    """The page's fields for a layout preset of ops.LAYOUT_PRESETS at this data type (output Sizes blank: the
+    input's)."""
+    fields = {}
+    for side, desc in zip(FIELDS, layout_preset(name, data_type)):
+        sizes_key, strides_key, total_key = FIELDS[side]
+        fields[sizes_key] = ",".join(map(str, desc["Sizes"])) if side == "input" else ""
+        fields[strides_key] = ",".join(map(str, desc["Strides"])) if "Strides" in desc else ""
+        fields[total_key] = desc.get("TotalTensorSizeInBytes", 0)
+    return fields
+
+
+@shared
+def overview_picture():
+    """The Overview's picture: NCHW -> NHWC of origin-coded UINT16, the copy finished."""
+    inp, out = layout_preset("NCHW -> NHWC", "UINT16")
+    source = np.arange(24, dtype=np.uint16)
+    return copy_figure(copy_order(inp, out), source, np.zeros(24, np.uint16), 4, 12)
+
+
 @shared
 def problems(layout, level):
     return tuple(identity_problems(*layout.descs, level))
 
 
 @shared
-def buffer_map(side, data_type, element_size, role, title):
+def buffer_map(side, data_type, element_size, role, title, unit="element"):
+    """(memory map figure, elements per drawn row); with unit "byte" a row holds the same elements' bytes."""
     sizes, strides, total = drawable(side, data_type)
     effective = strides if strides is not None else packed_strides(sizes)
     columns = layout_columns(sizes, effective, -(-total // element_size))
-    return memory_map_figure(sizes, strides, element_size, total, role=role, columns=columns, title=title), columns
+    cells = columns * (element_size if unit == "byte" else 1)
+    figure = memory_map_figure(sizes, strides, element_size, total, role=role, unit=unit, columns=cells, title=title)
+    return figure, columns
 
 
 @shared

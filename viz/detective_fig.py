@@ -41,7 +41,7 @@ TITLE_ROWS = 2.7  # canvas rows above row 0 holding the side titles
 def _height(canvas_h, canvas_w, width_px):
     """Pixel height showing square cells across about `width_px` pixels, with room for titles and margins."""
     cell = min(44.0, width_px / max(canvas_w, 1))
-    return int(min(1200, max(160, (canvas_h + TITLE_ROWS) * cell + 40)))
+    return int(min(1200, max(160, (canvas_h + TITLE_ROWS) * cell + 20)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -235,7 +235,7 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
              xanchor="left", showarrow=False, font=dict(size=13)),
     ]
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
-                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=30, b=10),
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10),
                   meta={"drawn": "; ".join(filter(None, [_drawn_note(left), _drawn_note(right)]))})
     layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
     layout["yaxis"].pop("autorange")
@@ -275,7 +275,7 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
     ]
     annotations += _tile_labels([placed], 0) + _tile_labels([placed], offset)
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
-                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=30, b=10),
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10),
                   meta={"drawn": _drawn_note([placed])})
     layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
     layout["yaxis"].pop("autorange")

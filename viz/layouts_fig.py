@@ -13,7 +13,8 @@ import numpy as np
 from plotly.colors import sequential
 
 from .common import MAX_CELLS, MAX_FRAMES, format_values, named_colorscale, play_controls, subplot_layout, trace
-from .memory_map_fig import COLORS, MAX_COLUMNS, ONCE, SHARED, UNTOUCHED, _discrete_colorscale, default_columns
+from .colors import stepwise_colorscale
+from .memory_map_fig import COLORS, MAX_COLUMNS, ONCE, SHARED, UNTOUCHED, default_columns
 from .spec import SpecFigure, figure_spec
 
 LABEL_CELLS = 256
@@ -131,7 +132,7 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
         return read.reshape(in_rows, in_columns), written.reshape(out_rows, out_columns), \
             text.reshape(out_rows, out_columns)
 
-    scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)] + ["rgba(0,0,0,0)"])
+    scale = stepwise_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)] + ["rgba(0,0,0,0)"])
     common = dict(zmin=-0.5, zmax=3.5, colorscale=scale, showscale=False, xgap=1, ygap=1,
                   hovertemplate="%{customdata}<extra></extra>")
     labelled = max(in_cells, out_cells) <= LABEL_CELLS

@@ -30,12 +30,9 @@ OPERATOR = "DML_OPERATOR_ELEMENT_WISE_IDENTITY"
 
 
 def desc_json(desc):
-    """A tensor desc as DxDispatch JSON: TensorDesc or dict in, dict out (Strides left out when packed-default)."""
+    """A tensor desc as DxDispatch JSON: TensorDesc or dict in, dict out."""
     if isinstance(desc, TensorDesc):
-        obj = desc.to_json()
-        if obj["Strides"] is None:
-            del obj["Strides"]
-        return obj
+        return desc.to_json()
     if not isinstance(desc, dict):
         raise DescriptorError(f"tensor desc: expected a dict or TensorDesc, got {type(desc).__name__}")
     return desc
