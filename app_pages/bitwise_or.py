@@ -136,6 +136,12 @@ def quiz_settings(operands):
                         b=tuple(int(v) for v in bits_of(b)[:QUIZ_ELEMENTS]))
 
 
+def reveal(operands, in_place, question):
+    """The question's element drawn alone, with the bit its explanation works through outlined."""
+    element, bit = question.source
+    return work.picked("bitwise", work.or_picture(operands, element, element + 1, in_place), (element, bit))
+
+
 @fragment
 def figure(operands, in_place, steps_on, speed):
     """The drawn elements and the picked bit: changing either reruns only this part of the page."""
@@ -247,7 +253,7 @@ def page():
             work.or_output(operands)
             quiz_on, steps_on, speed = explain.mode_bar("or")
             if quiz_on:
-                explain.quiz(quiz_settings(operands), "or")
+                explain.quiz(quiz_settings(operands), "or", functools.partial(reveal, operands, in_place))
                 return
             figure(operands, in_place, steps_on, speed)
             descriptors(operands, in_place)

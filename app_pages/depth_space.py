@@ -141,6 +141,19 @@ def step_formula(op, shape, block_size, order, step):
     return index_formula(op, order, block_size, [shape], step.source)
 
 
+def reveal(spec, shape, block_size, order, direction, question):
+    """The question's element outlined in the input and where it lands: the whole tensor when it fits the
+    drawing, else the window starting at the element."""
+    depth_shape, _ = side_shapes(shape, block_size, direction)
+    window = drawn_window(depth_shape, block_size)
+    if not window.is_whole(depth_shape):
+        space_cell = question.destination if direction == "depth_to_space" else question.source
+        n, c, h, w = space_cell
+        window = drawn_window(depth_shape, block_size, n, c, h // block_size, w // block_size)
+    picture = work.depth_space_picture(spec, shape, block_size, order, direction, window, FIGURE_WIDTH)
+    return work.picked("depth_space", picture, int(np.ravel_multi_index(question.source, shape)))
+
+
 @fragment
 def figures(spec, shape, block_size, orders, direction, steps_on, speed):
     """The drawn window and the picked cell: changing either reruns only this part of the page."""
@@ -232,7 +245,8 @@ def page():
             if quiz_on:
                 if not any(refusals.values()):
                     # Compare mode quizzes on the first order; the prompt names it.
-                    explain.quiz(QuizSettings(op, shape, orders[0], block_size), "ds")
+                    explain.quiz(QuizSettings(op, shape, orders[0], block_size), "ds",
+                                 functools.partial(reveal, spec, shape, block_size, orders[0], direction))
                 return
             if not any(refusals.values()):
                 figures(spec, shape, block_size, tuple(orders), direction, steps_on, speed)

@@ -14,7 +14,7 @@ from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
-from viz.split_join_fig import default_view, describe_pick, pick_from_selection, window_bounds
+from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
 
 PICK = "sj_pick"
 CHART = "sj_figure"
@@ -118,6 +118,17 @@ def step_formula(sizes, axis, output_sizes, title, step):
     return split_formula(sizes, axis, output_sizes, step.source)
 
 
+def reveal(spec, sizes, axis, output_sizes, question):
+    """The question's element outlined in the input and in its output, in the plane and window that hold it."""
+    index = question.source
+    view = default_view(len(sizes), axis)
+    fixed = tuple((d, int(index[d])) for d in range(len(sizes)) if d not in view)
+    row_dim, col_dim = view
+    start = (0 if row_dim is None else index[row_dim] // WINDOW * WINDOW, index[col_dim] // WINDOW * WINDOW)
+    picture = work.split_picture(spec, sizes, axis, output_sizes, view, fixed, start)
+    return work.picked("split_join", picture, tuple(int(i) for i in index))
+
+
 @fragment
 def figure(spec, sizes, axis, output_sizes, steps_on, speed):
     """The drawn plane and the picked cell: changing either reruns only this part of the page."""
@@ -207,7 +218,8 @@ def page():
             same = work.joined(spec, sizes, axis, output_sizes).tobytes() == x.tobytes()
             quiz_on, steps_on, speed = explain.mode_bar("sj")
             if quiz_on:
-                explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj")
+                explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj",
+                             functools.partial(reveal, spec, sizes, axis, output_sizes))
                 return
             figure(spec, sizes, axis, output_sizes, steps_on, speed)
             st.markdown(

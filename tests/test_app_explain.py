@@ -200,6 +200,13 @@ def right_choice(at, path, number):
     return quiz_questions(QUIZZES[path], 0)[number].answer
 
 
+def assert_reveals_the_element(at):
+    """Once answered, the operator's figure appears with the asked element outlined where it is read and written."""
+    (figure,) = charts(at)
+    outlined = {s["name"] for s in figure["layout"].get("shapes", []) if s.get("name", "").startswith("pick-")}
+    assert len(outlined) >= 2, outlined
+
+
 @pytest.mark.parametrize("path", list(PAGES))
 def test_quiz_hides_the_output_and_counts_right_and_wrong(path):
     at = run_through_app(PAGES[path], query={"quiz": "1"})
@@ -211,6 +218,7 @@ def test_quiz_hides_the_output_and_counts_right_and_wrong(path):
     assert [s.value for s in at.success if s.value.startswith("Right:")]
     assert "**Score: 1 of 1**" in texts(at)
     assert codes(at)  # the explanation with the formula
+    assert_reveals_the_element(at)
     click_button(at, "Next question")
     assert "**Question 2 of 5.**" in prompt(at)
     right = right_choice(at, path, 1)
@@ -266,3 +274,14 @@ def test_quiz_on_invalid_settings_shows_no_quiz_and_no_traceback():
     assert_clean(at)
     assert not [m for m in at.markdown if m.value.startswith("**Question ")]
     assert any("BlockSize 2" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("path, query", [
+    ("depth_space", {"N": "2", "C": "64", "H": "32", "W": "32", "BlockSize": "4"}),
+    ("split_join", {"sj_sizes": "3,100,70", "sj_axis": "1", "sj_split": "30,70"}),
+])
+def test_reveal_on_a_tensor_larger_than_the_drawing_outlines_the_element(path, query):
+    at = run_through_app(PAGES[path], query={"quiz": "1", **query})
+    choose(at, 0)
+    assert_clean(at)
+    assert_reveals_the_element(at)

@@ -68,8 +68,8 @@ def open_quiz(page, url):
 def shoot(page, anchor, path):
     """The 1400x1000 window scrolled to `anchor` (Streamlit scrolls inside its own container, so a full-page
     screenshot would only show the top)."""
-    anchor.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    anchor.first.evaluate("element => element.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
     page.screenshot(path=str(path))
 
 
@@ -99,7 +99,10 @@ def test_quiz_by_keyboard(page, app_url, screenshot_dir, path):
     answer_by_keyboard(page, right)
     page.get_by_text("Right:").wait_for(timeout=30_000)
     expect(page.get_by_text("Score: 1 of 1")).to_be_visible()
-    shoot(page, page.get_by_text("Why (the formula"), screenshot_dir / f"explain_{path}_quiz.png")
+    # Revealed: the operator's figure appears with the element outlined where it is read and written.
+    expect(page.locator(".js-plotly-plot")).to_have_count(1, timeout=30_000)
+    expect(page.locator(".js-plotly-plot .shapelayer path").first).to_be_attached(timeout=30_000)
+    shoot(page, page.get_by_text("Right:"), screenshot_dir / f"explain_{path}_quiz.png")
     tab_to(page, lambda text: text.strip() == "Next question")
     page.keyboard.press("Enter")
     page.get_by_text("Question 2 of 5").wait_for(timeout=30_000)
@@ -125,7 +128,7 @@ def test_step_mode_by_keyboard_plays_both_orders(page, app_url, screenshot_dir):
         .to_be_visible()
     expect(page.get_by_text("COLUMN_ROW_DEPTH — step 2 of 48: input (0, 1, 0, 0) → output (0, 0, 0, 1)")) \
         .to_be_visible()
-    shoot(page, page.locator(".js-plotly-plot").first, screenshot_dir / "explain_depth_space_steps.png")
+    shoot(page, page.get_by_text("DEPTH_COLUMN_ROW — step 2 of 48"), screenshot_dir / "explain_depth_space_steps.png")
     tab_to(page, lambda text: text.strip() == "▶ Play")
     page.keyboard.press("Enter")
     expect(page.get_by_text("step 4 of 48")).to_have_count(2, timeout=30_000)
@@ -155,5 +158,5 @@ def test_step_mode_steps_by_keyboard(page, app_url, screenshot_dir, path, first,
     expect(page.locator(".js-plotly-plot .annotation-arrow-g").first).to_be_attached(timeout=30_000)
     expect(page.get_by_text("The formula for this step")).to_be_visible()
     name = path.split("?")[0]
-    shoot(page, page.locator(".js-plotly-plot").first, screenshot_dir / f"explain_{name}_steps.png")
+    shoot(page, page.get_by_text(second), screenshot_dir / f"explain_{name}_steps.png")
     assert_clean(page)

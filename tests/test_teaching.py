@@ -225,3 +225,21 @@ def test_or_questions_answer_with_bit_or(data_type, a, b):
 def test_quiz_refuses_invalid_settings():
     with pytest.raises(DescriptorError, match="BlockSize 3"):
         quiz_questions(QuizSettings("DEPTH_TO_SPACE1", (1, 8, 2, 3), "DCR", 3), 0)
+
+
+def test_or_explanation_spells_the_bits_and_works_the_bit_where_a_and_b_differ():
+    quiz = QuizSettings("ELEMENT_WISE_BIT_OR", (1,), data_type="UINT8", a=(0b0101_0011,), b=(0b0110_0001,))
+    question = quiz_questions(quiz, 0)[0]
+    assert "A     = 01010011" in question.explanation and "B     = 01100001" in question.explanation
+    assert "A | B = 01110011  (bit 0 on the right)" in question.explanation
+    # Bits 6..0 of A ^ B = 0b0011_0010: the highest difference is bit 5 (A 0, B 1).
+    assert "Output bit 5 = A bit | B bit = 0 | 1 = 1" in question.explanation
+
+
+@pytest.mark.parametrize("quiz", QUIZ_SETTINGS, ids=lambda q: f"{q.op}-{q.order}")
+def test_question_names_the_answer_on_both_sides(quiz):
+    """source/destination (what the page outlines when it reveals) are the asked cell and the right answer."""
+    for q in quiz_questions(quiz, 2):
+        given, answer = (q.source, q.destination) if q.kind == "where" else (q.destination, q.source)
+        assert tuple(given) == tuple(q.cell)
+        assert tuple(answer) == parse_index(q.right) or tuple(answer[1:]) == parse_index(q.right)

@@ -180,8 +180,11 @@ def _score_key(key):
 
 
 @fragment
-def quiz(settings, key):
+def quiz(settings, key, reveal=None):
     """Questions about `settings` (an ops QuizSettings) one at a time: pick an answer, Check reveals and explains.
+
+    reveal(question) -> figure: the operator's figure with the question's element outlined where it is read and
+    where it is written, shown once the question is answered.
 
     The score (answered, right) lives in session_state for as long as the page is open; answering reruns only
     this fragment.
@@ -215,6 +218,9 @@ def quiz(settings, key):
                      icon=":material/cancel:")
         st.markdown("**Why** (the formula with this question's numbers)")
         st.code("\n".join(question.explanation), language=None, wrap_lines=True)
+        if reveal is not None:
+            st.plotly_chart(reveal(question), theme="streamlit", key=f"{key}_reveal",
+                            config={"displayModeBar": False})
         if number + 1 < len(questions):
             st.button("Next question", key=f"{key}_nextq", type="primary", on_click=_next_question,
                       args=(round_,))

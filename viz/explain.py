@@ -135,7 +135,8 @@ def _bitwise(figure, number, count, element):
     bit = grid.width - 1 - number
     column = number
     # The click targets carry (element, bit number, bit) for every cell, row-major.
-    a, b, out = (int(_array(_trace(figure, f"{panel} cells")["customdata"]).reshape(-1, 3)[row * grid.width + column, 2])
+    cell = row * grid.width + column
+    a, b, out = (int(_array(_trace(figure, f"{panel} cells")["customdata"]).reshape(-1, 3)[cell, 2])
                  for panel in ("A", "B", "Output"))
     label = f"element #{element}, bit {bit}: A {a} | B {b} = {out}"
     arrow = dict(name="step-arrow", x=column, y=row, xref="x3", yref="y3", ax=0, ay=-44,

@@ -46,6 +46,8 @@ class Question:
     answer: int  # index of the right choice
     explanation: tuple  # lines: the formula with this question's numbers
     cell: tuple  # the element asked about, on the side the prompt names
+    source: tuple = ()  # the answer's element in the input (SPLIT: an index of the whole input; OR: element, bit)
+    destination: tuple = ()  # and in the output (SPLIT: output number k first)
 
     @property
     def right(self):
@@ -101,18 +103,18 @@ def _depth_space_question(settings, rng, kind):
         channel = (bw * bs + bh) * c_space + cp if order == "DEPTH_COLUMN_ROW" else cp * bs * bs + bw * bs + bh
         swapped = (n, channel, h, w)
     wrong.append(swapped)
-    # The naive guess: same channel number, position scaled but not shuffled.
-    naive = (n, min(c, answer_shape[1] - 1), min(h, answer_shape[2] - 1), min(w, answer_shape[3] - 1))
-    wrong.append(naive)
+    # The naive guess: nothing moves, the element keeps its own index (clamped into the other tensor's sizes).
+    wrong.append(tuple(min(i, s - 1) for i, s in zip(cell, answer_shape)))
     choices, answer = _choices(tuple(right), [tuple(int(v) for v in x) for x in wrong], rng,
                                lambda: _random_index(rng, answer_shape))
     if kind == "where":
         prompt = f"Input element (n, c, h, w) = {_index_text(cell)}: where does {op} ({order}) write it in the output?"
     else:
-        prompt = f"Output element (n, c, h, w) = {_index_text(cell)}: which input element does {op} ({order}) copy there?"
+        prompt = (f"Output element (n, c, h, w) = {_index_text(cell)}: which input element does {op} ({order}) "
+                  "copy there?")
     noun = "output" if kind == "where" else "input"
     return Question(kind, prompt, tuple(f"{noun} {_index_text(c)}" for c in choices), answer,
-                    tuple(formula.lines()), cell)
+                    tuple(formula.lines()), cell, formula.source, formula.destination)
 
 
 def _split_join_question(settings, rng, kind):
@@ -165,7 +167,8 @@ def _split_join_question(settings, rng, kind):
         given = whole_text(cell)
     verb = "land" if kind == "where" else "come from"
     prompt = f"{op} along Axis {axis} with sizes {sizes}: where does {given} {verb}?"
-    return Question(kind, prompt, tuple(texts), answer, tuple(formula.lines()), tuple(cell))
+    return Question(kind, prompt, tuple(texts), answer, tuple(formula.lines()), tuple(cell), formula.source,
+                    formula.destination)
 
 
 def _bit_pattern_text(bits, data_type):
@@ -186,12 +189,16 @@ def _or_question(settings, rng):
     right = a | b
     flip = lambda: right ^ (1 << int(rng.integers(0, width)))  # noqa: E731 - one bit off the right answer
     choices, answer = _choices(right, [a & b, a ^ b, (a + b) & mask], rng, flip)
-    bit = int(rng.integers(0, width))
+    # The bit worked through is the highest one where A and B differ (there OR is neither A's nor B's bit
+    # alone), else the highest one set.
+    differ, either = a ^ b, a | b
+    bit = (differ or either or 1).bit_length() - 1
     formula = index_formula(BIT_OR, None, None, [settings.shape], (element, bit), values=(a, b, width))
     prompt = (f"{settings.data_type} element {element}: A = {_bit_pattern_text(a, settings.data_type)}, "
               f"B = {_bit_pattern_text(b, settings.data_type)}. What does ELEMENT_WISE_BIT_OR write?")
+    bits = [f"A     = {a:0{width}b}", f"B     = {b:0{width}b}", f"A | B = {a | b:0{width}b}  (bit 0 on the right)"]
     return Question("or", prompt, tuple(_bit_pattern_text(c, settings.data_type) for c in choices), answer,
-                    tuple(formula.lines()), (element,))
+                    tuple(formula.lines()) + tuple(bits), (element,), (element, bit), (element, bit))
 
 
 def quiz_questions(settings, seed, count=QUIZ_LENGTH):
