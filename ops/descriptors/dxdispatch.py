@@ -54,7 +54,8 @@ ROOT_FIELDS = ("resources", "dispatchables", "commands")
 RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes", "initialValuesOffsetInBytes")
 BINDING_FIELDS = ("name", "elementCount", "elementSizeInBytes", "elementOffset", "format", "counter",
                   "counterOffsetBytes", "shape")
-IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR",)
+# ELEMENT_WISE_IDENTITY: "This operator supports in-place execution" (its DirectML API page).
+IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR", "ELEMENT_WISE_IDENTITY")
 
 
 def _fail(path, message):
@@ -870,6 +871,9 @@ def _compute(parsed, inputs):
         return {"OutputTensor": space_to_depth(inputs["InputTensor"], scalars["BlockSize"], scalars["Order"])}
     if op == "ELEMENT_WISE_BIT_OR":
         return {"OutputTensor": bit_or(inputs["ATensor"], inputs["BTensor"])}
+    if op == "ELEMENT_WISE_IDENTITY":
+        # The layout change is the strided read and write around this; only a null ScaleBias is valid here.
+        return {"OutputTensor": inputs["InputTensor"]}
     if op == "SPLIT":
         axis = scalars["Axis"]
         return {"OutputTensors": split(inputs["InputTensor"], axis, [d.Sizes[axis] for d in parsed.tensors["OutputTensors"]])}

@@ -18,6 +18,7 @@ OPERATOR_PREFIX = "DML_OPERATOR_"
 _ALL_11 = ("FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8", "UINT64", "UINT32", "UINT16", "UINT8")
 _NO_64 = tuple(t for t in _ALL_11 if not t.endswith("64"))
 _SPLIT_1_0 = ("FLOAT32", "FLOAT16", "INT32", "INT16", "UINT32", "UINT16")
+_FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,16 @@ SUPPORT_TABLES = {
         ("3_1", 1, 8, _NO_64, _JOIN_3_1_SOURCE),
         ("4_1", 1, 8, _ALL_11),
     ),
+    # DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC's page, "Tensor support" (learn.microsoft.com/windows/win32/api/
+    # directml/ns-directml-dml_element_wise_identity_operator_desc; MicrosoftDocs/sdk-api
+    # sdk-api-src/content/directml/ns-directml-dml_element_wise_identity_operator_desc.md).
+    "ELEMENT_WISE_IDENTITY": _rows(
+        "ELEMENT_WISE_IDENTITY",
+        ("1_0", 4, 5, _FLOATS_32_16),
+        ("2_1", 4, 5, _NO_64),
+        ("3_0", 1, 8, _NO_64),
+        ("4_1", 1, 8, _ALL_11),
+    ),
 }
 OPERATORS = tuple(SUPPORT_TABLES)
 
@@ -86,7 +97,7 @@ def level_index(level):
 
 
 def operator_name(operator, field="type"):
-    """'SPLIT' from 'SPLIT' or 'DML_OPERATOR_SPLIT'; only the five operators this project covers."""
+    """'SPLIT' from 'SPLIT' or 'DML_OPERATOR_SPLIT'; only the operators this project covers."""
     name = enum_suffix(operator, OPERATOR_PREFIX, SUPPORT_TABLES)
     if name:
         return name

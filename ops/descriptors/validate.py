@@ -47,7 +47,13 @@ OPERATOR_FIELDS = {
     "ELEMENT_WISE_BIT_OR": {"ATensor": "input", "BTensor": "input", "OutputTensor": "output"},
     "SPLIT": {"InputTensor": "input", "OutputCount": "count", "OutputTensors": "outputs", "Axis": "axis"},
     "JOIN": {"InputCount": "count", "InputTensors": "inputs", "OutputTensor": "output", "Axis": "axis"},
+    "ELEMENT_WISE_IDENTITY": {"InputTensor": "input", "OutputTensor": "output", "ScaleBias": "scale_bias"},
 }
+# Fields DirectML marks _Maybenull_: absent or null means "not given".
+OPTIONAL_KINDS = ("scale_bias",)
+# DirectML helper functions, DMLCalcBufferTensorSize: "DirectML requires that all bound buffers must have a total
+# size that is DWORD-aligned" (learn.microsoft.com/windows/ai/directml/dml-helper-functions).
+SIZE_ALIGNMENT = 4
 _COUNTED = {"OutputCount": "OutputTensors", "InputCount": "InputTensors"}
 TENSOR_KINDS = ("input", "output", "inputs", "outputs")
 # What DxDispatch reads beside the operator desc (DxDispatch/src/model/JsonParsers.cpp,
@@ -95,8 +101,9 @@ class ParsedDispatchable:
             if kind in TENSOR_KINDS:
                 value = self.tensors[name]
                 desc[name] = [d.to_json() for d in value] if isinstance(value, list) else value.to_json()
-            elif kind == "order":
-                desc[name] = self.scalars[name]
+            elif kind in OPTIONAL_KINDS:
+                if self.scalars.get(name) is not None:
+                    desc[name] = self.scalars[name]
             else:
                 desc[name] = self.scalars[name]
         return {"type": OPERATOR_PREFIX + self.operator, "desc": desc, **self.extras}
@@ -123,7 +130,24 @@ def _parse_tensor_array(value, name, path, problems, strict, notes):
     return None if None in descs else descs
 
 
+def _parse_scale_bias(value, path, problems):
+    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs). g(x) = x * scale + bias is applied by DirectML, but its rounding
+    per data type is not documented, so this project models only a null ScaleBias rather than guess."""
+    if value is None:
+        return None
+    if (isinstance(value, dict) and set(value) == {"Scale", "Bias"}
+            and all(isinstance(value[k], (int, float)) and not isinstance(value[k], bool) for k in value)):
+        problems.append(Problem(path, f"ScaleBias {value}: not modelled here (x * Scale + Bias rounds in a way "
+                                      "DirectML does not document for every type); give null or leave it out"))
+    else:
+        problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of "
+                                      "two numbers"))
+    return None
+
+
 def _parse_scalar(kind, name, value, path, problems, strict):
+    if kind == "scale_bias":
+        return _parse_scale_bias(value, path, problems)
     if kind == "order":
         if strict:
             # JsonParsersGenerated.cpp, ParseDmlDepthSpaceOrder: the two names, exactly; no DCR/CRD.
@@ -268,7 +292,9 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
             )
     for name, kind in fields.items():
         field_path = join_path(desc_path, name)
-        if name not in desc:
+        if name not in desc and kind in OPTIONAL_KINDS:
+            parsed.scalars[name] = None
+        elif name not in desc:
             problems.append(Problem(field_path, f"{name}: missing required field"))
         elif kind in ("input", "output"):
             parsed.tensors[name], more = parse_tensor_desc(desc[name], field_path, strict, notes)
@@ -456,12 +482,42 @@ def _split_join_problems(parsed, desc_path):
     return problems
 
 
+def _identity_problems(parsed, desc_path):
+    """DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, "Tensor constraints": InputTensor and OutputTensor must have the
+    same DataType, DimensionCount, and Sizes (DataType is checked for every operator)."""
+    inp, out = parsed.tensors["InputTensor"], parsed.tensors["OutputTensor"]
+    if out.Sizes == inp.Sizes:
+        return []
+    return [
+        Problem(
+            f"{desc_path}.OutputTensor.Sizes",
+            f"OutputTensor.Sizes {list(out.Sizes)}: must equal InputTensor.Sizes {list(inp.Sizes)} (strides, not "
+            "sizes, change the layout)",
+        )
+    ]
+
+
+def _size_alignment_problems(parsed, desc_path):
+    problems = []
+    for label, desc, _ in parsed.tensor_list():
+        if desc.TotalTensorSizeInBytes % SIZE_ALIGNMENT:
+            problems.append(
+                Problem(
+                    f"{desc_path}.{label}.TotalTensorSizeInBytes",
+                    f"TotalTensorSizeInBytes {desc.TotalTensorSizeInBytes}: not a multiple of {SIZE_ALIGNMENT}; "
+                    "DirectML requires bound buffers to have a DWORD-aligned total size",
+                )
+            )
+    return problems
+
+
 _SHAPE_RULES = {
     "DEPTH_TO_SPACE1": _depth_space_problems,
     "SPACE_TO_DEPTH1": _depth_space_problems,
     "ELEMENT_WISE_BIT_OR": _bit_or_problems,
     "SPLIT": _split_join_problems,
     "JOIN": _split_join_problems,
+    "ELEMENT_WISE_IDENTITY": _identity_problems,
 }
 
 
@@ -492,6 +548,7 @@ def validate_problems(dispatchable, feature_level, path="", strict=False, notes=
     # problems show up together with the level problem.
     problems += _type_problems(parsed, row or support_table(parsed.operator)[-1], level, desc_path)
     problems += _consistency_problems(parsed, desc_path)
+    problems += _size_alignment_problems(parsed, desc_path)
     problems += _SHAPE_RULES[parsed.operator](parsed, desc_path)
     return problems
 
