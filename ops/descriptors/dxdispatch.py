@@ -38,6 +38,12 @@ from .validate import desc_path_of, normalized_dispatchable, tensor_fields
 MAX_TEXT_BYTES = 1_000_000
 MAX_DEPTH = 32
 MAX_JSON_NODES = 2**22
+# What one run may cost is bounded before anything is allocated, so one pasted model cannot tie up a shared server
+# (a 1 MB model could otherwise ask for thousands of buffers at the cap, or print a 2^20-element buffer 200 times).
+MAX_COMMANDS = 4096  # commands per model; real DxDispatch models have tens
+RUN_TENSORS = 16  # a run holds at most this many cap-sized 8-byte tensors: run_byte_budget()
+PRINT_EDGE_VALUES = 500  # a longer print shows its first and last this many values, as numpy summarises arrays
+MAX_PRINT_CHARS = 500_000  # all print output of one run, in each of its two forms
 BINDING_ALIGNMENT = 16  # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT: every bound offset is 16-byte aligned
 UINT64_MAX = 2**64 - 1
 FLOAT_WORDS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
@@ -252,17 +258,18 @@ def _value_count(initial, path):
 def _half_sequence(start, delta, count):
     """`value += valueDelta` in half_float::half: the exact sum rounded once to half (half 2.1.0 arithmetic,
     round to nearest). The sum of two halves is exact in float64, so float64 then one cast is that rounding.
-    The value is monotone until it stops changing, so at most ~2^16 steps differ; the rest repeats."""
-    out = np.empty(count, dtype=np.float16)
-    value = start
-    for i in range(count):
-        out[i] = value
-        following = np.float16(np.float64(value) + np.float64(delta))
-        if following.view(np.uint16) == value.view(np.uint16):
-            out[i:] = value
-            break
-        value = following
-    return out
+
+    The next value depends only on the current one's 16 bits, so one table of the step over all 65,536 halves,
+    composed with itself (jump = step applied len(out) times), extends the sequence by doubling: log2(count)
+    table compositions instead of one interpreted step per value."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        every = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+        jump = (every.astype(np.float64) + np.float64(delta)).astype(np.float16).view(np.uint16)
+    out = np.array([start], dtype=np.float16).view(np.uint16)
+    while out.size < count:
+        out = np.concatenate([out, jump[out]])
+        jump = jump[jump]
+    return out[:count].view(np.float16)
 
 
 def _sequence(initial, data_type, path):
@@ -329,6 +336,35 @@ class _Resource:
     @property
     def itemsize(self):
         return self.values.dtype.itemsize
+
+
+def resource_byte_cap():
+    """Bytes of all buffers of one model together: one cap-sized tensor of 8-byte elements."""
+    return element_cap() * 8
+
+
+def run_byte_budget():
+    """Bytes one run may hold: its buffers four times over (live, as initialized, and the two copies a RunResult
+    returns), every dispatch's inputs and its outputs before and after (kept for display) and the print text."""
+    return element_cap() * 8 * RUN_TENSORS
+
+
+def resource_bytes(obj):
+    """The bytes a resource's buffer takes, read from its JSON before any value is generated: the larger of its
+    values and its sizeInBytes. 0 for a deferred or malformed resource, which allocates nothing or is refused."""
+    if not isinstance(obj, dict):
+        return 0
+    data_type = exact_enum(obj.get("initialValuesDataType"), DATA_TYPE_PREFIX, NUMPY_DTYPES)
+    initial = obj.get("initialValues")
+    if isinstance(initial, (list, tuple)):
+        count = len(initial)
+    elif isinstance(initial, dict) and is_uint(initial.get("valueCount"), UINT64_MAX):
+        count = initial["valueCount"]
+    else:
+        return 0
+    values = count * (np.dtype(NUMPY_DTYPES[data_type]).itemsize if data_type else 1)
+    size = obj.get("sizeInBytes")
+    return max(values, size if is_uint(size, UINT64_MAX) else round_up(values, 4))
 
 
 def _data_type_field(obj, path):
@@ -740,6 +776,7 @@ class _Model:
     dispatchables: dict
     commands: list
     notes: list
+    run_bytes: int  # what running it holds at most: _run_bytes
 
 
 def _load(model):
@@ -757,14 +794,18 @@ def _load(model):
         if not isinstance(model.get(key), kind):
             _fail(key, f"{key}: missing or not a JSON {'array' if key == 'commands' else 'object'}")
 
-    resources, resources_json = {}, {}
+    if len(model["commands"]) > MAX_COMMANDS:
+        _fail("commands", f"{len(model['commands']):,} commands: this app runs at most {MAX_COMMANDS:,} per model")
+    resources, resources_json, total = {}, {}, 0
     for name, obj in model["resources"].items():
         path = join_path("resources", name)
+        # Checked before the values are generated: a thousand resources each under the cap would not fit together.
+        total += resource_bytes(obj)
+        if total > resource_byte_cap():
+            _fail(path, f"with the resources before it, {total:,} bytes in all; the cap for all buffers of a model "
+                        f"is {resource_byte_cap():,} bytes")
         resources[name] = _load_resource(obj, path, notes)
         resources_json[name] = _resource_json(obj, resources[name])
-    total = sum(r.size_in_bytes for r in resources.values())
-    if total > element_cap() * 8:
-        _fail("resources", f"{total:,} bytes in all; the cap is {element_cap() * 8:,} bytes")
 
     dispatchables = {}
     for name, obj in model["dispatchables"].items():
@@ -777,12 +818,13 @@ def _load(model):
         _load_command(cmd, join_path("commands", i), dispatchables, resources, notes)
         for i, cmd in enumerate(model["commands"])
     ]
+    run_bytes = _run_bytes(resources, commands)
     normalized = {
         "resources": resources_json,
         "dispatchables": {name: d.json for name, d in dispatchables.items()},
         "commands": [_command_json(c) for c in commands],
     }
-    return _Model(normalized, resources, dispatchables, commands, notes)
+    return _Model(normalized, resources, dispatchables, commands, notes, run_bytes)
 
 
 def load_model(model):
@@ -798,6 +840,35 @@ def model_notes(model):
     """["path: note"] for what DxDispatch reads differently from what the model seems to say: fields it
     ignores (elementCount, unknown fields), an initialValuesOffsetInBytes it does not apply."""
     return [str(note) for note in _load(model).notes]
+
+
+def _run_bytes(resources, commands):
+    """What running the model holds at most, counted from the loaded descs before anything runs; refused at the
+    first command that takes it past run_byte_budget()."""
+    total = 4 * sum(r.size_in_bytes for r in resources.values())
+    if any(isinstance(c, _Print) for c in commands):
+        total += 2 * MAX_PRINT_CHARS
+    for index, command in enumerate(commands):
+        if isinstance(command, _Print):
+            continue
+        parsed = command.operator
+        for name, kind in tensor_fields(parsed.operator):
+            descs = parsed.tensors[name]
+            tensor_bytes = sum(math.prod(d.Sizes) * d.element_size for d in (descs if isinstance(descs, list) else [descs]))
+            # An input is read once; an output is read before, computed, and read after.
+            total += tensor_bytes * (1 if kind.startswith("input") else 3)
+        if total > run_byte_budget():
+            _fail(join_path("commands", index),
+                  f"by this dispatch the run would hold about {total:,} bytes (its buffers and every dispatch's inputs "
+                  f"and outputs, kept for display); one run may hold {run_byte_budget():,} bytes ({RUN_TENSORS} "
+                  f"tensors at the cap of {element_cap():,} 8-byte elements)")
+    return total
+
+
+def model_run_bytes(model):
+    """The bytes running `model` holds at most (the estimate the run was admitted on); raises as load_model does,
+    or when the estimate exceeds run_byte_budget()."""
+    return _load(model).run_bytes
 
 
 # ---------------------------------------------------------------- running
@@ -837,30 +908,68 @@ def _view(memory, binding, resource, desc):
     return memory[start:stop].view(desc.dtype)
 
 
-def _format_value(value, as_character):
+def _formatted(values, as_character):
+    """Each value as DxDispatch's std::ostream writes it (Executor.cpp, BufferDataView), formatted in bulk."""
     if as_character:
-        # std::ostream << uint8_t / int8_t writes the byte as a character (Executor.cpp, BufferDataView).
-        return bytes([int(value) % 256]).decode("latin-1")
-    if isinstance(value, (np.floating, float)):
-        # half_float's operator<< writes the value as a float; ostream's default is %g with 6 digits.
-        return format(float(value), "g")
-    return str(int(value))
+        # std::ostream << uint8_t / int8_t writes the byte as a character.
+        return list(values.astype(np.uint8).tobytes().decode("latin-1"))
+    if values.dtype.kind == "f":
+        # half_float's operator<< writes the value as a float; ostream's default is %g with 6 digits. tolist()
+        # widens every element to a Python float at once, exactly (float16 and float32 fit a double).
+        with np.errstate(invalid="ignore"):  # a signalling NaN widens to a quiet one, flagging "invalid"
+            return [format(v, "g") for v in values.astype(np.float64).tolist()]
+    return list(map(str, values.tolist()))
+
+
+def _summarised(count):
+    """(indices of the values shown, values left out): all of them, or the first and last PRINT_EDGE_VALUES."""
+    if count <= 2 * PRINT_EDGE_VALUES:
+        return np.arange(count), 0
+    return np.r_[0:PRINT_EDGE_VALUES, count - PRINT_EDGE_VALUES:count], count - 2 * PRINT_EDGE_VALUES
 
 
 def format_print(name, values, verbose=False, as_characters=False):
     """A print command's output: DxDispatch's own layout (Executor.cpp, Executor::operator()(PrintCommand)
-    and BufferDataView). `as_characters` writes UINT8/INT8 values as DxDispatch does, as characters."""
+    and BufferDataView). `as_characters` writes UINT8/INT8 values as DxDispatch does, as characters.
+
+    A buffer of more than 2 * PRINT_EDGE_VALUES values shows its first and last PRINT_EDGE_VALUES in that layout,
+    with "... N more values ..." between them, so one print costs the same whatever the buffer's size.
+    """
     as_character = as_characters and values.dtype.itemsize == 1 and values.dtype.kind in "iu"
+    shown, omitted = _summarised(len(values))
+    texts = _formatted(values[shown], as_character)
+    gap = f"... {omitted:,} more values ..."
     if not verbose:
-        return f"Resource '{name}': " + ", ".join(_format_value(v, as_character) for v in values)
+        if omitted:
+            texts = texts[:PRINT_EDGE_VALUES] + [gap] + texts[PRINT_EDGE_VALUES:]
+        return f"Resource '{name}': " + ", ".join(texts)
     width = int(math.floor(math.log10(len(values)))) + 1
     hex_width = values.dtype.itemsize * 2
-    bits = values.view(unsigned_of_width(values.dtype.itemsize))
-    lines = "".join(
-        f"[{i:>{width}}] {_format_value(v, as_character)} (0x{int(b):>{hex_width}X})\n"
-        for i, (v, b) in enumerate(zip(values, bits))
-    )
-    return f"Resource '{name}':\n{lines}"
+    bits = values[shown].view(unsigned_of_width(values.dtype.itemsize)).tolist()
+    lines = [f"[{i:>{width}}] {text} (0x{b:>{hex_width}X})\n" for i, text, b in zip(shown.tolist(), texts, bits)]
+    if omitted:
+        lines.insert(PRINT_EDGE_VALUES, gap + "\n")
+    return f"Resource '{name}':\n" + "".join(lines)
+
+
+class _PrintOutput:
+    """The lines of a run's print commands in one form, MAX_PRINT_CHARS in all: once they are spent, a print says
+    so in one short line instead of its values."""
+
+    def __init__(self):
+        self.lines, self.left = [], MAX_PRINT_CHARS
+
+    def add(self, name, values, verbose, as_characters=False):
+        line = ""
+        if self.left > 0:
+            line = format_print(name, values, verbose, as_characters)
+        if not line or len(line) > self.left:
+            line = (f"Resource '{name}': ({len(values):,} values not shown: this run's print output reached its "
+                    f"limit of {MAX_PRINT_CHARS:,} characters)")
+            self.left = 0
+        else:
+            self.left -= len(line)
+        self.lines.append(line)
 
 
 def _compute(parsed, inputs):
@@ -923,18 +1032,18 @@ def run_model_detailed(model):
     live = {name: r for name, r in loaded.resources.items() if not r.deferred}
     memory = {name: _fill(r) for name, r in live.items()}
     initial = {name: m.copy() for name, m in memory.items()}
-    prints, exact, records = [], [], []
+    prints, exact, records = _PrintOutput(), _PrintOutput(), []
     for index, command in enumerate(loaded.commands):
         if isinstance(command, _Print):
             resource = loaded.resources[command.resource]
             # DxDispatch prints as many elements as the initial values hold (the padding trimmed).
             shown = memory[command.resource][: resource.values.nbytes].view(resource.values.dtype)
-            prints.append(format_print(command.resource, shown, command.verbose))
-            exact.append(format_print(command.resource, shown, command.verbose, as_characters=True))
+            prints.add(command.resource, shown, command.verbose)
+            exact.add(command.resource, shown, command.verbose, as_characters=True)
         else:
             records.append(_run_dispatch(index, command, memory, initial, loaded.resources))
     buffers = {name: _declared(memory[name], r) for name, r in live.items()}
-    return RunResult(buffers, prints, records, {name: m.copy() for name, m in memory.items()}, exact)
+    return RunResult(buffers, prints.lines, records, {name: m.copy() for name, m in memory.items()}, exact.lines)
 
 
 def run_model(model):
