@@ -836,6 +836,22 @@ def load_model(model):
     return _load(model).json
 
 
+def refused_dispatchables(model):
+    """{name: the loader's message} for every dispatchable of `model` the loader refuses, each judged alone against
+    the model's resources: one pass over them, where loading the whole model stops at the first."""
+    loaded = _load({**model, "dispatchables": {}, "commands": []})
+    refused = {}
+    for name, obj in model["dispatchables"].items():
+        path = join_path("dispatchables", name)
+        try:
+            if not isinstance(obj, dict):
+                _fail(path, "a dispatchable must be a JSON object with type and desc")
+            _load_dispatchable(obj, path, loaded.resources, [])
+        except DescriptorError as error:
+            refused[name] = str(error)
+    return refused
+
+
 def model_notes(model):
     """["path: note"] for what DxDispatch reads differently from what the model seems to say: fields it
     ignores (elementCount, unknown fields), an initialValuesOffsetInBytes it does not apply."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..errors import DescriptorError
 from ..guard import element_cap
-from .dxdispatch import load_model, parse_model_text, run_model_detailed
+from .dxdispatch import load_model, parse_model_text, refused_dispatchables, resource_bytes, run_model_detailed
 from .levels import OPERATOR_PREFIX, operator_name
 from .tensor_desc import join_path
 from .validate import validate_problems
@@ -226,6 +226,11 @@ def _resource_status(name, obj, budget):
                               "initialValuesDataType UNKNOWN: a list initializer of values of different types, "
                               "which only HLSL dispatchables read",
                               "DxDispatch Guide: Buffer: List Initializer"), 0
+    if resource_bytes(obj) > budget:
+        # Judged before loading, so no values are generated for a resource that cannot fit.
+        reason = (f"{path}: {resource_bytes(obj):,} bytes; with the resources before it the model exceeds the byte cap "
+                  "for all its buffers")
+        return PartStatus("resources", name, path, "buffer", INVALID, reason, problems=(reason,)), 0
     try:
         loaded = load_model({"resources": {name: obj}, "dispatchables": {}, "commands": []})
     except DescriptorError as error:
@@ -350,10 +355,9 @@ def _plan(root, inspection, forced):
             skipped[index] = (label, f"not run: commands[{stop}] before it could not be run, so what the buffers "
                                      "hold from there on is unknown here")
             continue
-        if index in forced:
+        reason, stops = _blocker(command, f"commands[{index}]", label, usable, parts, root["dispatchables"])
+        if reason is None and index in forced:
             reason, stops = forced[index], True
-        else:
-            reason, stops = _blocker(command, f"commands[{index}]", label, usable, parts, root["dispatchables"])
         if reason is None:
             run.append((index, command))
             continue
@@ -415,9 +419,10 @@ def run_model_partial(model):
     root = _root(model)
     inspection = _inspect(root, _byte_cap())
     usable = {p.name for p in inspection.resources if p.status == VALID}
-    forced = {}
-    # Each pass either runs or makes a command the strict loader refuses (or whose dispatchable it refuses) stop the
-    # run; that command was in the pass's run, so every stop is earlier than the last and the passes are bounded.
+    forced = _refused_dispatches(root, inspection, usable)
+    # Each pass either runs or makes a command the strict loader refuses stop the run; that command was in the pass's
+    # run, so every stop is earlier than the last. Dispatchables the loader refuses are found above in one pass, so
+    # the loop does not take one whole-model load per refused dispatchable.
     for _ in range(len(root["commands"]) + 1):
         run, skipped, stop = _plan(root, inspection, forced)
         used = {c["dispatchable"] for _, c in run if str(c.get("type", "")).lower() == "dispatch"}
@@ -439,6 +444,26 @@ def run_model_partial(model):
             continue
         return _finish(inspection, run, skipped, stop, sub, result)
     raise AssertionError("unreachable: every pass adds a forced stop before the previous one")
+
+
+def _refused_dispatches(root, inspection, usable):
+    """{index of the first dispatch of each dispatchable the strict loader refuses: why}."""
+    candidates = {p.name for p in inspection.dispatchables if p.status == VALID}
+    sub = {"resources": {name: obj for name, obj in root["resources"].items() if name in usable},
+           "dispatchables": {name: obj for name, obj in root["dispatchables"].items() if name in candidates}}
+    try:
+        refused = refused_dispatchables(sub)
+    except DescriptorError:
+        return {}  # the resources themselves are refused: the first pass says so
+    forced = {}
+    for index, command in enumerate(root["commands"]):
+        if not isinstance(command, dict) or str(command.get("type", "")).lower() != "dispatch":
+            continue
+        name = command.get("dispatchable")
+        if isinstance(name, str) and name in refused and name not in forced.values():
+            forced[index] = name
+    return {index: f"commands[{index}]: dispatches {name}, which the loader refuses: {refused[name]}"
+            for index, name in forced.items()}
 
 
 def _refused_command(text, run):
