@@ -16,6 +16,8 @@ from ops import (
     cross_check,
     load_model,
     model_notes,
+    model_run_bytes,
+    run_byte_budget,
     run_model_partial,
 )
 from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
@@ -24,6 +26,7 @@ from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
 from ui import url_state
 from ui import workbench_state as wb
+from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
@@ -32,6 +35,8 @@ from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
 SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
 ELEMENT_CAP = 2**20
+# Each dispatch drawn costs a few figures and, when checking, an ONNX Runtime session: a model may hold thousands.
+MAX_DRAWN_DISPATCHES = 12
 BUILD_HERE = "build one here"
 # Translucent, so the report reads on the light and the dark theme alike.
 OK_COLOR = "rgba(33, 195, 84, 0.16)"
@@ -74,8 +79,9 @@ def model_source():
     """(model text or None, label) from the chosen source."""
     source = url_state.widget(st.radio, "Model source", "wb_source", SOURCES[0], options=SOURCES, horizontal=True)
     if source == "Example":
-        return bundled_example(wb.example_files(), "wb_example", "examples",
-                               "One DxDispatch model per operator, including the seed documents' examples")
+        return bundled_example(wb.strict_examples(), "wb_example", "examples",
+                               "One DxDispatch model per operator, including the seed documents' examples; those "
+                               "under dxdispatch/ show DxDispatch's own syntax (comments, trailing commas)")
     if source == "Partly modelled example":
         return bundled_example(wb.example_files(wb.PARTIAL_EXAMPLES_DIR), "wb_partial_example", "examples/partial",
                                "Models mixing the operators modelled here with ELEMENT_WISE_ADD, GEMM, CONVOLUTION, "
@@ -186,8 +192,10 @@ def show_cross_check(record, dispatchable):
 def show_run(model):
     try:
         with element_cap_set_to(ELEMENT_CAP):
-            result = run_model_detailed(model)
-    except DescriptorError as error:
+            # The estimate is counted from the descs before anything is allocated (model_run_bytes).
+            with admitted(model_run_bytes(model), "this model's run"):
+                result = run_model_detailed(model)
+    except (DescriptorError, Busy) as error:
         st.error(f"The run stopped: {error}")
         return
     st.markdown("##### Printed output")
@@ -198,16 +206,25 @@ def show_run(model):
             exact = "\n".join(result.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
             st.code(exact, language=None, wrap_lines=True)
     checking = url_state.widget(st.toggle, "Cross-check every dispatch on ONNX Runtime", "wb_cross_check", True)
-    for index, (kind, step) in enumerate(wb.command_steps(model, result)):
-        if kind == "dispatch":
-            show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
+    drawn = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result)) if kind == "dispatch"]
+    for index, step in drawn[:MAX_DRAWN_DISPATCHES]:
+        show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
+    not_drawn(len(drawn))
+
+
+def not_drawn(count):
+    if count > MAX_DRAWN_DISPATCHES:
+        st.info(f"{count - MAX_DRAWN_DISPATCHES:,} more dispatches ran; the first {MAX_DRAWN_DISPATCHES} are drawn "
+                "(and cross-checked) here.")
 
 
 def partial_run(raw):
     """The partial run of a model this project does not model whole, or None when it models every part."""
     try:
         with element_cap_set_to(ELEMENT_CAP):
-            run = run_model_partial(raw)
+            # Its strict run of the modelled part is held to one run's budget, so that budget is what it may need.
+            with admitted(run_byte_budget(), "this model's partial run"):
+                run = run_model_partial(raw)
     except DescriptorError:
         return None
     return None if run.inspection.fully_modelled else run
@@ -251,10 +268,11 @@ def show_partial_run(raw, run):
         st.dataframe(pd.DataFrame(wb.skipped_rows(run)), hide_index=True, key="wb_skipped_table",
                      column_config={"why it was skipped": st.column_config.TextColumn(width="large")})
     checking = url_state.widget(st.toggle, "Cross-check every dispatch on ONNX Runtime", "wb_cross_check", True)
-    for step in ran:
-        if step.kind == "dispatch":
-            show_dispatch(step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable],
-                          checking)
+    drawn = [step for step in ran if step.kind == "dispatch"]
+    for step in drawn[:MAX_DRAWN_DISPATCHES]:
+        show_dispatch(step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable],
+                      checking)
+    not_drawn(len(drawn))
 
 
 def show_partial(raw, run, label, settings):
@@ -420,7 +438,11 @@ def page():
         with element_cap_set_to(ELEMENT_CAP):
             model = load_model(raw)
     except DescriptorError as error:
-        run = partial_run(raw)
+        try:
+            run = partial_run(raw)
+        except Busy as busy:
+            st.error(f"{label}: {busy}")
+            return
         if run is not None:
             show_partial(raw, run, label, settings)
             return

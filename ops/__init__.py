@@ -15,7 +15,7 @@ from .datatypes import (
     type_name,
 )
 from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_depth
-from .descriptors.dxdispatch import load_model, model_notes, run_model, run_model_detailed
+from .descriptors.dxdispatch import load_model, model_notes, model_run_bytes, run_byte_budget, run_model, run_model_detailed
 from .errors import DescriptorError
 from .descriptors.export import cpp_snippet, model_for, normalize_model
 from .descriptors.partial import (
@@ -102,6 +102,8 @@ __all__ = [
     "NUMPY_DTYPES",
     "order_name",
     "ORDERS",
+    "model_run_bytes",
+    "run_byte_budget",
     "run_model",
     "run_model_detailed",
     "set_element_cap",

@@ -12,7 +12,9 @@ from ops import buffer_tensor_size, load_model
 from ops.descriptors.export import model_for
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.json"))
+# The picker offers the examples in DxDispatch's own syntax too, after the others, named by their folder.
+EXAMPLES = (sorted(p.stem for p in (ROOT / "examples").glob("*.json"))
+            + sorted(f"dxdispatch/{p.stem}" for p in (ROOT / "examples" / "dxdispatch").glob("*.json")))
 SPLIT = json.loads((ROOT / "examples" / "split_axis2.json").read_text())
 
 # SPEC sections 2 and 5: the seeds' worked examples, flattened row-major.

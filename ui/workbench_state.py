@@ -66,9 +66,19 @@ class LinkCodec:
 LINK_CODEC = LinkCodec()
 
 
+DXDISPATCH_EXAMPLES_DIR = EXAMPLES_DIR / "dxdispatch"
+
+
 def example_files(directory=EXAMPLES_DIR):
     """Bundled example models by name (file stem), sorted."""
     return {path.stem: path for path in sorted(directory.glob("*.json"))}
+
+
+def strict_examples():
+    """The examples this project runs whole: one per operator, then the ones written in DxDispatch's own syntax
+    (comments, trailing commas, wrapping sequences), named by their folder."""
+    return {**example_files(),
+            **{f"{DXDISPATCH_EXAMPLES_DIR.name}/{name}": path for name, path in example_files(DXDISPATCH_EXAMPLES_DIR).items()}}
 
 
 def model_text_from_bytes(data, name="upload"):
