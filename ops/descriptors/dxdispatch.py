@@ -800,8 +800,10 @@ def _load(model):
     for name, obj in model["resources"].items():
         path = join_path("resources", name)
         # Checked before the values are generated: a thousand resources each under the cap would not fit together.
-        total += resource_bytes(obj)
-        if total > resource_byte_cap():
+        # One over the cap on its own is left to _load_resource, which names the field at fault.
+        size = resource_bytes(obj)
+        total += size
+        if total > resource_byte_cap() >= size:
             _fail(path, f"with the resources before it, {total:,} bytes in all; the cap for all buffers of a model "
                         f"is {resource_byte_cap():,} bytes")
         resources[name] = _load_resource(obj, path, notes)

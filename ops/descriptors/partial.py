@@ -226,8 +226,9 @@ def _resource_status(name, obj, budget):
                               "initialValuesDataType UNKNOWN: a list initializer of values of different types, "
                               "which only HLSL dispatchables read",
                               "DxDispatch Guide: Buffer: List Initializer"), 0
-    if resource_bytes(obj) > budget:
-        # Judged before loading, so no values are generated for a resource that cannot fit.
+    if budget < resource_bytes(obj) <= _byte_cap():
+        # Judged before loading, so no values are generated for a resource that cannot fit; one over the cap on its
+        # own is left to the loader, which names the field (and refuses it before generating values past the cap).
         reason = (f"{path}: {resource_bytes(obj):,} bytes; with the resources before it the model exceeds the byte cap "
                   "for all its buffers")
         return PartStatus("resources", name, path, "buffer", INVALID, reason, problems=(reason,)), 0
