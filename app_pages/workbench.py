@@ -37,6 +37,8 @@ SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 ELEMENT_CAP = 2**20
 # Each dispatch drawn costs a few figures and, when checking, an ONNX Runtime session: a model may hold thousands.
 MAX_DRAWN_DISPATCHES = 12
+# Each dispatchable reported is a table column, a line and an expander, validated at every feature level.
+MAX_REPORTED_DISPATCHABLES = 24
 BUILD_HERE = "build one here"
 # Translucent, so the report reads on the light and the dark theme alike.
 OK_COLOR = "rgba(33, 195, 84, 0.16)"
@@ -117,10 +119,14 @@ def show_syntax_error(label, text, message):
 
 
 def show_validation(raw, level):
-    rows, details = wb.validation_rows(raw)
+    rows, details = wb.validation_rows(raw, MAX_REPORTED_DISPATCHABLES)
     if not details:
         st.info("The model has no dispatchables object to validate.")
         return
+    count = len(wb.dispatchable_items(raw))
+    if count > MAX_REPORTED_DISPATCHABLES:
+        st.info(f"The first {MAX_REPORTED_DISPATCHABLES} of {count:,} dispatchables are reported here; loading the "
+                "model checks every one at feature level 6_4.")
     st.markdown("Every dispatchable against every feature level: **ok**, or the broken rules with their JSON paths.")
     columns = {name: st.column_config.TextColumn(name, width="large") for name in details}
     columns["feature level"] = st.column_config.TextColumn("feature level", width=90)

@@ -330,3 +330,14 @@ def test_dxdispatch_syntax_examples_are_offered_with_their_comments(name):
     source = next(c.value for c in at.code if c.language == "json" and "resources" in c.value)
     assert "//" in source or "/*" in source  # shown as written, comments and all
     assert any(c.value.startswith("Resource '") for c in at.code)  # it ran and printed
+
+
+def test_workbench_reports_the_first_dispatchables_of_many():
+    model = identity_model(1, 4)
+    copy = model["dispatchables"]["copy"]
+    model["dispatchables"] = {f"copy{i}": copy for i in range(100)}
+    model["commands"][0]["dispatchable"] = "copy99"
+    at = open_pasted(text_of(model))
+    assert not at.error, [e.value for e in at.error]
+    assert any("The first 24 of 100 dispatchables are reported here" in i.value for i in at.info)
+    assert list(at.dataframe[0].value.columns) == ["feature level"] + [f"copy{i}" for i in range(24)]

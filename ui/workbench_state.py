@@ -140,12 +140,13 @@ def level_problems(dispatchable, path):
         return {level: [Problem(path, str(error))] for level in FEATURE_LEVELS}
 
 
-def validation_rows(raw):
-    """One row per feature level: {"feature level": ..., <dispatchable>: "ok" or the reasons}, plus details.
+def validation_rows(raw, limit=None):
+    """One row per feature level: {"feature level": ..., <dispatchable>: "ok" or the reasons}, plus details, for the
+    first `limit` dispatchables (all if None).
 
     Details map dispatchable name -> {level: [Problem]}.
     """
-    details = {name: level_problems(value, path) for name, path, value in dispatchable_items(raw)}
+    details = {name: level_problems(value, path) for name, path, value in dispatchable_items(raw)[:limit]}
     rows = []
     for level in FEATURE_LEVELS:
         row = {"feature level": level}
