@@ -341,3 +341,21 @@ def test_workbench_reports_the_first_dispatchables_of_many():
     assert not at.error, [e.value for e in at.error]
     assert any("The first 24 of 100 dispatchables are reported here" in i.value for i in at.info)
     assert list(at.dataframe[0].value.columns) == ["feature level"] + [f"copy{i}" for i in range(24)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data_type=st.sampled_from(["FLOAT16", "FLOAT32", "FLOAT64", "INT8", "UINT8", "INT32", "UINT32", "INT64",
+                                  "UINT64"]),
+       values=st.lists(st.one_of(st.integers(-2**64, 2**65), st.integers(-300, 300),
+                                 st.floats(allow_nan=False, allow_infinity=False), st.booleans()),
+                       min_size=1, max_size=20))
+def test_bulk_list_initializers_match_value_by_value_parsing(data_type, values):
+    try:
+        expected = dx._typed([dx._scalar(v, data_type, f"v[{i}]") for i, v in enumerate(values)], data_type)
+    except ops.DescriptorError:
+        expected = None
+    got = dx._plain_numbers(values, data_type)
+    if expected is None:
+        assert got is None  # left to the value-by-value path, which names the value at fault
+    elif got is not None:
+        assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
