@@ -359,3 +359,15 @@ def test_bulk_list_initializers_match_value_by_value_parsing(data_type, values):
         assert got is None  # left to the value-by-value path, which names the value at fault
     elif got is not None:
         assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+
+
+def test_a_partial_run_stops_at_the_dispatch_that_overflows_the_run():
+    model = identity_model(200, WORKBENCH_CAP)
+    model["dispatchables"]["g"] = {"type": "GEMM", "desc": {}}
+    model["commands"].append({"type": "dispatch", "dispatchable": "g", "bindings": {}})
+    with element_cap_set_to(WORKBENCH_CAP):
+        run = ops.run_model_partial(text_of(model))
+    # buffers 4 x 8 MB, then 16 MB per dispatch against 128 MB: six dispatches fit
+    assert len(run.ran) == run.stopped_at == 6
+    assert run.skipped[0].reason.startswith("commands[6]: by this dispatch the run would hold about")
+    assert all(step.reason.startswith("not run: commands[6] before it") for step in run.skipped[1:])

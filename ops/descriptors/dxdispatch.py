@@ -931,7 +931,9 @@ class DispatchRecord:
 @dataclass
 class RunResult:
     buffers: dict  # name -> flat array in initialValuesDataType (declared element count)
-    prints: list  # readable lines: "Resource 'Out': 1, 2, 3" (UINT8/INT8 as numbers)
+    # readable lines: "Resource 'Out': 1, 2, 3" (UINT8/INT8 as numbers), summarised and bounded as format_print
+    # and _PrintOutput say
+    prints: list
     dispatches: list = field(default_factory=list)
     buffer_bytes: dict = field(default_factory=dict)  # name -> the whole buffer as uint8, padding included
     dxdispatch_prints: list = field(default_factory=list)  # the same lines exactly as DxDispatch writes them
