@@ -123,7 +123,8 @@ def test_a_large_print_shows_its_ends_in_dxdispatch_form():
     assert verbose[1] == "[      0] 0 (0x       0)"
     assert verbose[edge + 1] == f"... {left_out:,} more values ..."
     # the tail keeps its own indices, in the width the whole buffer's count needs
-    assert verbose[-1] == f"[{WORKBENCH_CAP - 1}] {format(float(values[-1]), 'g')} (0x{values[-1:].view(np.uint32)[0]:>8X})"
+    last_bits = values[-1:].view(np.uint32)[0]
+    assert verbose[-1] == f"[{WORKBENCH_CAP - 1}] {format(float(values[-1]), 'g')} (0x{last_bits:>8X})"
 
 
 @pytest.mark.parametrize("verbose", [False, True])
@@ -159,8 +160,8 @@ def test_print_characters_are_bounded_for_every_form_of_byte_buffer():
 
 
 def test_many_resources_near_the_cap_are_refused_before_their_values_exist(generated_values):
-    resources = {f"r{i}": {"initialValuesDataType": "FLOAT64", "initialValues": {"valueCount": WORKBENCH_CAP, "value": 1}}
-                 for i in range(8000)}
+    full = {"initialValuesDataType": "FLOAT64", "initialValues": {"valueCount": WORKBENCH_CAP, "value": 1}}
+    resources = {f"r{i}": full for i in range(8000)}
     model = text_of({"resources": resources, "dispatchables": {}, "commands": []})
     with element_cap_set_to(WORKBENCH_CAP), pytest.raises(ops.DescriptorError) as error:
         ops.load_model(model)

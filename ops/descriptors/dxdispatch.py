@@ -896,7 +896,8 @@ def _run_bytes(resources, commands):
         parsed = command.operator
         for name, kind in tensor_fields(parsed.operator):
             descs = parsed.tensors[name]
-            tensor_bytes = sum(math.prod(d.Sizes) * d.element_size for d in (descs if isinstance(descs, list) else [descs]))
+            descs = descs if isinstance(descs, list) else [descs]
+            tensor_bytes = sum(math.prod(d.Sizes) * d.element_size for d in descs)
             # An input is read once; an output is read before, computed, and read after.
             total += tensor_bytes * (1 if kind.startswith("input") else 3)
         if total > run_byte_budget():
