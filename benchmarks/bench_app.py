@@ -5,7 +5,7 @@
 For every page in app_pages/: one run at default settings and, where a configuration is known, one at the
 render cap (4,096 cells per heatmap) and one far past it ("large"); each reports the first run (caches
 cold), the median of reruns, and the bytes of Plotly specs sent. Goals: <= 150 ms per rerun at
-default, <= 1 s at the cap, figures <= 2 MB. Cold start: `streamlit run` launched to the first chart drawn in Chromium.
+default, <= 1 s at the cap, figures <= 2 MB. Cold start: the server launched to the first chart drawn in Chromium.
 """
 
 import argparse
@@ -56,7 +56,7 @@ def page_run(page, settings, reruns):
 
 
 def cold_start(chromium="/usr/bin/chromium"):
-    """Seconds from launching `streamlit run` to a healthy server, and to the overview's first chart in Chromium."""
+    """Seconds from launching the server to a healthy server, and to the overview's first chart in Chromium."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -117,7 +117,7 @@ def proxied(processes):
         line = server.stdout.readline()
         if "Serving on" not in line:
             raise RuntimeError(line + server.stdout.read(2000))
-        pids = [int(p) for p in subprocess.run(["pgrep", "-g", str(server.pid), "-f", "streamlit run"],
+        pids = [int(p) for p in subprocess.run(["pgrep", "-g", str(server.pid), "-f", "serve.launch"],
                                                capture_output=True, text=True).stdout.split()]
         yield f"http://127.0.0.1:{port}", pids
     finally:

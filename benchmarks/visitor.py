@@ -151,14 +151,20 @@ def cpu_seconds(pid):
 
 @contextlib.contextmanager
 def served_app(port=None, timeout=60.0, root=ROOT):
-    """`streamlit run app.py` of the checkout at `root` on a free loopback port, started fresh; yields (url, process).
+    """The app of the checkout at `root` on a free loopback port, started fresh as its README starts it; yields
+    (url, process).
 
-    The server runs from `root` with its own .streamlit/config.toml, so an older checkout is served as it was.
+    The server runs from `root` with its own .streamlit/config.toml, so an older checkout (without serve/launch.py,
+    which warms the process up before it listens) is served as it was, by `streamlit run app.py`.
     """
     port = port or free_port()
     root = Path(root)
+    if (root / "serve" / "launch.py").exists():
+        command = [sys.executable, "-m", "serve.launch"]
+    else:
+        command = [sys.executable, "-m", "streamlit", "run", str(root / "app.py")]
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(root / "app.py"), "--server.port", str(port),
+        [*command, "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
         cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **SERVER_ENV},
     )

@@ -36,7 +36,7 @@ export STREAMLIT_SERVER_COOKIE_SECRET
 
 for i in $(seq 1 "$processes"); do
     app_port=$((8600 + i))
-    "$python" -m streamlit run app.py --server.port "$app_port" --server.address 127.0.0.1 \
+    "$python" -m serve.launch --server.port "$app_port" --server.address 127.0.0.1 \
         --server.headless true --browser.gatherUsageStats false >"$run_dir/app$i.log" 2>&1 &
     pids+=($!)
     echo "        server 127.0.0.1:$app_port;" >>"$run_dir/servers"

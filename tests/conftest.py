@@ -58,7 +58,7 @@ def click_button(at, label_start):
 
 @pytest.fixture(scope="session")
 def app_url():
-    """The app served by `streamlit run` on a free loopback port, for as long as the test session lasts."""
+    """The app served as the README serves it (serve.launch) on a free loopback port, for as long as the test session lasts."""
     from visitor import served_app
 
     with served_app() as (url, _):

@@ -1,6 +1,7 @@
 """The reference core against ONNX Runtime (CPU here), byte for byte, plus the checks on the check itself."""
 
 import importlib
+import os
 import sys
 import zlib
 
@@ -330,3 +331,23 @@ def test_rerun_reuses_the_cached_session():
 def test_invalid_calls_raise_descriptor_error(op, inputs, attrs, message):
     with pytest.raises(ops.DescriptorError, match=message):
         cross_check(op, inputs, **attrs)
+
+
+def _resident_mb():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads resident memory from Linux's /proc")
+def test_cached_sessions_do_not_keep_their_outputs_memory():
+    # Four distinct 32 MiB shapes: each cached session would hold its run's buffers in ONNX Runtime's arena.
+    shapes = [(1, 32, 512, 512), (1, 32, 256, 1024), (1, 32, 1024, 256), (1, 32, 128, 2048)]
+    x = np.zeros(shapes[0], np.float32)
+    cross_check("DEPTH_TO_SPACE1", [x], block_size=2)  # the first run loads kernels and the runtime's own state
+    del x
+    before = _resident_mb()
+    for shape in shapes[1:]:
+        report = cross_check("DEPTH_TO_SPACE1", [np.zeros(shape, np.float32)], block_size=2)
+        assert report.matches
+        del report
+    assert _resident_mb() - before < 64

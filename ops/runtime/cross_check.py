@@ -255,6 +255,9 @@ def _options(ort, provider):
     # The DirectML provider refuses sessions with memory patterns or parallel execution enabled.
     options.enable_mem_pattern = False
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Sessions are cached per shape; with the CPU arena each one kept its largest run's buffers (~130 MB for one
+    # cap-size tensor) for as long as it stayed cached, so a class's distinct links added up outside the byte budget.
+    options.enable_cpu_mem_arena = False
     # The kernels under test must run as built, not be folded away (a one-input Concat is an identity).
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     if provider != "CPUExecutionProvider":
