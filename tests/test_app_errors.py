@@ -27,7 +27,8 @@ def tab_labels(at):
 
 def test_blocksize_that_does_not_divide_offers_the_nearest_fixes():
     at = run_through_app(DEPTH, C=16, H=2, W=2, BlockSize=3)
-    assert any("16 is not divisible by BlockSize² = 9: use BlockSize 2 or 4, or C = 18" in e for e in error_texts(at))
+    assert any("channel count 16 is not divisible" in e and "Nearest valid settings: use BlockSize 2 or 4, or C = 18."
+               in e for e in error_texts(at))
     assert fix_labels(at) == ["BlockSize 2", "BlockSize 4", "C = 18"]
     assert "Validation" in tab_labels(at) and "Export" in tab_labels(at)
     click_button(at, "BlockSize 4")
@@ -87,3 +88,66 @@ def test_descriptor_invents_no_output_shape():
     assert "OutputTensor is left out" in captions(at)
     # validate still names the rule, with its path
     assert any("desc.BlockSize" in e and "not divisible" in e for e in error_texts(at))
+
+
+def test_split_sum_keeps_panels_and_offers_fixes():
+    at = run_through_app(SPLIT, sj_split="2,1,4")
+    errors = error_texts(at)
+    assert any("2 + 1 + 4 = 7" in e and "use output sizes 2,1,3, or input Sizes 1,1,7,2" in e for e in errors)
+    assert tab_labels(at).count("Validation") == 2 and tab_labels(at).count("Export") == 2  # SPLIT and JOIN
+    assert any("they must sum exactly" in e for e in errors)  # the Validation tab names the rule with its path
+    click_button(at, "output sizes 2,1,3")
+    assert not error_texts(at)
+    assert at.text_input(key="sj_split").value == "2,1,3"
+
+
+def test_split_sum_fix_can_grow_the_input():
+    at = run_through_app(SPLIT, sj_split="2,1,4")
+    click_button(at, "input Sizes 1,1,7,2")
+    assert not error_texts(at)
+    assert at.text_input(key="sj_sizes").value == "1,1,7,2"
+
+
+def test_split_error_keeps_the_last_valid_figure():
+    at = run_through_app(SPLIT)
+    at.text_input(key="sj_split").set_value("2,1,4").run()
+    assert "Last valid view" in captions(at)
+    assert [c.key for c in charts(at)] == ["sj_last_valid"]
+
+
+def test_even_split_and_axis_fixes():
+    at = run_through_app(SPLIT, sj_mode="even", sj_parts=4)
+    assert fix_labels(at)[:2] == ["Parts K = 3", "Parts K = 6"]
+    click_button(at, "Parts K = 3")
+    assert not error_texts(at) and at.number_input(key="sj_parts").value == 3
+    at = run_through_app(SPLIT, sj_sizes="1,1,2,6", sj_axis=7)
+    click_button(at, "Axis 3")
+    assert not error_texts(at) and at.number_input(key="sj_axis").value == 3
+
+
+def join_trace_names(at):
+    figure = json.loads(charts(at)[0].proto.spec)
+    return [t["name"] for t in figure["data"] if t.get("type") == "heatmap"]
+
+
+def test_join_from_its_own_inputs():
+    at = run_through_app(SPLIT, sj_op="join", sj_sizes="2,5,3", sj_axis=1, sj_inputs=2, sj_join="1,3")
+    assert not error_texts(at)
+    assert any("InputCount 2: [0] [2, 1, 3], [1] [2, 3, 3] → OutputTensor [2, 4, 3]" in m.value for m in at.markdown)
+    assert join_trace_names(at) == ["OutputTensor", "InputTensors[0]", "InputTensors[1]"]
+    assert [s.value for s in at.subheader] == ["JOIN"]  # no SPLIT panels: JOIN stands alone
+    descriptor = json.loads(next(c.value for c in at.code if '"InputTensors"' in c.value))
+    assert [t["Sizes"] for t in descriptor["desc"]["InputTensors"]] == [[2, 1, 3], [2, 3, 3]]
+    assert descriptor["desc"]["OutputTensor"]["Sizes"] == [2, 4, 3]
+    at.number_input(key="sj_inputs").set_value(3).run()
+    assert at.text_input(key="sj_join").value == "1,3,1"
+    assert any("→ OutputTensor [2, 5, 3]" in m.value for m in at.markdown)
+    assert at.query_params["sj_join"] in ("1,3,1", ["1,3,1"])  # bound to the link
+
+
+def test_join_count_mismatch_offers_both_fixes():
+    at = run_through_app(SPLIT, sj_op="join", sj_inputs=2, sj_join="2,1,3")
+    assert fix_labels(at) == ["3 inputs", "sizes along Axis 2,1"]
+    click_button(at, "sizes along Axis 2,1")
+    assert not error_texts(at)
+    assert any("→ OutputTensor [1, 1, 3, 2]" in m.value for m in at.markdown)

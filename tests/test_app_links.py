@@ -46,7 +46,7 @@ def reopened(at, page):
     return fresh
 
 
-PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 3, "split_join": 2}
+PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 3, "split_join": 3}
 CASES = [(page, index) for page, count in PRESET_COUNTS.items() for index in range(count)]
 
 

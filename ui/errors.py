@@ -37,8 +37,8 @@ def offer_fixes(message, fixes, key, to_settings, pick_key=None):
     """The error `message` (the rule broken, naming its field), the nearest fixes in a sentence, one button each.
 
     `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}."""
-    sentence = fixes.sentence() if fixes.reason else ""
-    st.error(message + (f"  \nNearest valid settings: {sentence}." if sentence else ""), icon=":material/error:")
+    suggestion = fixes.suggestion()
+    st.error(message + (f"  \nNearest valid settings: {suggestion}." if suggestion else ""), icon=":material/error:")
     if not fixes.options:
         return
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")

@@ -32,11 +32,8 @@ class Fixes:
     reason: str | None
     options: tuple = ()
 
-    def sentence(self):
-        """'C = 16 is not divisible by BlockSize² = 9: use BlockSize 2 or 4, or C = 18' (a setting's values
-        grouped)."""
-        if self.reason is None:
-            return ""
+    def suggestion(self):
+        """'use BlockSize 2 or 4, or C = 18': the fixes in words, the values of one setting grouped."""
         groups = {}
         for fix in self.options:
             value = str(fix.changes[0][1])
@@ -45,7 +42,14 @@ class Fixes:
             else:
                 groups.setdefault(fix.label, [])
         parts = [f"{key} {' or '.join(values)}" if values else key for key, values in groups.items()]
-        return f"{self.reason}: use {', or '.join(parts)}" if parts else self.reason
+        return f"use {', or '.join(parts)}" if parts else ""
+
+    def sentence(self):
+        """'C = 16 is not divisible by BlockSize² = 9: use BlockSize 2 or 4, or C = 18'."""
+        if self.reason is None:
+            return ""
+        suggestion = self.suggestion()
+        return f"{self.reason}: {suggestion}" if suggestion else self.reason
 
 
 NONE = Fixes(None)
