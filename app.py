@@ -24,7 +24,7 @@ navigation = st.navigation(
 )
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
-render_sidebar()
+render_sidebar(navigation.url_path)
 with element_cap_set_to(APP_ELEMENT_CAP):
     navigation.run()
 url_state.publish()

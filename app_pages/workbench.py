@@ -13,7 +13,7 @@ from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
 from ui import url_state
 from ui import workbench_state as wb
-from ui.sidebar import current_settings
+from ui.sidebar import DEFAULTS, current_settings
 from ui.values import parse_int_list
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
 from viz.workbench_fig import color_limits, tensor_heatmap
@@ -333,7 +333,7 @@ def page():
         else:
             show_run(model)
     with explorer:
-        show_explorer(raw, settings.data_type)
+        show_explorer(raw, DEFAULTS["dtype"])
     with export:
         if model is None:
             st.info("The model does not load; the export needs a model that does.")

@@ -151,3 +151,41 @@ def test_join_count_mismatch_offers_both_fixes():
     click_button(at, "sizes along Axis 2,1")
     assert not error_texts(at)
     assert any("→ OutputTensor [1, 1, 3, 2]" in m.value for m in at.markdown)
+
+
+def warnings(at):
+    return [w.value for w in at.warning]
+
+
+def test_out_of_range_typed_value_says_what_it_became():
+    at = run_through_app("app_pages/bitwise_or.py", dtype="FLOAT32", pattern="custom", values="1e40 1 1e-50",
+                         or_sizes="3")
+    notes = " ".join(warnings(at))
+    assert "Values[0] 1e40 became +inf: FLOAT32's largest finite value is 3.4028235e+38 (overflow)" in notes
+    assert "Values[2] 1e-50 became 0" in notes and "(underflow)" in notes
+    assert not error_texts(at) and not at.exception
+
+
+def test_out_of_range_typed_b_value_is_named_on_the_bitwise_page():
+    at = run_through_app("app_pages/bitwise_or.py", dtype="FLOAT16", or_sizes="1", or_b_source="typed",
+                         or_b_text="70000")
+    assert any("B typed values[0] 70000 became +inf: FLOAT16's largest finite value is 65504 (overflow)" in w
+               for w in warnings(at)), warnings(at)
+
+
+def test_values_that_fit_get_no_note():
+    at = run_through_app("app_pages/bitwise_or.py", dtype="FLOAT32", pattern="custom", values="1e38 -0 1e-45 inf",
+                         or_sizes="4")
+    assert not [w for w in warnings(at) if "became" in w]
+
+
+def sidebar_labels(at):
+    return [w.label for kind in ("selectbox", "number_input", "text_area") for w in at.sidebar.get(kind)]
+
+
+def test_sidebar_shows_only_what_the_page_reads():
+    assert sidebar_labels(run_through_app(DEPTH)) == ["DataType", "Feature level", "Values"]
+    workbench = run_through_app("app_pages/workbench.py", dtype="FLOAT16")
+    assert sidebar_labels(workbench) == ["Feature level"]
+    assert "dtype" not in workbench.query_params  # a setting the page does not read stays out of its link
+    assert sidebar_labels(run_through_app()) == []  # the Overview reads none
