@@ -6,26 +6,31 @@ import pytest
 pytestmark = pytest.mark.browser
 
 WCAG_TAGS = ["wcag2a", "wcag2aa"]
-# Each page at its default settings, and the two error states that add elements of their own (fix buttons, the
-# greyed last valid view).
+# Each page at its default settings, and two error states reached as a user reaches them (so the fix buttons and
+# the greyed last valid view are there too): (path, text to wait for, a change typed into an input as
+# (label, text) or None).
 VIEWS = {
-    "overview": ("", "Overview"),
-    "depth_space": ("depth_space", "Depth ↔ Space"),
-    "bitwise_or": ("bitwise_or", "DML_ELEMENT_WISE_BIT_OR"),
-    "split_join": ("split_join", "DML_SPLIT and DML_JOIN"),
-    "workbench": ("workbench", "Descriptor workbench"),
-    "depth_space_error": ("depth_space?C=16&H=2&W=2&BlockSize=3", "Nearest valid settings"),
-    "split_join_error": ("split_join?sj_split=2,1,4", "Nearest valid settings"),
+    "overview": ("", "Overview", None),
+    "depth_space": ("depth_space", "Depth ↔ Space", None),
+    "bitwise_or": ("bitwise_or", "DML_ELEMENT_WISE_BIT_OR", None),
+    "split_join": ("split_join", "DML_SPLIT and DML_JOIN", None),
+    "workbench": ("workbench", "Descriptor workbench", None),
+    "depth_space_error": ("depth_space", "Depth ↔ Space", ("BlockSize", "3")),
+    "split_join_error": ("split_join", "DML_SPLIT and DML_JOIN", ("Output sizes along Axis", "2,1,4")),
 }
 
 
-def settled(page, url, marker):
-    """The page after its script run has finished and its figures have drawn."""
+def settled(page, url, marker, change=None):
+    """The page after its script run has finished and its figures have drawn (after `change`, if any)."""
     page.goto(url)
     page.get_by_text(marker).first.wait_for(timeout=60_000)
     page.wait_for_load_state("networkidle")
-    page.wait_for_selector('[data-testid="stStatusWidget"] button', state="detached", timeout=60_000)
-    page.wait_for_timeout(500)  # Plotly draws after the elements arrive
+    if change is not None:
+        label, text = change
+        page.get_by_label(label, exact=True).fill(text)
+        page.keyboard.press("Enter")
+        page.get_by_text("Last valid view").wait_for(timeout=60_000)
+    page.wait_for_timeout(800)  # Plotly draws after the elements arrive
 
 
 def violations(page):
@@ -39,7 +44,7 @@ def violations(page):
 
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_no_wcag_violations(page, app_url, view):
-    path, marker = VIEWS[view]
-    settled(page, f"{app_url}/{path}", marker)
+    path, marker, change = VIEWS[view]
+    settled(page, f"{app_url}/{path}", marker, change)
     assert violations(page) == {}
     assert page.js_errors == []
