@@ -83,9 +83,15 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
 def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url,
                                                                                        key, label):
     start(page, app_url, "", dict(dtype="FLOAT64", pattern="random", seed=11, level="3_1"))
+    # The Overview reads none of the shared settings, so its own link drops them (the session keeps them): wait
+    # for that address, or the button's new one could not be told from it.
+    page.wait_for_function("() => location.search === ''", timeout=TIMEOUT)
     before = page.evaluate("location.href")
     page.locator(f".st-key-{key} button").click()
     settle(page, before)
+    # The Overview's sidebar is empty: the target page's run has drawn once its sidebar holds inputs.
+    page.wait_for_selector('[data-testid="stSidebar"] input', timeout=TIMEOUT)
+    settle(page)
     seen = view(page)
     assert seen["path"] != "/"
     assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0
