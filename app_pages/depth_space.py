@@ -2,11 +2,12 @@
 
 import functools
 
+import numpy as np
 import streamlit as st
 
-from ops import ORDERS, DescriptorError
+from ops import ORDERS, DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import NONE, depth_space_fixes, inverse_shape
-from ui import url_state, work
+from ui import explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, settings_problems, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
@@ -146,8 +147,31 @@ def work_bytes(spec, shape, orders):
     return spec.nbytes(shape) * (1 + 2 * len(orders))
 
 
+def pick_formula(op, shape, block_size, order, pick):
+    """The formula of the picked input element (flat index `pick`) under `order`."""
+    cell = np.unravel_index(pick, shape)
+    return index_formula(op, order, block_size, [shape], cell)
+
+
+def step_formula(op, shape, block_size, order, step):
+    return index_formula(op, order, block_size, [shape], step.source)
+
+
+def reveal(spec, shape, block_size, order, direction, question):
+    """The question's element outlined in the input and where it lands: the whole tensor when it fits the
+    drawing, else the window starting at the element."""
+    depth_shape, _ = side_shapes(shape, block_size, direction)
+    window = drawn_window(depth_shape, block_size)
+    if not window.is_whole(depth_shape):
+        space_cell = question.destination if direction == "depth_to_space" else question.source
+        n, c, h, w = space_cell
+        window = drawn_window(depth_shape, block_size, n, c, h // block_size, w // block_size)
+    picture = work.depth_space_picture(spec, shape, block_size, order, direction, window, FIGURE_WIDTH)
+    return work.picked("depth_space", picture, int(np.ravel_multi_index(question.source, shape)))
+
+
 @fragment
-def figures(spec, shape, block_size, orders, direction):
+def figures(spec, shape, block_size, orders, direction, steps_on, speed):
     """The drawn window and the picked cell: changing either reruns only this part of the page."""
     with admitted(work_bytes(spec, shape, orders), "this tensor"):
         depth_shape, _ = side_shapes(shape, block_size, direction)
@@ -158,15 +182,26 @@ def figures(spec, shape, block_size, orders, direction):
             return
         if not window.is_whole(depth_shape):
             st.caption("Drawn: " + window.describe(depth_shape, direction))
+        op = OPERATORS[direction]
+        width = FIGURE_WIDTH // len(orders)
+        if steps_on:
+            pictures = [(order, work.depth_space_picture(spec, shape, block_size, order, direction, window, width))
+                        for order in orders]
+            # Step k is the same output cell under both orders: one Play shows where each order reads it from.
+            explain.stepper("depth_space", pictures, functools.partial(step_formula, op, shape, block_size), "ds",
+                            speed)
+            return
         pick = show_pick(shape, block_size, orders, direction)
         drawn = (spec, shape, block_size, orders, direction, window)
-        draw_figures(drawn, pick, interactive=True)
+        draw_figures(drawn, pick, speed)
         remember_valid("depth_space", drawn)
 
 
-def draw_figures(drawn, pick=None, interactive=False):
-    """The figure of each order; `interactive` ones take clicks (the greyed last valid view does not)."""
+def draw_figures(drawn, pick=None, speed=None, interactive=True):
+    """The figure of each order; `interactive` ones take clicks and explain the pick (the greyed last valid view
+    does neither)."""
     spec, shape, block_size, orders, direction, window = drawn
+    op = OPERATORS[direction]
     columns = st.columns(len(orders)) if len(orders) > 1 else [st.container()]
     width = FIGURE_WIDTH // len(orders)
     for column, order in zip(columns, orders):
@@ -177,9 +212,16 @@ def draw_figures(drawn, pick=None, interactive=False):
             figure = work.picked("depth_space",
                                  work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
                                  pick)
-            select = dict(selection_mode="points", on_select=functools.partial(
-                remember_pick, PICK, chart_key, picked_input)) if interactive else {}
-            st.plotly_chart(figure, theme="streamlit", key=chart_key, config={"displayModeBar": False}, **select)
+            if not interactive:
+                st.plotly_chart(figure, theme="streamlit", key=chart_key, config={"displayModeBar": False})
+                continue
+            st.plotly_chart(explain.with_speed(figure, speed), theme="streamlit", key=chart_key,
+                            selection_mode="points",
+                            on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
+                            config={"displayModeBar": False})
+            if pick is not None:
+                explain.formula_block(f"{order}: the index formula for the picked element",
+                                      functools.partial(pick_formula, op, shape, block_size, order, pick))
 
 
 def inputs_of(spec, shape):
@@ -219,7 +261,7 @@ def refused(refusals, shape, block_size, direction):
             offer_fixes(message, fixes if number == 0 else NONE,
                         f"ds_{number}", fix_settings, PICK)
     with right:
-        last_valid_figure("depth_space", draw_figures)
+        last_valid_figure("depth_space", functools.partial(draw_figures, interactive=False))
 
 
 def page():
@@ -245,11 +287,17 @@ def page():
                 value_error = str(exc)
             refusals = dict.fromkeys(orders, value_error) if value_error else results(
                 spec, shape, block_size, orders, direction)
+            quiz_on, steps_on, speed = explain.mode_bar("ds")
             if any(refusals.values()):
                 refused(refusals, shape, block_size, direction)
             else:
                 validity_banner(op, shape, block_size, orders[0], settings)
-                figures(spec, shape, block_size, tuple(orders), direction)
+                if quiz_on:
+                    # Compare mode quizzes on the first order; the prompt names it.
+                    explain.quiz(QuizSettings(op, shape, orders[0], block_size), "ds",
+                                 functools.partial(reveal, spec, shape, block_size, orders[0], direction))
+                    return
+                figures(spec, shape, block_size, tuple(orders), direction, steps_on, speed)
             st.divider()
             for order in orders:
                 if len(orders) > 1:

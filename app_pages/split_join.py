@@ -7,18 +7,18 @@ import math
 
 import streamlit as st
 
-from ops import DescriptorError
+from ops import DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import NONE, axis_fixes, count_fixes, even_split_fixes, split_fixes
 from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
-from ui import url_state, work
+from ui import explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
-from viz.split_join_fig import default_view, describe_pick, pick_from_selection, window_bounds
+from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
 
 PICK = "sj_pick"
 CHART = "sj_figure"
@@ -179,8 +179,37 @@ def fix_settings(fix, sizes, axis):
     return settings
 
 
+def part_shapes(sizes, axis, output_sizes):
+    return [sizes[:axis] + (s,) + sizes[axis + 1:] for s in output_sizes]
+
+
+def split_formula(sizes, axis, output_sizes, cell):
+    return index_formula("SPLIT", None, None, [sizes, *part_shapes(sizes, axis, output_sizes)], cell, axis=axis)
+
+
+def join_formula(sizes, axis, output_sizes, cell):
+    """JOIN's formula for the same element, read from the output of SPLIT it sits in."""
+    destination = split_formula(sizes, axis, output_sizes, cell).destination
+    return index_formula("JOIN", None, None, part_shapes(sizes, axis, output_sizes), destination, axis=axis)
+
+
+def step_formula(sizes, axis, output_sizes, title, step):
+    return split_formula(sizes, axis, output_sizes, step.source)
+
+
+def reveal(spec, sizes, axis, output_sizes, question):
+    """The question's element outlined in the input and in its output, in the plane and window that hold it."""
+    index = question.source
+    view = default_view(len(sizes), axis)
+    fixed = tuple((d, int(index[d])) for d in range(len(sizes)) if d not in view)
+    row_dim, col_dim = view
+    start = (0 if row_dim is None else index[row_dim] // WINDOW * WINDOW, index[col_dim] // WINDOW * WINDOW)
+    picture = work.split_picture(spec, sizes, axis, output_sizes, view, fixed, start)
+    return work.picked("split_join", picture, tuple(int(i) for i in index))
+
+
 @fragment
-def figure(spec, sizes, axis, output_sizes, join=False):
+def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
     """The drawn plane and the picked cell: changing either reruns only this part of the page."""
     with admitted(spec.nbytes(sizes) * 3, "this tensor"):
         x = work.values(spec, sizes)
@@ -224,11 +253,23 @@ def figure(spec, sizes, axis, output_sizes, join=False):
             f"cells). Other dims fixed at: {fixed_text}. The plane always contains Axis {axis}, so the cut shows. "
             + reading
         )
-        show_pick(x, axis, list(output_sizes), meta["pick"], join)
-        st.plotly_chart(picture, theme="streamlit", key=CHART, config={"displaylogo": False},
-                        selection_mode="points",
-                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
         remember_valid("split_join", drawn)
+        if steps_on:
+            explain.stepper("split_join", [("SPLIT", picture)],
+                            functools.partial(step_formula, sizes, axis, output_sizes), "sj", speed)
+            return
+        show_pick(x, axis, list(output_sizes), meta["pick"], join)
+        st.plotly_chart(explain.with_speed(picture, speed), theme="streamlit", key=CHART,
+                        config={"displaylogo": False}, selection_mode="points",
+                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+        if meta["pick"] is not None:
+            columns = st.columns(2)
+            with columns[0]:
+                explain.formula_block("SPLIT: where the picked element goes",
+                                      functools.partial(split_formula, sizes, axis, output_sizes, pick))
+            with columns[1]:
+                explain.formula_block("JOIN: where it comes back",
+                                      functools.partial(join_formula, sizes, axis, output_sizes, pick))
 
 
 def draw_last_valid(drawn):
@@ -308,7 +349,12 @@ def page():
             except DescriptorError as exc:
                 raise Refused(str(exc), split_fixes(sizes, axis, output_sizes), (sizes, axis, output_sizes)) from None
             same = work.joined(spec, sizes, axis, output_sizes).tobytes() == x.tobytes()
-            figure(spec, sizes, axis, output_sizes, joining)
+            quiz_on, steps_on, speed = explain.mode_bar("sj")
+            if quiz_on:
+                explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj",
+                             functools.partial(reveal, spec, sizes, axis, output_sizes))
+                return
+            figure(spec, sizes, axis, output_sizes, joining, steps_on, speed)
             shapes = ", ".join(f"[{k}] {list(o.shape)}" for k, o in enumerate(outputs))
             st.markdown(
                 f"InputCount {len(outputs)}: {shapes} → OutputTensor {list(x.shape)}." if joining else

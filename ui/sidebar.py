@@ -42,7 +42,7 @@ class Settings:
 
 # The shared settings a page reads, by url_path; pages not listed read all of them. The others are not drawn there
 # (they would change nothing) and stay out of its link; the session keeps their values for the pages that use them.
-SETTINGS_READ = {"": (), "workbench": ("level",)}
+SETTINGS_READ = {"": (), "workbench": ("level",), "converter": (), "detective": (), "onnx_model": ()}
 
 
 def render_sidebar(page=None):

@@ -20,6 +20,8 @@ from .common import (
     subplot_layout,
     trace,
 )
+from .colorblind import parse_color
+from .colors import BLUE, ORANGE, PURPLE, VERMILLION
 from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096
@@ -33,14 +35,12 @@ FLOAT_FIELDS = {
     8: (("sign", 1), ("exponent", 11), ("mantissa", 52)),
 }
 
-# Each field gets its own hue; a 0 bit is the faint tint of its field's hue, a 1 bit the full hue.
-# Translucent tints read on light and dark themes alike, so no background is hard-coded.
-FIELD_HUES = {
-    "sign": (214, 39, 40),
-    "exponent": (44, 160, 44),
-    "mantissa": (31, 119, 180),
-    "value": (31, 119, 180),
-}
+# Each field gets its own Okabe-Ito hue (viz.colors); a 0 bit is a translucent tint of it, a 1 bit the full hue.
+# Fields that sit side by side (sign | exponent | mantissa, sign | value) differ in hue and in lightness under
+# every simulated color-vision deficiency (tests/test_colorblind.py). Translucent tints read on light and dark
+# themes alike, so no background is hard-coded.
+FIELD_HUES = {"sign": VERMILLION, "exponent": BLUE, "mantissa": ORANGE, "value": BLUE}
+ZERO_ALPHA = 0.25
 FIELD_ORDER = ("sign", "exponent", "mantissa", "value")
 
 
@@ -143,13 +143,14 @@ def sweep_steps(rows, width, max_frames=MAX_FRAMES):
     """Cells (row, bit) revealed by each animation step after the empty first frame.
 
     Bit by bit when every cell fits in the frame budget; for a few elements, one bit position of every
-    element per step (OR works on each position independently); else element by element, grouping
-    elements when even that would exceed the budget.
+    element per step (OR works on each position independently), all 64 positions of a 64-bit type too (the
+    empty first frame then gives way, see _sweep); else element by element, grouping elements when even
+    that would exceed the budget.
     """
     budget = max_frames - 1
     if rows * width <= budget:
         return [[(r, c)] for r in range(rows) for c in range(width)]
-    if rows <= 8 and width <= budget:
+    if rows <= 8 and width <= max_frames:
         return [[(r, c) for r in range(rows)] for c in range(width)]
     per_step = math.ceil(rows / budget)
     return [
@@ -169,8 +170,8 @@ def _colorscale():
     bins = count + 1
     stops = [[0.0, "rgba(0,0,0,0)"], [1 / bins, "rgba(0,0,0,0)"]]
     for i in range(count):
-        red, green, blue = FIELD_HUES[FIELD_ORDER[i // 2]]
-        color = f"rgba({red},{green},{blue},{1.0 if i % 2 else 0.18})"
+        red, green, blue, _ = (round(255 * v) for v in parse_color(FIELD_HUES[FIELD_ORDER[i // 2]]))
+        color = f"rgba({red},{green},{blue},{1.0 if i % 2 else ZERO_ALPHA})"
         stops += [[(i + 1) / bins, color], [(i + 2) / bins, color]]
     return stops
 
@@ -259,7 +260,7 @@ def _highlight_shapes(cells, axis_suffixes):
     cols = [c for _, c in cells]
     return [
         dict(type="rect", xref=f"x{s}", yref=f"y{s}", x0=min(cols) - 0.5, x1=max(cols) + 0.5,
-             y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color="#ff7f0e"),
+             y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color=PURPLE),
              name="highlight")
         for s in axis_suffixes
     ]
@@ -349,11 +350,13 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (layout["yaxis3"]["ticktext"], [f"#{i + index_offset}  …" for i in range(first, stop)])
-    frames, highlights = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes)
+    frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
+                                             first + index_offset)
     grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     duration = max(60, min(400, 8000 // len(frames)))
     names = [f["name"] for f in frames]
-    menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
+    menus, sliders = play_controls(names, step_labels, active=len(frames) - 1, duration=duration, y=-0.02,
+                                   pad_top=36)
     layout.update(
         annotations=annotations + _field_annotations(dtype),
         height=_height(count, width),
@@ -384,18 +387,35 @@ def _height(count, width):
     return int(min(1400, max(420, 3 * count * cell + 260)))
 
 
-def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes):
-    """The frames (an empty Output grid, then the cells of each sweep step added) and their highlight shapes."""
+def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, first=0):
+    """The frames (an empty Output grid, then the cells of each sweep step added), their highlight shapes and
+    their slider labels, which name bits by their number (31..0), as the grids' columns do."""
     count, width = out_bits.shape
+    steps = sweep_steps(count, width, max_frames)
+    # The empty grid comes first while the frame budget has room for it; a 64-bit sweep needs all 64 frames.
+    steps = steps if len(steps) >= max_frames else [[]] + steps
     shown = np.zeros_like(out_bits, dtype=bool)
-    frames, highlights = [], []
-    for number, cells in enumerate([[]] + sweep_steps(count, width, max_frames)):
+    frames, highlights, step_labels = [], [], []
+    for number, cells in enumerate(steps):
         for r, c in cells:
             shown[r, c] = True
         highlight = _highlight_shapes(cells, SUFFIXES)
         frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight))
         highlights.append(highlight)
-    return frames, highlights
+        step_labels.append(_step_label(cells, width, first))
+    return frames, highlights, step_labels
+
+
+def _step_label(cells, width, first):
+    """'bit 31' for one bit position, '#2 bit 7' for one cell, '#0-3' for whole elements, 'empty' before."""
+    if not cells:
+        return "empty"
+    rows = sorted({r for r, _ in cells})
+    columns = {c for _, c in cells}
+    if len(columns) == 1:
+        bit = f"bit {width - 1 - next(iter(columns))}"
+        return bit if len(rows) > 1 else f"#{rows[0] + first} {bit}"
+    return f"#{rows[0] + first}" if len(rows) == 1 else f"#{rows[0] + first}-{rows[-1] + first}"
 
 
 def _frame(name, out_bits, codes, shown, labels, show_text, shapes):

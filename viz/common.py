@@ -9,18 +9,14 @@ import math
 
 import numpy as np
 import plotly.io
-from plotly.colors import sequential
 
+from .colors import categorical, stepwise_colorscale
 from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096  # cells per heatmap: beyond this the browser gets slow and the figure large
 MAX_FRAMES = 64
 LABEL_CELLS = 600  # value labels only while they stay readable
 TILE_GAP = 1  # empty cells between tiles
-PALETTE = (
-    "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#EECA3B",
-    "#B279A2", "#FF9DA6", "#9D755D", "#BAB0AC", "#1F77B4", "#BCBD22",
-)
 
 
 def tile_origins(count, tile_h, tile_w, ncols, gap=TILE_GAP):
@@ -49,23 +45,15 @@ def squarish_columns(count, tile_h, tile_w, aspect=1.6):
 
 
 def named_colorscale(colors):
-    """A named plotly scale (plotly.colors.sequential.Turbo, ...) as the [position, color] list go.Figure
+    """A named plotly scale (plotly.colors.sequential.Viridis, ...) as the [position, color] list go.Figure
     expands it to (_plotly_utils/basevalidators.py, ColorscaleValidator.validate_coerce, plotly 7.1.0)."""
     last = len(colors) - 1
     return [[(1.0 * i) / (1.0 * last), color] for i, color in enumerate(colors)]
 
 
 def channel_colorscale(count):
-    """Distinct colors per channel while they fit in the palette (stepwise scale), Turbo beyond that."""
-    if count > len(PALETTE):
-        return named_colorscale(sequential.Turbo)
-    if count == 1:
-        return [[0.0, PALETTE[0]], [1.0, PALETTE[0]]]
-    scale = []
-    for i in range(count):
-        low, high = i / count, (i + 1) / count
-        scale += [[low, PALETTE[i]], [high, PALETTE[i]]]
-    return scale
+    """One flat band per channel 0..count-1 in the colorblind-safe categorical palette (viz.colors)."""
+    return stepwise_colorscale(categorical(count))
 
 
 def color_range(count):

@@ -11,6 +11,7 @@ import numpy as np
 from ops.descriptors.tensor_desc import packed_strides
 
 from .common import MAX_CELLS, empty_figure, trace
+from .colors import BLUE, GREY, ORANGE, stepwise_colorscale
 from .spec import SpecFigure, figure_spec
 
 MAX_LOGICAL_ELEMENTS = 2**20
@@ -19,7 +20,8 @@ HOVER_INDICES = 4
 LABELLED_CELLS = 400
 
 UNTOUCHED, ONCE, SHARED = 0, 1, 2
-COLORS = {UNTOUCHED: "#9e9e9e", ONCE: "#1f77b4", SHARED: "#ff7f0e"}
+# Okabe-Ito (viz.colors): grey for padding, blue and orange for one and several users.
+COLORS = {UNTOUCHED: GREY, ONCE: BLUE, SHARED: ORANGE}
 
 
 def logical_offsets(sizes, strides=None):
@@ -117,7 +119,7 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
     shared_name = "written more than once: conflict" if role == "output" else "read many times: broadcast"
     names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
     present = sorted({int(c) for c in codes[~np.isnan(codes)]})
-    scale = _discrete_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
+    scale = stepwise_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
     heatmap = trace(
         "heatmap", z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
         customdata=np.array(hover, dtype=object).reshape(rows, columns),
@@ -125,7 +127,7 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
         xgap=1, ygap=1,
     )
     if drawn <= LABELLED_CELLS:
-        heatmap.update(texttemplate="%{text}", textfont=dict(color="white"))
+        heatmap.update(texttemplate="%{text}")  # plotly picks black or white text for each cell's color
     legend = [trace("scatter", x=[None], y=[None], mode="markers", name=names[code],
                     marker=dict(symbol="square", size=12, color=COLORS[code]))
               for code in present]
@@ -183,11 +185,3 @@ def _hover(cell, who, indices, element_size, byte_cells, verb):
     labels = ", ".join(_index_label(indices[int(flat)]) for flat in who[:HOVER_INDICES])
     more = f" and {len(who) - HOVER_INDICES} more" if len(who) > HOVER_INDICES else ""
     return f"{where}<br>{verb} by {len(who)}: {labels}{more}"
-
-
-def _discrete_colorscale(colors):
-    """Colorscale with one flat band per integer code 0..len(colors)-1."""
-    scale = []
-    for i, color in enumerate(colors):
-        scale += [[i / len(colors), color], [(i + 1) / len(colors), color]]
-    return scale

@@ -21,14 +21,12 @@ from .common import (
     subplot_layout,
     trace,
 )
+from .colors import categorical, stepwise_colorscale
 from .spec import SpecFigure, figure_spec
 
 MAX_CELLS = 4096
 MAX_FRAMES = 64
 WINDOW = 64
-# Qualitative colors that read on light and dark backgrounds; neighbours along Axis always differ.
-PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
-           "#7f7f7f")
 
 
 def default_view(ndim, axis):
@@ -141,11 +139,8 @@ def peel_steps(piece_count, max_frames=MAX_FRAMES):
 
 
 def _colorscale(count):
-    stops = []
-    for k in range(count):
-        color = PALETTE[k % len(PALETTE)]
-        stops += [[k / count, color], [(k + 1) / count, color]]
-    return stops
+    """One colorblind-safe color per visible output (viz.colors): neighbours along Axis always differ."""
+    return stepwise_colorscale(categorical(count))
 
 
 def _label_annotations(pieces, peeled, axis_is_rows, xref, yref):

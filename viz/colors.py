@@ -1,0 +1,131 @@
+"""The figures' colors, chosen to stay apart under deuteranopia, protanopia and tritanopia.
+
+Base palette: Okabe and Ito, "Color Universal Design (CUD): how to make figures and presentations that are
+friendly to colorblind people" (2002, 2008), https://jfly.uni-koeln.de/color/ : its seven colors without black
+(black would vanish on the dark theme). Up to seven categories take them as they are. More categories (depth
+channels, up to 64 drawn) combine the seven hues with lightness levels in CIELAB: category k takes hue k mod 7, so
+categories 1, 2, 4, 8, ... apart (neighbours in DEPTH_TO_SPACE's blocks, as C/BlockSize^2 is often a power of two)
+always differ in hue, and consecutive levels jump across the lightness range, so categories 7 apart differ
+strongly in lightness, which every deficiency keeps. The figures also print each channel's index, so no color has
+to be told apart on its own. tests/test_colorblind.py measures every pair the figures draw side by side
+(viz.colorblind: Machado et al. 2009 simulation, CIEDE2000).
+"""
+
+import functools
+import math
+
+import numpy as np
+
+from .colorblind import D65, SRGB_TO_XYZ, VISIONS, ciede2000, parse_color, simulate, srgb_to_lab, to_hex
+
+# Okabe-Ito: orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple.
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
+ORANGE, SKY_BLUE, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = OKABE_ITO
+GREY = "#999999"  # Okabe and Ito's grey: for "nothing here" categories (padding)
+# Lightness levels (CIELAB L*) for palettes longer than the base: within sRGB for every hue at some chroma.
+LIGHTNESS_RANGE = (24.0, 96.0)
+
+
+def _lab_to_srgb(lab):
+    """CIELAB (D65) to sRGB in 0..1, unclipped (so out-of-gamut shows as values outside 0..1)."""
+    l, a, b = lab
+    fy = (l + 16) / 116
+    fx, fz = fy + a / 500, fy - b / 200
+    epsilon, kappa = 216 / 24389, 24389 / 27
+    xyz = np.array([f**3 if f**3 > epsilon else (116 * f - 16) / kappa for f in (fx, fy, fz)])
+    xyz[1] = fy**3 if l > kappa * epsilon else l / kappa
+    linear = np.linalg.solve(SRGB_TO_XYZ, xyz * D65)
+    return np.where(linear <= 0.0031308, 12.92 * linear,
+                    1.055 * np.sign(linear) * np.abs(linear) ** (1 / 2.4) - 0.055)
+
+
+def _with_lightness(color, lightness):
+    """`color` at CIELAB lightness `lightness`, same hue angle, chroma reduced only as far as sRGB requires."""
+    base = srgb_to_lab(np.array(parse_color(color)[:3]))
+    low, high = 0.0, 1.0
+    for _ in range(30):  # bisection on the chroma scale: the largest that stays inside sRGB
+        middle = (low + high) / 2
+        rgb = _lab_to_srgb((lightness, base[1] * middle, base[2] * middle))
+        low, high = (middle, high) if np.all((rgb >= -1e-9) & (rgb <= 1 + 1e-9)) else (low, middle)
+    return to_hex(_lab_to_srgb((lightness, base[1] * low, base[2] * low)))
+
+
+def neighbour_offsets(count):
+    """Index distances at which categories of a `count`-long palette end up side by side in a figure.
+
+    Consecutive categories (split outputs, input channel tiles, COLUMN_ROW_DEPTH blocks) and, for every
+    BlockSize bs whose square divides `count`, the channels that DEPTH_TO_SPACE puts next to each other in one
+    output block and across block edges: C/bs^2 * m (DEPTH_COLUMN_ROW) and m (COLUMN_ROW_DEPTH) for m in 1, bs - 1,
+    bs and bs * (bs - 1) (the SPEC's index formulas), and across the gap between two output channel tiles:
+    (bs - 1) * C/bs^2 - 1 (DEPTH_COLUMN_ROW) and bs * (bs - 1) + 1 (COLUMN_ROW_DEPTH). count - 1: SPACE_TO_DEPTH's
+    output tiles run through the input channels and start again.
+    """
+    offsets = set(range(1, min(count, 9))) | {count - 1}
+    for bs in range(2, math.isqrt(count) + 1):
+        if count % (bs * bs) == 0:
+            depth = count // (bs * bs)
+            for m in (1, bs - 1, bs, bs * (bs - 1)):
+                offsets |= {m, depth * m}
+            offsets |= {abs((bs - 1) * depth - 1), bs * (bs - 1) + 1}
+    return sorted(o for o in offsets if 0 < o < count)
+
+
+def _seen(colors):
+    """CIELAB of each color as every vision in viz.colorblind.VISIONS sees it: shape (visions, colors, 3)."""
+    rgb = np.array([parse_color(c)[:3] for c in colors])
+    return np.stack([srgb_to_lab(simulate(rgb, vision)) for vision in VISIONS])
+
+
+@functools.lru_cache(maxsize=1)
+def _candidates():
+    """Okabe-Ito's hues at lightness steps across LIGHTNESS_RANGE: what longer palettes are picked from."""
+    colors = sorted({_with_lightness(c, lightness) for c in OKABE_ITO
+                     for lightness in np.arange(*LIGHTNESS_RANGE, 4.0)})
+    return colors, _seen(colors)
+
+
+@functools.lru_cache(maxsize=128)
+def categorical(count):
+    """`count` colors for categories 0..count-1 (hex strings): Okabe-Ito, then hue x lightness beyond seven.
+
+    Beyond seven, each next color is the candidate (an Okabe-Ito hue at some lightness) whose smallest CIEDE2000
+    difference, under normal vision and each simulated deficiency, from the colors at neighbour_offsets before
+    it is largest: a greedy choice, deterministic, so a channel keeps its color for a given count.
+    """
+    count = max(1, int(count))
+    if count <= len(OKABE_ITO):
+        return OKABE_ITO[:count]
+    names, seen = _candidates()
+    offsets = neighbour_offsets(count)
+    base = _seen(OKABE_ITO)
+    chosen_seen = [base[:, i] for i in range(len(OKABE_ITO))]
+    colors = list(OKABE_ITO)
+    for k in range(len(OKABE_ITO), count):
+        before = np.stack([chosen_seen[k - o] for o in offsets if o <= k], axis=1)  # (visions, m, 3)
+        worst = ciede2000(seen[:, :, None, :], before[:, None, :, :]).min(axis=(0, 2))
+        best = int(np.argmax(worst))
+        colors.append(names[best])
+        chosen_seen.append(seen[:, best])
+    return tuple(colors)
+
+
+def stepwise_colorscale(colors):
+    """A plotly colorscale giving integer z = 0..len(colors)-1 its own flat band (use zmin -0.5, zmax n-0.5)."""
+    colors = list(colors)
+    if len(colors) == 1:
+        return [[0.0, colors[0]], [1.0, colors[0]]]
+    scale = []
+    for i, color in enumerate(colors):
+        scale += [[i / len(colors), color], [(i + 1) / len(colors), color]]
+    return scale
+
+
+def band_color(colorscale, z, zmin, zmax):
+    """The color a stepwise colorscale gives value z: the band [low, high) holding its position (last band
+    closed)."""
+    position = min(max((z - zmin) / (zmax - zmin) if zmax > zmin else 0.0, 0.0), 1.0)
+    bands = list(zip(colorscale[::2], colorscale[1::2]))
+    for (low, color), (high, _) in bands:
+        if low <= position < high:
+            return color
+    return bands[-1][0][1]
