@@ -15,6 +15,10 @@ VIEWS = {
     "bitwise_or": ("bitwise_or", "DML_ELEMENT_WISE_BIT_OR", None),
     "split_join": ("split_join", "DML_SPLIT and DML_JOIN", None),
     "workbench": ("workbench", "Descriptor workbench", None),
+    "layouts": ("layouts", "Layouts: DML_ELEMENT_WISE_IDENTITY", None),
+    "converter": ("converter", "DCR ↔ CRD converter", None),
+    "detective": ("detective", "The layout detective", None),
+    "onnx_model": ("onnx_model", "Open an ONNX model", None),
     "depth_space_error": ("depth_space", "Depth ↔ Space", ("BlockSize", "3")),
     "split_join_error": ("split_join", "DML_SPLIT and DML_JOIN", ("Output sizes along Axis", "2,1,4")),
 }
