@@ -69,7 +69,8 @@ def show_pick(x, axis, output_sizes, drawn_pick, join):
     if described is None:
         if pick is not None:
             url_state.put(PICK, None)  # picked under other settings: it no longer means anything
-        st.caption("Click a cell of the input or of an output to highlight where it goes or comes from.")
+        st.caption("Click a cell of the output or of an input to highlight where it comes from or goes." if join
+                   else "Click a cell of the input or of an output to highlight where it goes or comes from.")
         return
     left, right = st.columns([5, 1], vertical_alignment="center")
     left.caption(f"Picked: {described}" + ("" if drawn_pick is not None else " (outside the drawn plane)"))
