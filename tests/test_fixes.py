@@ -37,7 +37,8 @@ def applied(sizes, block_size, fix):
 
 def test_the_issue_example():
     fixes = depth_space_fixes("depth_to_space", [1, 16, 2, 2], 3)
-    assert fixes.sentence() == "C = 16 is not divisible by BlockSize² = 9: use BlockSize 2 or 4, or C = 18"
+    assert fixes.reason == "C = 16 is not divisible by BlockSize² = 9"
+    assert fixes.suggestion() == "use BlockSize 2 or 4, or C = 18"
     assert [f.as_dict for f in fixes.options] == [{"BlockSize": 2}, {"BlockSize": 4}, {"C": 18}]
 
 

@@ -5,9 +5,9 @@ list of `Fix`es, each a complete change (one click applies all of it) that the c
 smallest change of one setting: the valid value just below and just above for a BlockSize or a part count, the
 nearest multiple for a size. Settings that break no rule get no fixes (`Fixes.reason` is None).
 
-The rules are those of the operators' descriptors (DirectML docs, DML_DEPTH_TO_SPACE1_OPERATOR_DESC: "the input's
-channel count must be divisible by BlockSize^2"; DML_SPACE_TO_DEPTH1_OPERATOR_DESC: height and width divisible by
-BlockSize; DML_SPLIT_OPERATOR_DESC: the output sizes along Axis add up to the input's).
+The rules are the core's (ops.operators, validate): DEPTH_TO_SPACE1 needs C divisible by BlockSize^2, which its
+output sizes {N, C/BlockSize^2, H*BlockSize, W*BlockSize} imply (DML_DEPTH_TO_SPACE1_OPERATOR_DESC); SPACE_TO_DEPTH1
+needs H and W divisible by BlockSize; SPLIT's output sizes along Axis add up to the input's (DML_SPLIT_OPERATOR_DESC).
 """
 
 import dataclasses
@@ -43,13 +43,6 @@ class Fixes:
                 groups.setdefault(fix.label, [])
         parts = [f"{key} {' or '.join(values)}" if values else key for key, values in groups.items()]
         return f"use {', or '.join(parts)}" if parts else ""
-
-    def sentence(self):
-        """'C = 16 is not divisible by BlockSize² = 9: use BlockSize 2 or 4, or C = 18'."""
-        if self.reason is None:
-            return ""
-        suggestion = self.suggestion()
-        return f"{self.reason}: {suggestion}" if suggestion else self.reason
 
 
 NONE = Fixes(None)
