@@ -16,10 +16,10 @@ def test_a_note_exactly_when_the_value_turns_inf_or_zero(data_type, sign, digit,
     token = f"{'-' if sign < 0 else ''}{digit}e{exponent}"
     stored = parse_values(token, (1,), TYPES[data_type])[0]
     notes = typed_value_notes(token, data_type)
+    info = np.finfo(TYPES[data_type])
     if np.isinf(stored):
         assert notes == [f"Values[0] {token} became {'-' if sign < 0 else '+'}inf: {data_type}'s largest finite "
-                         f"value is {float(np.finfo(TYPES[data_type]).max):.{np.finfo(TYPES[data_type]).precision + 2}g} "
-                         "(overflow)"]
+                         f"value is {float(info.max):.{info.precision + 2}g} (overflow)"]
     elif stored == 0:
         assert len(notes) == 1 and notes[0].startswith(f"Values[0] {token} became {'-' if sign < 0 else ''}0:")
         assert notes[0].endswith("(underflow)")

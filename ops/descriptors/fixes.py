@@ -78,7 +78,8 @@ def depth_space_fixes(direction, sizes, block_size, max_block=64):
         combined = []
         for fix in rest.options or (Fix("", ()),):
             changes = {**dict(ones), **fix.as_dict}
-            label = ", ".join([f"{name} = 1" for name, _ in ones if name not in fix.as_dict] + [fix.label][:bool(fix.label)])
+            words = [f"{name} = 1" for name, _ in ones if name not in fix.as_dict] + ([fix.label] if fix.label else [])
+            label = ", ".join(words)
             combined.append(Fix(label, tuple(changes.items())))
         return Fixes(reason, tuple(combined))
 
