@@ -13,7 +13,7 @@ TIMEOUT = 60_000
 # The overview's buttons by label, in the order of OVERVIEW_BUTTONS.
 OVERVIEW_LABELS = ["Seed example, both orders", "Space → depth, BlockSize 3", "FLOAT32 1.0 | 2.0 = +inf",
                    "Seed: Axis 3 into two {1,1,6,1}"]
-PREFIX = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj"}
+PREFIX = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}
 
 # What the user sees, read off the page: every plot's traces (the data plotly draws) and outlines, and every
 # input's value (number and text inputs, text areas, select boxes, radio and check boxes), in page order.
