@@ -3,6 +3,8 @@ valid, the last valid figure kept (greyed) beside the message, and the panels st
 
 import json
 
+import pytest
+
 from conftest import click_button, error_texts, run_through_app
 
 DEPTH = "app_pages/depth_space.py"
@@ -189,3 +191,23 @@ def test_sidebar_shows_only_what_the_page_reads():
     assert sidebar_labels(workbench) == ["Feature level"]
     assert "dtype" not in workbench.query_params  # a setting the page does not read stays out of its link
     assert sidebar_labels(run_through_app()) == []  # the Overview reads none
+
+
+@pytest.mark.parametrize("page, settings", [
+    (DEPTH, dict(BlockSize=-2)),
+    (DEPTH, dict(N=0, C=-3, BlockSize=0)),
+    (DEPTH, dict(direction="space_to_depth", H=-1, BlockSize=3)),
+    (SPLIT, dict(sj_op="join", sj_inputs=0)),
+    (SPLIT, dict(sj_op="join", sj_inputs=-2, sj_join="1,1")),
+    (SPLIT, dict(sj_op="join", sj_join="2,x")),
+    (SPLIT, dict(sj_op="join", sj_join="0,2", sj_inputs=2)),
+    (SPLIT, dict(sj_op="join", sj_axis=9)),
+])
+def test_hostile_settings_name_the_rule_and_raise_nothing(page, settings):
+    at = run_through_app(page, **settings)
+    assert not at.exception, at.exception
+    assert error_texts(at)
+    for label in fix_labels(at):  # every offered fix leads to settings the page accepts, or to the next rule
+        fixed = run_through_app(page, **settings)
+        click_button(fixed, label)
+        assert not fixed.exception, (label, fixed.exception)
