@@ -13,7 +13,7 @@ from ui import explain, url_state, work
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
-from ui.sidebar import TYPED_MAX_CHARS, current_settings
+from ui.sidebar import TYPED_MAX_CHARS, current_settings, show_value_notes
 from ui.values import parse_int_list
 from viz.bitwise_fig import (
     MAX_CELLS,
@@ -64,6 +64,7 @@ def controls():
                                       max_chars=TYPED_MAX_CHARS,
                                       help="B's stored values, row-major; with broadcast dims B stores size 1 "
                                            "along them")
+            show_value_notes(b_text, current_settings().data_type, "B typed values")
     with right:
         bcast = url_state.widget(st.text_input, "Broadcast B along dims", "or_bcast", DEFAULTS["or_bcast"],
                                  help="e.g. 0 or 0,1: B stores size 1 there and its descriptor strides are 0")

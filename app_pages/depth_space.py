@@ -5,9 +5,11 @@ import functools
 import numpy as np
 import streamlit as st
 
-from ops import ORDERS, DescriptorError, QuizSettings, index_formula, validate
+from ops import ORDERS, DescriptorError, QuizSettings, index_formula
+from ops.descriptors.fixes import NONE, depth_space_fixes, inverse_shape
 from ui import explain, url_state, work
-from ui.panels import Call, operator_panels, settings_dispatchable, show_error
+from ui.errors import last_valid_figure, offer_fixes, remember_valid
+from ui.panels import Call, operator_panels, settings_problems, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
@@ -42,17 +44,31 @@ PRESETS = {
 WINDOW_KEYS = ("ds_batch", "ds_channel", "ds_row", "ds_col")
 
 
+def carry_shape_over():
+    """on_change of Direction: the input becomes the previous direction's output, so the new direction undoes
+    the old one ({1,8,2,3} under DEPTH_TO_SPACE1, BlockSize 2, becomes {1,2,4,6} under SPACE_TO_DEPTH1)."""
+    new = st.session_state["direction"]
+    old = next(d for d in DIRECTIONS if d != new)
+    sizes = [st.session_state.get(name, DEFAULTS[name]) for name in "NCHW"]
+    shape = inverse_shape(old, sizes, st.session_state.get("BlockSize", DEFAULTS["BlockSize"]))
+    if shape is not None:  # invalid settings have no output to carry over: they stay, with their fixes
+        url_state.put_many(dict(zip("NCHW", shape), **dict.fromkeys(WINDOW_KEYS, 0)))
+    url_state.put(PICK, None)
+
+
 def controls():
     direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"], options=DIRECTIONS,
-                                 horizontal=True, captions=DIRECTION_CAPTIONS)
+                                 horizontal=True, captions=DIRECTION_CAPTIONS, on_change=carry_shape_over)
     columns = st.columns([1, 1, 1, 1, 1, 3])
+    # No lower bound on the inputs: a size or BlockSize below 1 gets a message naming the rule and a fix, where a
+    # bounded input would only show a small icon and keep the old value.
     sizes = [
-        url_state.widget(column.number_input, name, name, DEFAULTS[name], minimum=0, maximum=SIZE_MAX,
+        url_state.widget(column.number_input, name, name, DEFAULTS[name], maximum=SIZE_MAX,
                          help=f"InputTensor Sizes: {help_text}")
         for column, name, help_text in zip(columns, "NCHW", ("batch", "channels", "height", "width"))
     ]
     block_size = url_state.widget(columns[4].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
-                                  minimum=0, maximum=BLOCK_MAX)
+                                  maximum=BLOCK_MAX)
     order = url_state.widget(columns[5].radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
                              captions=ORDER_CAPTIONS, horizontal=True)
     return tuple(int(s) for s in sizes), int(block_size), order, direction
@@ -116,8 +132,8 @@ def picked_input(selection):
 def validity_banner(op, shape, block_size, order, settings):
     """One line at the top when the descriptor is invalid at the chosen level; the panel lists every problem."""
     try:
-        dispatchable = settings_dispatchable(op, [shape], settings.data_type, dict(block_size=block_size, order=order))
-        problems = validate(dispatchable, settings.feature_level)
+        problems = settings_problems(op, [shape], settings.data_type, dict(block_size=block_size, order=order),
+                                     settings.feature_level)
     except DescriptorError as exc:
         problems = [str(exc)]
     if problems:
@@ -176,25 +192,42 @@ def figures(spec, shape, block_size, orders, direction, steps_on, speed):
                             speed)
             return
         pick = show_pick(shape, block_size, orders, direction)
-        columns = st.columns(len(orders)) if len(orders) > 1 else [st.container()]
-        for column, order in zip(columns, orders):
-            chart_key = f"ds_chart_{order}"
-            with column:
-                if len(orders) > 1:
-                    st.subheader(order)
-                figure = work.picked("depth_space",
-                                     work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
-                                     pick)
-                st.plotly_chart(explain.with_speed(figure, speed), theme="streamlit", key=chart_key,
-                                selection_mode="points",
-                                on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
-                                config={"displayModeBar": False})
-                if pick is not None:
-                    explain.formula_block(f"{order}: the index formula for the picked element",
-                                          functools.partial(pick_formula, op, shape, block_size, order, pick))
+        drawn = (spec, shape, block_size, orders, direction, window)
+        draw_figures(drawn, pick, speed)
+        remember_valid("depth_space", drawn)
+
+
+def draw_figures(drawn, pick=None, speed=None, interactive=True):
+    """The figure of each order; `interactive` ones take clicks and explain the pick (the greyed last valid view
+    does neither)."""
+    spec, shape, block_size, orders, direction, window = drawn
+    op = OPERATORS[direction]
+    columns = st.columns(len(orders)) if len(orders) > 1 else [st.container()]
+    width = FIGURE_WIDTH // len(orders)
+    for column, order in zip(columns, orders):
+        chart_key = f"ds_chart_{order}" if interactive else f"ds_last_valid_{order}"
+        with column:
+            if len(orders) > 1:
+                st.subheader(order)
+            figure = work.picked("depth_space",
+                                 work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
+                                 pick)
+            if not interactive:
+                st.plotly_chart(figure, theme="streamlit", key=chart_key, config={"displayModeBar": False})
+                continue
+            st.plotly_chart(explain.with_speed(figure, speed), theme="streamlit", key=chart_key,
+                            selection_mode="points",
+                            on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
+                            config={"displayModeBar": False})
+            if pick is not None:
+                explain.formula_block(f"{order}: the index formula for the picked element",
+                                      functools.partial(pick_formula, op, shape, block_size, order, pick))
 
 
 def inputs_of(spec, shape):
+    negative = [f"{name} = {size}" for name, size in zip("NCHW", shape) if size < 0]
+    if negative:  # the inputs have no lower bound (see controls); numpy would refuse these with a traceback
+        raise DescriptorError(f"InputTensor Sizes {list(shape)}: {', '.join(negative)} is not a size (at least 1)")
     return [work.values(spec, shape)]
 
 
@@ -203,7 +236,7 @@ def outputs_of(spec, shape, block_size, order, direction):
 
 
 def results(spec, shape, block_size, orders, direction):
-    """{order: None or the core's refusal}; each distinct refusal shown once. The arrays stay in the cache."""
+    """{order: None or the core's refusal}. The arrays stay in the cache."""
     refusals = {}
     for order in orders:
         try:
@@ -211,9 +244,24 @@ def results(spec, shape, block_size, orders, direction):
             refusals[order] = None
         except DescriptorError as exc:
             refusals[order] = str(exc)
-    for message in dict.fromkeys(r for r in refusals.values() if r is not None):
-        show_error(message)
     return refusals
+
+
+def fix_settings(fix):
+    """A core fix as this page's settings: the drawn window starts over, as for a preset."""
+    return dict(fix.as_dict, **dict.fromkeys(WINDOW_KEYS, 0))
+
+
+def refused(refusals, shape, block_size, direction):
+    """Every distinct refusal with its nearest fixes, beside the last valid figure (greyed)."""
+    left, right = st.columns([2, 3])
+    with left:
+        fixes = depth_space_fixes(direction, shape, block_size)
+        for number, message in enumerate(dict.fromkeys(r for r in refusals.values() if r is not None)):
+            offer_fixes(message, fixes if number == 0 else NONE,
+                        f"ds_{number}", fix_settings, PICK)
+    with right:
+        last_valid_figure("depth_space", functools.partial(draw_figures, interactive=False))
 
 
 def page():
@@ -229,7 +277,6 @@ def page():
     shape, block_size, order_choice, direction = controls()
     op = OPERATORS[direction]
     orders = list(ORDERS) if order_choice == COMPARE else [order_choice]
-    validity_banner(op, shape, block_size, orders[0], settings)
     spec = settings.values
     try:
         with admitted(work_bytes(spec, shape, orders), "this tensor"):
@@ -238,17 +285,18 @@ def page():
                 value_error = None
             except DescriptorError as exc:
                 value_error = str(exc)
-                show_error(exc)
             refusals = dict.fromkeys(orders, value_error) if value_error else results(
                 spec, shape, block_size, orders, direction)
             quiz_on, steps_on, speed = explain.mode_bar("ds")
-            if quiz_on:
-                if not any(refusals.values()):
+            if any(refusals.values()):
+                refused(refusals, shape, block_size, direction)
+            else:
+                validity_banner(op, shape, block_size, orders[0], settings)
+                if quiz_on:
                     # Compare mode quizzes on the first order; the prompt names it.
                     explain.quiz(QuizSettings(op, shape, orders[0], block_size), "ds",
                                  functools.partial(reveal, spec, shape, block_size, orders[0], direction))
-                return
-            if not any(refusals.values()):
+                    return
                 figures(spec, shape, block_size, tuple(orders), direction, steps_on, speed)
             st.divider()
             for order in orders:

@@ -108,8 +108,8 @@ st.title("DirectML operator visualizer")
 st.markdown(
     "Six DirectML tensor operators, computed by a pure-numpy reference core with DirectML's exact rules, drawn "
     "cell by cell, validated against the feature-level support tables, cross-checked against ONNX Runtime and "
-    "exported as DxDispatch JSON or C++. The sidebar settings (DataType, feature level, value pattern) apply "
-    "to every page; every setting is in the URL, so a link reproduces a view."
+    "exported as DxDispatch JSON or C++. The sidebar holds the settings the operator pages share (DataType, "
+    "feature level, value pattern); every setting is in the URL, so a link reproduces a view."
 )
 for i, spec in enumerate(SECTIONS):
     section(spec, i)

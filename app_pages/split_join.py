@@ -1,14 +1,18 @@
-"""Split <-> Join page: DML_SPLIT cuts a tensor along Axis, DML_JOIN glues the pieces back."""
+"""Split <-> Join page: DML_SPLIT cuts a tensor along Axis, DML_JOIN glues the pieces back (or JOIN alone, set up
+from its own inputs)."""
 
+import dataclasses
 import functools
 import math
 
 import streamlit as st
 
 from ops import DescriptorError, QuizSettings, index_formula
+from ops.descriptors.fixes import NONE, axis_fixes, count_fixes, even_split_fixes, split_fixes
 from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
 from ui import explain, url_state, work
+from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
@@ -18,9 +22,10 @@ from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_se
 
 PICK = "sj_pick"
 CHART = "sj_figure"
+OPERATIONS = {"split": "SPLIT, then JOIN back", "join": "JOIN from its own inputs"}
 MODES = {"sizes": "per-output sizes", "even": "even split into K parts"}
-DEFAULTS = dict(sj_sizes="1,1,6,2", sj_axis=2, sj_mode="sizes", sj_split="2,1,3", sj_parts=2, sj_slice="",
-                sj_row0=0, sj_col0=0)
+DEFAULTS = dict(sj_op="split", sj_sizes="1,1,6,2", sj_axis=2, sj_mode="sizes", sj_split="2,1,3", sj_parts=2,
+                sj_inputs=3, sj_join="2,1,3", sj_slice="", sj_row0=0, sj_col0=0)
 PARTS_MAX = 1 << 16
 
 # The seed's examples: FLOAT32 {1,1,6,2} holding 1..12.
@@ -30,27 +35,64 @@ PRESETS = {
     "Seed: Axis 2 into {1,1,2,2}, {1,1,1,2}, {1,1,3,2}": dict(SEED_INPUT, sj_axis=2, sj_mode="sizes",
                                                             sj_split="2,1,3"),
     "Seed: Axis 3 into two {1,1,6,1}": dict(SEED_INPUT, sj_axis=3, sj_mode="even", sj_parts=2),
+    "JOIN {1,1,2,2}, {1,1,1,2}, {1,1,3,2} along Axis 2": dict(SEED_INPUT, sj_op="join", sj_axis=2, sj_inputs=3,
+                                                            sj_join="2,1,3"),
 }
+PRESETS = {name: dict({"sj_op": "split"}, **values) for name, values in PRESETS.items()}
 
 
-def show_pick(x, axis, output_sizes, drawn_pick):
+class Refused(DescriptorError):
+    """Settings the core refuses, with the nearest valid ones (ops.descriptors.fixes) and what can still be
+    described: the input sizes and axis, for the panels' Validation tab."""
+
+    def __init__(self, message, fixes=NONE, configuration=None):
+        super().__init__(message)
+        self.fixes = fixes
+        self.configuration = configuration
+
+
+@dataclasses.dataclass(frozen=True)
+class Controls:
+    operation: str
+    sizes_text: str
+    axis: int
+    split_text: str | None = None
+    parts: int | None = None
+    count: int | None = None
+    join_text: str | None = None
+
+
+def show_pick(x, axis, output_sizes, drawn_pick, join):
     """The picked cell's caption; a pick that no longer fits the tensor is not shown."""
     pick = url_state.value(PICK, None)
-    described = describe_pick(x, axis, output_sizes, pick)
+    described = describe_pick(x, axis, output_sizes, pick, join)
     if described is None:
         if pick is not None:
             url_state.put(PICK, None)  # picked under other settings: it no longer means anything
-        st.caption("Click a cell of the input or of an output to highlight where it goes or comes from.")
+        st.caption("Click a cell of the output or of an input to highlight where it comes from or goes." if join
+                   else "Click a cell of the input or of an output to highlight where it goes or comes from.")
         return
     left, right = st.columns([5, 1], vertical_alignment="center")
     left.caption(f"Picked: {described}" + ("" if drawn_pick is not None else " (outside the drawn plane)"))
     right.button("Clear highlight", key="sj_clear_pick", on_click=clear_pick, args=(PICK,))
 
 
-def even_sizes(total, parts, axis):
+def even_sizes(total, parts, axis, configuration):
     if total % parts:
-        raise DescriptorError(f"Parts K = {parts}: the input's size {total} along Axis {axis} is not divisible by {parts}")
+        raise Refused(f"Parts K = {parts}: the input's size {total} along Axis {axis} is not divisible by {parts}",
+                      even_split_fixes(total, parts, axis), configuration)
     return [total // parts] * parts
+
+
+def resize_join_sizes():
+    """on_change of the number of JOIN inputs: the list of their sizes along Axis grows (by 1s) or shrinks."""
+    count = st.session_state["sj_inputs"]
+    try:
+        sizes = list(parse_int_list(st.session_state.get("sj_join", ""), "Input sizes along Axis", max_count=None))
+    except DescriptorError:
+        return  # the list's own error names the problem at the next run
+    if count >= 1:
+        url_state.put("sj_join", ",".join(map(str, (sizes + [1] * count)[:count])))
 
 
 def slice_indices(text, other_dims):
@@ -66,13 +108,24 @@ def slice_indices(text, other_dims):
 
 
 def controls():
+    operation = url_state.widget(st.radio, "Operator", "sj_op", DEFAULTS["sj_op"], options=list(OPERATIONS),
+                                 format_func=OPERATIONS.get, horizontal=True)
     left, right = st.columns(2)
+    joining = operation == "join"
     with left:
         sizes = url_state.widget(st.text_input, "Sizes", "sj_sizes", DEFAULTS["sj_sizes"],
-                                 help="InputTensor sizes: 1 to 8 whole numbers separated by commas")
+                                 help="Every input's sizes; the entry at Axis is each input's own (right)" if joining
+                                 else "InputTensor sizes: 1 to 8 whole numbers separated by commas")
         # Not bounded here: an axis out of range gets check_axis's message, which names the rule.
         axis = url_state.widget(st.number_input, "Axis", "sj_axis", DEFAULTS["sj_axis"], step=1,
                                 help="The dimension that is cut (0 = outermost)")
+    if joining:
+        with right:
+            count = url_state.widget(st.number_input, "Number of inputs", "sj_inputs", DEFAULTS["sj_inputs"],
+                                     maximum=PARTS_MAX, on_change=resize_join_sizes, help="InputCount")
+            join_text = url_state.widget(st.text_input, "Input sizes along Axis", "sj_join", DEFAULTS["sj_join"],
+                                         help="One size per input: InputTensors[k].Sizes[Axis]")
+        return Controls(operation, sizes, int(axis), count=int(count), join_text=join_text)
     with right:
         mode = url_state.widget(st.radio, "Outputs", "sj_mode", DEFAULTS["sj_mode"], options=list(MODES),
                                 format_func=MODES.get, horizontal=True)
@@ -85,19 +138,46 @@ def controls():
             parts = url_state.widget(st.number_input, "Parts K", "sj_parts", DEFAULTS["sj_parts"], minimum=1,
                                      maximum=PARTS_MAX)
             split_text = None
-    return sizes, int(axis), split_text, parts
+    return Controls(operation, sizes, int(axis), split_text=split_text, parts=parts)
 
 
-def configuration(sizes_text, axis, split_text, parts):
-    """(sizes, axis, output sizes) the settings describe; DescriptorError naming the field otherwise."""
-    sizes = parse_int_list(sizes_text, "Sizes")
+def configuration(controls):
+    """(sizes, axis, output sizes) the settings describe, JOIN's output and inputs read as the SPLIT that undoes
+    it; Refused (a DescriptorError naming the field, with fixes) otherwise."""
+    sizes = parse_int_list(controls.sizes_text, "Sizes")
     check_element_count(sizes, "Sizes")
-    axis = check_axis(axis, len(sizes))
-    if split_text is not None:
-        output_sizes = parse_int_list(split_text, "Output sizes along Axis", max_count=None)
+    axis = controls.axis
+    try:
+        axis = check_axis(axis, len(sizes))
+    except DescriptorError as exc:
+        raise Refused(str(exc), axis_fixes(axis, len(sizes))) from None
+    if controls.operation == "join":
+        join_sizes = parse_int_list(controls.join_text, "Input sizes along Axis", max_count=None)
+        if controls.count != len(join_sizes):
+            raise Refused(f"Number of inputs {controls.count}: Input sizes along Axis {list(join_sizes)} name "
+                          f"{len(join_sizes)}", count_fixes(controls.count, join_sizes))
+        sizes = (*sizes[:axis], sum(join_sizes), *sizes[axis + 1:])
+        output_sizes = join_sizes
+    elif controls.split_text is not None:
+        output_sizes = parse_int_list(controls.split_text, "Output sizes along Axis", max_count=None)
     else:
-        output_sizes = even_sizes(sizes[axis], int(parts), axis)
+        output_sizes = even_sizes(sizes[axis], int(controls.parts), axis, (tuple(sizes), axis, None))
+    check_element_count(sizes, "Sizes")
     return tuple(sizes), axis, tuple(output_sizes)
+
+
+def fix_settings(fix, sizes, axis):
+    """A core fix as this page's settings (URL keys and the texts of its inputs)."""
+    text = ",".join
+    settings = {}
+    for name, value in fix.changes:
+        if name == "axis_size":
+            settings["sj_sizes"] = text(str(s) for s in (*sizes[:axis], value, *sizes[axis + 1:]))
+        else:
+            key = {"output_sizes": "sj_split", "sizes": "sj_sizes", "parts": "sj_parts", "axis": "sj_axis",
+                   "count": "sj_inputs", "join_sizes": "sj_join"}[name]
+            settings[key] = text(map(str, value)) if isinstance(value, tuple) else value
+    return settings
 
 
 def part_shapes(sizes, axis, output_sizes):
@@ -130,7 +210,7 @@ def reveal(spec, sizes, axis, output_sizes, question):
 
 
 @fragment
-def figure(spec, sizes, axis, output_sizes, steps_on, speed):
+def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
     """The drawn plane and the picked cell: changing either reruns only this part of the page."""
     with admitted(spec.nbytes(sizes) * 3, "this tensor"):
         x = work.values(spec, sizes)
@@ -151,8 +231,8 @@ def figure(spec, sizes, axis, output_sizes, steps_on, speed):
         try:
             fixed = tuple(sorted(slice_indices(slice_text, other_dims).items()))
             start = (int(row0), int(col0))
-            picture = work.picked("split_join", work.split_picture(spec, sizes, axis, output_sizes, view, fixed, start),
-                                  pick)
+            drawn = (spec, sizes, axis, output_sizes, view, fixed, start, join)
+            picture = work.picked("split_join", work.split_picture(*drawn), pick)
         except DescriptorError as exc:
             show_error(exc)
             return
@@ -161,17 +241,25 @@ def figure(spec, sizes, axis, output_sizes, steps_on, speed):
         rows_text = "one row (1-D tensor)" if row_dim is None else f"rows = dim {row_dim}, indices {row0} to {row1 - 1}"
         meta = picture.to_dict()["layout"]["meta"]
         fixed_text = ", ".join(f"dim {d} = {i}" for d, i in meta["fixed"]) or "none"
-        st.caption(
-            f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1} (at most 64 x 64 "
-            f"cells). Other dims fixed at: {fixed_text}. The plane always contains Axis {axis}, so the cut shows. "
+        reading = (
+            "Colors = which input an element comes from; hover gives its index in that input and in the output. "
+            "The inputs hold consecutive slabs of the sidebar's value pattern over the output, so each value "
+            "spells where it lands. Play shows the output cut into its inputs and the inputs joined (JOIN)."
+        ) if join else (
             "Colors = which output an element goes to; hover gives its index in the input and in that output. Play "
             "peels the outputs off one by one (SPLIT) and then joins them back (JOIN)."
         )
+        st.caption(
+            f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1} (at most 64 x 64 "
+            f"cells). Other dims fixed at: {fixed_text}. The plane always contains Axis {axis}, so the cut shows. "
+            + reading
+        )
+        remember_valid("split_join", drawn)
         if steps_on:
             explain.stepper("split_join", [("SPLIT", picture)],
                             functools.partial(step_formula, sizes, axis, output_sizes), "sj", speed)
             return
-        show_pick(x, axis, list(output_sizes), meta["pick"])
+        show_pick(x, axis, list(output_sizes), meta["pick"], join)
         st.plotly_chart(explain.with_speed(picture, speed), theme="streamlit", key=CHART,
                         config={"displaylogo": False}, selection_mode="points",
                         on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
@@ -183,6 +271,11 @@ def figure(spec, sizes, axis, output_sizes, steps_on, speed):
             with columns[1]:
                 explain.formula_block("JOIN: where it comes back",
                                       functools.partial(join_formula, sizes, axis, output_sizes, pick))
+
+
+def draw_last_valid(drawn):
+    st.plotly_chart(work.split_picture(*drawn), theme="streamlit", key="sj_last_valid",
+                    config={"displaylogo": False})
 
 
 def inputs_of(spec, sizes):
@@ -197,48 +290,80 @@ def joined_of(spec, sizes, axis, output_sizes):
     return [work.joined(spec, sizes, axis, output_sizes)]
 
 
+def panels(settings, spec, sizes, axis, output_sizes, operation, refusal=None):
+    """SPLIT's and JOIN's panels (JOIN's alone when it is set up from its inputs); refused settings still get
+    their Validation tab."""
+    configuration_key = (spec, sizes, axis, output_sizes)
+    pieces = tuple((*sizes[:axis], s, *sizes[axis + 1:]) for s in output_sizes)
+    if operation == "split":
+        st.subheader("SPLIT")
+        operator_panels(Call("SPLIT", (sizes,), (("axis", axis), ("sizes", output_sizes)),
+                             ("split", *configuration_key), functools.partial(inputs_of, spec, sizes),
+                             functools.partial(parts_of, *configuration_key), refusal),
+                        settings, key="sj_split_panels")
+    st.subheader("JOIN")
+    operator_panels(Call("JOIN", pieces, (("axis", axis),), ("join", *configuration_key),
+                         functools.partial(parts_of, *configuration_key),
+                         functools.partial(joined_of, *configuration_key), refusal),
+                    settings, key="sj_join_panels")
+
+
+def refused(exc, settings, spec, controls):
+    """The refusal with its nearest fixes beside the last valid figure (greyed), then the panels that can
+    still describe the settings."""
+    try:
+        sizes = parse_int_list(controls.sizes_text, "Sizes")
+    except DescriptorError:
+        sizes = None
+    left, right = st.columns([2, 3])
+    with left:
+        offer_fixes(str(exc), exc.fixes if isinstance(exc, Refused) else NONE, "sj",
+                    lambda fix: fix_settings(fix, sizes, controls.axis), PICK)
+    with right:
+        last_valid_figure("split_join", draw_last_valid)
+    described = exc.configuration if isinstance(exc, Refused) else None
+    if described is not None and described[2] is not None:
+        panels(settings, spec, *described, controls.operation, refusal=str(exc))
+
+
 def page():
     settings = current_settings()
     st.title("Split <-> Join: DML_SPLIT and DML_JOIN")
     st.caption(
         "SPLIT cuts InputTensor along Axis into OutputCount tensors whose sizes along Axis sum to the input's; "
-        "every other size stays. JOIN is the inverse (ONNX Concat). Each output is a plain copy of its slab. "
-        "DataType, feature level and values are in the sidebar."
+        "every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, or see it undo "
+        "a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values are in the sidebar."
     )
     preset_columns = st.columns(len(PRESETS))
     for number, (column, name) in enumerate(zip(preset_columns, PRESETS)):
         column.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
                       use_container_width=True)
     spec = settings.values
+    controls_now = controls()
+    joining = controls_now.operation == "join"
     try:
-        sizes, axis, output_sizes = configuration(*controls())
+        sizes, axis, output_sizes = configuration(controls_now)
         with admitted(spec.nbytes(sizes) * 3, "this tensor"):
             x = work.values(spec, sizes)
-            outputs = work.split_parts(spec, sizes, axis, output_sizes)
+            try:
+                outputs = work.split_parts(spec, sizes, axis, output_sizes)
+            except DescriptorError as exc:
+                raise Refused(str(exc), split_fixes(sizes, axis, output_sizes), (sizes, axis, output_sizes)) from None
             same = work.joined(spec, sizes, axis, output_sizes).tobytes() == x.tobytes()
             quiz_on, steps_on, speed = explain.mode_bar("sj")
             if quiz_on:
                 explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj",
                              functools.partial(reveal, spec, sizes, axis, output_sizes))
                 return
-            figure(spec, sizes, axis, output_sizes, steps_on, speed)
+            figure(spec, sizes, axis, output_sizes, joining, steps_on, speed)
+            shapes = ", ".join(f"[{k}] {list(o.shape)}" for k, o in enumerate(outputs))
             st.markdown(
-                f"OutputCount {len(outputs)}: " + ", ".join(f"[{k}] {list(o.shape)}" for k, o in enumerate(outputs))
-                + f". JOIN(SPLIT(x)) reproduces x bit for bit: **{same}**."
+                f"InputCount {len(outputs)}: {shapes} → OutputTensor {list(x.shape)}." if joining else
+                f"OutputCount {len(outputs)}: {shapes}. JOIN(SPLIT(x)) reproduces x bit for bit: **{same}**."
             )
-            configuration_key = (spec, sizes, axis, output_sizes)
-            st.subheader("SPLIT")
-            operator_panels(Call("SPLIT", (sizes,), (("axis", axis), ("sizes", output_sizes)),
-                                 ("split", *configuration_key), functools.partial(inputs_of, spec, sizes),
-                                 functools.partial(parts_of, *configuration_key)),
-                            settings, key="sj_split_panels")
-            st.subheader("JOIN")
-            operator_panels(Call("JOIN", tuple(o.shape for o in outputs), (("axis", axis),),
-                                 ("join", *configuration_key), functools.partial(parts_of, *configuration_key),
-                                 functools.partial(joined_of, *configuration_key)),
-                            settings, key="sj_join_panels")
+            panels(settings, spec, sizes, axis, output_sizes, controls_now.operation)
     except DescriptorError as exc:
-        show_error(exc)
+        refused(exc, settings, spec, controls_now)
     except Busy as busy:
         st.warning(str(busy), icon=":material/hourglass_top:")
 

@@ -27,7 +27,7 @@ from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
 from ui import url_state
 from ui import workbench_state as wb
 from ui.shared import Busy, admitted
-from ui.sidebar import current_settings
+from ui.sidebar import DEFAULTS, current_settings
 from ui.values import parse_int_list
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
 from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
@@ -471,7 +471,7 @@ def page():
         else:
             show_run(model)
     with explorer:
-        show_explorer(raw, settings.data_type)
+        show_explorer(raw, DEFAULTS["dtype"])
     with export:
         if model is None:
             st.info("The model does not load; the export needs a model that does.")

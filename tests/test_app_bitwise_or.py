@@ -57,7 +57,7 @@ def test_preset_nan_payload(at):
     click_button(at, "NaN payload")
     rows = table(at)
     assert rows["Output bits"].tolist() == ["0x7F800001", "0x7FC01234", "0x7F800000"]
-    assert rows["Output class"].tolist() == ["NaN", "NaN", "+inf"]
+    assert rows["Output class"].tolist() == ["sNaN", "qNaN", "+inf"]
 
 
 def test_broadcast_along_dim_zero_repeats_b(at):

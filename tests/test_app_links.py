@@ -49,7 +49,7 @@ def reopened(at, page):
     return fresh
 
 
-PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 3, "split_join": 2, "layouts": 6}
+PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 3, "split_join": 3, "layouts": 6}
 CASES = [(page, index) for page, count in PRESET_COUNTS.items() for index in range(count)]
 
 

@@ -13,7 +13,7 @@ TIMEOUT = 60_000
 # The overview's buttons by label, in the order of OVERVIEW_BUTTONS.
 OVERVIEW_LABELS = ["Seed example, both orders", "Space → depth, BlockSize 3", "FLOAT32 1.0 | 2.0 = +inf",
                    "Seed: Axis 3 into two {1,1,6,1}"]
-PREFIX = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj"}
+PREFIX = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}
 
 # What the user sees, read off the page: every plot's traces (the data plotly draws) and outlines, and every
 # input's value (number and text inputs, text areas, select boxes, radio and check boxes), in page order.
@@ -83,9 +83,15 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
 def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url,
                                                                                        key, label):
     start(page, app_url, "", dict(dtype="FLOAT64", pattern="random", seed=11, level="3_1"))
+    # The Overview reads none of the shared settings, so its own link drops them (the session keeps them): wait
+    # for that address, or the button's new one could not be told from it.
+    page.wait_for_function("() => location.search === ''", timeout=TIMEOUT)
     before = page.evaluate("location.href")
     page.locator(f".st-key-{key} button").click()
     settle(page, before)
+    # The Overview's sidebar is empty: the target page's run has drawn once its sidebar holds inputs.
+    page.wait_for_selector('[data-testid="stSidebar"] input', timeout=TIMEOUT)
+    settle(page)
     seen = view(page)
     assert seen["path"] != "/"
     assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0

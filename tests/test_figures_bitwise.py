@@ -96,7 +96,7 @@ def test_decoded_values_and_classes_label_the_rows():
     b = np.zeros(5, np.float32)
     layout = spec(bitwise_figure(a, b, bit_or(a, b)))["layout"]
     labels = layout["yaxis"]["ticktext"]
-    for label, cls in zip(labels, ("normal", "subnormal", "zero", "+inf", "NaN")):
+    for label, cls in zip(labels, ("normal", "subnormal", "zero", "+inf", "qNaN")):
         assert f"({cls})" in label
     assert "0x3F800000" in labels[0]
 
@@ -104,7 +104,12 @@ def test_decoded_values_and_classes_label_the_rows():
 @pytest.mark.parametrize("value, cls", [
     (np.float32(1.0), "normal"), (np.float32(1e-40), "subnormal"), (np.float16(6e-8), "subnormal"),
     (np.float64(5e-324), "subnormal"), (np.float32(0.0), "zero"), (np.float32(-0.0), "-zero"),
-    (np.float32(-np.inf), "-inf"), (np.array([0x7F800001], np.uint32).view(np.float32)[0], "NaN"),
+    (np.float32(-np.inf), "-inf"), (np.array([0x7F800001], np.uint32).view(np.float32)[0], "sNaN"),
+    (np.array([0x7FC00000], np.uint32).view(np.float32)[0], "qNaN"),
+    (np.array([0xFFC00001], np.uint32).view(np.float32)[0], "qNaN"),
+    (np.array([0x7D01], np.uint16).view(np.float16)[0], "sNaN"), (np.array([0x7E00], np.uint16).view(np.float16)[0], "qNaN"),
+    (np.array([0x7FF0000000000001], np.uint64).view(np.float64)[0], "sNaN"),
+    (np.array([0x7FF8000000000000], np.uint64).view(np.float64)[0], "qNaN"),
     (np.int8(-3), "integer"),
 ])
 def test_value_class(value, cls):
@@ -116,7 +121,7 @@ def test_nan_payload_survives_the_or():
     b = np.array([0x00000001, 0x00001234], np.uint32).view(np.float32)
     rows = decode_rows(a, b, bit_or(a, b), 0, 2)
     assert [r["Output bits"] for r in rows] == ["0x7F800001", "0x7FC01234"]
-    assert [r["Output class"] for r in rows] == ["NaN", "NaN"]
+    assert [r["Output class"] for r in rows] == ["sNaN", "qNaN"]
 
 
 def test_single_element_sweeps_bit_by_bit_with_highlight():

@@ -20,6 +20,7 @@ from ops import DescriptorError, validate
 from ops.datatypes import type_name
 from ops.operators.depth_space import order_name
 from ops.descriptors.export import cpp_snippet, model_for
+from ops.descriptors.fixes import inverse_shape
 from ops.descriptors.levels import OPERATOR_PREFIX, introduced_level, support_row
 
 from . import url_state, work
@@ -40,16 +41,15 @@ def _tensor(shape, data_type):
 
 
 def _output_shapes(op, shapes, attrs):
-    """The output sizes the settings imply, even when they break a rule (validate then names it)."""
+    """The output sizes the settings imply, even when they break a rule that validate then names; None for
+    DEPTH_TO_SPACE1/SPACE_TO_DEPTH1 settings that have no output shape at all (a BlockSize that does not divide)."""
     first = list(shapes[0])
     if op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and len(first) == 4:
         bs = attrs.get("block_size")
-        if isinstance(bs, int) and bs > 0:
-            n, c, h, w = first
-            if op == "DEPTH_TO_SPACE1":
-                return [[n, c // (bs * bs), h * bs, w * bs]]
-            return [[n, c * bs * bs, h // bs, w // bs]]
-        return [first]
+        shape = None
+        if isinstance(bs, int):
+            shape = inverse_shape("depth_to_space" if op == "DEPTH_TO_SPACE1" else "space_to_depth", first, bs)
+        return None if shape is None else [list(shape)]
     axis = attrs.get("axis")
     in_range = isinstance(axis, int) and 0 <= axis < len(first)
     if op == "SPLIT":
@@ -62,14 +62,20 @@ def _output_shapes(op, shapes, attrs):
     return [first]
 
 
-def settings_dispatchable(op, shapes, data_type, attrs):
-    """The DxDispatch dispatchable the page's settings describe (shapes: the inputs' sizes)."""
+def settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=False):
+    """The DxDispatch dispatchable the page's settings describe (shapes: the inputs' sizes).
+
+    Settings with no output shape leave OutputTensor out rather than invent one; `placeholder_output` puts the
+    input's sizes there instead, only so that validate can parse the rest and name the broken rule."""
     data_type = type_name(data_type)
-    outputs = [_tensor(s, data_type) for s in _output_shapes(op, shapes, attrs)]
+    output_shapes = _output_shapes(op, shapes, attrs)
+    if output_shapes is None and placeholder_output:
+        output_shapes = [list(shapes[0])]
+    outputs = [_tensor(s, data_type) for s in output_shapes or []]
     inputs = [_tensor(s, data_type) for s in shapes]
     if op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        desc = {"InputTensor": inputs[0], "OutputTensor": outputs[0], "BlockSize": attrs.get("block_size"),
-                "Order": order_name(attrs.get("order", "DEPTH_COLUMN_ROW"))}
+        desc = {"InputTensor": inputs[0], **({"OutputTensor": outputs[0]} if outputs else {}),
+                "BlockSize": attrs.get("block_size"), "Order": order_name(attrs.get("order", "DEPTH_COLUMN_ROW"))}
     elif op == "ELEMENT_WISE_BIT_OR":
         desc = {"ATensor": inputs[0], "BTensor": inputs[1], "OutputTensor": outputs[0]}
     elif op == "SPLIT":
@@ -79,6 +85,11 @@ def settings_dispatchable(op, shapes, data_type, attrs):
         desc = {"InputCount": len(inputs), "InputTensors": inputs, "OutputTensor": outputs[0],
                 "Axis": attrs.get("axis")}
     return {"type": OPERATOR_PREFIX + op, "desc": desc}
+
+
+def settings_problems(op, shapes, data_type, attrs, level):
+    """Every problem of the settings' descriptor at `level` (validate's messages, each with its JSON path)."""
+    return validate(settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=True), level)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,6 +154,9 @@ def validation_panel(op, shapes, attrs, settings):
     left, right = st.columns([3, 2])
     with left:
         st.caption("The descriptor these settings describe, as a DxDispatch dispatchable")
+        if _output_shapes(op, shapes, attrs) is None:
+            st.caption(":material/help: OutputTensor is left out: these settings have no output shape (the "
+                       "BlockSize rule below says why).")
         st.code(json.dumps(dispatchable, indent=2), language="json")
     with right:
         row = support_row(op, level)
@@ -156,7 +170,7 @@ def validation_panel(op, shapes, attrs, settings):
             if row.source:
                 st.caption(row.source)
         try:
-            problems = validate(dispatchable, level)
+            problems = settings_problems(op, shapes, settings.data_type, attrs, level)
         except DescriptorError as exc:
             show_error(exc)
             return

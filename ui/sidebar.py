@@ -7,7 +7,7 @@ import streamlit as st
 from ops import DML_TYPES, FEATURE_LEVELS
 
 from . import url_state
-from .values import PATTERN_HELP, PATTERNS
+from .values import PATTERN_HELP, PATTERNS, typed_value_notes
 from .work import ValueSpec
 
 DEFAULTS = {
@@ -40,23 +40,44 @@ class Settings:
         return ValueSpec(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
 
 
-def render_sidebar():
+# The shared settings a page reads, by url_path; pages not listed read all of them. The others are not drawn there
+# (they would change nothing) and stay out of its link; the session keeps their values for the pages that use them.
+SETTINGS_READ = {"": (), "workbench": ("level",), "converter": (), "detective": (), "onnx_model": ()}
+
+
+def render_sidebar(page=None):
+    shown = SETTINGS_READ.get(page, ("dtype", "level", "pattern"))
+    pattern = None
     with st.sidebar:
-        url_state.widget(st.selectbox, "DataType", "dtype", DEFAULTS["dtype"], options=DML_TYPES,
-                         help="DML_TENSOR_DATA_TYPE of every tensor on the page")
-        url_state.widget(st.selectbox, "Feature level", "level", DEFAULTS["level"], options=FEATURE_LEVELS,
-                         help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support table")
-        pattern = url_state.widget(st.selectbox, "Values", "pattern", DEFAULTS["pattern"], options=list(PATTERNS),
-                                   format_func=PATTERNS.get, help=PATTERN_HELP)
+        if "dtype" in shown:
+            url_state.widget(st.selectbox, "DataType", "dtype", DEFAULTS["dtype"], options=DML_TYPES,
+                             help="DML_TENSOR_DATA_TYPE of every tensor on the page")
+        if "level" in shown:
+            url_state.widget(st.selectbox, "Feature level", "level", DEFAULTS["level"], options=FEATURE_LEVELS,
+                             help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support "
+                                  "table")
+        if "pattern" in shown:
+            pattern = url_state.widget(st.selectbox, "Values", "pattern", DEFAULTS["pattern"],
+                                       options=list(PATTERNS), format_func=PATTERNS.get, help=PATTERN_HELP)
         if pattern in ("random", "random_bytes"):
             url_state.widget(st.number_input, "Random seed", "seed", DEFAULTS["seed"], minimum=0, maximum=SEED_MAX)
         if pattern == "sequence":
             url_state.widget(st.number_input, "Start", "start", DEFAULTS["start"])
             url_state.widget(st.number_input, "Delta", "delta", DEFAULTS["delta"])
         if pattern == "custom":
-            url_state.widget(st.text_area, "Typed values", "values", DEFAULTS["values"], max_chars=TYPED_MAX_CHARS,
-                             help="Numbers in row-major order, separated by spaces or commas; "
-                                  "nan, inf, -inf for floats; 0x... gives a bit pattern")
+            typed = url_state.widget(st.text_area, "Typed values", "values", DEFAULTS["values"],
+                                     max_chars=TYPED_MAX_CHARS,
+                                     help="Numbers in row-major order, separated by spaces or commas; "
+                                          "nan, inf, -inf for floats; 0x... gives a bit pattern")
+    if pattern == "custom":
+        show_value_notes(typed, url_state.peek("dtype", DEFAULTS["dtype"]))
+
+
+def show_value_notes(text, data_type, field="Values"):
+    """Typed values that did not fit the type, said at the top of the page (not only in the server's log)."""
+    notes = typed_value_notes(text or "", data_type, field)
+    if notes:
+        st.warning("  \n".join(notes), icon=":material/data_alert:")
 
 
 def current_settings():

@@ -73,7 +73,10 @@ def parse_values(text, sizes, dtype, field="Values"):
                     raise ValueError
                 bits[i] = pattern
             elif dtype.kind == "f":
-                out[i] = float(token)
+                # Out of range becomes inf or 0 as a C cast would; typed_value_notes tells the user, so numpy's
+                # warning to the server log would only repeat it where nobody reads it.
+                with np.errstate(over="ignore", under="ignore"):
+                    out[i] = float(token)
             else:
                 number = int(token)
                 info = np.iinfo(dtype)
@@ -89,6 +92,42 @@ def parse_values(text, sizes, dtype, field="Values"):
                 f"{field}[{i}] {token!r}: not a {dtype} number (write e.g. 3, -1.5, nan, inf or 0x3F800000)"
             ) from None
     return out.reshape(sizes)
+
+
+NOTES_SHOWN = 5
+
+
+def typed_value_notes(text, data_type, field="Values"):
+    """What typed decimal numbers became when they do not fit the float type: overflow to +-inf, underflow to
+    zero ('Values[0] 1e40 became +inf: FLOAT32's largest finite value is 3.4028235e+38 (overflow)').
+
+    IEEE 754 rounds a value beyond the largest finite one to infinity and one below half the smallest subnormal
+    to zero; integers out of range are refused instead (parse_values)."""
+    dtype = numpy_dtype(data_type)
+    if dtype.kind != "f":
+        return []
+    info = np.finfo(dtype)
+    digits = info.precision + 2  # enough to tell the limit from its neighbours in this type
+    notes = []
+    for i, token in enumerate(t for t in _TOKEN.split(str(text).strip()) if t):
+        if token.lower().lstrip("+-").startswith(("0x", "inf", "nan")):
+            continue  # bit patterns and named values are stored as written
+        try:
+            exact = float(token)
+        except ValueError:
+            continue  # parse_values names it
+        with np.errstate(over="ignore", under="ignore"):
+            stored = dtype.type(exact)
+        if np.isinf(stored):
+            sign = "-" if stored < 0 else "+"
+            notes.append(f"{field}[{i}] {token} became {sign}inf: {data_type}'s largest finite value is "
+                         f"{info.max:.{digits}g} (overflow)")
+        elif stored == 0 and any(ch in "123456789" for ch in token.lower().split("e")[0]):
+            notes.append(f"{field}[{i}] {token} became {'-' if np.signbit(stored) else ''}0: {data_type}'s "
+                         f"smallest subnormal is {info.smallest_subnormal:.{digits}g} (underflow)")
+    if len(notes) > NOTES_SHOWN:
+        notes = notes[:NOTES_SHOWN] + [f"... and {len(notes) - NOTES_SHOWN} more values out of {data_type}'s range"]
+    return notes
 
 
 def make_values(pattern, sizes, data_type, *, seed=0, start=0, delta=1, text=""):

@@ -156,9 +156,9 @@ def joined(spec, sizes, axis, output_sizes):
 
 
 @shared
-def split_picture(spec, sizes, axis, output_sizes, view, fixed, start):
+def split_picture(spec, sizes, axis, output_sizes, view, fixed, start, join=False):
     return split_join_fig.split_join_figure(values(spec, sizes), axis, list(output_sizes), view=view,
-                                            fixed=dict(fixed), start=start)
+                                            fixed=dict(fixed), start=start, join=join)
 
 
 PICKERS = {"depth_space": depth_space_fig.with_pick, "bitwise": bitwise_fig.with_pick,

@@ -75,12 +75,18 @@ def bit_matrix(values):
 
 
 def value_class(value):
-    """normal / subnormal / zero / inf / NaN for floats; 'integer' otherwise."""
+    """normal / subnormal / zero / inf / qNaN / sNaN for floats; 'integer' otherwise.
+
+    A NaN is quiet when the most significant mantissa bit is set and signalling when it is clear (IEEE 754-2008
+    section 6.2.1); the OR can turn a signalling NaN quiet, or an infinity into a NaN of either kind.
+    """
     value = np.asarray(value)
     if value.dtype.kind != "f":
         return "integer"
     if np.isnan(value):
-        return "NaN"
+        mantissa_bits = np.finfo(value.dtype).nmant
+        pattern = int(value.reshape(1).view(np.dtype(f"u{value.dtype.itemsize}"))[0])
+        return "qNaN" if pattern >> (mantissa_bits - 1) & 1 else "sNaN"
     if np.isinf(value):
         return "+inf" if value > 0 else "-inf"
     if value == 0:

@@ -81,7 +81,8 @@ def _fmt(value):
     return str(value[()]) if isinstance(value, np.ndarray) else str(value)
 
 
-def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS):
+def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS,
+                 pieces_name="OutputTensors"):
     """Everything the figure draws, as plain arrays: the window, each cell's output, indices and values.
 
     Returns a dict with dest (output number per window cell), text (values), index (each cell's input
@@ -120,7 +121,7 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
     text = np.array([_fmt(v) for v in values.ravel()], dtype=object).reshape(plane)
     flat_index = cell_index.reshape(-1, x.ndim).tolist()
     input_index = np.array([str(i) for i in flat_index], dtype=object).reshape(plane)
-    output_index = np.array([f"OutputTensors[{k}]{out}" for k, out in
+    output_index = np.array([f"{pieces_name}[{k}]{out}" for k, out in
                              zip(dest.ravel().tolist(), out_index.reshape(-1, x.ndim).tolist())],
                             dtype=object).reshape(plane)
     return dict(dest=dest, text=text, index=cell_index, input_index=input_index, output_index=output_index,
@@ -179,13 +180,16 @@ def locate_pick(shape, axis, sizes, pick):
     return k, tuple(out)
 
 
-def describe_pick(x, axis, sizes, pick):
-    """'InputTensor[..] → OutputTensors[k][..], value v' for the picked element, or None when it does not fit."""
+def describe_pick(x, axis, sizes, pick, join=False):
+    """'InputTensor[..] → OutputTensors[k][..], value v' for the picked element (for JOIN, 'InputTensors[k][..] →
+    OutputTensor[..]'), or None when it does not fit."""
     located = locate_pick(x.shape, axis, sizes, pick)
     if located is None:
         return None
     k, out = located
     index = tuple(int(i) for i in pick)
+    if join:
+        return f"InputTensors[{k}]{list(out)} → OutputTensor{list(index)}, value {_fmt(x[index])}"
     return f"InputTensor{list(index)} → OutputTensors[{k}]{list(out)}, value {_fmt(x[index])}"
 
 
@@ -249,7 +253,7 @@ def _pick_overlay(peel, pick):
 
 
 def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pick=None, max_cells=MAX_CELLS,
-                      max_frames=MAX_FRAMES):
+                      max_frames=MAX_FRAMES, join=False):
     """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
 
     The right panel holds one heatmap per visible output; frames only move them (x0 or y0), so the
@@ -258,7 +262,9 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     pick: an input multi-index to outline in the input and in its output, when it is drawn.
     A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
     """
-    cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells)
+    # join: the same picture read as DML_JOIN, x being its OutputTensor and the pieces its InputTensors.
+    whole, pieces_name = ("OutputTensor", "InputTensors") if join else ("InputTensor", "OutputTensors")
+    cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells, pieces_name)
     pieces = cells["pieces"]
     count = len(pieces)
     axis_is_rows = cells["axis_is_rows"]
@@ -266,7 +272,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     position = {k: i for i, (k, _, _) in enumerate(pieces)}
     color = np.vectorize(position.get, otypes=[float])(cells["dest"])
     hover = np.array([
-        f"InputTensor{i} -> {o}<br>value {v}"
+        (f"{o} -> {whole}{i}" if join else f"{whole}{i} -> {o}") + f"<br>value {v}"
         for i, o, v in zip(cells["input_index"].ravel(), cells["output_index"].ravel(), cells["text"].ravel())
     ], dtype=object).reshape(color.shape)
     index = cells["index"].astype(smallest_uint(int(cells["index"].max(initial=0))))
@@ -275,7 +281,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     row0, row1, col0, col1 = cells["bounds"]
     height, width = color.shape
     shape = list(x.shape)
-    layout, titles = subplot_layout((f"InputTensor {shape}", f"{count} OutputTensors (drawn part)"), 0.08,
+    layout, titles = subplot_layout((f"{whole} {shape}", f"{count} {pieces_name} (drawn part)"), 0.08,
                                     stacked=False)
     common = dict(zmin=-0.5, zmax=count - 0.5, colorscale=_colorscale(count), showscale=False, xgap=1, ygap=1,
                   hoverinfo="skip")
@@ -285,7 +291,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     def text_kw(text):
         return dict(text=text, texttemplate="%{text}") if show_text else {}
 
-    data = [trace("heatmap", z=color, name="InputTensor", **text_kw(cells["text"]), **common, **left)]
+    data = [trace("heatmap", z=color, name=whole, **text_kw(cells["text"]), **common, **left)]
     rest = count - 1  # the figure at rest shows the outputs apart
     lo = pieces[0][1]
     for i, (k, begin, stop) in enumerate(pieces):
@@ -293,7 +299,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
         window = (part, slice(None)) if axis_is_rows else (slice(None), part)
         offset = _piece_offset(pieces, i, rest)
         place = dict(y0=offset, dy=1, x0=0, dx=1) if axis_is_rows else dict(x0=offset, dx=1, y0=0, dy=1)
-        data.append(trace("heatmap", z=color[window], name=f"OutputTensors[{k}]", **text_kw(cells["text"][window]),
+        data.append(trace("heatmap", z=color[window], name=f"{pieces_name}[{k}]", **text_kw(cells["text"][window]),
                           **place, **common, **right))
     rows, cols = np.indices(color.shape)
     data.append(click_targets("input cells", index.reshape(-1, x.ndim), hovertemplate, x=cols.ravel(),

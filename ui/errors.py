@@ -1,0 +1,60 @@
+"""Error states that keep their context: the nearest valid fixes as buttons, and the last valid figure, greyed.
+
+A page that finds its settings invalid calls `offer_fixes` (the rule, then one button per fix; a click sets the
+fix's settings as a preset would) and `last_valid_figure` (the figure of the settings that last drew, greyed and
+labelled, so the picture the user was looking at stays beside the message). Pages record what they drew with
+`remember_valid`: small settings, never arrays; the figure itself comes back from the shared cache.
+"""
+
+import streamlit as st
+
+from . import url_state
+
+_KEY = "_last_valid"
+GREYED_CLASS = "greyed-last-valid"
+# Greyed and dimmed, and not clickable: a picture of settings that are no longer the page's. The label above it
+# stays at full contrast (it is outside the dimmed container).
+_GREYED_CSS = (f"<style>.st-key-{GREYED_CLASS} {{filter: grayscale(1); opacity: 0.45; pointer-events: none;}}"
+               "</style>")
+
+
+def remember_valid(page, settings):
+    """Record the settings `page` last drew a figure for (hashable and small: the figure's cache key)."""
+    st.session_state.setdefault(_KEY, {})[page] = settings
+
+
+def last_valid(page):
+    return st.session_state.get(_KEY, {}).get(page)
+
+
+def apply_fix(changes, pick_key=None):
+    url_state.put_many(changes)
+    if pick_key is not None:
+        url_state.put(pick_key, None)
+
+
+def offer_fixes(message, fixes, key, to_settings, pick_key=None):
+    """The error `message` (the rule broken, naming its field), the nearest fixes in a sentence, one button each.
+
+    `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}."""
+    suggestion = fixes.suggestion()
+    st.error(message + (f"  \nNearest valid settings: {suggestion}." if suggestion else ""), icon=":material/error:")
+    if not fixes.options:
+        return
+    row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
+    row.markdown("**Fix:**")
+    for number, fix in enumerate(fixes.options):
+        row.button(fix.label, key=f"{key}_fix_{number}", on_click=apply_fix, args=(to_settings(fix), pick_key),
+                   icon=":material/build:", width="content")
+
+
+def last_valid_figure(page, draw):
+    """Under a 'Last valid view' label, `draw(settings)` for the settings `page` last drew, greyed; nothing when
+    this session has not drawn a valid figure on the page yet."""
+    settings = last_valid(page)
+    if settings is None:
+        return
+    st.caption(":material/history: Last valid view (greyed): the figure of the settings before this change")
+    st.html(_GREYED_CSS)
+    with st.container(key=GREYED_CLASS):
+        draw(settings)
