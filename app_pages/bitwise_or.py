@@ -9,12 +9,13 @@ import streamlit as st
 from ops import DescriptorError, buffer_tensor_size
 from ops.descriptors.tensor_desc import packed_strides
 from ops.guard import check_element_count
-from ui import url_state, work
+from ui import charts, url_state, work
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, current_settings
 from ui.values import parse_int_list
+from viz.export import file_stem
 from viz.bitwise_fig import (
     MAX_CELLS,
     decode_rows,
@@ -123,9 +124,11 @@ def figure(operands, in_place):
         )
         pick = show_pick(operands, first, stop)
         figure = work.picked("bitwise", work.or_picture(operands, first, stop, in_place), pick)
-        st.plotly_chart(figure, theme="streamlit", key=CHART,
-                        config={"displaylogo": False}, selection_mode="points",
-                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+        data_type = operands.spec.data_type
+        charts.show(figure, CHART, file_stem("ELEMENT_WISE_BIT_OR", data_type, *operands.sizes, f"from{first}"),
+                    f"ELEMENT_WISE_BIT_OR, {data_type} {list(operands.sizes)}, elements {first} to {stop - 1}",
+                    selection_mode="points",
+                    on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
         a, b_stored, b = work.or_operands(operands)
         st.dataframe(decode_rows(a, b, work.or_output(operands), first, stop), hide_index=True, key="or_table")
 

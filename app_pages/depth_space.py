@@ -5,11 +5,12 @@ import functools
 import streamlit as st
 
 from ops import ORDERS, DescriptorError, validate
-from ui import url_state, work
+from ui import charts, url_state, work
 from ui.panels import Call, operator_panels, settings_dispatchable, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
+from viz.export import file_stem
 from viz.depth_space_fig import (
     DIRECTIONS,
     OPERATORS,
@@ -153,9 +154,11 @@ def figures(spec, shape, block_size, orders, direction):
                 figure = work.picked("depth_space",
                                      work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
                                      pick)
-                st.plotly_chart(figure, theme="streamlit", key=chart_key, selection_mode="points",
-                                on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
-                                config={"displayModeBar": False})
+                charts.show(figure, chart_key, file_stem(OPERATORS[direction], order, spec.data_type, *shape,
+                                                         f"bs{block_size}"),
+                            f"{OPERATORS[direction]} {order}, {spec.data_type} {list(shape)}, BlockSize {block_size}",
+                            selection_mode="points",
+                            on_select=functools.partial(remember_pick, PICK, chart_key, picked_input))
 
 
 def inputs_of(spec, shape):

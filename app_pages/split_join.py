@@ -8,12 +8,13 @@ import streamlit as st
 from ops import DescriptorError
 from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
-from ui import url_state, work
+from ui import charts, url_state, work
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
+from viz.export import file_stem
 from viz.split_join_fig import default_view, describe_pick, pick_from_selection, window_bounds
 
 PICK = "sj_pick"
@@ -139,8 +140,9 @@ def figure(spec, sizes, axis, output_sizes):
             "peels the outputs off one by one (SPLIT) and then joins them back (JOIN)."
         )
         show_pick(x, axis, list(output_sizes), meta["pick"])
-        st.plotly_chart(picture, theme="streamlit", key=CHART, config={"displaylogo": False},
-                        selection_mode="points",
+        charts.show(picture, CHART, file_stem("SPLIT", spec.data_type, *sizes, f"axis{axis}"),
+                    f"SPLIT / JOIN, {spec.data_type} {list(sizes)}, Axis {axis}, outputs {list(output_sizes)}",
+                    selection_mode="points",
                         on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
 
 

@@ -11,10 +11,11 @@ from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
-from ui import url_state
+from ui import charts, url_state
 from ui import workbench_state as wb
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
+from viz.export import file_stem
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
 from viz.workbench_fig import color_limits, tensor_heatmap
 
@@ -118,7 +119,7 @@ def show_validation(raw, level):
 
 
 def show_heatmap(array, title, key, zrange=None):
-    st.plotly_chart(tensor_heatmap(array, title, zrange), theme="streamlit", key=key)
+    charts.show(tensor_heatmap(array, title, zrange), key, file_stem("tensor", title), title)
 
 
 def bound_arrays(values, field, bindings):
@@ -261,7 +262,7 @@ def show_explorer(raw, default_type):
     columns = chosen or min(natural, 256)
     figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
                                columns=columns, title=f"{choice}: {declared:,} bytes")
-    st.plotly_chart(figure, theme="streamlit", key="wb_memory_map")
+    charts.show(figure, "wb_memory_map", file_stem("memory_map", choice), f"Memory map of {choice}")
     total_cells = -(-declared // cell_bytes)
     st.caption(
         f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
