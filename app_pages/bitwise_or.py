@@ -190,16 +190,19 @@ def outputs_of(operands):
 
 def page():
     settings = current_settings()
-    st.title("Bitwise OR: DML_ELEMENT_WISE_BIT_OR")
+    # The operator's name goes under the title: as one 23-letter word it broke mid-word in a 800 px window.
+    st.title("Bitwise OR")
+    st.markdown("**DML_ELEMENT_WISE_BIT_OR**")
     st.caption(
         "Output = A | B on each element's raw bits: the DataType only sets the width (8 to 64 bits), so on floats "
         "the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; 4_1 allows "
         "every type. DataType, feature level and value pattern of A are in the sidebar."
     )
-    preset_columns = st.columns(len(PRESETS))
-    for number, (column, name) in enumerate(zip(preset_columns, PRESETS)):
-        column.button(name, key=f"or_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
-                      use_container_width=True)
+    # A wrapping row of buttons as wide as their labels: equal columns cut the labels short in narrow windows.
+    presets = st.container(horizontal=True, wrap=True)
+    for number, name in enumerate(PRESETS):
+        presets.button(name, key=f"or_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
+                       width="content")
     sizes_text, b_text, bcast_text, in_place = controls()
     try:
         operands = operands_of(settings, sizes_text, b_text, bcast_text)

@@ -45,7 +45,7 @@ WINDOW_KEYS = ("ds_batch", "ds_channel", "ds_row", "ds_col")
 def controls():
     direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"], options=DIRECTIONS,
                                  horizontal=True, captions=DIRECTION_CAPTIONS)
-    columns = st.columns([1, 1, 1, 1, 1, 3])
+    columns = st.columns([1, 1, 1, 1, 1.4, 3])  # "BlockSize" whole on one line in a 800 px window
     sizes = [
         url_state.widget(column.number_input, name, name, DEFAULTS[name], minimum=0, maximum=SIZE_MAX,
                          help=f"InputTensor Sizes: {help_text}")

@@ -166,10 +166,11 @@ def page():
         "every other size stays. JOIN is the inverse (ONNX Concat). Each output is a plain copy of its slab. "
         "DataType, feature level and values are in the sidebar."
     )
-    preset_columns = st.columns(len(PRESETS))
-    for number, (column, name) in enumerate(zip(preset_columns, PRESETS)):
-        column.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
-                      use_container_width=True)
+    # A wrapping row of buttons as wide as their labels: equal columns cut the labels short in narrow windows.
+    presets = st.container(horizontal=True, wrap=True)
+    for number, name in enumerate(PRESETS):
+        presets.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
+                       width="content")
     spec = settings.values
     try:
         sizes, axis, output_sizes = configuration(*controls())

@@ -243,13 +243,17 @@ def _bigger_annotations(annotations):
 
 
 def for_projector(figure):
-    """`figure` for presentation mode: larger text, at most PROJECTOR_HEIGHT pixels high.
+    """`figure` for presentation mode: larger titles, labels and controls, at most PROJECTOR_HEIGHT pixels high.
 
-    A shared copy (SpecFigure.with_overlay): only the layout's font, height and annotations, and the annotations
+    Tick labels keep their size: the builders size them to the rows they label. A shared copy
+    (SpecFigure.with_overlay): only the layout's height, annotations, play buttons and slider, and the annotations
     frames carry, are replaced; traces and frames' data are the cached figure's.
     """
     layout = figure.to_dict()["layout"]
-    changes = dict(font=dict(size=PROJECTOR_FONT), height=min(layout.get("height", PROJECTOR_HEIGHT), PROJECTOR_HEIGHT))
+    changes = dict(height=min(layout.get("height", PROJECTOR_HEIGHT), PROJECTOR_HEIGHT))
+    for key in ("updatemenus", "sliders"):
+        if layout.get(key):
+            changes[key] = [{**item, "font": {**item.get("font", {}), "size": PROJECTOR_FONT}} for item in layout[key]]
     if layout.get("annotations"):
         changes["annotations"] = _bigger_annotations(layout["annotations"])
     frames = figure.to_dict().get("frames") or []
