@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ops import bit_or
+from viz.common import PROJECTOR_HEIGHT
 from viz.bitwise_fig import (
     MAX_CELLS,
     MAX_FRAMES,
@@ -98,7 +99,7 @@ def test_rows_run_top_down_and_their_labels_never_touch(count):
         # Labels of neighbouring labelled rows are at least a font height apart.
         assert (labelled[1] - labelled[0] if len(labelled) > 1 else count) * row_px >= axis["tickfont"]["size"] + 2
     if count <= 5:
-        assert layout["height"] <= 560  # fits a 1280x720 projector
+        assert layout["height"] <= PROJECTOR_HEIGHT  # fits a 1280x720 projector
 
 
 def test_decoded_values_and_classes_label_the_rows():

@@ -312,7 +312,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     grids = [bit_matrix(x[first:stop]) for x in (a, b, out)]
     sizes = _sizes(count)
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
-    show_text = width <= 32 and sizes.row >= 14
+    show_text = width <= 32 and sizes.cell_font >= 9
     output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
     titles = [f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"]
     layout, annotations = subplot_layout(titles, sizes.spacing, stacked=True)
@@ -324,7 +324,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     data = [
         trace("heatmap", z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale,
               showscale=False, xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-              textfont=dict(size=CELL_FONT),
+              textfont=dict(size=sizes.cell_font),
               hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}", yaxis=f"y{suffix}")
         for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
     ]
@@ -347,7 +347,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
             ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
         )
         layout[f"xaxis{suffix}"].update(
-            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT),
+            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
             tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
         )
     field_shapes = _field_shapes(dtype, count, SUFFIXES)
@@ -384,11 +384,11 @@ def with_pick(figure, pick):
 
 
 ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
-TITLE_PX = 26  # a grid's title
+TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
 FIELD_PX = 18  # the field names over grid A
-TICK_PX = 24  # bit numbers under each grid
-CONTROLS_PX = 120  # Play, Pause and the slider under the grids
-FIT_HEIGHT = 560  # what presentation mode gives a figure (viz.common.PROJECTOR_HEIGHT): fit it when rows allow
+TICK_PX = 34  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
+CONTROLS_PX = 150  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
+FIT_HEIGHT = 600  # what presentation mode gives a figure (viz.common.PROJECTOR_HEIGHT): fit it when rows allow
 TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
@@ -401,6 +401,7 @@ class Sizes:
     spacing: float  # between grids, as a fraction of the plot area (make_subplots' vertical_spacing)
     label_every: int  # every label_every-th row is labelled
     tick_font: int
+    cell_font: int  # a line of text (its box is about 1.4 em) stays inside its row
 
 
 def _sizes(count):
@@ -412,7 +413,8 @@ def _sizes(count):
     plot = 3 * count * row + 2 * gap
     tick_font = int(min(TICK_FONT, max(9, row - 4)))
     every = math.ceil((tick_font + 4) / row)
-    return Sizes(row, int(round(plot + top + bottom)), top, bottom, gap / plot, every, tick_font)
+    cell_font = int(min(CELL_FONT, (row - 1) / 1.4))
+    return Sizes(row, int(round(plot + top + bottom)), top, bottom, gap / plot, every, tick_font, cell_font)
 
 
 def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_every):

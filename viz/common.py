@@ -231,8 +231,7 @@ def pick_outline(rows, cols, name, xref="x", yref="y"):
                 line=dict(color=PICK_COLOR, width=3), layer="above")
 
 
-PROJECTOR_HEIGHT = 560  # a 1280x720 projector less the browser's and the page's bars
-PROJECTOR_FONT = 18
+PROJECTOR_HEIGHT = 600  # a 1280x720 projector less the browser's and the page's bars
 PROJECTOR_SCALE = 1.35  # annotation text (titles, channel labels) grows by this much
 
 
@@ -243,17 +242,15 @@ def _bigger_annotations(annotations):
 
 
 def for_projector(figure):
-    """`figure` for presentation mode: larger titles, labels and controls, at most PROJECTOR_HEIGHT pixels high.
+    """`figure` for presentation mode: larger titles and labels, at most PROJECTOR_HEIGHT pixels high.
 
-    Tick labels keep their size: the builders size them to the rows they label. A shared copy
-    (SpecFigure.with_overlay): only the layout's height, annotations, play buttons and slider, and the annotations
-    frames carry, are replaced; traces and frames' data are the cached figure's.
+    Tick labels and the play controls keep their size: the builders size ticks to the rows they label, and larger
+    controls would push the plot area smaller than the builders planned. A shared copy (SpecFigure.with_overlay):
+    only the layout's height and annotations, and the annotations frames carry, are replaced; traces and frames'
+    data are the cached figure's.
     """
     layout = figure.to_dict()["layout"]
     changes = dict(height=min(layout.get("height", PROJECTOR_HEIGHT), PROJECTOR_HEIGHT))
-    for key in ("updatemenus", "sliders"):
-        if layout.get(key):
-            changes[key] = [{**item, "font": {**item.get("font", {}), "size": PROJECTOR_FONT}} for item in layout[key]]
     if layout.get("annotations"):
         changes["annotations"] = _bigger_annotations(layout["annotations"])
     frames = figure.to_dict().get("frames") or []
