@@ -19,7 +19,11 @@ navigation = st.navigation(
         st.Page("app_pages/depth_space.py", title="Depth <-> Space", url_path="depth_space"),
         st.Page("app_pages/bitwise_or.py", title="Bitwise OR", url_path="bitwise_or"),
         st.Page("app_pages/split_join.py", title="Split <-> Join", url_path="split_join"),
+        st.Page("app_pages/layouts.py", title="Layouts", url_path="layouts"),
         st.Page("app_pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
+        st.Page("app_pages/converter.py", title="DCR ↔ CRD converter", url_path="converter"),
+        st.Page("app_pages/detective.py", title="The layout detective", url_path="detective"),
+        st.Page("app_pages/onnx_model.py", title="Open an ONNX model", url_path="onnx_model"),
     ]
 )
 url_state.begin_run(navigation.url_path)

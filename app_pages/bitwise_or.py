@@ -6,10 +6,10 @@ import math
 
 import streamlit as st
 
-from ops import DescriptorError, buffer_tensor_size
+from ops import DescriptorError, QuizSettings, buffer_tensor_size, index_formula
 from ops.descriptors.tensor_desc import packed_strides
 from ops.guard import check_element_count
-from ui import charts, url_state, work
+from ui import charts, explain, url_state, work
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
@@ -104,8 +104,47 @@ def show_pick(operands, first, stop):
     return tuple(pick) if drawn else None
 
 
+QUIZ_ELEMENTS = 64  # questions pick among the first elements
+
+
+def bits_of(array):
+    """The elements' bit patterns as Python ints (the OR works on these, whatever the type)."""
+    return array.reshape(-1).view(f"u{array.dtype.itemsize}")
+
+
+def b_strides(operands):
+    """B's descriptor strides when it is broadcast (0 along the broadcast dims), else None (packed)."""
+    if not operands.broadcast:
+        return None
+    return b_descriptor(operands.spec.data_type, operands.sizes, operands.broadcast)["Strides"]
+
+
+def bit_formula(operands, element, bit):
+    a, _, b = work.or_operands(operands)
+    values = (int(bits_of(a)[element]), int(bits_of(b)[element]), a.dtype.itemsize * 8)
+    return index_formula("ELEMENT_WISE_BIT_OR", None, None, [operands.sizes], (element, bit), values=values,
+                         b_strides=b_strides(operands))
+
+
+def step_formula(operands, title, step):
+    return bit_formula(operands, *step.source)
+
+
+def quiz_settings(operands):
+    a, _, b = work.or_operands(operands)
+    return QuizSettings("ELEMENT_WISE_BIT_OR", operands.sizes, data_type=operands.spec.data_type,
+                        a=tuple(int(v) for v in bits_of(a)[:QUIZ_ELEMENTS]),
+                        b=tuple(int(v) for v in bits_of(b)[:QUIZ_ELEMENTS]))
+
+
+def reveal(operands, in_place, question):
+    """The question's element drawn alone, with the bit its explanation works through outlined."""
+    element, bit = question.source
+    return work.picked("bitwise", work.or_picture(operands, element, element + 1, in_place), (element, bit))
+
+
 @fragment
-def figure(operands, in_place):
+def figure(operands, in_place, steps_on, speed):
     """The drawn elements and the picked bit: changing either reruns only this part of the page."""
     with admitted(work_bytes(operands), "this tensor"):
         a, _, _ = work.or_operands(operands)
@@ -123,12 +162,23 @@ def figure(operands, in_place):
             "cross-checked."
         )
         pick = show_pick(operands, first, stop)
-        figure = work.picked("bitwise", work.or_picture(operands, first, stop, in_place), pick)
-        data_type = operands.spec.data_type
-        charts.show(figure, CHART, file_stem("ELEMENT_WISE_BIT_OR", data_type, *operands.sizes, f"from{first}"),
-                    f"ELEMENT_WISE_BIT_OR, {data_type} {list(operands.sizes)}, elements {first} to {stop - 1}",
-                    selection_mode="points",
-                    on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+        if steps_on:
+            # The bits of the picked element (or the first drawn one), from the most significant down.
+            element = pick[0] if pick is not None else first
+            picture = work.picked("bitwise", work.or_picture(operands, first, stop, in_place), pick)
+            explain.stepper("bitwise", [(f"element #{element}", picture)],
+                            functools.partial(step_formula, operands), "or", speed, element=element)
+        else:
+            figure = work.picked("bitwise", work.or_picture(operands, first, stop, in_place), pick)
+            data_type = operands.spec.data_type
+            charts.show(explain.with_speed(figure, speed), CHART,
+                        file_stem("ELEMENT_WISE_BIT_OR", data_type, *operands.sizes, f"from{first}"),
+                        f"ELEMENT_WISE_BIT_OR, {data_type} {list(operands.sizes)}, elements {first} to {stop - 1}",
+                        selection_mode="points",
+                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+            if pick is not None:
+                explain.formula_block("The formula for the picked bit",
+                                      functools.partial(bit_formula, operands, *pick))
         a, b_stored, b = work.or_operands(operands)
         st.dataframe(decode_rows(a, b, work.or_output(operands), first, stop), hide_index=True, key="or_table")
 
@@ -208,10 +258,15 @@ def page():
         operands = operands_of(settings, sizes_text, b_text, bcast_text)
         with admitted(work_bytes(operands), "this tensor"):
             work.or_output(operands)
-            figure(operands, in_place)
+            quiz_on, steps_on, speed = explain.mode_bar("or")
+            if quiz_on:
+                explain.quiz(quiz_settings(operands), "or", functools.partial(reveal, operands, in_place))
+                return
+            figure(operands, in_place, steps_on, speed)
             descriptors(operands, in_place)
             call = Call("ELEMENT_WISE_BIT_OR", (operands.sizes, operands.sizes), (), ("bit_or", operands),
-                        functools.partial(inputs_of, operands), functools.partial(outputs_of, operands))
+                        functools.partial(inputs_of, operands), functools.partial(outputs_of, operands),
+                        elsewhere=(("b_sizes", operands.b_sizes),))
             operator_panels(call, settings, key="or_panels")
     except DescriptorError as exc:
         show_error(exc)

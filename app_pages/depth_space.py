@@ -2,10 +2,11 @@
 
 import functools
 
+import numpy as np
 import streamlit as st
 
-from ops import ORDERS, DescriptorError, validate
-from ui import charts, url_state, work
+from ops import ORDERS, DescriptorError, QuizSettings, index_formula, validate
+from ui import charts, explain, url_state, work
 from ui.panels import Call, operator_panels, settings_dispatchable, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
@@ -131,8 +132,31 @@ def work_bytes(spec, shape, orders):
     return spec.nbytes(shape) * (1 + 2 * len(orders))
 
 
+def pick_formula(op, shape, block_size, order, pick):
+    """The formula of the picked input element (flat index `pick`) under `order`."""
+    cell = np.unravel_index(pick, shape)
+    return index_formula(op, order, block_size, [shape], cell)
+
+
+def step_formula(op, shape, block_size, order, step):
+    return index_formula(op, order, block_size, [shape], step.source)
+
+
+def reveal(spec, shape, block_size, order, direction, question):
+    """The question's element outlined in the input and where it lands: the whole tensor when it fits the
+    drawing, else the window starting at the element."""
+    depth_shape, _ = side_shapes(shape, block_size, direction)
+    window = drawn_window(depth_shape, block_size)
+    if not window.is_whole(depth_shape):
+        space_cell = question.destination if direction == "depth_to_space" else question.source
+        n, c, h, w = space_cell
+        window = drawn_window(depth_shape, block_size, n, c, h // block_size, w // block_size)
+    picture = work.depth_space_picture(spec, shape, block_size, order, direction, window, FIGURE_WIDTH)
+    return work.picked("depth_space", picture, int(np.ravel_multi_index(question.source, shape)))
+
+
 @fragment
-def figures(spec, shape, block_size, orders, direction):
+def figures(spec, shape, block_size, orders, direction, steps_on, speed):
     """The drawn window and the picked cell: changing either reruns only this part of the page."""
     with admitted(work_bytes(spec, shape, orders), "this tensor"):
         depth_shape, _ = side_shapes(shape, block_size, direction)
@@ -143,9 +167,17 @@ def figures(spec, shape, block_size, orders, direction):
             return
         if not window.is_whole(depth_shape):
             st.caption("Drawn: " + window.describe(depth_shape, direction))
+        op = OPERATORS[direction]
+        width = FIGURE_WIDTH // len(orders)
+        if steps_on:
+            pictures = [(order, work.depth_space_picture(spec, shape, block_size, order, direction, window, width))
+                        for order in orders]
+            # Step k is the same output cell under both orders: one Play shows where each order reads it from.
+            explain.stepper("depth_space", pictures, functools.partial(step_formula, op, shape, block_size), "ds",
+                            speed)
+            return
         pick = show_pick(shape, block_size, orders, direction)
         columns = st.columns(len(orders)) if len(orders) > 1 else [st.container()]
-        width = FIGURE_WIDTH // len(orders)
         for column, order in zip(columns, orders):
             chart_key = f"ds_chart_{order}"
             with column:
@@ -154,11 +186,14 @@ def figures(spec, shape, block_size, orders, direction):
                 figure = work.picked("depth_space",
                                      work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
                                      pick)
-                charts.show(figure, chart_key, file_stem(OPERATORS[direction], order, spec.data_type, *shape,
-                                                         f"bs{block_size}"),
+                charts.show(explain.with_speed(figure, speed), chart_key,
+                            file_stem(OPERATORS[direction], order, spec.data_type, *shape, f"bs{block_size}"),
                             f"{OPERATORS[direction]} {order}, {spec.data_type} {list(shape)}, BlockSize {block_size}",
                             selection_mode="points",
                             on_select=functools.partial(remember_pick, PICK, chart_key, picked_input))
+                if pick is not None:
+                    explain.formula_block(f"{order}: the index formula for the picked element",
+                                          functools.partial(pick_formula, op, shape, block_size, order, pick))
 
 
 def inputs_of(spec, shape):
@@ -208,8 +243,15 @@ def page():
                 show_error(exc)
             refusals = dict.fromkeys(orders, value_error) if value_error else results(
                 spec, shape, block_size, orders, direction)
+            quiz_on, steps_on, speed = explain.mode_bar("ds")
+            if quiz_on:
+                if not any(refusals.values()):
+                    # Compare mode quizzes on the first order; the prompt names it.
+                    explain.quiz(QuizSettings(op, shape, orders[0], block_size), "ds",
+                                 functools.partial(reveal, spec, shape, block_size, orders[0], direction))
+                return
             if not any(refusals.values()):
-                figures(spec, shape, block_size, tuple(orders), direction)
+                figures(spec, shape, block_size, tuple(orders), direction, steps_on, speed)
             st.divider()
             for order in orders:
                 if len(orders) > 1:

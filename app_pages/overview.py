@@ -1,8 +1,9 @@
-"""What the five operators do, a small picture of each, and ways into each page with a telling preset."""
+"""What the operators do, a small picture of each, and ways into each page with a telling preset."""
 
 import streamlit as st
 
 from ui import charts, url_state, work
+from ui.layouts_work import overview_picture, preset_fields
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 
@@ -53,6 +54,20 @@ SECTIONS = [
                                                      sj_sizes="1,1,6,2", sj_axis=3, sj_mode="even", sj_parts=2)),
         ],
     ),
+    dict(
+        title="Layouts: DML_ELEMENT_WISE_IDENTITY",
+        page="app_pages/layouts.py",
+        text=(
+            "f(x) = x element by element, from one buffer tensor desc into another with the same DataType and "
+            "Sizes: only the Strides differ, and they are the layout. Permuted strides transpose (NCHW → NHWC), a 0 "
+            "stride broadcasts, larger output strides pad, and a long row stride reads a window of a larger "
+            "buffer. Feature level 1_0 (FLOAT32, FLOAT16, 4 to 5 dimensions); 1 to 8 dimensions from 3_0; all 11 "
+            "types from 4_1."
+        ),
+        presets=[
+            ("NCHW → NHWC", dict(SEED_SETTINGS, **preset_fields("NCHW -> NHWC", "UINT32"))),
+        ],
+    ),
 ]
 
 
@@ -60,6 +75,7 @@ PICTURES = {
     "app_pages/depth_space.py": work.overview_depth_to_space,
     "app_pages/bitwise_or.py": work.overview_bit_or,
     "app_pages/split_join.py": work.overview_split,
+    "app_pages/layouts.py": overview_picture,
 }
 
 
@@ -89,10 +105,30 @@ if GOTO in st.session_state:
     st.switch_page(page, query_params=params)
 st.title("DirectML operator visualizer")
 st.markdown(
-    "Five DirectML tensor operators, computed by a pure-numpy reference core with DirectML's exact rules, drawn "
+    "Six DirectML tensor operators, computed by a pure-numpy reference core with DirectML's exact rules, drawn "
     "cell by cell, validated against the feature-level support tables, cross-checked against ONNX Runtime and "
     "exported as DxDispatch JSON or C++. The sidebar settings (DataType, feature level, value pattern) apply "
     "to every page; every setting is in the URL, so a link reproduces a view."
 )
 for i, spec in enumerate(SECTIONS):
     section(spec, i)
+st.subheader("Between frameworks: DCR ↔ CRD")
+st.markdown(
+    "PyTorch's pixel_shuffle is COLUMN_ROW_DEPTH, TensorFlow's depth_to_space and ONNX's SpaceToDepth are "
+    "DEPTH_COLUMN_ROW: mixing them up in a conversion scrambles the channels. The converter gives the channel "
+    "permutation that turns one into the other, and how to fold it into the convolution before; each operator "
+    "page's Elsewhere tab gives the same call in numpy, einops, ONNX, PyTorch and TensorFlow."
+)
+st.page_link("app_pages/converter.py", label="Open the DCR ↔ CRD converter", icon=":material/swap_horiz:")
+
+st.subheader("Bring your own operator or model")
+st.markdown(
+    "The **layout detective** takes what your framework made of an origin-coded input and names the descriptor that does the "
+    "same, or the channel permutation that is missing; **Open an ONNX model** lists a model's depth/space, OR, "
+    "split and concat nodes with their settings and flags the risky ones."
+)
+links = st.container(horizontal=True, wrap=True)
+links.page_link("app_pages/detective.py", label="The layout detective", icon=":material/search:")
+links.page_link("app_pages/detective.py", label="A DCR/CRD mix-up, found", icon=":material/play_arrow:",
+                query_params={"dt_example": "mixed_up"})
+links.page_link("app_pages/onnx_model.py", label="Open an ONNX model", icon=":material/account_tree:")

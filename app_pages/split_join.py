@@ -5,17 +5,17 @@ import math
 
 import streamlit as st
 
-from ops import DescriptorError
+from ops import DescriptorError, QuizSettings, index_formula
 from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
-from ui import charts, url_state, work
+from ui import charts, explain, url_state, work
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
 from viz.export import file_stem
-from viz.split_join_fig import default_view, describe_pick, pick_from_selection, window_bounds
+from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
 
 PICK = "sj_pick"
 CHART = "sj_figure"
@@ -101,8 +101,37 @@ def configuration(sizes_text, axis, split_text, parts):
     return tuple(sizes), axis, tuple(output_sizes)
 
 
+def part_shapes(sizes, axis, output_sizes):
+    return [sizes[:axis] + (s,) + sizes[axis + 1:] for s in output_sizes]
+
+
+def split_formula(sizes, axis, output_sizes, cell):
+    return index_formula("SPLIT", None, None, [sizes, *part_shapes(sizes, axis, output_sizes)], cell, axis=axis)
+
+
+def join_formula(sizes, axis, output_sizes, cell):
+    """JOIN's formula for the same element, read from the output of SPLIT it sits in."""
+    destination = split_formula(sizes, axis, output_sizes, cell).destination
+    return index_formula("JOIN", None, None, part_shapes(sizes, axis, output_sizes), destination, axis=axis)
+
+
+def step_formula(sizes, axis, output_sizes, title, step):
+    return split_formula(sizes, axis, output_sizes, step.source)
+
+
+def reveal(spec, sizes, axis, output_sizes, question):
+    """The question's element outlined in the input and in its output, in the plane and window that hold it."""
+    index = question.source
+    view = default_view(len(sizes), axis)
+    fixed = tuple((d, int(index[d])) for d in range(len(sizes)) if d not in view)
+    row_dim, col_dim = view
+    start = (0 if row_dim is None else index[row_dim] // WINDOW * WINDOW, index[col_dim] // WINDOW * WINDOW)
+    picture = work.split_picture(spec, sizes, axis, output_sizes, view, fixed, start)
+    return work.picked("split_join", picture, tuple(int(i) for i in index))
+
+
 @fragment
-def figure(spec, sizes, axis, output_sizes):
+def figure(spec, sizes, axis, output_sizes, steps_on, speed):
     """The drawn plane and the picked cell: changing either reruns only this part of the page."""
     with admitted(spec.nbytes(sizes) * 3, "this tensor"):
         x = work.values(spec, sizes)
@@ -139,11 +168,24 @@ def figure(spec, sizes, axis, output_sizes):
             "Colors = which output an element goes to; hover gives its index in the input and in that output. Play "
             "peels the outputs off one by one (SPLIT) and then joins them back (JOIN)."
         )
+        if steps_on:
+            explain.stepper("split_join", [("SPLIT", picture)],
+                            functools.partial(step_formula, sizes, axis, output_sizes), "sj", speed)
+            return
         show_pick(x, axis, list(output_sizes), meta["pick"])
-        charts.show(picture, CHART, file_stem("SPLIT", spec.data_type, *sizes, f"axis{axis}"),
+        charts.show(explain.with_speed(picture, speed), CHART,
+                    file_stem("SPLIT", spec.data_type, *sizes, f"axis{axis}"),
                     f"SPLIT / JOIN, {spec.data_type} {list(sizes)}, Axis {axis}, outputs {list(output_sizes)}",
                     selection_mode="points",
-                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+                    on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+        if meta["pick"] is not None:
+            columns = st.columns(2)
+            with columns[0]:
+                explain.formula_block("SPLIT: where the picked element goes",
+                                      functools.partial(split_formula, sizes, axis, output_sizes, pick))
+            with columns[1]:
+                explain.formula_block("JOIN: where it comes back",
+                                      functools.partial(join_formula, sizes, axis, output_sizes, pick))
 
 
 def inputs_of(spec, sizes):
@@ -178,7 +220,12 @@ def page():
             x = work.values(spec, sizes)
             outputs = work.split_parts(spec, sizes, axis, output_sizes)
             same = work.joined(spec, sizes, axis, output_sizes).tobytes() == x.tobytes()
-            figure(spec, sizes, axis, output_sizes)
+            quiz_on, steps_on, speed = explain.mode_bar("sj")
+            if quiz_on:
+                explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj",
+                             functools.partial(reveal, spec, sizes, axis, output_sizes))
+                return
+            figure(spec, sizes, axis, output_sizes, steps_on, speed)
             st.markdown(
                 f"OutputCount {len(outputs)}: " + ", ".join(f"[{k}] {list(o.shape)}" for k, o in enumerate(outputs))
                 + f". JOIN(SPLIT(x)) reproduces x bit for bit: **{same}**."

@@ -6,7 +6,18 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ops import DML_TYPES, DescriptorError, cross_check, load_model
+from ops import (
+    DML_TYPES,
+    INVALID,
+    NOT_MODELLED,
+    UNKNOWN_KIND,
+    VALID,
+    DescriptorError,
+    cross_check,
+    load_model,
+    model_notes,
+    run_model_partial,
+)
 from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
@@ -17,15 +28,17 @@ from ui.sidebar import current_settings
 from ui.values import parse_int_list
 from viz.export import file_stem
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
-from viz.workbench_fig import color_limits, tensor_heatmap
+from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
 
-SOURCES = ("Example", "Paste JSON", "Upload a file")
+SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
 ELEMENT_CAP = 2**20
 BUILD_HERE = "build one here"
 # Translucent, so the report reads on the light and the dark theme alike.
 OK_COLOR = "rgba(33, 195, 84, 0.16)"
 FAIL_COLOR = "rgba(255, 75, 75, 0.16)"
+NOT_MODELLED_COLOR = "rgba(128, 128, 128, 0.16)"
+STATUS_COLORS = {VALID: OK_COLOR, INVALID: FAIL_COLOR, NOT_MODELLED: NOT_MODELLED_COLOR, UNKNOWN_KIND: FAIL_COLOR}
 SYNTAX_POSITION = re.compile(r"line (\d+), column (\d+)")
 
 
@@ -47,19 +60,27 @@ def edit_example(text):
     url_state.put_many({"wb_text": text, "wb_source": "Paste JSON"})
 
 
+def bundled_example(examples, key, folder, help_text):
+    """(model text, label) of the bundled example picked in a selectbox bound to the URL under `key`."""
+    name = url_state.widget(st.selectbox, "Bundled example", key, next(iter(examples)), options=list(examples),
+                            help=help_text)
+    text = examples[name].read_text(encoding="utf-8")
+    st.button("Edit a copy of this example", key=f"{key}_edit", on_click=edit_example, args=(text,))
+    with st.expander(f"{folder}/{name}.json"):
+        st.code(text, language="json")
+    return text, f"{folder}/{name}.json"
+
+
 def model_source():
     """(model text or None, label) from the chosen source."""
     source = url_state.widget(st.radio, "Model source", "wb_source", SOURCES[0], options=SOURCES, horizontal=True)
     if source == "Example":
-        examples = wb.example_files()
-        name = url_state.widget(st.selectbox, "Bundled example", "wb_example", next(iter(examples)),
-                                options=list(examples),
-                                help="One DxDispatch model per operator, including the seed documents' examples")
-        text = examples[name].read_text(encoding="utf-8")
-        st.button("Edit a copy of this example", key="wb_edit", on_click=edit_example, args=(text,))
-        with st.expander(f"examples/{name}.json"):
-            st.code(text, language="json")
-        return text, f"examples/{name}.json"
+        return bundled_example(wb.example_files(), "wb_example", "examples",
+                               "One DxDispatch model per operator, including the seed documents' examples")
+    if source == "Partly modelled example":
+        return bundled_example(wb.example_files(wb.PARTIAL_EXAMPLES_DIR), "wb_partial_example", "examples/partial",
+                               "Models mixing the operators modelled here with ELEMENT_WISE_ADD, GEMM, CONVOLUTION, "
+                               "HLSL shaders and ONNX models: they open in partial mode")
     if source == "Paste JSON":
         text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
                                 codec=wb.LINK_CODEC,
@@ -132,7 +153,8 @@ def bound_arrays(values, field, bindings):
 
 def show_dispatch(index, record, command, dispatchable, checking):
     st.markdown(f"##### commands[{index}]: dispatch `{record.dispatchable}` (DML_OPERATOR_{record.operator})")
-    bindings = command["bindings"]
+    # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
+    bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
     for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
         with column:
@@ -171,10 +193,93 @@ def show_run(model):
         return
     st.markdown("##### Printed output")
     st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
+    if result.dxdispatch_prints != result.prints:
+        with st.expander("As DxDispatch prints it (UINT8 and INT8 values as characters)"):
+            # std::ostream writes int8_t/uint8_t as characters; control characters are shown as their symbols.
+            exact = "\n".join(result.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
+            st.code(exact, language=None, wrap_lines=True)
     checking = url_state.widget(st.toggle, "Cross-check every dispatch on ONNX Runtime", "wb_cross_check", True)
     for index, (kind, step) in enumerate(wb.command_steps(model, result)):
         if kind == "dispatch":
             show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
+
+
+def partial_run(raw):
+    """The partial run of a model this project does not model whole, or None when it models every part."""
+    try:
+        with element_cap_set_to(ELEMENT_CAP):
+            run = run_model_partial(raw)
+    except DescriptorError:
+        return None
+    return None if run.inspection.fully_modelled else run
+
+
+def show_status(run):
+    inspection = run.inspection
+    st.markdown("Every resource and dispatchable: **modelled, valid**; **modelled, invalid** with the rules it "
+                "breaks; **not modelled here**, with where DirectML or DxDispatch documents it; or **unknown kind**, "
+                "a dispatchable type DxDispatch does not know either. Nothing is computed for a part that is not "
+                "modelled.")
+    rows = wb.status_rows(inspection)
+    table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
+    st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
+                 column_config={"why": st.column_config.TextColumn("why", width="large")})
+    links = [f"- `{part.name}`: [{part.documentation}]({part.url})" for part in inspection.dispatchables if part.url]
+    if links:
+        st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
+    if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
+        st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
+                   "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "
+                   "still runs the commands that do not use them.")
+
+
+def show_partial_run(raw, run):
+    ran, skipped = run.ran, run.skipped
+    if run.refusal:
+        st.error(f"Nothing could be run: {run.refusal}")
+    elif run.stopped_at is None:
+        st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands; the skipped ones change no buffer, so "
+                "nothing after them was held back.")
+    else:
+        st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands, in order up to commands[{run.stopped_at}], "
+                "the first dispatch that cannot be run here; every command after it is skipped, since what it would "
+                "leave in the buffers is unknown here.")
+    charts.show(command_strip(wb.command_steps_partial(raw, run)), "wb_command_strip", "workbench_commands",
+                "The model's commands, step by step")
+    st.markdown("##### Printed output")
+    st.code("\n".join(run.prints) or "(no print command ran)", language=None, wrap_lines=True)
+    if skipped:
+        st.markdown("##### Skipped commands")
+        st.dataframe(pd.DataFrame(wb.skipped_rows(run)), hide_index=True, key="wb_skipped_table",
+                     column_config={"why it was skipped": st.column_config.TextColumn(width="large")})
+    checking = url_state.widget(st.toggle, "Cross-check every dispatch on ONNX Runtime", "wb_cross_check", True)
+    for step in ran:
+        if step.kind == "dispatch":
+            show_dispatch(step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable],
+                          checking)
+
+
+def show_partial(raw, run, label, settings):
+    """A model with parts not modelled here: statuses, validation and memory maps of its modelled part, a partial
+    run."""
+    missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
+    st.warning(f"{label} has parts this project does not model ({', '.join(missing)}), so it is open in partial "
+               "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
+               "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
+    modelled = wb.modelled_part(raw, run.inspection)
+    status, report, ran, explorer, export = st.tabs(
+        ["Status", "Validation report", "Run (partial)", "Tensor descriptors", "Export"])
+    with status:
+        show_status(run)
+    with report:
+        with element_cap_set_to(ELEMENT_CAP):
+            show_validation(modelled, settings.feature_level)
+    with ran:
+        show_partial_run(raw, run)
+    with explorer:
+        show_explorer(modelled, settings.data_type)
+    with export:
+        st.info("The export writes models this project runs whole; this one has parts not modelled here.")
 
 
 def apply_preset():
@@ -317,12 +422,18 @@ def page():
         with element_cap_set_to(ELEMENT_CAP):
             model = load_model(raw)
     except DescriptorError as error:
+        run = partial_run(raw)
+        if run is not None:
+            show_partial(raw, run, label, settings)
+            return
         st.error(f"{label} is refused: {error}")
     else:
         st.success(
             f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
             f"{len(model['commands'])} commands, valid at feature level 6_4."
         )
+        for note in model_notes(raw):
+            st.info(f"DxDispatch reads this differently: {note}")
 
     report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
     with report:

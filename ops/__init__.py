@@ -15,13 +15,32 @@ from .datatypes import (
     type_name,
 )
 from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_depth
-from .descriptors.dxdispatch import load_model, run_model, run_model_detailed
+from .descriptors.dxdispatch import load_model, model_notes, run_model, run_model_detailed
 from .errors import DescriptorError
 from .descriptors.export import cpp_snippet, model_for, normalize_model
+from .descriptors.partial import (
+    INVALID,
+    NOT_MODELLED,
+    VALID,
+    ModelInspection,
+    PartialRun,
+    UNKNOWN_KIND,
+    PartStatus,
+    inspect_model,
+    run_model_partial,
+)
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
 from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
 from .operators.split_join import join, split
+from .operators.identity import (
+    LAYOUT_PRESETS,
+    copy_order,
+    element_wise_identity,
+    identity_problems,
+    layout_preset,
+    logical_tensor,
+)
 from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 from .descriptors.validate import validate, validate_problems
 from .detective.channels import (
@@ -30,8 +49,18 @@ from .detective.channels import (
     permute_conv_input_channels,
     permute_conv_output_channels,
 )
-from .detective.identify import IdentifyReport, identify
-from .detective.origin import NPY_BYTE_CAP, origin_coded_input, read_npy, read_printed_array, to_npy_bytes
+from .detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
+from .detective.examples import detective_example
+from .detective.identify import IdentifyReport, descriptor_sources, identify, mix_up_diff
+from .detective.origin import (
+    NPY_BYTE_CAP,
+    origin_coded_input,
+    origin_coded_inputs,
+    read_npy,
+    read_printed_array,
+    to_npy_bytes,
+)
+from .frameworks.example_model import example_upscaling_model
 from .frameworks.onnx_models import (
     ONNX_BYTE_CAP,
     ModelNode,
@@ -42,6 +71,7 @@ from .frameworks.onnx_models import (
     open_onnx_model,
 )
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
+from .teaching import Formula, Question, QuizSettings, Term, index_formula, quiz_questions
 
 __all__ = [
     "bit_or",
@@ -64,6 +94,7 @@ __all__ = [
     "join_map",
     "level_name",
     "load_model",
+    "model_notes",
     "memory_map",
     "model_for",
     "normalize_model",
@@ -85,11 +116,16 @@ __all__ = [
     "validate_problems",
     # the layout detective (ops/detective)
     "channel_permutation",
+    "descriptor_sources",
+    "DETECTIVE_EXAMPLES",
+    "detective_example",
     "identify",
     "IdentifyReport",
     "inverse_permutation",
+    "mix_up_diff",
     "NPY_BYTE_CAP",
     "origin_coded_input",
+    "origin_coded_inputs",
     "permute_conv_input_channels",
     "permute_conv_output_channels",
     "read_npy",
@@ -101,10 +137,35 @@ __all__ = [
     "Snippet",
     # opening an ONNX model (ops/frameworks/onnx_models.py)
     "cross_check_node",
+    "example_upscaling_model",
     "extract_node",
     "ModelNode",
     "ONNX_BYTE_CAP",
     "OnnxModelReport",
     "open_onnx_model",
     "Rearrangement",
+    # real models, partially (ops/descriptors/partial.py)
+    "inspect_model",
+    "INVALID",
+    "ModelInspection",
+    "NOT_MODELLED",
+    "PartialRun",
+    "PartStatus",
+    "run_model_partial",
+    "UNKNOWN_KIND",
+    "VALID",
+    # DML_ELEMENT_WISE_IDENTITY and tensor layouts (ops/operators/identity.py)
+    "copy_order",
+    "element_wise_identity",
+    "identity_problems",
+    "LAYOUT_PRESETS",
+    "layout_preset",
+    "logical_tensor",
+    # teaching aids (ops/teaching)
+    "Formula",
+    "index_formula",
+    "Question",
+    "quiz_questions",
+    "QuizSettings",
+    "Term",
 ]

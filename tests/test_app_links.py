@@ -15,6 +15,7 @@ PAGES = {
     "depth_space": "app_pages/depth_space.py",
     "bitwise_or": "app_pages/bitwise_or.py",
     "split_join": "app_pages/split_join.py",
+    "layouts": "app_pages/layouts.py",
 }
 # A starting view far from every preset: the preset has to set each of its settings, not inherit them.
 AWAY = {
@@ -24,6 +25,8 @@ AWAY = {
                        or_inplace=True, or_first=2, or_rows=3, or_pick=(3, 1), level="3_0"),
     "split_join": dict(dtype="INT8", pattern="random_bytes", seed=3, sj_sizes="2,3,4", sj_axis=1, sj_mode="even",
                        sj_parts=3, sj_pick=(1, 2, 3), level="2_1"),
+    "layouts": dict(dtype="UINT8", pattern="sequence", start=5.0, delta=3.0, ly_in_sizes="3,5",
+                    ly_out_strides="1,3", ly_out_total="16", level="4_1"),
 }
 WIDGET_KINDS = ("number_input", "text_input", "text_area", "radio", "selectbox", "checkbox", "toggle")
 
@@ -46,7 +49,7 @@ def reopened(at, page):
     return fresh
 
 
-PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 3, "split_join": 2}
+PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 3, "split_join": 2, "layouts": 6}
 CASES = [(page, index) for page, count in PRESET_COUNTS.items() for index in range(count)]
 
 
@@ -55,7 +58,7 @@ def test_a_preset_pressed_away_from_it_leaves_a_link_that_reopens_the_same_view(
     at = run_through_app(PAGES[page], **AWAY[page])
     assert not at.exception, at.exception
     assert dict(at.query_params), "the starting view should not be the default one"
-    prefix = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj"}[page]
+    prefix = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}[page]
     at.button(key=f"{prefix}_preset_{index}").click().run()
     assert not at.exception, at.exception
     seen = view(at)
@@ -73,7 +76,7 @@ def test_every_preset_and_overview_button_is_covered():
     assert sorted(overview) == sorted(OVERVIEW_BUTTONS)
 
 
-OVERVIEW_BUTTONS = ["overview_0_0", "overview_0_1", "overview_1_0", "overview_2_0"]
+OVERVIEW_BUTTONS = ["overview_0_0", "overview_0_1", "overview_1_0", "overview_2_0", "overview_3_0"]
 
 
 @pytest.mark.parametrize("key", OVERVIEW_BUTTONS)
@@ -83,7 +86,7 @@ def test_an_overview_button_leaves_a_link_that_reopens_the_same_view(key):
     assert not at.exception, at.exception
     assert at.title[0].value != "DirectML operator visualizer", "the button opens its page"
     seen = view(at)
-    landed = {"Depth": "depth_space", "Bitwise": "bitwise_or", "Split": "split_join"}
+    landed = {"Depth": "depth_space", "Bitwise": "bitwise_or", "Split": "split_join", "Layouts": "layouts"}
     name = next(v for k, v in landed.items() if seen[0].startswith(k))
     fresh = reopened(at, PAGES[name])
     assert view(fresh) == seen

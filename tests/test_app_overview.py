@@ -22,7 +22,7 @@ def test_overview_is_the_default_page_and_runs_clean(app):
 
 def test_each_installed_operator_page_has_a_picture(app):
     charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
-    assert len(charts) == 3
+    assert len(charts) == 4
     depth = next(c for c in charts if c["layout"].get("meta", {}).get("operator") == "DEPTH_TO_SPACE1")
     assert depth["layout"]["yaxis"]["autorange"] == "reversed"
 
@@ -64,3 +64,12 @@ def test_presets_for_the_other_pages_land_there_with_their_settings(app, label, 
     assert not app.exception, app.exception
     assert page_title_word in app.title[0].value
     assert {k: app.session_state[k] for k in state} == state
+
+
+def test_layouts_preset_opens_the_nhwc_copy(app):
+    next(b for b in app.button if b.label == "NCHW → NHWC").click()
+    app.run()
+    assert not app.exception, app.exception
+    assert app.title[0].value == "Layouts: DML_ELEMENT_WISE_IDENTITY"
+    assert app.text_input(key="ly_out_strides").value == "24,1,12,3"
+    assert any("byte-identical" in s.value for s in app.success)

@@ -432,8 +432,8 @@ def test_channel_permutation_worked_example_and_identity():
 @pytest.mark.parametrize(
     "args, message",
     [
-        ((6, 2, "DCR", "CRD"), "channel count 6 is not divisible by BlockSize\\^2 = 4"),
-        ((0, 1, "DCR", "CRD"), "channels 0: must be at least 1"),
+        ((6, 2, "DCR", "CRD"), "C \\(channels\\) 6: must be divisible by BlockSize\\^2 = 4"),
+        ((0, 1, "DCR", "CRD"), "C \\(channels\\) 0: must be at least 1"),
         ((4, 2.0, "DCR", "CRD"), "BlockSize 2.0: must be a positive integer"),
         ((4, 2, "DCR", "XYZ"), "Order 'XYZ'"),
     ],
@@ -645,6 +645,8 @@ def test_read_npy_caps_bytes_and_converts_byte_order_and_fortran_layout():
         ("array([[ 0, 18,  1],\n       [36, 54, 37]], dtype=uint32)", [[0, 18, 1], [36, 54, 37]], np.int64),
         ("tensor([[[0., 9.],\n         [1., 10.]]], dtype=torch.float64)", [[[0.0, 9.0], [1.0, 10.0]]], np.float64),
         ("tf.Tensor(\n[[0 1 2]\n [3 4 5]], shape=(2, 3), dtype=int32)", [[0, 1, 2], [3, 4, 5]], np.int64),
+        ("<tf.Tensor: shape=(2, 2), dtype=float32, numpy=\narray([[0., 4.],\n       [1., 5.]], dtype=float32)>",
+         [[0.0, 4.0], [1.0, 5.0]], np.float64),
         ("0, 18, 1, 19", [0, 18, 1, 19], np.int64),
         ("[nan, -inf, 1e3, .5]", [np.nan, -np.inf, 1000.0, 0.5], np.float64),
     ],
@@ -689,3 +691,97 @@ def test_read_printed_array_refusals(text, sizes, message):
 def test_read_printed_array_caps_its_text():
     with pytest.raises(ops.DescriptorError, match="exceed the cap of 10"):
         ops.read_printed_array("1 " * 10, max_chars=10)
+
+
+# ---------------------------------------------------------------- inputs of a join, examples, the before/after diff
+
+
+def test_origin_coded_inputs_count_through_all_inputs_as_identify_does():
+    xs = ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)], "INT32")
+    assert [a.shape for a in xs] == [(1, 2, 3), (1, 1, 3)]
+    np.testing.assert_array_equal(np.concatenate([a.ravel() for a in xs]), np.arange(9))
+    report = ops.identify(xs, ops.join(xs, 1))
+    which, flat = report.source_input_and_index()
+    assert which.ravel().tolist() == [0] * 6 + [1] * 3 and flat.ravel().tolist() == list(range(6)) + list(range(3))
+    with ops.element_cap_set_to(8):
+        with pytest.raises(ops.DescriptorError, match="all inputs together"):
+            ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
+    with pytest.raises(ops.DescriptorError, match="non-empty list"):
+        ops.origin_coded_inputs([])
+    with pytest.raises(ops.DescriptorError, match=r"Sizes\[1\]\[0\] 0"):
+        ops.origin_coded_inputs([(2,), (0,)])
+
+
+EXPECTED_EXAMPLES = {
+    "pixel_shuffle": ("DEPTH_TO_SPACE1", "COLUMN_ROW_DEPTH"),
+    "tf_nhwc": ("DEPTH_TO_SPACE1", "DEPTH_COLUMN_ROW"),
+    "pixel_unshuffle": ("SPACE_TO_DEPTH1", "COLUMN_ROW_DEPTH"),
+}
+
+
+@pytest.mark.parametrize("name", list(EXPECTED_EXAMPLES))
+@pytest.mark.parametrize("sizes", [None, [(2, 16, 4, 2)]])
+def test_framework_examples_are_what_the_core_computes_in_the_order_the_docs_give(name, sizes):
+    operator, order = EXPECTED_EXAMPLES[name]
+    [x], [y] = ops.detective_example(name, sizes)
+    core = ops.depth_to_space if operator == "DEPTH_TO_SPACE1" else ops.space_to_depth
+    np.testing.assert_array_equal(y, core(x, 2, order))
+    assert ops.identify(x, y).matches == [{"operator": operator, "BlockSize": 2, "Order": order}]
+
+
+def test_the_mixed_up_example_needs_a_permutation_and_the_diff_shows_it_gone():
+    [x], [y] = ops.detective_example("mixed_up", [(1, 12, 2, 2)], "INT32")
+    report = ops.identify(x, y)
+    assert report.matches == [] and report.permutation is not None
+    diff = ops.mix_up_diff(report, x.shape)
+    d = diff["descriptor"]
+    # Before: exactly the cells where y differs from the descriptor applied to x as given.
+    np.testing.assert_array_equal(diff["before"], y != ops.depth_to_space(x, d["BlockSize"], d["Order"]))
+    assert diff["before"].any() and not diff["after"].any()
+    assert ops.mix_up_diff(ops.identify(x, ops.depth_to_space(x, 2, "CRD")), x.shape) is None
+
+
+def test_the_diff_of_a_space_to_depth_with_permuted_output_channels():
+    x = ops.origin_coded_input((1, 2, 4, 4))
+    shuffle = np.array([3, 1, 2, 0, 4, 5, 6, 7])
+    y = ops.space_to_depth(x, 2, "DCR")[:, shuffle]
+    report = ops.identify(x, y)
+    diff = ops.mix_up_diff(report, x.shape)
+    assert report.permuted_matches[0]["applies_to"] == "output channels"
+    assert not diff["after"].any() and diff["before"].sum() == 2 * 4  # two channels of 2 x 2 moved
+
+
+@pytest.mark.parametrize("name", ["transpose", "split", "join", "broadcast", "corrupted"])
+def test_other_examples_are_reported_as_what_they_are(name):
+    xs, ys = ops.detective_example(name)
+    report = ops.identify(xs if len(xs) > 1 else xs[0], ys if len(ys) > 1 else ys[0])
+    if name == "transpose":
+        assert report.transpose == (0, 2, 3, 1) and report.matches == []
+    elif name == "split":
+        assert report.matches == [{"operator": "SPLIT", "Axis": 1, "OutputCount": 2, "AxisSizes": [1, 3]}]
+    elif name == "join":
+        assert report.matches == [{"operator": "JOIN", "Axis": 1, "InputCount": 2, "AxisSizes": [2, 1]}]
+    elif name == "broadcast":
+        assert report.kind == "broadcast"
+        np.testing.assert_array_equal(report.source_index, np.arange(24).reshape(1, 2, 3, 4)[..., :1].repeat(4, 3))
+    else:
+        assert report.kind == "not a rearrangement" and report.unmatched_count == 2
+        assert report.near_matches == [{"operator": "DEPTH_TO_SPACE1", "BlockSize": 2, "Order": "COLUMN_ROW_DEPTH"}]
+
+
+@pytest.mark.parametrize(
+    "name, sizes, message",
+    [
+        ("pixel_shuffle", [(1, 6, 2, 2)], "C divisible by 4"),
+        ("pixel_unshuffle", [(1, 1, 3, 4)], "H and W divisible by 2"),
+        ("transpose", [(2, 3)], "needs 4 dimensions"),
+        ("split", [(1, 1, 2)], "dimension 1 of size 2"),
+        ("join", [(1, 2)], "at least two inputs"),
+        ("join", [(1, 2, 3), (2, 1, 2)], "agree in every dimension but 1"),
+        ("broadcast", [(2,), (2,)], "takes one input"),
+        ("nonsense", None, "expected one of pixel_shuffle"),
+    ],
+)
+def test_examples_refuse_sizes_that_do_not_fit(name, sizes, message):
+    with pytest.raises(ops.DescriptorError, match=message):
+        ops.detective_example(name, sizes)

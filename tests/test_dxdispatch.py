@@ -122,13 +122,14 @@ def test_initializers():
     assert run_model(one_resource_model("FLOAT32", {"valueCount": 4, "valueStart": 1, "valueDelta": 2.5}))["r"].tolist() == [1, 3.5, 6, 8.5]
     assert run_model(one_resource_model("INT8", {"valueCount": 3, "valueStart": 5, "valueDelta": -60}))["r"].tolist() == [5, -55, -115]
     assert run_model(one_resource_model("UINT64", {"valueCount": 2, "value": 2**64 - 1}))["r"].tolist() == [2**64 - 1] * 2
-    assert run_model(one_resource_model("INT32", [1.0, -2]))["r"].tolist() == [1, -2]
+    with pytest.raises(DescriptorError, match=r"^resources\.r\.initialValues\[0\]: 1\.0: INT32 values must be JSON integers"):
+        run_model(one_resource_model("INT32", [1.0, -2]))
 
 
 def test_size_in_bytes_pads_and_rounds_up():
     result = run_model_detailed(one_resource_model("UINT8", [1, 2, 3], sizeInBytes=5))
     assert result.buffers["r"].tolist() == [1, 2, 3, 0, 0]
-    assert len(result.buffer_bytes["r"]) == 8
+    assert len(result.buffer_bytes["r"]) == 5  # an explicit size is used as given (JsonParsers.cpp)
     assert result.prints == ["Resource 'r': 1, 2, 3"]
     assert load_model(one_resource_model("FLOAT16", [1, 2, 3]))["resources"]["r"]["sizeInBytes"] == 8
 
@@ -220,17 +221,12 @@ REFUSALS = [
     (lambda m: m["dispatchables"]["element_wise_bit_or"]["desc"]["BTensor"].update(Sizes=[5]),
      r"^dispatchables\.element_wise_bit_or\.desc\.BTensor\.Sizes: "),
     (lambda m: m["commands"][0]["bindings"].pop("BTensor"), r"^commands\[0\]\.bindings\.BTensor: BTensor: missing binding"),
-    (lambda m: m["commands"][0]["bindings"].update(CTensor="A"), r"^commands\[0\]\.bindings\.CTensor: "),
     (lambda m: m["commands"][0]["bindings"].update(ATensor=["A", "B"]), r"^commands\[0\]\.bindings\.ATensor: 2 bindings"),
     (lambda m: m["commands"][0]["bindings"].update(ATensor={"name": "A", "elementOffset": 1}),
      r"^commands\[0\]\.bindings\.ATensor\.elementOffset: elementOffset 1: 4 bytes .* multiple of 16"),
-    (lambda m: m["commands"][0]["bindings"].update(ATensor={"name": "A", "elementCount": 3}),
-     r"^commands\[0\]\.bindings\.ATensor: ATensor needs TotalTensorSizeInBytes = 16"),
-    (lambda m: m["commands"][0]["bindings"].update(ATensor={"name": "A", "format": "R32_UINT"}),
-     r"^commands\[0\]\.bindings\.ATensor\.format: "),
     (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3]), r"^commands\[0\]\.bindings\.ATensor: .*holds 12 bytes"),
     (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, 2**32]), r"^resources\.A\.initialValues\[3\]: 4294967296: outside UINT32"),
-    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, "nan"]), r"^resources\.A\.initialValues\[3\]: 'nan': UINT32 values must be integers"),
+    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, "nan"]), r"^resources\.A\.initialValues\[3\]: 'nan': UINT32 values must be JSON integers"),
     (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, 1.5]), r"^resources\.A\.initialValues\[3\]: 1.5"),
     (lambda m: m["resources"]["A"].update(initialValues=[]), r"^resources\.A\.initialValues: "),
     (lambda m: m["resources"]["A"].update(initialValues={"valueCount": 0, "value": 1}), r"^resources\.A\.initialValues\.valueCount: "),
@@ -239,13 +235,11 @@ REFUSALS = [
     (lambda m: m["resources"]["A"].update(initialValues={"count": 4}), r"^resources\.A\.initialValues: initialValues fields"),
     (lambda m: m["resources"]["A"].update(initialValuesDataType="UNKNOWN"), r"^resources\.A\.initialValuesDataType: .*UNKNOWN"),
     (lambda m: m["resources"]["A"].update(initialValuesDataType="FLOAT8"), r"^resources\.A\.initialValuesDataType: "),
-    (lambda m: m["resources"]["A"].update(sizeInBytes=8), r"^resources\.A\.sizeInBytes: sizeInBytes 8: must be .* 16 bytes"),
-    (lambda m: m["resources"]["A"].update(resampleSize=[1]), r"^resources\.A\.resampleSize: "),
+    (lambda m: m["resources"]["A"].update(sizeInBytes=8), r"^resources\.A\.sizeInBytes: sizeInBytes 8: the buffer size is too small for the initialValues \(16 bytes\)"),
     (lambda m: m["resources"]["A"].pop("initialValuesDataType"), r"^resources\.A\.initialValuesDataType: .*missing"),
     (lambda m: m["commands"].append({"type": "writeFile", "targetPath": "x.npy", "resource": "A"}), r"^commands\[2\]\.type: writeFile"),
     (lambda m: m["commands"].append({"type": "print", "resource": "Q"}), r"^commands\[2\]\.resource: "),
     (lambda m: m["commands"].append("print"), r"^commands\[2\]: "),
-    (lambda m: m.update(extra=1), r"^extra: unknown root field"),
     (lambda m: m.pop("commands"), r"^commands: "),
     (lambda m: m["resources"].update({"odd name": 3}), r'^resources\["odd name"\]: '),
 ]
@@ -290,10 +284,10 @@ def test_normalized_model_fills_defaults():
     json.dumps(model)
     desc = model["dispatchables"]["join"]["desc"]
     assert desc["InputTensors"][1] == {"DataType": "FLOAT32", "Flags": "NONE", "DimensionCount": 1, "Sizes": [2],
-                                       "Strides": None, "TotalTensorSizeInBytes": 8, "GuaranteedBaseOffsetAlignment": 0}
+                                       "TotalTensorSizeInBytes": 8, "GuaranteedBaseOffsetAlignment": 0}
     bindings = model["commands"][0]["bindings"]
-    assert bindings["InputTensors"][1] == {"name": "B", "elementOffset": 0, "elementCount": 3}
-    assert bindings["OutputTensor"] == {"name": "Out", "elementOffset": 0, "elementCount": 10}
+    assert bindings["InputTensors"][1] == {"name": "B", "elementOffset": 0}
+    assert bindings["OutputTensor"] == {"name": "Out", "elementOffset": 0}
     assert model["resources"]["A"]["sizeInBytes"] == 40
     assert load_model(model) == model
 
@@ -376,5 +370,5 @@ def test_text_refusals_name_the_json_path():
 def test_a_huge_value_count_is_refused_for_its_size():
     model = {"resources": {"a": {"initialValuesDataType": "UINT8", "initialValues": {"valueCount": 2**70, "value": 0}}},
              "dispatchables": {}, "commands": []}
-    with pytest.raises(DescriptorError, match=r"resources\.a\.initialValues\.valueCount: valueCount .*exceeds the cap"):
+    with pytest.raises(DescriptorError, match=r"resources\.a\.initialValues\.valueCount: valueCount \d+: must be a JSON integer in \[0, 2\^32-1\]"):
         load_model(model)

@@ -17,6 +17,7 @@ from viz.export import REMOVED_BUTTONS, animated_html, chart_config, file_stem
 from conftest import run_through_app
 
 PAGES = ["app_pages/overview.py", "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py",
+         "app_pages/layouts.py", "app_pages/converter.py", "app_pages/detective.py",
          "app_pages/workbench.py"]
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.frameworks.snippets import FRAMEWORKS, ORT_CPU_DEPTH_SPACE_TYPES
+from ops.frameworks.snippets import FRAMEWORKS, ORDER_CONVENTIONS, ORT_CPU_DEPTH_SPACE_TYPES
 
 ORDERS = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
 TYPES = list(ops.DML_TYPES)
@@ -286,6 +286,17 @@ def test_the_orders_each_framework_names_in_its_snippets():
     assert 'mode="CRD"' in snippet(d2s["CRD"], "onnx").code and 'mode="DCR"' in snippet(d2s["DCR"], "onnx").code
     assert '"SpaceToDepth"' in snippet(s2d["DCR"], "onnx").code
     assert '"SpaceToDepth"' not in snippet(s2d["CRD"], "onnx").code and '"Transpose"' in snippet(s2d["CRD"], "onnx").code
+
+
+def test_depth_space_snippets_say_which_order_their_framework_uses():
+    for op in ("depth_to_space", "space_to_depth"):
+        snippets = ops.framework_snippets(op, [1, 8, 4, 4], block_size=2, order="CRD")
+        assert {s.framework: s.order for s in snippets} == ORDER_CONVENTIONS
+    assert "CRD" in ORDER_CONVENTIONS["pytorch"] and "DCR" not in ORDER_CONVENTIONS["pytorch"].split(";")[0]
+    assert "(DCR), on NHWC" in ORDER_CONVENTIONS["tensorflow"]
+    assert "SpaceToDepth has no mode and is always DCR" in ORDER_CONVENTIONS["onnx"]
+    others = ops.framework_snippets("split", [4], "INT8", axis=0, sizes=[1, 3])
+    assert all(s.order == "" for s in others)  # an order means nothing outside depth/space
 
 
 def test_the_reorders_in_the_snippets_are_the_converter_permutations():

@@ -334,3 +334,26 @@ def test_a_real_torch_export_of_pixel_shuffle_and_unshuffle():
     [chain] = report.rearrangements
     assert chain.settings["operator"] == "SPACE_TO_DEPTH1" and chain.settings["Order"] == "COLUMN_ROW_DEPTH"
     assert ops.cross_check_node(report, shuffle.index).matches
+
+
+# ---------------------------------------------------------------- the bundled example
+
+
+def test_the_example_model_runs_and_lists_every_operator_with_its_risks():
+    ort = pytest.importorskip("onnxruntime")
+    data = ops.example_upscaling_model()
+    onnx.checker.check_model(onnx.load_from_string(data))
+    session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+    y, flags = session.run(None, {"x": np.zeros((1, 3, 8, 8), np.float32), "flags": np.arange(8, dtype=np.uint8).reshape(2, 4)})
+    assert y.shape == (1, 3, 16, 16) and flags.ravel().tolist() == [v | 0x80 for v in range(8)]
+    report = ops.open_onnx_model(data)
+    assert [n.op_type for n in report.nodes] == ["SpaceToDepth", "Split", "Concat", "DepthToSpace", "BitwiseOr"]
+    unshuffle, _, _, shuffle, _ = report.nodes
+    assert shuffle.settings["Order"] == "COLUMN_ROW_DEPTH" and shuffle.settings["BlockSize"] == 4
+    assert any("onnxscript#2891" in r for r in unshuffle.risks)
+    [chain] = report.rearrangements
+    assert chain.settings == {"operator": "DEPTH_TO_SPACE1", "DataType": "FLOAT32", "Sizes": [1, 12, 8, 8],
+                              "BlockSize": 2, "Order": "COLUMN_ROW_DEPTH"}
+    for entry in report.nodes:
+        check = ops.cross_check_node(report, entry.index)
+        assert check.available and check.matches, check.note

@@ -52,7 +52,7 @@ def test_defaults_filled():
     desc = normalize_tensor_desc({"DataType": "FLOAT32", "Sizes": [1, 1, 2, 3]})
     assert desc == TensorDesc("FLOAT32", (1, 1, 2, 3), None, "NONE", 4, 24, 0)
     assert desc.to_json() == {
-        "DataType": "FLOAT32", "Flags": "NONE", "DimensionCount": 4, "Sizes": [1, 1, 2, 3], "Strides": None,
+        "DataType": "FLOAT32", "Flags": "NONE", "DimensionCount": 4, "Sizes": [1, 1, 2, 3],
         "TotalTensorSizeInBytes": 24, "GuaranteedBaseOffsetAlignment": 0,
     }
 

@@ -166,9 +166,10 @@ def test_bad_level_raises():
 
 
 def test_unknown_dispatchable_field():
-    assert validate({**D2S, "executionFlags": 1}, "6_4") == [
-        "executionFlags: unknown field 'executionFlags'; a dispatchable has type and desc"
+    assert validate({**D2S, "extra": 1}, "6_4") == [
+        "extra: unknown field 'extra'; a dispatchable has type, desc, executionFlags, dmlCompileType, bindings"
     ]
+    assert validate({**D2S, "executionFlags": 1}, "6_4")[0].startswith("executionFlags: executionFlags 1: expected")
 
 
 json_values = st.recursive(

@@ -7,6 +7,7 @@ import streamlit as st
 
 from viz.common import for_projector
 from viz.export import animated_html, chart_config
+from viz.spec import SpecFigure
 
 from .sidebar import presenting
 
@@ -17,6 +18,8 @@ def show(figure, key, stem, title, **kwargs):
     stem: the downloads' file name without extension, from the settings (viz.export.file_stem); title: the
     heading of the HTML file. kwargs go to st.plotly_chart (selection_mode, on_select, ...).
     """
+    if not isinstance(figure, SpecFigure):  # a go.Figure: its dict, so that presentation mode can overlay it
+        figure = SpecFigure(figure.to_dict())
     shown = for_projector(figure) if presenting() else figure
     event = st.plotly_chart(shown, theme="streamlit", key=key, config=chart_config(stem), **kwargs)
     st.download_button(

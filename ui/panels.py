@@ -1,4 +1,4 @@
-"""The panels under every operator's figures: Validation, Cross-check and Export.
+"""The panels under every operator's figures: Validation, Cross-check, Export and Elsewhere.
 
 `operator_panels(call, settings)` takes a `Call`: the operator's DirectML name (DEPTH_TO_SPACE1,
 SPACE_TO_DEPTH1, ELEMENT_WISE_BIT_OR, SPLIT, JOIN), its input shapes, the core function's keyword arguments
@@ -87,7 +87,8 @@ class Call:
 
     `make_inputs`/`make_outputs` are shared work functions bound to small settings, so a download button that
     keeps them for the session keeps no tensor; `key` says how the inputs are made (the cross-check's cache key);
-    `refusal` is the core's refusal of the call, if any.
+    `refusal` is the core's refusal of the call, if any; `elsewhere` holds settings only other frameworks' code
+    needs (B's stored sizes, which DirectML reads through 0 strides and numpy broadcasts).
     """
 
     op: str
@@ -97,6 +98,7 @@ class Call:
     make_inputs: object
     make_outputs: object
     refusal: str | None = None
+    elsewhere: tuple = ()
 
     @property
     def kwargs(self):
@@ -107,11 +109,13 @@ class Call:
         return sum(math.prod(shape) for shape in self.shapes)
 
 
-PANELS = ("Validation", "Cross-check", "Export")
+PANELS = ("Validation", "Cross-check", "Export", "Elsewhere")
+FRAMEWORK_TITLES = {"numpy": "numpy", "einops": "einops", "onnx": "ONNX (run on ONNX Runtime)", "pytorch": "PyTorch",
+                    "tensorflow": "TensorFlow", "directml": "DirectML descriptor (C++)"}
 
 
 def operator_panels(call, settings, key="panels"):
-    """Validation, Cross-check and Export tabs for one operator call; `key` keeps widget keys unique.
+    """Validation, Cross-check, Export and Elsewhere tabs for one operator call; `key` keeps widget keys unique.
 
     Only the open tab is drawn (it is a setting of the view, in the URL as `<key>_tab`): the others would cost a
     class's server their ONNX Runtime runs, C++ and JSON on every page run, and the browser their elements.
@@ -123,8 +127,10 @@ def operator_panels(call, settings, key="panels"):
             validation_panel(call.op, call.shapes, call.kwargs, settings)
         elif opened == "Cross-check":
             cross_check_panel(call)
-        else:
+        elif opened == "Export":
             export_panel(call, settings, key)
+        else:
+            elsewhere_panel(call, settings)
 
 
 def validation_panel(op, shapes, attrs, settings):
@@ -147,6 +153,8 @@ def validation_panel(op, shapes, attrs, settings):
         else:
             st.markdown(f"**{OPERATOR_PREFIX}{op}**, row from feature level **{row.level}**  \n"
                         f"DimensionCount: {row.dims_text}  \nDataType: {', '.join(row.types)}")
+            if row.source:
+                st.caption(row.source)
         try:
             problems = validate(dispatchable, level)
         except DescriptorError as exc:
@@ -270,3 +278,28 @@ def export_panel(call, settings, key):
         columns[i % len(columns)].download_button(
             f"{label}.npy {list(shape)}", functools.partial(_npy_download, make, index), f"{name}_{label}.npy",
             "application/octet-stream", key=f"{key}_{label}_npy", on_click="ignore")
+
+
+def elsewhere_panel(call, settings):
+    """The same operation in other frameworks, generated from the settings: one copyable snippet each."""
+    input_sizes = call.shapes if call.op == "JOIN" else call.shapes[0]
+    try:
+        snippets = work.snippets(call.op, input_sizes, settings.data_type, tuple(sorted(call.attrs + call.elsewhere)))
+    except DescriptorError as exc:
+        show_error(exc)
+        return
+    inputs = {("x",): "`x`", ("a", "b"): "`a` and `b`", ("xs",): "the list `xs`"}
+    python = next(s for s in snippets if s.language == "python")
+    st.caption(
+        f"The same call, {settings.data_type}, in other frameworks: each Python snippet reads numpy arrays from "
+        f"{inputs[python.inputs]} and leaves its result in `{python.result}`. The project's tests run every "
+        "numpy, einops and ONNX snippet against the reference core bit for bit, and the PyTorch and TensorFlow "
+        "ones wherever those frameworks are installed."
+    )
+    for snippet in snippets:
+        st.markdown(f"**{FRAMEWORK_TITLES[snippet.framework]}**" + (f": {snippet.order}" if snippet.order else ""))
+        if snippet.code is None:
+            st.info(snippet.note, icon=":material/block:")
+            continue
+        st.caption(snippet.note)
+        st.code(snippet.code, language=snippet.language)

@@ -15,15 +15,19 @@ import numpy as np
 from ops import (
     DescriptorError,
     bit_or,
+    channel_permutation,
     cross_check,
     depth_to_space,
     element_cap,
+    framework_snippets,
+    inverse_permutation,
     join,
     numpy_dtype,
     space_to_depth,
     split,
+    to_npy_bytes,
 )
-from viz import bitwise_fig, depth_space_fig, split_join_fig
+from viz import bitwise_fig, converter_fig, depth_space_fig, split_join_fig
 
 from .shared import CACHE, shared
 from .values import make_values
@@ -164,6 +168,44 @@ PICKERS = {"depth_space": depth_space_fig.with_pick, "bitwise": bitwise_fig.with
 def picked(kind, figure, pick):
     """A shared figure with this session's pick drawn on a cheap copy (the figure itself is never changed)."""
     return figure if pick is None else PICKERS[kind](figure, pick)
+
+
+# ---------------------------------------------------------------- the same operation elsewhere
+
+
+@shared
+def snippets(op, input_sizes, data_type, settings):
+    """framework_snippets for one call (settings: sorted (name, value) pairs), as a tuple of Snippets."""
+    return tuple(framework_snippets(op, input_sizes, data_type, **dict(settings)))
+
+
+# ---------------------------------------------------------------- the DCR <-> CRD converter
+
+
+@shared
+def conversion(channels, block_size, source, target):
+    """(P, its inverse Q) with depth_to_space(x[:, P], block_size, target) == depth_to_space(x, ..., source)."""
+    p = channel_permutation(channels, block_size, source, target)
+    return _frozen(p), _frozen(inverse_permutation(p))
+
+
+@shared
+def conversion_picture(channels, block_size, source, target):
+    return converter_fig.converter_figure(conversion(channels, block_size, source, target)[0], block_size,
+                                          source, target)
+
+
+def permutation_text(channels, block_size, source, target, which):
+    """P (which=0) or its inverse Q (which=1) as text numpy.loadtxt(..., delimiter=",", dtype=int) reads back."""
+    p = conversion(channels, block_size, source, target)[which]
+    meaning = (f"depth_to_space(x[:, P], {block_size}, {target}) == depth_to_space(x, {block_size}, {source})"
+               if which == 0 else "Q[P] == arange(C): Q undoes the reordering x[:, P]")
+    name = "P" if which == 0 else "Q"
+    return f"# {name} for C={channels}, BlockSize={block_size}: {meaning}\n" + ", ".join(map(str, p.tolist())) + "\n"
+
+
+def permutation_npy(channels, block_size, source, target, which):
+    return to_npy_bytes(conversion(channels, block_size, source, target)[which])
 
 
 # ---------------------------------------------------------------- the cross-check, kept without its arrays

@@ -5,12 +5,17 @@ import binascii
 import zlib
 from pathlib import Path
 
+import numpy as np
+
 from ops import FEATURE_LEVELS, DescriptorError, element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
-from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up
-from ops.descriptors.validate import parse_dispatchable, tensor_fields, validate_problems
+from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
+from ops.operators.identity import identity_descs
+from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
+from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+PARTIAL_EXAMPLES_DIR = EXAMPLES_DIR / "partial"
 MAX_MODEL_BYTES = MAX_TEXT_BYTES
 
 # Shapes that show one idea each in the memory map.
@@ -61,9 +66,9 @@ class LinkCodec:
 LINK_CODEC = LinkCodec()
 
 
-def example_files():
+def example_files(directory=EXAMPLES_DIR):
     """Bundled example models by name (file stem), sorted."""
-    return {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.json"))}
+    return {path.stem: path for path in sorted(directory.glob("*.json"))}
 
 
 def model_text_from_bytes(data, name="upload"):
@@ -119,7 +124,8 @@ def dispatchable_items(raw):
 def level_problems(dispatchable, path):
     """{level: [Problem]} for every feature level, the paths starting at `path`."""
     try:
-        return {level: validate_problems(dispatchable, level, path) for level in FEATURE_LEVELS}
+        # Read as DxDispatch reads a model file: exact names; fields it ignores are not problems.
+        return {level: validate_problems(dispatchable, level, path, strict=True, notes=[]) for level in FEATURE_LEVELS}
     except DescriptorError as error:
         return {level: [Problem(path, str(error))] for level in FEATURE_LEVELS}
 
@@ -146,10 +152,10 @@ def tensor_descs(raw):
     for _, path, value in dispatchable_items(raw):
         if not isinstance(value, dict):
             continue
-        parsed, _ = parse_dispatchable(value, path)
+        parsed, _ = parse_dispatchable(value, path, strict=True, notes=[])
         if parsed is None:
             continue
-        desc_path = join_path(path, "desc" if "desc" in value else "Desc")
+        desc_path = desc_path_of(value, path)
         for name, kind in tensor_fields(parsed.operator):
             tensor = parsed.tensors.get(name)
             items = tensor if isinstance(tensor, list) else [tensor]
@@ -179,8 +185,52 @@ def cross_check_call(record, dispatchable):
             [record.outputs["OutputTensor"]]
     if operator == "ELEMENT_WISE_BIT_OR":
         return [record.inputs["ATensor"], record.inputs["BTensor"]], {}, [record.outputs["OutputTensor"]]
+    if operator == "ELEMENT_WISE_IDENTITY":
+        # The whole strided copy is checked: the input's logical values go back into a buffer through its desc, and
+        # ONNX Runtime copies that buffer into the output's layout (ops/runtime/identity_check.py).
+        inp, _ = identity_descs(desc["InputTensor"], desc["OutputTensor"])
+        buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
+        return [buffer], {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
     if operator == "SPLIT":
         axis = desc["Axis"]
         sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]
         return [record.inputs["InputTensor"]], {"axis": axis, "sizes": sizes}, list(record.outputs["OutputTensors"])
     return list(record.inputs["InputTensors"]), {"axis": desc["Axis"]}, [record.outputs["OutputTensor"]]
+
+
+def status_rows(inspection):
+    """One row per resource and dispatchable of a partially modelled model, for the status table."""
+    return [{"part": join_path(part.section, part.name), "what": part.what, "status": part.status,
+             "field": part.path, "why": part.reason, "documented in": part.documentation}
+            for part in inspection.parts]
+
+
+def modelled_part(raw, inspection):
+    """The raw model with only the dispatchables that name a modelled operator, for validation and the explorer."""
+    keep = {part.name for part in inspection.dispatchables if part.operator}
+    return {**raw, "dispatchables": {name: value for name, value in raw["dispatchables"].items() if name in keep}}
+
+
+def skipped_rows(run):
+    return [{"command": f"commands[{step.index}]", "type": step.kind, "why it was skipped": step.reason}
+            for step in run.skipped]
+
+
+def command_steps_partial(raw, run):
+    """[(index, label, state, reason)] of every command of a partially run model, for the command strip."""
+    skipped = {step.index: step.reason for step in run.skipped}
+    steps = []
+    for index, command in enumerate(raw["commands"]):
+        what = command.get("dispatchable", command.get("resource", "")) if isinstance(command, dict) else ""
+        kind = command.get("type", "?") if isinstance(command, dict) else "?"
+        label = f"{kind} {what}".strip() if isinstance(what, str) else str(kind)
+        if index not in skipped:
+            state, reason = RAN, ""
+        elif index == run.stopped_at:
+            state, reason = STOPPED, skipped[index]
+        elif run.stopped_at is not None and index > run.stopped_at:
+            state, reason = AFTER_STOP, ""
+        else:
+            state, reason = PASSED_OVER, skipped[index]
+        steps.append((index, label[:80], state, reason))
+    return steps

@@ -137,13 +137,14 @@ def sweep_steps(rows, width, max_frames=MAX_FRAMES):
     """Cells (row, bit) revealed by each animation step after the empty first frame.
 
     Bit by bit when every cell fits in the frame budget; for a few elements, one bit position of every
-    element per step (OR works on each position independently); else element by element, grouping
-    elements when even that would exceed the budget.
+    element per step (OR works on each position independently), all 64 positions of a 64-bit type too (the
+    empty first frame then gives way, see _sweep); else element by element, grouping elements when even
+    that would exceed the budget.
     """
     budget = max_frames - 1
     if rows * width <= budget:
         return [[(r, c)] for r in range(rows) for c in range(width)]
-    if rows <= 8 and width <= budget:
+    if rows <= 8 and width <= max_frames:
         return [[(r, c) for r in range(rows)] for c in range(width)]
     per_step = math.ceil(rows / budget)
     return [
@@ -354,11 +355,13 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
-    frames, highlights = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes, sizes.label_every)
+    frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
+                                             sizes.label_every, first + index_offset)
     grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     duration = max(60, min(400, 8000 // len(frames)))
     names = [f["name"] for f in frames]
-    menus, sliders = play_controls(names, names, active=len(frames) - 1, duration=duration, y=-0.02, pad_top=36)
+    menus, sliders = play_controls(names, step_labels, active=len(frames) - 1, duration=duration, y=-0.02,
+                                   pad_top=36)
     layout.update(
         annotations=annotations + _field_annotations(dtype),
         height=sizes.height,
@@ -417,19 +420,36 @@ def _sizes(count):
     return Sizes(row, int(round(plot + top + bottom)), top, bottom, gap / plot, every, tick_font, cell_font)
 
 
-def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_every):
-    """The frames (an empty Output grid, then the cells of each sweep step added) and their highlight shapes."""
+def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_every, first=0):
+    """The frames (an empty Output grid, then the cells of each sweep step added), their highlight shapes and
+    their slider labels, which name bits by their number (31..0), as the grids' columns do."""
     count, width = out_bits.shape
+    steps = sweep_steps(count, width, max_frames)
+    # The empty grid comes first while the frame budget has room for it; a 64-bit sweep needs all 64 frames.
+    steps = steps if len(steps) >= max_frames else [[]] + steps
     shown = np.zeros_like(out_bits, dtype=bool)
-    frames, highlights = [], []
-    for number, cells in enumerate([[]] + sweep_steps(count, width, max_frames)):
+    frames, highlights, step_labels = [], [], []
+    for number, cells in enumerate(steps):
         for r, c in cells:
             shown[r, c] = True
         highlight = _highlight_shapes(cells, SUFFIXES)
         frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight,
                              label_every))
         highlights.append(highlight)
-    return frames, highlights
+        step_labels.append(_step_label(cells, width, first))
+    return frames, highlights, step_labels
+
+
+def _step_label(cells, width, first):
+    """'bit 31' for one bit position, '#2 bit 7' for one cell, '#0-3' for whole elements, 'empty' before."""
+    if not cells:
+        return "empty"
+    rows = sorted({r for r, _ in cells})
+    columns = {c for _, c in cells}
+    if len(columns) == 1:
+        bit = f"bit {width - 1 - next(iter(columns))}"
+        return bit if len(rows) > 1 else f"#{rows[0] + first} {bit}"
+    return f"#{rows[0] + first}" if len(rows) == 1 else f"#{rows[0] + first}-{rows[-1] + first}"
 
 
 def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every):

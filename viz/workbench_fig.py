@@ -102,3 +102,55 @@ def tensor_heatmap(values, title="", zrange=None, max_cells=MAX_CELLS):
     if annotations:
         layout["annotations"] = annotations
     return SpecFigure(figure_spec([heatmap], layout))
+
+
+# A partial run's commands: shape and color both tell the state (Okabe-Ito colors, which stay distinct under the
+# common color-vision deficiencies), and the legend names it.
+RAN, STOPPED, AFTER_STOP, PASSED_OVER = "ran", "could not run: the run stops here", "not run: after the stop", \
+    "skipped: changes no buffer"
+COMMAND_STATES = {
+    RAN: ("#0072B2", "square"),
+    STOPPED: ("#D55E00", "diamond"),
+    AFTER_STOP: ("#999999", "square-open"),
+    PASSED_OVER: ("#E69F00", "circle-open"),
+}
+
+
+LABELLED_COMMANDS = 12  # up to this many commands, each is labelled with its type and name, not only its index
+
+
+def _command_text(step, count):
+    index, label = step[0], step[1]
+    return f"{index} {label.replace(' ', '<br>', 1)}" if count <= LABELLED_COMMANDS else str(index)
+
+
+def command_strip(steps, max_commands=MAX_CELLS):
+    """The model's commands left to right, each marked with what the partial run did with it.
+
+    `steps` is [(command index, label, state, reason)] in command order; at most max_commands are drawn and the
+    title says so.
+    """
+    shown = steps[:max_commands]
+    traces = []
+    for state, (color, symbol) in COMMAND_STATES.items():
+        picked = [step for step in shown if step[2] == state]
+        if not picked:
+            continue
+        traces.append(trace(
+            "scatter", name=state, mode="markers+text", x=[step[0] for step in picked], y=[0] * len(picked),
+            text=[_command_text(step, len(shown)) for step in picked], textposition="bottom center",
+            customdata=[f"commands[{i}] {label}<br>{state}" + (f": {reason[:160]}" if reason else "")
+                        for i, label, _, reason in picked],
+            hovertemplate="%{customdata}<extra></extra>",
+            marker=dict(color=color, symbol=symbol, size=22, line=dict(color=color, width=2)),
+        ))
+    title = "Commands in order: what the partial run did"
+    if len(shown) < len(steps):
+        title += f"<br><sup>first {len(shown):,} of {len(steps):,} commands drawn</sup>"
+    layout = dict(
+        title=dict(text=title), height=210, margin=dict(l=10, r=10, t=70, b=10), showlegend=True,
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0, xanchor="left"),
+        xaxis=dict(visible=False, range=[-0.7, max(len(shown), 1) - 0.3]),
+        yaxis=dict(visible=False, range=[-1.4, 0.6], fixedrange=True),
+    )
+    return SpecFigure(figure_spec(traces, layout))

@@ -1,9 +1,13 @@
 """DxDispatch JSON models (microsoft/DirectML, DxDispatch/doc/Guide.md): load, check and run on the CPU.
 
-Buffers are bytes, as on the GPU: a resource is initialized in its `initialValuesDataType` but a desc may
-bind it as any type of the same bytes. Every dispatchable is validated at feature level 6_4 on load and
-every binding checked against its desc, so running cannot fail halfway. Anything refused raises
-DescriptorError whose message starts with the JSON path of the offending field.
+A model file is read the way DxDispatch's own parser reads it (DxDispatch/src/model/JsonParsers.cpp and
+JsonParsersGenerated.cpp): comments and trailing commas are legal, enum names are spelled exactly, integer
+fields take JSON integers only, initializers are built in their element type, and fields DxDispatch does not
+read are ignored (each one is listed by `model_notes`). What DirectML itself would refuse is refused here
+with the rule. Buffers are bytes, as on the GPU: a resource is initialized in its `initialValuesDataType`
+but a desc may bind it as any type of the same bytes. Every dispatchable is validated at feature level 6_4
+on load and every binding checked against its desc, so running cannot fail halfway. Anything refused
+raises DescriptorError whose message starts with the JSON path of the offending field.
 """
 
 import json
@@ -13,14 +17,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..operators.bitwise import bit_or
-from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, type_name
-from ..operators.depth_space import depth_to_space, space_to_depth
+from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, unsigned_of_width
 from ..errors import DescriptorError
 from ..guard import element_cap
+from ..operators.bitwise import bit_or
+from ..operators.depth_space import depth_to_space, space_to_depth
 from ..operators.split_join import join, split
 from .tensor_desc import (
-    element_offsets,
+    Problem,
+    exact_enum,
     is_uint,
     join_path,
     last_element_index,
@@ -28,23 +33,37 @@ from .tensor_desc import (
     strided_read,
     strided_write,
 )
-from .validate import normalized_dispatchable, tensor_fields
+from .validate import desc_path_of, normalized_dispatchable, tensor_fields
 
 MAX_TEXT_BYTES = 1_000_000
 MAX_DEPTH = 32
 MAX_JSON_NODES = 2**22
 BINDING_ALIGNMENT = 16  # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT: every bound offset is 16-byte aligned
+UINT64_MAX = 2**64 - 1
 FLOAT_WORDS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+# A string, a // comment or a /* */ comment, whichever starts first (strings protect what looks like a comment).
+_COMMENTS = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+# A comma right after an opening bracket or another comma has no value before it: rapidjson refuses that,
+# so it is matched (and kept) before the trailing-comma alternative could blank it.
+_TRAILING_COMMA = re.compile(r'"(?:[^"\\]|\\.)*"|[{\[,]\s*,|,(?=\s*[}\]])')
+_NOT_NEWLINE = re.compile(r"[^\n]")
 _OPENING = np.frombuffer(b"[{", dtype=np.uint8)
 _CLOSING = np.frombuffer(b"]}", dtype=np.uint8)
 ROOT_FIELDS = ("resources", "dispatchables", "commands")
-RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes")
-IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR",)
+RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes", "initialValuesOffsetInBytes")
+BINDING_FIELDS = ("name", "elementCount", "elementSizeInBytes", "elementOffset", "format", "counter",
+                  "counterOffsetBytes", "shape")
+# ELEMENT_WISE_IDENTITY: "This operator supports in-place execution" (its DirectML API page).
+IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR", "ELEMENT_WISE_IDENTITY")
 
 
 def _fail(path, message):
     raise DescriptorError(f"{path}: {message}" if path else message)
+
+
+def _note(notes, path, message):
+    notes.append(Problem(path, message))
 
 
 # ---------------------------------------------------------------- JSON text and structure
@@ -79,8 +98,28 @@ def _text_depth(text):
     return int(np.cumsum(steps).max()) if steps.size else 0
 
 
+def _blank_comment(match):
+    """A comment as spaces, newlines kept, so error lines and columns stay true; strings stay."""
+    text = match.group(0)
+    return text if text.startswith('"') else _NOT_NEWLINE.sub(" ", text)
+
+
+def _blank_trailing_comma(match):
+    return " " if match.group(0) == "," else match.group(0)
+
+
+def rapidjson_text(text):
+    """The text with what DxDispatch's rapidjson flags allow turned into whitespace.
+
+    DxDispatch parses with kParseCommentsFlag | kParseTrailingCommasFlag | kParseStopWhenDoneFlag
+    (DxDispatch/src/model/JsonParsers.cpp, ParseModel): `//` and `/* */` comments and one comma before a
+    closing bracket are whitespace there.
+    """
+    return _TRAILING_COMMA.sub(_blank_trailing_comma, _COMMENTS.sub(_blank_comment, text))
+
+
 def parse_model_text(text):
-    """JSON text (str or bytes) to plain data, refusing what DxDispatch's parser would not take.
+    """JSON text (str or bytes) to plain data, read as DxDispatch's rapidjson reads it.
 
     Raises DescriptorError with the line and column of a syntax error, or the JSON path of a duplicate key
     or of a number too large for a double.
@@ -93,10 +132,14 @@ def parse_model_text(text):
     size = len(text.encode("utf-8"))
     if size > MAX_TEXT_BYTES:
         raise DescriptorError(f"model text is {size:,} bytes; the limit is {MAX_TEXT_BYTES:,} bytes")
+    text = rapidjson_text(text)
     if _text_depth(text) > MAX_DEPTH:
         raise DescriptorError(f"model nesting is deeper than {MAX_DEPTH} levels of arrays and objects")
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
+    start = len(text) - len(text.lstrip())
     try:
-        root = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
+        # kParseStopWhenDoneFlag: whatever follows the root value is never read.
+        root, _ = decoder.raw_decode(text, start)
     except json.JSONDecodeError as error:
         raise DescriptorError(f"JSON syntax error at line {error.lineno}, column {error.colno}: {error.msg}") from None
     _check_json_tree(root)
@@ -131,14 +174,33 @@ def _as_list(value):
     return list(value) if isinstance(value, tuple) else value
 
 
+def _ignore_unknown(obj, known, path, notes, what):
+    for key in obj:
+        if key not in known:
+            _note(notes, join_path(path, key), f"ignored: DxDispatch does not read a field {key!r} in {what}")
+
+
+def _uint_field(obj, key, path, default, limit=UINT64_MAX):
+    """ParseUInt32Field / ParseUInt64Field: a JSON integer (rapidjson IsUint64) that fits."""
+    value = obj.get(key, default)
+    if not is_uint(value, limit):
+        bits = 32 if limit < 2**32 else 64
+        _fail(join_path(path, key), f"{key} {value!r}: must be a JSON integer in [0, 2^{bits}-1] (1.0 is not one)")
+    return value
+
+
 # ---------------------------------------------------------------- resources
 
 
 def _float_value(value, path):
-    if isinstance(value, str) and value.strip().lower() in FLOAT_WORDS:
-        return FLOAT_WORDS[value.strip().lower()]
+    """ParseFloatingPointNumber: a number (an integer only if a double holds it exactly, IsLosslessDouble) or
+    the strings inf, -inf, nan in any letter case (_stricmp), nothing else (JsonParsers.cpp)."""
+    if isinstance(value, str) and value.lower() in FLOAT_WORDS:
+        return FLOAT_WORDS[value.lower()]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        _fail(path, f'{value!r}: expected a number or one of "nan", "inf", "-inf"')
+        _fail(path, f"{value!r}: expected a number or one of 'NaN', 'Inf', '-Inf'")
+    if isinstance(value, int) and abs(value) <= UINT64_MAX and float(value) != value:
+        _fail(path, f"{value}: an integer a double cannot hold exactly (rapidjson IsLosslessDouble is false)")
     try:
         return float(value)
     except OverflowError:
@@ -146,14 +208,29 @@ def _float_value(value, path):
 
 
 def _int_value(value, data_type, path):
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
+    """ParseInt8 .. ParseUInt64: a JSON integer (IsInt64 / IsUint64; 1.0 and 1e0 are doubles there),
+    narrowed with gsl::narrow, which throws when the value does not fit (JsonParsers.cpp)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        _fail(path, f"{value!r}: {data_type} values must be integers")
+        _fail(path, f"{value!r}: {data_type} values must be JSON integers (DxDispatch reads 1.0 and 1e0 as doubles)")
     info = np.iinfo(NUMPY_DTYPES[data_type])
     if not info.min <= value <= info.max:
-        _fail(path, f"{value}: outside {data_type}'s range [{info.min}, {info.max}]")
+        kind = "an unsigned" if info.min == 0 and value < 0 else "a"
+        _fail(path, f"{value}: outside {data_type}'s range [{info.min}, {info.max}]; DxDispatch needs {kind} "
+                    f"{data_type} value here")
     return value
+
+
+def _typed(values, data_type):
+    """Python scalars in the element type as DxDispatch stores them: FLOAT16 through float first, because
+    ParseFloat16 reads a float and converts it with half_float::half(float), round to nearest in the
+    half 2.1.0 that DxDispatch fetches (DxDispatch/cmake/half.cmake; half.hpp HALF_ROUND_STYLE defaults to 1)."""
+    if data_type in FLOAT_TYPES:
+        wide = np.asarray(values, dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if data_type == "FLOAT16":
+                return wide.astype(np.float32).astype(np.float16)
+            return wide.astype(NUMPY_DTYPES[data_type])
+    return np.asarray(values, dtype=object).astype(NUMPY_DTYPES[data_type])
 
 
 def _scalar(value, data_type, path):
@@ -162,121 +239,161 @@ def _scalar(value, data_type, path):
     return _int_value(value, data_type, path)
 
 
-def _to_dtype(values, data_type):
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.asarray(values, dtype=np.float64 if data_type in FLOAT_TYPES else object).astype(
-            NUMPY_DTYPES[data_type]
-        )
-
-
 def _value_count(initial, path):
-    count = initial.get("valueCount")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        _fail(join_path(path, "valueCount"), f"valueCount {count!r}: must be an integer greater than 0")
+    """valueCount: ParseUInt32Field; 0 leaves the buffer empty, which DxDispatch refuses."""
+    count = _uint_field(initial, "valueCount", path, None, 2**32 - 1)
+    if count == 0:
+        _fail(join_path(path, "valueCount"), "valueCount 0: 'initialValues' must be non-empty")
     if count > element_cap():
         _fail(join_path(path, "valueCount"), f"valueCount {count:,}: exceeds the cap of {element_cap():,} elements")
     return count
 
 
+def _half_sequence(start, delta, count):
+    """`value += valueDelta` in half_float::half: the exact sum rounded once to half (half 2.1.0 arithmetic,
+    round to nearest). The sum of two halves is exact in float64, so float64 then one cast is that rounding.
+    The value is monotone until it stops changing, so at most ~2^16 steps differ; the rest repeats."""
+    out = np.empty(count, dtype=np.float16)
+    value = start
+    for i in range(count):
+        out[i] = value
+        following = np.float16(np.float64(value) + np.float64(delta))
+        if following.view(np.uint16) == value.view(np.uint16):
+            out[i:] = value
+            break
+        value = following
+    return out
+
+
 def _sequence(initial, data_type, path):
+    """GenerateInitialValuesFromSequence: valueStart and valueDelta are both parsed in the element type
+    (an unsigned type takes no negative delta) and `value += valueDelta` runs in that type, so integers wrap
+    (UINT8 250, 260 wraps to 4) and floats round at every step (JsonParsers.cpp)."""
     count = _value_count(initial, path)
-    start = _scalar(initial["valueStart"], data_type, join_path(path, "valueStart"))
-    delta = initial["valueDelta"]
-    if data_type in FLOAT_TYPES:
-        delta = _float_value(delta, join_path(path, "valueDelta"))
-        with np.errstate(over="ignore", invalid="ignore"):
-            return (start + delta * np.arange(count, dtype=np.float64)).astype(NUMPY_DTYPES[data_type])
-    delta = _int_value(delta, "INT64", join_path(path, "valueDelta"))
-    last = start + (count - 1) * delta
-    _int_value(last, data_type, join_path(path, "valueDelta"))
-    # Both ends in range and the sequence monotone: modular uint64 arithmetic gives exact values.
-    steps = np.arange(count, dtype=np.uint64) * np.uint64(delta % 2**64) + np.uint64(start % 2**64)
-    return steps.view(np.int64).astype(NUMPY_DTYPES[data_type]) if start < 0 or last < 0 else steps.astype(
-        NUMPY_DTYPES[data_type]
-    )
+    for key in ("valueStart", "valueDelta"):
+        if key not in initial:
+            _fail(join_path(path, key), f"Field '{key}' is required.")
+    start = _typed([_scalar(initial["valueStart"], data_type, join_path(path, "valueStart"))], data_type)[0]
+    delta = _typed([_scalar(initial["valueDelta"], data_type, join_path(path, "valueDelta"))], data_type)[0]
+    if data_type == "FLOAT16":
+        return _half_sequence(start, delta, count)
+    steps = np.full(count, delta, dtype=NUMPY_DTYPES[data_type])
+    steps[0] = start
+    with np.errstate(over="ignore", invalid="ignore"):
+        # ufunc.accumulate adds strictly left to right in the array's dtype: the C++ loop, step by step.
+        return np.add.accumulate(steps, dtype=NUMPY_DTYPES[data_type])
 
 
-def _initial_values(initial, data_type, path):
-    """The resource's initial elements as a typed array."""
+def _initial_values(initial, data_type, path, notes):
+    """The resource's initial elements as a typed array (ParseModelBufferDesc, JsonParsers.cpp)."""
     if isinstance(initial, list):
         if not initial:
-            _fail(path, "initialValues: the array must not be empty")
+            _fail(path, "initialValues: 'initialValues' must be non-empty")
         if len(initial) > element_cap():
             _fail(path, f"initialValues has {len(initial):,} values; the cap is {element_cap():,}")
-        return _to_dtype([_scalar(v, data_type, join_path(path, i)) for i, v in enumerate(initial)], data_type)
+        return _typed([_scalar(v, data_type, join_path(path, i)) for i, v in enumerate(initial)], data_type)
     if not isinstance(initial, dict):
-        _fail(path, "initialValues: expected an array, {valueCount, value} or {valueCount, valueStart, valueDelta}")
+        _fail(path, "initialValues: expected an array, {valueCount, value}, {valueCount, valueStart, valueDelta} "
+                    'or "deferred"')
+    if "value" in initial:
+        if "valueStart" in initial or "sourcePath" in initial:
+            _fail(path, "initialValues may contain a value, valueStart, or sourcePath, but they are mutually exclusive")
+        _ignore_unknown(initial, ("value", "valueCount"), path, notes, "a constant initializer")
+        count = _value_count(initial, path)
+        value = _typed([_scalar(initial["value"], data_type, join_path(path, "value"))], data_type)
+        return np.repeat(value, count)
+    if "valueStart" in initial:
+        _ignore_unknown(initial, ("valueStart", "valueDelta", "valueCount"), path, notes, "a sequence initializer")
+        return _sequence(initial, data_type, path)
     if "sourcePath" in initial:
         _fail(
             join_path(path, "sourcePath"),
             "sourcePath reads a file from disk, which this app never does; write the values inline as an array, "
             "a constant {valueCount, value} or a sequence {valueCount, valueStart, valueDelta}",
         )
-    keys = set(initial)
-    if keys == {"valueCount", "value"}:
-        count = _value_count(initial, path)
-        value = _scalar(initial["value"], data_type, join_path(path, "value"))
-        return np.full(count, _to_dtype([value], data_type)[0], dtype=NUMPY_DTYPES[data_type])
-    if keys == {"valueCount", "valueStart", "valueDelta"}:
-        return _sequence(initial, data_type, path)
     _fail(
         path,
-        f"initialValues fields {sorted(keys)}: expected {{valueCount, value}} (constant) or "
-        "{valueCount, valueStart, valueDelta} (sequence)",
+        f"initialValues fields {sorted(initial)}: unknown generator type; expected {{valueCount, value}} (constant) "
+        "or {valueCount, valueStart, valueDelta} (sequence)",
     )
 
 
 @dataclass
 class _Resource:
-    data_type: str
+    data_type: str  # None only for a deferred resource written without a type
     values: np.ndarray
     size_in_bytes: int
     declared_elements: int
+    deferred: bool = False
 
     @property
     def itemsize(self):
         return self.values.dtype.itemsize
 
 
-def _load_resource(obj, path):
+def _data_type_field(obj, path):
+    raw = obj["initialValuesDataType"]
+    type_path = join_path(path, "initialValuesDataType")
+    if raw in ("UNKNOWN", DATA_TYPE_PREFIX + "UNKNOWN"):
+        _fail(type_path, "initialValuesDataType UNKNOWN (the typed list initializer for HLSL constants) is not supported")
+    data_type = exact_enum(raw, DATA_TYPE_PREFIX, NUMPY_DTYPES)
+    if data_type is None:
+        _fail(type_path, f"initialValuesDataType {raw!r}: not a DML_TENSOR_DATA_TYPE name spelled exactly (upper "
+                         f"case, with or without {DATA_TYPE_PREFIX}; JsonParsersGenerated.cpp, ParseDmlTensorDataType)")
+    return data_type
+
+
+def _load_resource(obj, path, notes):
     if not isinstance(obj, dict):
         _fail(path, "a resource must be a JSON object with initialValuesDataType and initialValues")
-    for key in obj:
-        if key not in RESOURCE_FIELDS:
-            _fail(join_path(path, key), f"unknown resource field {key!r}; expected {', '.join(RESOURCE_FIELDS)}")
-    for key in RESOURCE_FIELDS[:2]:
-        if key not in obj:
-            _fail(join_path(path, key), f"{key}: missing required field")
-    type_path = join_path(path, "initialValuesDataType")
-    raw_type = obj["initialValuesDataType"]
-    if isinstance(raw_type, str) and raw_type.strip().upper().endswith("UNKNOWN"):
-        _fail(type_path, "initialValuesDataType UNKNOWN (the list initializer for HLSL constants) is not supported")
-    if not isinstance(raw_type, str):
-        _fail(type_path, f"initialValuesDataType {raw_type!r}: expected a DML_TENSOR_DATA_TYPE name")
-    try:
-        data_type = type_name(raw_type, "initialValuesDataType")
-    except DescriptorError as error:
-        _fail(type_path, str(error))
-    values = _initial_values(_as_list(obj["initialValues"]), data_type, join_path(path, "initialValues"))
+    if "initialValues" not in obj:
+        _fail(join_path(path, "initialValues"), "initialValues: missing required field")
+    data_type = _data_type_field(obj, path) if "initialValuesDataType" in obj else None
+    if isinstance(obj["initialValues"], str):
+        # "deferred": no buffer is created (sizeInBytes 0); only an ONNX dispatchable fills it at run time
+        # (ParseModelBufferDesc returns early; Executor::Executor keeps a null resource).
+        if obj["initialValues"] != "deferred":
+            _fail(join_path(path, "initialValues"), f"initialValues {obj['initialValues']!r}: the only string "
+                                                    'DxDispatch takes here is "deferred"')
+        _ignore_unknown(obj, ("initialValuesDataType", "initialValues"), path, notes, "a deferred resource")
+        return _Resource(data_type, np.zeros(0, np.uint8), 0, 0, deferred=True)
+    if data_type is None:
+        _fail(join_path(path, "initialValuesDataType"), "initialValuesDataType: missing required field")
+    _ignore_unknown(obj, RESOURCE_FIELDS, path, notes, "a resource")
+    values = _initial_values(_as_list(obj["initialValues"]), data_type, join_path(path, "initialValues"), notes)
     implied = values.nbytes
-    size = obj.get("sizeInBytes", implied)
-    if not is_uint(size, 2**64 - 1) or size < implied:
-        _fail(
-            join_path(path, "sizeInBytes"),
-            f"sizeInBytes {size!r}: must be an integer at least the {implied} bytes of initialValues",
-        )
+    # Unless sizeInBytes is given, the buffer is the values rounded up to 4 bytes; a given size is used as is
+    # (ParseModelBufferDesc: `if (!object.HasMember("sizeInBytes"))` guards the rounding). Guide.md says a given
+    # size is inflated to 4 bytes too; the parser is what runs.
+    size = _uint_field(obj, "sizeInBytes", path, round_up(implied, 4))
+    offset = _uint_field(obj, "initialValuesOffsetInBytes", path, 0)
+    if implied + offset > size:
+        _fail(join_path(path, "sizeInBytes"),
+              f"sizeInBytes {size}: the buffer size is too small for the initialValues ({implied} bytes) at offset "
+              f"{offset} bytes")
     if size > element_cap() * 8:
         _fail(join_path(path, "sizeInBytes"), f"sizeInBytes {size:,}: exceeds the cap of {element_cap() * 8:,} bytes")
-    declared = max(values.size, size // values.dtype.itemsize)
-    return _Resource(data_type, values, round_up(size, 4), declared)
+    if offset:
+        _note(notes, join_path(path, "initialValuesOffsetInBytes"),
+              "DxDispatch checks initialValuesOffsetInBytes against sizeInBytes but uploads the values at byte 0 "
+              "(Executor.cpp, Executor::Executor: device->Upload(sizeInBytes, initialValues)); so does this app")
+    # run_model's buffers: the initial values, or as many elements as an explicit sizeInBytes holds.
+    declared = max(values.size, size // values.dtype.itemsize) if "sizeInBytes" in obj else values.size
+    return _Resource(data_type, values, size, declared)
 
 
 def _resource_json(obj, resource):
-    return {
+    if resource.deferred:
+        return {**({"initialValuesDataType": resource.data_type} if resource.data_type else {}),
+                "initialValues": "deferred"}
+    normalized = {
         "initialValuesDataType": resource.data_type,
         "initialValues": _as_list(obj["initialValues"]),
         "sizeInBytes": resource.size_in_bytes,
     }
+    if obj.get("initialValuesOffsetInBytes"):
+        normalized["initialValuesOffsetInBytes"] = obj["initialValuesOffsetInBytes"]
+    return normalized
 
 
 # ---------------------------------------------------------------- bindings
@@ -284,58 +401,107 @@ def _resource_json(obj, resource):
 
 @dataclass(frozen=True)
 class Binding:
-    """A bound view: `name`, offset and count in elements of the resource's initial type."""
+    """A bound view: the resource `name` from byte elementOffset * element size to the buffer's end.
+
+    DirectML operators are bound from there to the end of the buffer whatever elementCount says
+    (DmlDispatchable.cpp, FillBindingData: Offset = elementOffset * elementSizeInBytes, SizeInBytes =
+    sizeInBytes - Offset); elementSizeInBytes defaults to the initialValuesDataType's size
+    (Executor.cpp, ResolveBindings).
+    """
 
     name: str
     elementOffset: int
-    elementCount: int
+    elementSizeInBytes: int = 0
+
+    def offset_bytes(self, resource):
+        return self.elementOffset * (self.elementSizeInBytes or resource.itemsize)
 
     def to_json(self):
-        return {"name": self.name, "elementOffset": self.elementOffset, "elementCount": self.elementCount}
+        obj = {"name": self.name, "elementOffset": self.elementOffset}
+        if self.elementSizeInBytes:
+            obj["elementSizeInBytes"] = self.elementSizeInBytes
+        return obj
 
 
-def _binding(value, resources, path):
+def _binding_fields(value, resources, path, notes):
+    """The fields of ParseBufferBindingSource (JsonParsers.cpp) that DirectML operators do not use."""
+    if "elementCount" in value:
+        _uint_field(value, "elementCount", path, 0)
+        _note(notes, join_path(path, "elementCount"),
+              "ignored for DirectML operators: the binding runs from elementOffset to the buffer's end "
+              "(DmlDispatchable.cpp, FillBindingData)")
+    if "format" in value:
+        if not isinstance(value["format"], str):
+            _fail(join_path(path, "format"), "format: expected a DXGI_FORMAT name (a string)")
+        _note(notes, join_path(path, "format"), "ignored for DirectML operators (HLSL views only)")
+    if "counter" in value:
+        if not isinstance(value["counter"], str) or value["counter"] not in resources:
+            _fail(join_path(path, "counter"), f"counter {value['counter']!r}: not a resource defined in resources")
+        _uint_field(value, "counterOffsetBytes", path, 0)
+        _note(notes, join_path(path, "counter"), "ignored for DirectML operators (HLSL append/consume buffers only)")
+    if "shape" in value:
+        shape = value["shape"]
+        if not isinstance(shape, list) or not all(isinstance(v, int) and not isinstance(v, bool) and
+                                                  -2**63 <= v < 2**63 for v in shape):
+            _fail(join_path(path, "shape"), "shape: expected an array of INT64 integers")
+        _note(notes, join_path(path, "shape"), "ignored for DirectML operators (ONNX dispatchables only)")
+    _ignore_unknown(value, BINDING_FIELDS, path, notes, "a binding")
+
+
+def _binding(value, resources, path, notes):
     if isinstance(value, str):
         value = {"name": value}
     if not isinstance(value, dict):
-        _fail(path, "a binding is a resource name or {name, elementOffset, elementCount}")
-    for key in value:
-        if key not in ("name", "elementOffset", "elementCount"):
-            _fail(join_path(path, key), f"binding field {key!r} is not used by DirectML operators; use name, "
-                  "elementOffset, elementCount")
+        _fail(path, "a binding is a resource name or {name, elementOffset, ...}")
     name = value.get("name")
     if not isinstance(name, str) or name not in resources:
         _fail(join_path(path, "name"), f"resource {name!r} is not defined in resources")
     resource = resources[name]
-    capacity = resource.size_in_bytes // resource.itemsize
-    offset = value.get("elementOffset", 0)
-    if not is_uint(offset) or offset >= capacity:
-        _fail(join_path(path, "elementOffset"), f"elementOffset {offset!r}: must be an integer in [0, {capacity - 1}]")
-    if (offset * resource.itemsize) % BINDING_ALIGNMENT:
+    if resource.deferred:
+        _fail(join_path(path, "name"), f'resource {name!r} is "deferred": only an ONNX dispatchable fills it while '
+                                       "running, and a DirectML operator would be bound to no buffer at all")
+    offset = _uint_field(value, "elementOffset", path, 0)
+    element_size = _uint_field(value, "elementSizeInBytes", path, 0)
+    _binding_fields(value, resources, path, notes)
+    binding = Binding(name, offset, element_size)
+    start = binding.offset_bytes(resource)
+    if start >= resource.size_in_bytes:
+        _fail(join_path(path, "elementOffset"),
+              f"elementOffset {offset}: starts at byte {start}, at or past the end of {name} "
+              f"({resource.size_in_bytes} bytes)")
+    if start % BINDING_ALIGNMENT:
         _fail(
             join_path(path, "elementOffset"),
-            f"elementOffset {offset}: {offset * resource.itemsize} bytes into {name} ({resource.data_type}) is not "
+            f"elementOffset {offset}: {start} bytes into {name} ({resource.data_type}) is not "
             f"a multiple of {BINDING_ALIGNMENT} bytes, DirectML's buffer binding alignment",
         )
-    count = value.get("elementCount", capacity - offset)
-    if not is_uint(count) or count < 1 or offset + count > capacity:
-        _fail(
-            join_path(path, "elementCount"),
-            f"elementCount {count!r}: must be an integer in [1, {capacity - offset}] (the buffer holds {capacity} "
-            f"{resource.data_type} elements and the view starts at {offset})",
-        )
-    return Binding(name, offset, count)
+    return binding
+
+
+def _check_unused_binding(raw, resources, path):
+    """A binding of no bind point is never bound, but DxDispatch still checks that its resources (and counters)
+    exist (Model.cpp, Model::Model: "attempts to bind resource '{}', which does not exist in the model")."""
+    items = raw if isinstance(raw, list) else [raw]
+    for i, item in enumerate(items):
+        item_path = join_path(path, i) if isinstance(raw, list) else path
+        name = item if isinstance(item, str) else item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str) or name not in resources:
+            _fail(join_path(item_path, "name") if isinstance(item, dict) else item_path,
+                  f"resource {name!r} is not defined in resources (DxDispatch checks every binding's resource)")
+        counter = item.get("counter") if isinstance(item, dict) else None
+        if counter is not None and counter not in resources:
+            _fail(join_path(item_path, "counter"), f"counter {counter!r}: not a resource defined in resources")
 
 
 def _check_fit(binding, resource, desc, label, path):
-    offset_bytes = binding.elementOffset * resource.itemsize
-    view_bytes = min(round_up(binding.elementCount * resource.itemsize, 4), resource.size_in_bytes - offset_bytes)
+    """DirectML needs the bound range (offset to the buffer's end) to hold TotalTensorSizeInBytes."""
+    offset_bytes = binding.offset_bytes(resource)
+    view_bytes = resource.size_in_bytes - offset_bytes
     if desc.TotalTensorSizeInBytes > view_bytes:
         _fail(
             path,
             f"{label} needs TotalTensorSizeInBytes = {desc.TotalTensorSizeInBytes} bytes but the bound view of "
-            f"{binding.name} holds {view_bytes} bytes ({binding.elementCount} {resource.data_type} from element "
-            f"{binding.elementOffset})",
+            f"{binding.name} holds {view_bytes} bytes (from byte {offset_bytes} of {resource.size_in_bytes})",
         )
     alignment = desc.GuaranteedBaseOffsetAlignment
     if alignment and offset_bytes % alignment:
@@ -346,27 +512,28 @@ def _check_fit(binding, resource, desc, label, path):
         )
 
 
-def _field_bindings(raw, kind, count, path, resources):
-    if kind in ("inputs", "outputs"):
-        items = raw if isinstance(raw, list) else [raw]
-        if len(items) != count:
-            _fail(path, f"{len(items)} bindings for an array of {count} tensor descs; bind exactly one per desc")
-        return [_binding(item, resources, join_path(path, i)) for i, item in enumerate(items)]
-    if isinstance(raw, list):
-        if len(raw) != 1:
-            _fail(path, f"{len(raw)} bindings for a single tensor; bind exactly one resource")
-        return _binding(raw[0], resources, join_path(path, 0))
-    return _binding(raw, resources, path)
+def _field_bindings(raw, kind, count, path, resources, notes):
+    """One binding per desc. DxDispatch takes one source or an array (ParseBindingSource) and FillBindingData
+    refuses a count that differs from the bind point's ("Bind point '{}' requires {} resources")."""
+    items = raw if isinstance(raw, list) else [raw]
+    if len(items) != count:
+        what = "an array of" if kind in ("inputs", "outputs") else "a single tensor:"
+        _fail(path, f"{len(items)} bindings for {what} {count} tensor desc(s); bind exactly one per desc")
+    bound = [_binding(item, resources, join_path(path, i) if isinstance(raw, list) else path, notes)
+             for i, item in enumerate(items)]
+    return bound if kind in ("inputs", "outputs") else bound[0]
 
 
-def _touched_bytes(binding, resource, desc):
-    """Start byte of every element the desc touches in its resource, for alias checks."""
-    start = binding.elementOffset * resource.itemsize
-    return np.unique(element_offsets(desc.Sizes, desc.Strides).ravel() * desc.element_size + start)
+def _region(binding, resource, desc):
+    """[start, stop) bytes of the buffer DirectML may touch through this desc: its whole
+    TotalTensorSizeInBytes from the binding's offset (SPEC section 1), not only the addressed elements."""
+    start = binding.offset_bytes(resource)
+    return start, start + desc.TotalTensorSizeInBytes
 
 
 def _check_aliasing(operator, bound, resources, path):
-    """Outputs may not write the same element twice nor (except for in-place operators) overwrite inputs."""
+    """Outputs may not share bytes with each other nor (except for in-place operators) with inputs, judged on
+    each tensor's whole TotalTensorSizeInBytes range, inside which DirectML may write."""
     outputs = [b for b in bound if b[3].startswith("output")]
     inputs = [b for b in bound if b[3].startswith("input")]
     pairs = [(o, p) for i, o in enumerate(outputs) for p in outputs[i + 1:]]
@@ -376,8 +543,8 @@ def _check_aliasing(operator, bound, resources, path):
         if binding_a.name != binding_b.name:
             continue
         resource = resources[binding_a.name]
-        shared = np.intersect1d(_touched_bytes(binding_a, resource, desc_a), _touched_bytes(binding_b, resource, desc_b))
-        if shared.size:
+        (start_a, stop_a), (start_b, stop_b) = _region(binding_a, resource, desc_a), _region(binding_b, resource, desc_b)
+        if max(start_a, start_b) < min(stop_a, stop_b):
             rule = (
                 "two outputs may not write the same bytes"
                 if label_b in [o[0] for o in outputs]
@@ -385,8 +552,80 @@ def _check_aliasing(operator, bound, resources, path):
             )
             _fail(
                 join_path(path, label_a.split("[")[0]),
-                f"{label_a} and {label_b} both touch {binding_a.name} at byte {int(shared[0])}; {rule}",
+                f"{label_a} (bytes {start_a}..{stop_a - 1}) and {label_b} (bytes {start_b}..{stop_b - 1}) share "
+                f"{binding_a.name} from byte {max(start_a, start_b)}; each tensor's whole TotalTensorSizeInBytes "
+                f"counts, since DirectML may write anywhere inside an output's; {rule}",
             )
+
+
+# ---------------------------------------------------------------- dispatchables
+
+
+def _flags(descs):
+    """The Flags of a bind point's descs; one bind point is bound in one place, so they may not mix."""
+    return {d.Flags for d in (descs if isinstance(descs, list) else [descs])}
+
+
+@dataclass
+class _Dispatchable:
+    operator: object  # ParsedDispatchable
+    init_bindings: dict  # field -> Binding or [Binding], the OWNED_BY_DML inputs bound at initialization
+    json: dict
+
+
+def _load_dispatchable(obj, path, resources, notes):
+    """A DirectML dispatchable with its initialization bindings (ParseModelDmlDispatchableDesc)."""
+    parsed = normalized_dispatchable(obj, "6_4", path, strict=True, notes=notes)
+    fields = dict(tensor_fields(parsed.operator))
+    raw = obj.get("bindings", {})
+    bindings_path = join_path(path, "bindings")
+    init = {}
+    for name, kind in fields.items():
+        flags = _flags(parsed.tensors[name])
+        if len(flags) > 1:
+            _fail(join_path(desc_path_of(obj, path), name),
+                  f"{name} mixes OWNED_BY_DML and NONE descs; one bind point is bound either at initialization or "
+                  "at execution (DmlDispatchable.cpp, FillBindingData)")
+        owned = flags == {"OWNED_BY_DML"}
+        if owned and name not in raw:
+            _fail(join_path(bindings_path, name),
+                  f"{name} is flagged OWNED_BY_DML, so DirectML copies it at initialization: bind it in the "
+                  "dispatchable's bindings (DML_TENSOR_FLAGS: such a tensor must be bound during operator "
+                  "initialization, and not during execution)")
+        if name in raw:
+            if not kind.startswith("input"):
+                _note(notes, join_path(bindings_path, name), "ignored: DxDispatch binds only inputs at "
+                                                             "initialization (DmlDispatchable::Initialize)")
+                continue
+            if not owned:
+                _fail(join_path(bindings_path, name),
+                      f"{name} is not flagged OWNED_BY_DML: DirectML expects it bound during execution and not "
+                      "during initialization (DML_TENSOR_FLAGS); bind it in the dispatch command instead")
+            descs = parsed.tensors[name]
+            result = _field_bindings(_as_list(raw[name]), kind, len(descs) if isinstance(descs, list) else 1,
+                                     join_path(bindings_path, name), resources, notes)
+            for binding, desc, label in _pairs(name, result, descs):
+                _check_fit(binding, resources[binding.name], desc, label, join_path(bindings_path, name))
+            init[name] = result
+    for name in raw:
+        if name not in fields:
+            _check_unused_binding(raw[name], resources, join_path(bindings_path, name))
+            _note(notes, join_path(bindings_path, name), f"ignored: {name!r} is not a bind point of "
+                                                         f"{parsed.operator}")
+    normalized = parsed.to_json()
+    if init:
+        normalized["bindings"] = {name: _binding_json(value) for name, value in init.items()}
+    return _Dispatchable(parsed, init, normalized)
+
+
+def _pairs(name, bindings, descs):
+    if isinstance(bindings, list):
+        return [(b, d, f"{name}[{i}]") for i, (b, d) in enumerate(zip(bindings, descs))]
+    return [(bindings, descs, name)]
+
+
+def _binding_json(value):
+    return [b.to_json() for b in value] if isinstance(value, list) else value.to_json()
 
 
 # ---------------------------------------------------------------- commands
@@ -396,17 +635,32 @@ def _check_aliasing(operator, bound, resources, path):
 class _Dispatch:
     dispatchable: str
     operator: object  # ParsedDispatchable
-    bindings: dict  # field -> Binding or [Binding]
+    bindings: dict  # field -> Binding or [Binding], bound at execution
+    owned: dict  # field -> Binding or [Binding], bound at initialization (read from the initial buffers)
 
 
-def _load_dispatch(cmd, path, parsed_dispatchables, resources):
-    for key in cmd:
-        if key not in ("type", "dispatchable", "bindings", "threadGroupCount"):
-            _fail(join_path(path, key), f"unknown dispatch command field {key!r}")
+@dataclass
+class _Print:
+    resource: str
+    verbose: bool
+
+
+def _thread_group_count(cmd, path):
+    value = cmd.get("threadGroupCount")
+    if value is not None and not (isinstance(value, list) and len(value) == 3 and all(is_uint(v) for v in value)):
+        _fail(join_path(path, "threadGroupCount"),
+              "If 'threadGroupCount' is present it must be an array with 3 unsigned integers")
+
+
+def _load_dispatch(cmd, path, dispatchables, resources, notes):
+    """ParseDispatchCommand, then what FillBindingData checks when DxDispatch binds."""
+    _ignore_unknown(cmd, ("type", "dispatchable", "bindings", "threadGroupCount"), path, notes, "a dispatch command")
+    _thread_group_count(cmd, path)
     name = cmd.get("dispatchable")
-    if not isinstance(name, str) or name not in parsed_dispatchables:
+    if not isinstance(name, str) or name not in dispatchables:
         _fail(join_path(path, "dispatchable"), f"dispatchable {name!r} is not defined in dispatchables")
-    parsed = parsed_dispatchables[name]
+    dispatchable = dispatchables[name]
+    parsed = dispatchable.operator
     raw = cmd.get("bindings")
     bindings_path = join_path(path, "bindings")
     if not isinstance(raw, dict):
@@ -414,44 +668,66 @@ def _load_dispatch(cmd, path, parsed_dispatchables, resources):
     fields = dict(tensor_fields(parsed.operator))
     for key in raw:
         if key not in fields:
-            _fail(join_path(bindings_path, key), f"{key!r} is not a bind point of {name}; expected {', '.join(fields)}")
+            _check_unused_binding(raw[key], resources, join_path(bindings_path, key))
+            _note(notes, join_path(bindings_path, key),
+                  f"ignored: {key!r} is not a bind point of {name}; DxDispatch binds only {', '.join(fields)}")
     bindings, bound = {}, []
     for field_name, kind in fields.items():
         field_path = join_path(bindings_path, field_name)
-        if field_name not in raw:
-            _fail(field_path, f"{field_name}: missing binding")
         descs = parsed.tensors[field_name]
+        if field_name in dispatchable.init_bindings:
+            if field_name in raw:
+                _fail(field_path, f"{field_name} is flagged OWNED_BY_DML and was bound at initialization; DirectML "
+                                  "refuses it bound again during execution (DML_TENSOR_FLAGS)")
+            continue
+        if field_name not in raw:
+            _fail(field_path, f"{field_name}: missing binding (DxDispatch: Nothing bound for required tensor)")
         result = _field_bindings(_as_list(raw[field_name]), kind, len(descs) if isinstance(descs, list) else 1,
-                                 field_path, resources)
+                                 field_path, resources, notes)
         bindings[field_name] = result
-        pairs = (
-            [(f"{field_name}[{i}]", b, d, join_path(field_path, i)) for i, (b, d) in enumerate(zip(result, descs))]
-            if isinstance(result, list)
-            else [(field_name, result, descs, field_path)]
-        )
-        for label, binding, desc, binding_path in pairs:
+        for binding, desc, label in _pairs(field_name, result, descs):
+            binding_path = join_path(field_path, int(label.split("[")[1][:-1])) if "[" in label else field_path
             _check_fit(binding, resources[binding.name], desc, label, binding_path)
             bound.append((label, binding, desc, kind))
     _check_aliasing(parsed.operator, bound, resources, bindings_path)
-    return _Dispatch(name, parsed, bindings)
+    return _Dispatch(name, parsed, bindings, dispatchable.init_bindings)
 
 
-def _load_command(cmd, path, parsed_dispatchables, resources):
+def _load_print(cmd, path, resources, notes):
+    """ParsePrintCommand: resource and an optional boolean verbose."""
+    _ignore_unknown(cmd, ("type", "resource", "verbose"), path, notes, "a print command")
+    name = cmd.get("resource")
+    if not isinstance(name, str) or name not in resources:
+        _fail(join_path(path, "resource"), f"resource {name!r} is not defined in resources")
+    if resources[name].deferred:
+        _fail(join_path(path, "resource"), f"resource {name!r} is deferred and no ONNX dispatchable fills it here; "
+                                           f"DxDispatch would stop with 'Could not find deferred resource {name}'")
+    verbose = cmd.get("verbose", False)
+    if not isinstance(verbose, bool):
+        _fail(join_path(path, "verbose"), f"verbose {verbose!r}: expected true or false")
+    return _Print(name, verbose)
+
+
+def _load_command(cmd, path, dispatchables, resources, notes):
+    """ParseModelCommandDesc: the type is compared with _stricmp, so any letter case names a command."""
     if not isinstance(cmd, dict):
         _fail(path, "a command must be a JSON object with a type")
     kind = cmd.get("type")
-    if kind == "dispatch":
-        return _load_dispatch(cmd, path, parsed_dispatchables, resources)
-    if kind == "print":
-        for key in cmd:
-            if key not in ("type", "resource"):
-                _fail(join_path(path, key), f"unknown print command field {key!r}")
-        if not isinstance(cmd.get("resource"), str) or cmd["resource"] not in resources:
-            _fail(join_path(path, "resource"), f"resource {cmd.get('resource')!r} is not defined in resources")
-        return cmd["resource"]
-    if kind == "writeFile":
+    lowered = kind.lower() if isinstance(kind, str) else None
+    if lowered == "dispatch":
+        return _load_dispatch(cmd, path, dispatchables, resources, notes)
+    if lowered == "print":
+        return _load_print(cmd, path, resources, notes)
+    if lowered == "writefile":
         _fail(join_path(path, "type"), "writeFile writes to disk, which this app never does; use print")
     _fail(join_path(path, "type"), f"command type {kind!r}: expected dispatch or print")
+
+
+def _command_json(command):
+    if isinstance(command, _Print):
+        return {"type": "print", "resource": command.resource, **({"verbose": True} if command.verbose else {})}
+    bindings = {name: _binding_json(value) for name, value in command.bindings.items()}
+    return {"type": "dispatch", "dispatchable": command.dispatchable, "bindings": bindings}
 
 
 # ---------------------------------------------------------------- the model
@@ -463,6 +739,7 @@ class _Model:
     resources: dict
     dispatchables: dict
     commands: list
+    notes: list
 
 
 def _load(model):
@@ -474,9 +751,8 @@ def _load(model):
         raise DescriptorError(f"model: expected JSON text or a dict, got {type(model).__name__}")
     if not isinstance(model, dict):
         raise DescriptorError("model: the root must be a JSON object with resources, dispatchables and commands")
-    for key in model:
-        if key not in ROOT_FIELDS and key != "$schema":
-            _fail(join_path("", key), f"unknown root field {key!r}; expected {', '.join(ROOT_FIELDS)}")
+    notes = []
+    _ignore_unknown(model, ROOT_FIELDS + ("$schema",), "", notes, "the root object")
     for key, kind in zip(ROOT_FIELDS, (dict, dict, (list, tuple))):
         if not isinstance(model.get(key), kind):
             _fail(key, f"{key}: missing or not a JSON {'array' if key == 'commands' else 'object'}")
@@ -484,7 +760,7 @@ def _load(model):
     resources, resources_json = {}, {}
     for name, obj in model["resources"].items():
         path = join_path("resources", name)
-        resources[name] = _load_resource(obj, path)
+        resources[name] = _load_resource(obj, path, notes)
         resources_json[name] = _resource_json(obj, resources[name])
     total = sum(r.size_in_bytes for r in resources.values())
     if total > element_cap() * 8:
@@ -495,36 +771,33 @@ def _load(model):
         path = join_path("dispatchables", name)
         if not isinstance(obj, dict):
             _fail(path, "a dispatchable must be a JSON object with type and desc")
-        dispatchables[name] = normalized_dispatchable(obj, "6_4", path)
+        dispatchables[name] = _load_dispatchable(obj, path, resources, notes)
 
     commands = [
-        _load_command(cmd, join_path("commands", i), dispatchables, resources)
+        _load_command(cmd, join_path("commands", i), dispatchables, resources, notes)
         for i, cmd in enumerate(model["commands"])
     ]
     normalized = {
         "resources": resources_json,
-        "dispatchables": {name: parsed.to_json() for name, parsed in dispatchables.items()},
+        "dispatchables": {name: d.json for name, d in dispatchables.items()},
         "commands": [_command_json(c) for c in commands],
     }
-    return _Model(normalized, resources, dispatchables, commands)
-
-
-def _command_json(command):
-    if isinstance(command, str):
-        return {"type": "print", "resource": command}
-    bindings = {
-        name: [b.to_json() for b in value] if isinstance(value, list) else value.to_json()
-        for name, value in command.bindings.items()
-    }
-    return {"type": "dispatch", "dispatchable": command.dispatchable, "bindings": bindings}
+    return _Model(normalized, resources, dispatchables, commands, notes)
 
 
 def load_model(model):
     """Parsed, checked and normalized model (every default filled, JSON-serializable dict).
 
     Accepts JSON text (str/bytes) or an already-parsed dict. Raises DescriptorError naming the JSON path.
+    The normalized model is one DxDispatch loads as it is.
     """
     return _load(model).json
+
+
+def model_notes(model):
+    """["path: note"] for what DxDispatch reads differently from what the model seems to say: fields it
+    ignores (elementCount, unknown fields), an initialValuesOffsetInBytes it does not apply."""
+    return [str(note) for note in _load(model).notes]
 
 
 # ---------------------------------------------------------------- running
@@ -545,9 +818,10 @@ class DispatchRecord:
 @dataclass
 class RunResult:
     buffers: dict  # name -> flat array in initialValuesDataType (declared element count)
-    prints: list  # DxDispatch's lines: "Resource 'Out': 1, 2, 3"
+    prints: list  # readable lines: "Resource 'Out': 1, 2, 3" (UINT8/INT8 as numbers)
     dispatches: list = field(default_factory=list)
     buffer_bytes: dict = field(default_factory=dict)  # name -> the whole buffer as uint8, padding included
+    dxdispatch_prints: list = field(default_factory=list)  # the same lines exactly as DxDispatch writes them
 
 
 def _fill(resource):
@@ -558,19 +832,35 @@ def _fill(resource):
 
 def _view(memory, binding, resource, desc):
     """The desc's elements in memory, as its DataType, starting at the binding's offset."""
-    start = binding.elementOffset * resource.itemsize
+    start = binding.offset_bytes(resource)
     stop = start + (last_element_index(desc.Sizes, desc.Strides) + 1) * desc.element_size
     return memory[start:stop].view(desc.dtype)
 
 
-def _format_value(value):
+def _format_value(value, as_character):
+    if as_character:
+        # std::ostream << uint8_t / int8_t writes the byte as a character (Executor.cpp, BufferDataView).
+        return bytes([int(value) % 256]).decode("latin-1")
     if isinstance(value, (np.floating, float)):
+        # half_float's operator<< writes the value as a float; ostream's default is %g with 6 digits.
         return format(float(value), "g")
     return str(int(value))
 
 
-def format_print(name, values):
-    return f"Resource '{name}': " + ", ".join(_format_value(v) for v in values)
+def format_print(name, values, verbose=False, as_characters=False):
+    """A print command's output: DxDispatch's own layout (Executor.cpp, Executor::operator()(PrintCommand)
+    and BufferDataView). `as_characters` writes UINT8/INT8 values as DxDispatch does, as characters."""
+    as_character = as_characters and values.dtype.itemsize == 1 and values.dtype.kind in "iu"
+    if not verbose:
+        return f"Resource '{name}': " + ", ".join(_format_value(v, as_character) for v in values)
+    width = int(math.floor(math.log10(len(values)))) + 1
+    hex_width = values.dtype.itemsize * 2
+    bits = values.view(unsigned_of_width(values.dtype.itemsize))
+    lines = "".join(
+        f"[{i:>{width}}] {_format_value(v, as_character)} (0x{int(b):>{hex_width}X})\n"
+        for i, (v, b) in enumerate(zip(values, bits))
+    )
+    return f"Resource '{name}':\n{lines}"
 
 
 def _compute(parsed, inputs):
@@ -581,6 +871,9 @@ def _compute(parsed, inputs):
         return {"OutputTensor": space_to_depth(inputs["InputTensor"], scalars["BlockSize"], scalars["Order"])}
     if op == "ELEMENT_WISE_BIT_OR":
         return {"OutputTensor": bit_or(inputs["ATensor"], inputs["BTensor"])}
+    if op == "ELEMENT_WISE_IDENTITY":
+        # The layout change is the strided read and write around this; only a null ScaleBias is valid here.
+        return {"OutputTensor": inputs["InputTensor"]}
     if op == "SPLIT":
         axis = scalars["Axis"]
         return {"OutputTensors": split(inputs["InputTensor"], axis, [d.Sizes[axis] for d in parsed.tensors["OutputTensors"]])}
@@ -595,14 +888,17 @@ def _pick(value, i):
     return value if i is None else value[i]
 
 
-def _run_dispatch(index, command, memory, resources):
+def _run_dispatch(index, command, memory, initial, resources):
+    """Inputs flagged OWNED_BY_DML are read from the buffers as they were at initialization: DirectML copied
+    them then (DML_TENSOR_FLAGS), before any command ran (Executor::Executor initializes every dispatchable)."""
     parsed = command.operator
     fields = dict(tensor_fields(parsed.operator))
 
     def read(name):
-        descs, bindings = parsed.tensors[name], command.bindings[name]
+        descs = parsed.tensors[name]
+        bindings, source = (command.owned[name], initial) if name in command.owned else (command.bindings[name], memory)
         return _each(bindings, lambda b, i: strided_read(
-            _view(memory[b.name], b, resources[b.name], _pick(descs, i)), _pick(descs, i).Sizes,
+            _view(source[b.name], b, resources[b.name], _pick(descs, i)), _pick(descs, i).Sizes,
             _pick(descs, i).Strides, field=name))
 
     inputs = {name: read(name) for name, kind in fields.items() if kind.startswith("input")}
@@ -624,17 +920,21 @@ def _declared(memory, resource):
 def run_model_detailed(model):
     """Run every command in order; buffers, printed lines and a record per dispatch."""
     loaded = _load(model)
-    memory = {name: _fill(r) for name, r in loaded.resources.items()}
-    prints, records = [], []
+    live = {name: r for name, r in loaded.resources.items() if not r.deferred}
+    memory = {name: _fill(r) for name, r in live.items()}
+    initial = {name: m.copy() for name, m in memory.items()}
+    prints, exact, records = [], [], []
     for index, command in enumerate(loaded.commands):
-        if isinstance(command, str):
-            resource = loaded.resources[command]
-            shown = memory[command][: resource.values.nbytes].view(resource.values.dtype)
-            prints.append(format_print(command, shown))
+        if isinstance(command, _Print):
+            resource = loaded.resources[command.resource]
+            # DxDispatch prints as many elements as the initial values hold (the padding trimmed).
+            shown = memory[command.resource][: resource.values.nbytes].view(resource.values.dtype)
+            prints.append(format_print(command.resource, shown, command.verbose))
+            exact.append(format_print(command.resource, shown, command.verbose, as_characters=True))
         else:
-            records.append(_run_dispatch(index, command, memory, loaded.resources))
-    buffers = {name: _declared(memory[name], r) for name, r in loaded.resources.items()}
-    return RunResult(buffers, prints, records, {name: m.copy() for name, m in memory.items()})
+            records.append(_run_dispatch(index, command, memory, initial, loaded.resources))
+    buffers = {name: _declared(memory[name], r) for name, r in live.items()}
+    return RunResult(buffers, prints, records, {name: m.copy() for name, m in memory.items()}, exact)
 
 
 def run_model(model):

@@ -92,6 +92,11 @@ def _compute(operator, inputs, attrs):
 
 
 def _check_attrs(operator, attrs):
+    if operator not in _ATTRS:
+        raise DescriptorError(
+            f"op {OPERATOR_PREFIX}{operator}: works on buffers through two descs, not on arrays; its model comes "
+            "from ops.operators.identity.identity_model"
+        )
     allowed = _ATTRS[operator]
     for key in attrs:
         if key not in allowed:
@@ -212,6 +217,8 @@ def cpp_snippet(dispatchable):
             assignments.append(f"{op_var}.{name} = {var};")
         elif kind == "order":
             assignments.append(f"{op_var}.{name} = DML_DEPTH_SPACE_ORDER_{parsed.scalars[name]};")
+        elif kind == "scale_bias":
+            assignments.append(f"{op_var}.{name} = nullptr;  // _Maybenull_: no scale or bias, a plain copy")
         else:
             assignments.append(f"{op_var}.{name} = {parsed.scalars[name]};")
     lines.append(f"DML_{operator}_OPERATOR_DESC {op_var} = {{}};")

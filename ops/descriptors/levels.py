@@ -18,6 +18,7 @@ OPERATOR_PREFIX = "DML_OPERATOR_"
 _ALL_11 = ("FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8", "UINT64", "UINT32", "UINT16", "UINT8")
 _NO_64 = tuple(t for t in _ALL_11 if not t.endswith("64"))
 _SPLIT_1_0 = ("FLOAT32", "FLOAT16", "INT32", "INT16", "UINT32", "UINT16")
+_FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class SupportRow:
     min_dims: int
     max_dims: int
     types: tuple
+    source: str = ""  # said beside the row when DirectML's pages disagree about it
+
 
     @property
     def dims_text(self):
@@ -36,7 +39,16 @@ class SupportRow:
 
 
 def _rows(operator, *rows):
-    return tuple(SupportRow(operator, level, lo, hi, types) for level, lo, hi, types in rows)
+    return tuple(SupportRow(operator, *row) for row in rows)
+
+
+# JOIN's own page (DML_JOIN_OPERATOR_DESC) lists no 3_1 row: it goes from 4 to 5 dimensions at 3_0 straight to
+# 1 to 8 at 4_1. DirectML's feature-level history says DML_FEATURE_LEVEL_3_1 raised JOIN to 8 dimensions, so
+# the row exists here, with its minimum unconfirmed (SPEC section 6).
+_JOIN_3_1_SOURCE = (
+    "Source: DirectML's feature-level history (3_1: JOIN up to 8 dimensions). JOIN's own page has no 3_1 row "
+    "and shows 1 to 8 dimensions only from 4_1, so the minimum of 1 at 3_1 is not confirmed by it."
+)
 
 
 SUPPORT_TABLES = {
@@ -53,7 +65,17 @@ SUPPORT_TABLES = {
         ("1_0", 4, 4, _SPLIT_1_0),
         ("2_1", 4, 4, _NO_64),
         ("3_0", 4, 5, _NO_64),
-        ("3_1", 1, 8, _NO_64),
+        ("3_1", 1, 8, _NO_64, _JOIN_3_1_SOURCE),
+        ("4_1", 1, 8, _ALL_11),
+    ),
+    # DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC's page, "Tensor support" (learn.microsoft.com/windows/win32/api/
+    # directml/ns-directml-dml_element_wise_identity_operator_desc; MicrosoftDocs/sdk-api
+    # sdk-api-src/content/directml/ns-directml-dml_element_wise_identity_operator_desc.md).
+    "ELEMENT_WISE_IDENTITY": _rows(
+        "ELEMENT_WISE_IDENTITY",
+        ("1_0", 4, 5, _FLOATS_32_16),
+        ("2_1", 4, 5, _NO_64),
+        ("3_0", 1, 8, _NO_64),
         ("4_1", 1, 8, _ALL_11),
     ),
 }
@@ -75,7 +97,7 @@ def level_index(level):
 
 
 def operator_name(operator, field="type"):
-    """'SPLIT' from 'SPLIT' or 'DML_OPERATOR_SPLIT'; only the five operators this project covers."""
+    """'SPLIT' from 'SPLIT' or 'DML_OPERATOR_SPLIT'; only the operators this project covers."""
     name = enum_suffix(operator, OPERATOR_PREFIX, SUPPORT_TABLES)
     if name:
         return name

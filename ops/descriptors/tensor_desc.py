@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..datatypes import NUMPY_DTYPES, type_name
+from ..datatypes import NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, type_name
 from ..errors import DescriptorError
 from ..guard import check_element_count
 from ..names import enum_suffix
@@ -82,8 +82,34 @@ def last_element_index(sizes, strides=None):
     return sum((s - 1) * st for s, st in zip(sizes, strides))
 
 
+def exact_enum(value, prefix, allowed):
+    """The member of `allowed` that `value` spells exactly, with or without `prefix`, else None.
+
+    DxDispatch's generated parsers compare enum names with strcmp against the full name and the bare
+    suffix only (microsoft/DirectML DxDispatch/src/model/JsonParsersGenerated.cpp, ParseDmlTensorDataType
+    and every other Parse<Enum>), so a model file may not use other letter cases or aliases.
+    """
+    if not isinstance(value, str):
+        return None
+    name = value[len(prefix):] if value.startswith(prefix) else value
+    return name if name in allowed else None
+
+
+def wrapped_last_index(sizes, strides):
+    """DMLCalcBufferTensorSize's strided index as it computes it: (size-1)*stride summed in a 32-bit UINT."""
+    index = 0
+    for size, stride in zip(sizes, strides):
+        index = (index + ((size - 1) * stride) % 2**32) % 2**32
+    return index
+
+
 def buffer_tensor_size(data_type, sizes, strides=None):
-    """DMLCalcBufferTensorSize: bytes up to the last addressed element, rounded up to 4."""
+    """DMLCalcBufferTensorSize: bytes up to the last addressed element, rounded up to 4.
+
+    DirectMLX.h computes the strided case's last index in a 32-bit UINT (`UINT indexOfLastElement`), so a
+    tensor whose last element lies beyond 2^32-1 would get a wrapped, too small size there. Rather than
+    widen that arithmetic silently, such a tensor is refused with both numbers.
+    """
     sizes = [int(s) for s in sizes]
     if not sizes or any(s < 1 for s in sizes):
         raise DescriptorError(f"Sizes {sizes}: every size must be at least 1 and there must be at least one")
@@ -93,8 +119,16 @@ def buffer_tensor_size(data_type, sizes, strides=None):
             raise DescriptorError(
                 f"Strides {strides}: need one non-negative stride per dimension of Sizes {sizes}"
             )
+    last = last_element_index(sizes, strides)
+    if last >= UINT32_MAX:
+        wrapped = wrapped_last_index(sizes, strides) if strides is not None else last % 2**32
+        raise DescriptorError(
+            f"Strides {strides}: the last element's index {last:,} leaves more than 2^32-1 elements in the "
+            f"buffer; DMLCalcBufferTensorSize sums (size-1)*stride in a 32-bit UINT and would wrap it to "
+            f"{wrapped:,} (DirectMLX.h), and DirectML addresses at most 2^32-1 elements"
+        )
     itemsize = NUMPY_DTYPES[type_name(data_type)].itemsize
-    return round_up((last_element_index(sizes, strides) + 1) * itemsize, 4)
+    return round_up((last + 1) * itemsize, 4)
 
 
 @dataclass(frozen=True)
@@ -131,29 +165,52 @@ class TensorDesc:
         return self.TotalTensorSizeInBytes // self.element_size
 
     def to_json(self):
-        return {
+        """The desc as DxDispatch reads it back: packed strides are left out, because DxDispatch parses
+        "Strides" with ParseUInt32ArrayField, which refuses null ("Expected an array.",
+        DxDispatch/src/model/JsonParsers.cpp, ParseDmlBufferTensorDesc)."""
+        obj = {
             "DataType": self.DataType,
             "Flags": self.Flags,
             "DimensionCount": self.DimensionCount,
             "Sizes": list(self.Sizes),
-            "Strides": None if self.Strides is None else list(self.Strides),
-            "TotalTensorSizeInBytes": self.TotalTensorSizeInBytes,
-            "GuaranteedBaseOffsetAlignment": self.GuaranteedBaseOffsetAlignment,
         }
+        if self.Strides is not None:
+            obj["Strides"] = list(self.Strides)
+        obj["TotalTensorSizeInBytes"] = self.TotalTensorSizeInBytes
+        obj["GuaranteedBaseOffsetAlignment"] = self.GuaranteedBaseOffsetAlignment
+        return obj
 
 
-def _unwrap(obj, path, problems):
-    """DxDispatch also accepts the DML_TENSOR_DESC form {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}}."""
-    if "Desc" not in obj and "Type" not in obj:
+def _unknown_key(path, key, message, problems, notes):
+    """A field the parser does not read: a problem for the Python API, a note for a model file.
+
+    DxDispatch looks fields up by name (rapidjson FindMember) and never lists the others, so a model file
+    with an extra field still loads there (DxDispatch/src/model/JsonParsers.cpp, ParseFieldHelper).
+    """
+    if notes is None:
+        problems.append(Problem(join_path(path, key), message))
+    else:
+        notes.append(Problem(join_path(path, key), f"ignored: {message.split(';')[0]}; DxDispatch does not read it"))
+
+
+def _unwrap(obj, path, problems, strict, notes):
+    """The DML_TENSOR_DESC form {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}} or the buffer desc itself.
+
+    DxDispatch reads an optional Type and then "Desc" when present, else the object itself
+    (DxDispatch/src/model/JsonParsers.cpp, ParseDmlTensorDesc).
+    """
+    if "Type" in obj:
+        kind = obj["Type"]
+        name = exact_enum(kind, TENSOR_TYPE_PREFIX, ("BUFFER",)) if strict else enum_suffix(
+            kind, TENSOR_TYPE_PREFIX, ("BUFFER",))
+        if name is None:
+            problems.append(Problem(join_path(path, "Type"), f"Type {kind!r}: only DML_TENSOR_TYPE_BUFFER exists"))
+    if "Desc" not in obj:
         return obj, path
     for key in obj:
         if key not in ("Type", "Desc"):
-            problems.append(Problem(join_path(path, key), f"unknown field {key!r} beside Type and Desc"))
-    if enum_suffix(obj.get("Type", "BUFFER"), TENSOR_TYPE_PREFIX, ("BUFFER",)) is None:
-        problems.append(
-            Problem(join_path(path, "Type"), f"Type {obj.get('Type')!r}: only DML_TENSOR_TYPE_BUFFER exists")
-        )
-    inner = obj.get("Desc")
+            _unknown_key(path, key, f"unknown field {key!r} beside Type and Desc", problems, notes)
+    inner = obj["Desc"]
     if not isinstance(inner, dict):
         problems.append(Problem(join_path(path, "Desc"), "Desc: expected a JSON object holding the buffer tensor desc"))
         return None, path
@@ -161,7 +218,7 @@ def _unwrap(obj, path, problems):
 
 
 def _uint_list(value, field, path, problems, minimum):
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, list) or (not value and minimum):
         problems.append(Problem(path, f"{field} {value!r}: expected a non-empty JSON array of integers"))
         return None
     bad = [i for i, v in enumerate(value) if not is_uint(v) or v < minimum]
@@ -187,43 +244,94 @@ def _check_alignment(alignment, itemsize, path, problems):
     return alignment
 
 
-def parse_tensor_desc(obj, path=""):
-    """(TensorDesc or None, [Problem]) from a JSON tensor desc; paths are relative to `path`."""
+def _data_type(obj, path, problems, strict):
+    raw = obj["DataType"]
+    if strict:
+        data_type = exact_enum(raw, DATA_TYPE_PREFIX, NUMPY_DTYPES)
+    else:
+        try:
+            data_type = type_name(raw) if isinstance(raw, str) else None
+        except DescriptorError:
+            data_type = None
+    if data_type is None:
+        spelled = " (DxDispatch matches names exactly: upper case, with or without DML_TENSOR_DATA_TYPE_)" if strict else ""
+        problems.append(
+            Problem(
+                join_path(path, "DataType"),
+                f"DataType {raw!r}: not a DirectML data type{spelled}; expected one of " + ", ".join(NUMPY_DTYPES),
+            )
+        )
+    return data_type
+
+
+def _flags(obj, path, problems, strict):
+    """NONE or OWNED_BY_DML. DxDispatch takes a name or an array of names ORed together
+    (DxDispatch/src/model/JsonParsers.cpp, ParseFlags; JsonParsersGenerated.cpp, ParseDmlTensorFlags)."""
+    raw = obj.get("Flags", "NONE")
+    names = raw if isinstance(raw, list) else [raw]
+    found = []
+    for item in names:
+        name = exact_enum(item, FLAG_PREFIX, FLAGS) if strict else enum_suffix(item, FLAG_PREFIX, FLAGS)
+        if name is None:
+            problems.append(
+                Problem(
+                    join_path(path, "Flags"),
+                    f"Flags {raw!r}: expected NONE or OWNED_BY_DML ({FLAG_PREFIX}...), or an array of those",
+                )
+            )
+            return None
+        found.append(name)
+    return "OWNED_BY_DML" if "OWNED_BY_DML" in found else "NONE"
+
+
+def _strides(obj, path, sizes, problems, strict):
+    """Strides, or None when packed. DxDispatch treats an empty array as no strides (strides.empty() ?
+    nullptr) and refuses null, which is not an array (JsonParsers.cpp, ParseDmlBufferTensorDesc)."""
+    if "Strides" not in obj or (obj["Strides"] is None and not strict):
+        return None, True
+    raw = obj["Strides"]
+    if raw is None:
+        problems.append(
+            Problem(join_path(path, "Strides"), "Strides null: DxDispatch expects an array; leave the field out or "
+                                                "write [] for packed strides")
+        )
+        return None, False
+    if raw == []:
+        return None, True
+    strides = _uint_list(raw, "Strides", join_path(path, "Strides"), problems, 0)
+    if strides is not None and sizes is not None and len(strides) != len(sizes):
+        problems.append(
+            Problem(
+                join_path(path, "Strides"),
+                f"Strides has {len(strides)} entries; it needs one per dimension ({len(sizes)})",
+            )
+        )
+        return None, False
+    return strides, strides is not None
+
+
+def parse_tensor_desc(obj, path="", strict=False, notes=None):
+    """(TensorDesc or None, [Problem]) from a JSON tensor desc; paths are relative to `path`.
+
+    `strict` reads it as DxDispatch reads a model file: enum names spelled exactly. With a `notes` list,
+    fields DxDispatch does not read are noted there instead of refused.
+    """
     problems = []
     if not isinstance(obj, dict):
         return None, [Problem(path, f"expected a JSON object (a tensor desc with DataType and Sizes), got {obj!r:.60}")]
-    obj, path = _unwrap(obj, path, problems)
+    obj, path = _unwrap(obj, path, problems, strict, notes)
     if obj is None:
         return None, problems
     for key in obj:
-        if key not in DESC_FIELDS:
-            problems.append(
-                Problem(join_path(path, key), f"unknown tensor desc field {key!r}; expected {', '.join(DESC_FIELDS)}")
-            )
+        if key not in DESC_FIELDS and key != "Type":
+            _unknown_key(path, key, f"unknown tensor desc field {key!r}; expected {', '.join(DESC_FIELDS)}",
+                         problems, notes)
     for key in ("DataType", "Sizes"):
         if key not in obj:
             problems.append(Problem(join_path(path, key), f"{key}: missing required field"))
 
-    data_type = None
-    if "DataType" in obj:
-        try:
-            data_type = type_name(obj["DataType"]) if isinstance(obj["DataType"], str) else None
-        except DescriptorError:
-            pass
-        if data_type is None:
-            problems.append(
-                Problem(
-                    join_path(path, "DataType"),
-                    f"DataType {obj['DataType']!r}: not a DirectML data type; expected one of "
-                    + ", ".join(NUMPY_DTYPES),
-                )
-            )
-
-    flags = enum_suffix(obj.get("Flags", "NONE"), FLAG_PREFIX, FLAGS)
-    if flags is None:
-        problems.append(
-            Problem(join_path(path, "Flags"), f"Flags {obj['Flags']!r}: expected NONE or OWNED_BY_DML ({FLAG_PREFIX}...)")
-        )
+    data_type = _data_type(obj, path, problems, strict) if "DataType" in obj else None
+    flags = _flags(obj, path, problems, strict)
 
     sizes = _uint_list(obj["Sizes"], "Sizes", join_path(path, "Sizes"), problems, 1) if "Sizes" in obj else None
     if sizes is not None and len(sizes) > MAX_DIMENSIONS:
@@ -249,17 +357,7 @@ def parse_tensor_desc(obj, path=""):
             )
         )
 
-    strides = None
-    if obj.get("Strides") is not None:
-        strides = _uint_list(obj["Strides"], "Strides", join_path(path, "Strides"), problems, 0)
-        if strides is not None and sizes is not None and len(strides) != len(sizes):
-            problems.append(
-                Problem(
-                    join_path(path, "Strides"),
-                    f"Strides has {len(strides)} entries; it needs one per dimension ({len(sizes)})",
-                )
-            )
-            strides = None
+    strides, strides_ok = _strides(obj, path, sizes, problems, strict)
 
     itemsize = NUMPY_DTYPES[data_type].itemsize if data_type else 1
     alignment = _check_alignment(
@@ -267,31 +365,54 @@ def parse_tensor_desc(obj, path=""):
     )
 
     implied = None
-    if data_type and sizes is not None and (strides is not None or obj.get("Strides") is None):
-        implied = buffer_tensor_size(data_type, sizes, strides)
-    total = obj.get("TotalTensorSizeInBytes", implied)
-    if "TotalTensorSizeInBytes" in obj:
-        if not is_uint(total, 2**64 - 1):
-            problems.append(
-                Problem(
-                    join_path(path, "TotalTensorSizeInBytes"),
-                    f"TotalTensorSizeInBytes {total!r}: must be a non-negative integer",
-                )
-            )
-        elif implied is not None and total < implied:
-            problems.append(
-                Problem(
-                    join_path(path, "TotalTensorSizeInBytes"),
-                    f"TotalTensorSizeInBytes {total}: below the {implied} bytes implied by Sizes"
-                    + (", Strides" if strides is not None else "")
-                    + f" and DataType {data_type}",
-                )
-            )
+    if data_type and sizes is not None and strides_ok:
+        try:
+            implied = buffer_tensor_size(data_type, sizes, strides)
+        except DescriptorError as error:
+            problems.append(Problem(join_path(path, "Strides"), str(error)))
+    total = _total_size(obj, path, implied, data_type, strides, problems)
 
     if problems:
         return None, problems
     desc = TensorDesc(data_type, sizes, strides, flags, dimension_count, total, alignment)
     return desc, []
+
+
+def max_total_size(data_type):
+    """The largest TotalTensorSizeInBytes: 2^32-1 elements, rounded up to 4 bytes as DirectML rounds sizes."""
+    return round_up(UINT32_MAX * NUMPY_DTYPES[data_type].itemsize, 4)
+
+
+def _total_size(obj, path, implied, data_type, strides, problems):
+    """TotalTensorSizeInBytes; 0 or absent means DMLCalcBufferTensorSize (JsonParsers.cpp,
+    ParseDmlBufferTensorDesc: `if (!desc->TotalTensorSizeInBytes) desc->TotalTensorSizeInBytes = ...`)."""
+    total = obj.get("TotalTensorSizeInBytes", 0)
+    field_path = join_path(path, "TotalTensorSizeInBytes")
+    if not is_uint(total, 2**64 - 1):
+        problems.append(Problem(field_path, f"TotalTensorSizeInBytes {total!r}: must be a non-negative integer"))
+        return None
+    if total == 0:
+        return implied
+    if implied is not None and total < implied:
+        problems.append(
+            Problem(
+                field_path,
+                f"TotalTensorSizeInBytes {total}: below the {implied} bytes implied by Sizes"
+                + (", Strides" if strides is not None else "")
+                + f" and DataType {data_type}",
+            )
+        )
+    elif data_type and total > max_total_size(data_type):
+        # SPEC section 1: the whole buffer region, not only the elements Sizes reaches, holds at most
+        # 2^32-1 elements, because DirectML addresses a buffer tensor's elements with 32-bit indices.
+        problems.append(
+            Problem(
+                field_path,
+                f"TotalTensorSizeInBytes {total:,}: more than 2^32-1 {data_type} elements (at most "
+                f"{max_total_size(data_type):,} bytes); a DirectML buffer tensor holds at most 2^32-1 elements",
+            )
+        )
+    return total
 
 
 def normalize_tensor_desc(obj, path=""):

@@ -8,10 +8,11 @@ a JSON object at all, or an unknown feature level, raises DescriptorError.
 
 from dataclasses import dataclass, field
 
-from ..operators.depth_space import order_name
+from ..operators.depth_space import ORDER_PREFIX, ORDERS, order_name
 from ..errors import DescriptorError
 from .levels import (
     OPERATOR_PREFIX,
+    OPERATORS,
     first_level_supporting,
     level_name,
     operator_name,
@@ -20,6 +21,7 @@ from .levels import (
 )
 from .tensor_desc import (
     Problem,
+    exact_enum,
     find_overlap,
     is_uint,
     join_path,
@@ -45,9 +47,23 @@ OPERATOR_FIELDS = {
     "ELEMENT_WISE_BIT_OR": {"ATensor": "input", "BTensor": "input", "OutputTensor": "output"},
     "SPLIT": {"InputTensor": "input", "OutputCount": "count", "OutputTensors": "outputs", "Axis": "axis"},
     "JOIN": {"InputCount": "count", "InputTensors": "inputs", "OutputTensor": "output", "Axis": "axis"},
+    "ELEMENT_WISE_IDENTITY": {"InputTensor": "input", "OutputTensor": "output", "ScaleBias": "scale_bias"},
 }
+# Fields DirectML marks _Maybenull_: absent or null means "not given".
+OPTIONAL_KINDS = ("scale_bias",)
+# DirectML helper functions, DMLCalcBufferTensorSize: "DirectML requires that all bound buffers must have a total
+# size that is DWORD-aligned" (learn.microsoft.com/windows/ai/directml/dml-helper-functions).
+SIZE_ALIGNMENT = 4
 _COUNTED = {"OutputCount": "OutputTensors", "InputCount": "InputTensors"}
 TENSOR_KINDS = ("input", "output", "inputs", "outputs")
+# What DxDispatch reads beside the operator desc (DxDispatch/src/model/JsonParsers.cpp,
+# ParseModelDmlDispatchableDesc; JsonParsersGenerated.cpp, ParseDmlExecutionFlags and ParseDmlCompileType).
+DISPATCHABLE_FIELDS = ("type", "Type", "desc", "Desc", "executionFlags", "dmlCompileType", "bindings")
+EXECUTION_FLAG_PREFIX = "DML_EXECUTION_FLAG_"
+EXECUTION_FLAGS = ("NONE", "ALLOW_HALF_PRECISION_COMPUTATION", "DISABLE_META_COMMANDS", "DESCRIPTORS_VOLATILE")
+COMPILE_TYPES = ("DmlCompileOp", "DmlCompileGraph")
+# DxDispatch's other dispatchable kinds, matched case-insensitively (ParseModelDispatchableDesc, _stricmp).
+OTHER_DISPATCHABLES = {"hlsl": "an HLSL shader", "onnx": "an ONNX model", "dmlserializedgraph": "a serialized DirectML graph"}
 
 
 def operator_fields(operator):
@@ -66,6 +82,7 @@ class ParsedDispatchable:
     operator: str
     tensors: dict = field(default_factory=dict)
     scalars: dict = field(default_factory=dict)
+    extras: dict = field(default_factory=dict)  # executionFlags, dmlCompileType as written
 
     def tensor_list(self):
         """[(path-like label, TensorDesc, kind)] flattening the array fields."""
@@ -84,35 +101,62 @@ class ParsedDispatchable:
             if kind in TENSOR_KINDS:
                 value = self.tensors[name]
                 desc[name] = [d.to_json() for d in value] if isinstance(value, list) else value.to_json()
-            elif kind == "order":
-                desc[name] = self.scalars[name]
+            elif kind in OPTIONAL_KINDS:
+                if self.scalars.get(name) is not None:
+                    desc[name] = self.scalars[name]
             else:
                 desc[name] = self.scalars[name]
-        return {"type": OPERATOR_PREFIX + self.operator, "desc": desc}
+        return {"type": OPERATOR_PREFIX + self.operator, "desc": desc, **self.extras}
 
 
 def _key(obj, name):
-    """DxDispatch examples write both `type`/`desc` and `Type`/`Desc`."""
-    for key in (name, name.capitalize()):
+    """Which of `Name`/`name` holds the operator type or desc: DxDispatch's generated ParseDmlOperatorDesc
+    looks for "Type" then "type", and "Desc" then "desc" (DxDispatch/scripts/GenerateParsingHelpers.ps1)."""
+    for key in (name.capitalize(), name):
         if key in obj:
             return key
     return None
 
 
-def _parse_tensor_array(value, name, path, problems):
+def _parse_tensor_array(value, name, path, problems, strict, notes):
     if not isinstance(value, list) or not value:
         problems.append(Problem(path, f"{name}: expected a non-empty JSON array of tensor descs"))
         return None
     descs = []
     for i, item in enumerate(value):
-        desc, more = parse_tensor_desc(item, join_path(path, i))
+        desc, more = parse_tensor_desc(item, join_path(path, i), strict, notes)
         problems += more
         descs.append(desc)
     return None if None in descs else descs
 
 
-def _parse_scalar(kind, name, value, path, problems):
+def _parse_scale_bias(value, path, problems):
+    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs). g(x) = x * scale + bias is applied by DirectML, but its rounding
+    per data type is not documented, so this project models only a null ScaleBias rather than guess."""
+    if value is None:
+        return None
+    if (isinstance(value, dict) and set(value) == {"Scale", "Bias"}
+            and all(isinstance(value[k], (int, float)) and not isinstance(value[k], bool) for k in value)):
+        problems.append(Problem(path, f"ScaleBias {value}: not modelled here (x * Scale + Bias rounds in a way "
+                                      "DirectML does not document for every type); give null or leave it out"))
+    else:
+        problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of "
+                                      "two numbers"))
+    return None
+
+
+def _parse_scalar(kind, name, value, path, problems, strict):
+    if kind == "scale_bias":
+        return _parse_scale_bias(value, path, problems)
     if kind == "order":
+        if strict:
+            # JsonParsersGenerated.cpp, ParseDmlDepthSpaceOrder: the two names, exactly; no DCR/CRD.
+            order = exact_enum(value, ORDER_PREFIX, ORDERS)
+            if order is None:
+                problems.append(Problem(path, f"Order {value!r}: expected DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH, "
+                                              f"optionally prefixed with {ORDER_PREFIX}, spelled exactly (DxDispatch "
+                                              "knows no DCR/CRD aliases and matches case)"))
+            return order
         try:
             return order_name(value)
         except DescriptorError as error:
@@ -128,25 +172,99 @@ def _parse_scalar(kind, name, value, path, problems):
     return value
 
 
-def parse_dispatchable(dispatchable, path=""):
-    """(ParsedDispatchable or None, [Problem]): structure, fields and tensor descs, no level rules."""
+def _operator(dispatchable, path, problems, strict):
+    """The operator named by the dispatchable, or None with a problem.
+
+    DxDispatch first reads "type" as a string (ParseModelDispatchableDesc: ParseStringField(object, "type"),
+    required) and then the operator from "Type", else "type" (ParseDmlOperatorDesc), matched exactly.
+    """
+    if strict and not isinstance(dispatchable.get("type"), str):
+        problems.append(Problem(join_path(path, "type"), "type: missing or not a string; DxDispatch reads the "
+                                                         "lower-case field type first (e.g. DML_OPERATOR_SPLIT)"))
+        return None
+    type_key = _key(dispatchable, "type")
+    if type_key is None:
+        problems.append(Problem(join_path(path, "type"), "type: missing required field (e.g. DML_OPERATOR_SPLIT)"))
+        return None
+    value = dispatchable[type_key]
+    if strict:
+        if isinstance(value, str) and value.lower() in OTHER_DISPATCHABLES:
+            problems.append(Problem(join_path(path, type_key), f"type {value!r}: {OTHER_DISPATCHABLES[value.lower()]} "
+                                                               "dispatchable, which this app does not run"))
+            return None
+        operator = exact_enum(value, OPERATOR_PREFIX, OPERATORS)
+        if operator is None:
+            problems.append(Problem(join_path(path, type_key), f"type {value!r}: not an operator modelled here, "
+                                                               "spelled exactly; expected one of "
+                                                               + ", ".join(OPERATOR_PREFIX + op for op in OPERATORS)))
+        return operator
+    try:
+        return operator_name(value)
+    except DescriptorError as error:
+        problems.append(Problem(join_path(path, type_key), str(error)))
+        return None
+
+
+def _dispatchable_extras(dispatchable, path, problems):
+    """executionFlags (a name or an array of names, ORed) and dmlCompileType, kept as written when valid."""
+    extras = {}
+    if "executionFlags" in dispatchable:
+        raw = dispatchable["executionFlags"]
+        names = raw if isinstance(raw, list) else [raw]
+        if all(exact_enum(n, EXECUTION_FLAG_PREFIX, EXECUTION_FLAGS) for n in names):
+            extras["executionFlags"] = raw
+        else:
+            problems.append(Problem(join_path(path, "executionFlags"),
+                                    f"executionFlags {raw!r}: expected one of " + ", ".join(EXECUTION_FLAGS)
+                                    + f" (optionally prefixed with {EXECUTION_FLAG_PREFIX}) or an array of them"))
+    if "dmlCompileType" in dispatchable:
+        raw = dispatchable["dmlCompileType"]
+        if raw in COMPILE_TYPES:
+            extras["dmlCompileType"] = raw
+        else:
+            problems.append(Problem(join_path(path, "dmlCompileType"),
+                                    f"dmlCompileType {raw!r}: expected DmlCompileOp or DmlCompileGraph"))
+    if "bindings" in dispatchable and not isinstance(dispatchable["bindings"], dict):
+        problems.append(Problem(join_path(path, "bindings"), "bindings: expected a JSON object mapping each tensor "
+                                                             "bound at initialization to a resource"))
+    return extras
+
+
+def _desc_object(dispatchable, path):
+    """(desc object, its path, inline?): "Desc", else "desc", else the dispatchable itself, which is how
+    DxDispatch reads fields written inline (ParseDmlOperatorDesc: descMember != MemberEnd ? ... : value)."""
+    desc_key = _key(dispatchable, "desc")
+    if desc_key is not None:
+        return dispatchable[desc_key], join_path(path, desc_key), False
+    inline = {key: value for key, value in dispatchable.items() if key not in DISPATCHABLE_FIELDS}
+    return inline, path, True
+
+
+def desc_path_of(dispatchable, path=""):
+    """The JSON path of the dispatchable's operator fields (its desc, or the dispatchable when inline)."""
+    return _desc_object(dispatchable, path)[1]
+
+
+def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
+    """(ParsedDispatchable or None, [Problem]): structure, fields and tensor descs, no level rules.
+
+    `strict` reads it as DxDispatch reads a model file: enum names spelled exactly, no DCR/CRD aliases.
+    With a `notes` list, fields DxDispatch does not read are noted there instead of refused.
+    """
     if not isinstance(dispatchable, dict):
         raise DescriptorError(f"{path or 'dispatchable'}: expected a JSON object with type and desc")
     problems = []
-    type_key, desc_key = _key(dispatchable, "type"), _key(dispatchable, "desc")
-    for key in dispatchable:
-        if key not in (type_key, desc_key):
-            problems.append(Problem(join_path(path, key), f"unknown field {key!r}; a dispatchable has type and desc"))
-    operator = None
-    if type_key is None:
-        problems.append(Problem(join_path(path, "type"), "type: missing required field (e.g. DML_OPERATOR_SPLIT)"))
-    else:
-        try:
-            operator = operator_name(dispatchable[type_key])
-        except DescriptorError as error:
-            problems.append(Problem(join_path(path, type_key), str(error)))
-    desc = dispatchable.get(desc_key) if desc_key else None
-    desc_path = join_path(path, desc_key or "desc")
+    operator = _operator(dispatchable, path, problems, strict)
+    extras = _dispatchable_extras(dispatchable, path, problems)
+    desc, desc_path, inline = _desc_object(dispatchable, path)
+    if not inline:
+        for key in dispatchable:
+            if key not in DISPATCHABLE_FIELDS:
+                message = f"unknown field {key!r}; a dispatchable has type, desc, executionFlags, dmlCompileType, bindings"
+                if notes is None:
+                    problems.append(Problem(join_path(path, key), message))
+                else:
+                    notes.append(Problem(join_path(path, key), f"ignored: field {key!r}; DxDispatch does not read it"))
     if not isinstance(desc, dict):
         problems.append(Problem(desc_path, f"desc: expected a JSON object of operator fields, got {desc!r:.60}"))
         return None, problems
@@ -154,15 +272,15 @@ def parse_dispatchable(dispatchable, path=""):
         return None, problems
 
     fields = OPERATOR_FIELDS[operator]
-    parsed = ParsedDispatchable(operator)
+    parsed = ParsedDispatchable(operator, extras=extras)
     for key in desc:
         if key not in fields:
-            problems.append(
-                Problem(
-                    join_path(desc_path, key),
-                    f"unknown field {key!r} for {OPERATOR_PREFIX}{operator}; expected {', '.join(fields)}",
-                )
-            )
+            message = f"unknown field {key!r} for {OPERATOR_PREFIX}{operator}; expected {', '.join(fields)}"
+            if notes is None:
+                problems.append(Problem(join_path(desc_path, key), message))
+            else:
+                notes.append(Problem(join_path(desc_path, key), f"ignored: field {key!r} is not a field of "
+                                                                f"{OPERATOR_PREFIX}{operator}; DxDispatch does not read it"))
     for count_name, array_name in _COUNTED.items():
         count, array = desc.get(count_name), desc.get(array_name)
         if count_name in fields and is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
@@ -174,16 +292,22 @@ def parse_dispatchable(dispatchable, path=""):
             )
     for name, kind in fields.items():
         field_path = join_path(desc_path, name)
-        if name not in desc:
+        if name not in desc and kind in OPTIONAL_KINDS:
+            parsed.scalars[name] = None
+        elif name not in desc:
             problems.append(Problem(field_path, f"{name}: missing required field"))
         elif kind in ("input", "output"):
-            parsed.tensors[name], more = parse_tensor_desc(desc[name], field_path)
+            parsed.tensors[name], more = parse_tensor_desc(desc[name], field_path, strict, notes)
             problems += more
         elif kind in ("inputs", "outputs"):
-            parsed.tensors[name] = _parse_tensor_array(desc[name], name, field_path, problems)
+            parsed.tensors[name] = _parse_tensor_array(desc[name], name, field_path, problems, strict, notes)
         else:
-            parsed.scalars[name] = _parse_scalar(kind, name, desc[name], field_path, problems)
+            parsed.scalars[name] = _parse_scalar(kind, name, desc[name], field_path, problems, strict)
     return parsed, problems
+
+
+def _dot(path):
+    return f"{path}." if path else ""
 
 
 def _where_supported(first_level):
@@ -197,7 +321,7 @@ def _type_problems(parsed, row, level, desc_path):
             where = _where_supported(first_level_supporting(parsed.operator, data_type=desc.DataType))
             problems.append(
                 Problem(
-                    f"{desc_path}.{label}.DataType",
+                    f"{_dot(desc_path)}{label}.DataType",
                     f"DataType {desc.DataType} is not supported by {OPERATOR_PREFIX}{parsed.operator} at feature "
                     f"level {level} (supported: {', '.join(row.types)}); {where}",
                 )
@@ -206,7 +330,7 @@ def _type_problems(parsed, row, level, desc_path):
             where = _where_supported(first_level_supporting(parsed.operator, dimension_count=desc.DimensionCount))
             problems.append(
                 Problem(
-                    f"{desc_path}.{label}.DimensionCount",
+                    f"{_dot(desc_path)}{label}.DimensionCount",
                     f"DimensionCount {desc.DimensionCount}: {OPERATOR_PREFIX}{parsed.operator} at feature level "
                     f"{level} takes {row.dims_text} dimensions; {where}",
                 )
@@ -223,14 +347,14 @@ def _consistency_problems(parsed, desc_path):
         if desc.DataType != first.DataType:
             problems.append(
                 Problem(
-                    f"{desc_path}.{label}.DataType",
+                    f"{_dot(desc_path)}{label}.DataType",
                     f"DataType {desc.DataType}: must equal {first_label}.DataType {first.DataType}",
                 )
             )
     for label, desc, kind in items:
         if kind.startswith("output") and desc.Flags == "OWNED_BY_DML":
             problems.append(
-                Problem(f"{desc_path}.{label}.Flags", "Flags OWNED_BY_DML: only allowed on input tensors")
+                Problem(f"{_dot(desc_path)}{label}.Flags", "Flags OWNED_BY_DML: only allowed on input tensors")
             )
         if kind.startswith("output"):
             problems += _overlap_problems(label, desc, desc_path)
@@ -238,7 +362,7 @@ def _consistency_problems(parsed, desc_path):
 
 
 def _overlap_problems(label, desc, desc_path):
-    path = f"{desc_path}.{label}.Strides"
+    path = f"{_dot(desc_path)}{label}.Strides"
     try:
         overlap = find_overlap(desc.Sizes, desc.Strides)
     except DescriptorError as error:
@@ -267,7 +391,7 @@ def _depth_space_problems(parsed, desc_path):
     if block is None or inp.DimensionCount != 4 or out.DimensionCount != 4:
         return []
     n, c, h, w = inp.Sizes
-    block_path = f"{desc_path}.BlockSize"
+    block_path = f"{_dot(desc_path)}BlockSize"
     if parsed.operator == "DEPTH_TO_SPACE1":
         if c % (block * block):
             return [
@@ -287,7 +411,7 @@ def _depth_space_problems(parsed, desc_path):
             ]
         expected = (n, c * block * block, h // block, w // block)
         formula = "{N, C*BlockSize^2, H/BlockSize, W/BlockSize}"
-    return _sizes_rule(f"{desc_path}.OutputTensor.Sizes", "OutputTensor", out.Sizes, expected, formula)
+    return _sizes_rule(f"{_dot(desc_path)}OutputTensor.Sizes", "OutputTensor", out.Sizes, expected, formula)
 
 
 def _bit_or_problems(parsed, desc_path):
@@ -298,7 +422,7 @@ def _bit_or_problems(parsed, desc_path):
         if other.Sizes != a.Sizes:
             problems.append(
                 Problem(
-                    f"{desc_path}.{name}.Sizes",
+                    f"{_dot(desc_path)}{name}.Sizes",
                     f"{name}.Sizes {list(other.Sizes)}: must equal ATensor.Sizes {list(a.Sizes)} (no implicit "
                     "broadcasting; broadcast with a 0 stride instead)",
                 )
@@ -319,7 +443,7 @@ def _split_join_problems(parsed, desc_path):
     if axis >= whole.DimensionCount:
         problems.append(
             Problem(
-                f"{desc_path}.Axis",
+                f"{_dot(desc_path)}Axis",
                 f"Axis {axis}: must be in [0, {whole.DimensionCount - 1}] ({whole_name}.DimensionCount - 1)",
             )
         )
@@ -330,7 +454,7 @@ def _split_join_problems(parsed, desc_path):
         if part.DimensionCount != whole.DimensionCount:
             problems.append(
                 Problem(
-                    f"{desc_path}.{label}.DimensionCount",
+                    f"{_dot(desc_path)}{label}.DimensionCount",
                     f"DimensionCount {part.DimensionCount}: must equal {whole_name}.DimensionCount {whole.DimensionCount}",
                 )
             )
@@ -340,7 +464,7 @@ def _split_join_problems(parsed, desc_path):
             if d != axis and part.Sizes[d] != whole.Sizes[d]:
                 problems.append(
                     Problem(
-                        f"{desc_path}.{label}.Sizes",
+                        f"{_dot(desc_path)}{label}.Sizes",
                         f"{label}.Sizes[{d}] = {part.Sizes[d]}: must equal {whole_name}.Sizes[{d}] = "
                         f"{whole.Sizes[d]} (only Axis {axis} may differ)",
                     )
@@ -350,11 +474,40 @@ def _split_join_problems(parsed, desc_path):
         terms = " + ".join(str(p.Sizes[axis]) for p in parts)
         problems.append(
             Problem(
-                f"{desc_path}.{parts_name}",
+                f"{_dot(desc_path)}{parts_name}",
                 f"{parts_name} sizes along Axis {axis}: {terms} = {total}, but {whole_name}.Sizes[{axis}] is "
                 f"{whole.Sizes[axis]}; they must sum exactly",
             )
         )
+    return problems
+
+
+def _identity_problems(parsed, desc_path):
+    """DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, "Tensor constraints": InputTensor and OutputTensor must have the
+    same DataType, DimensionCount, and Sizes (DataType is checked for every operator)."""
+    inp, out = parsed.tensors["InputTensor"], parsed.tensors["OutputTensor"]
+    if out.Sizes == inp.Sizes:
+        return []
+    return [
+        Problem(
+            f"{desc_path}.OutputTensor.Sizes",
+            f"OutputTensor.Sizes {list(out.Sizes)}: must equal InputTensor.Sizes {list(inp.Sizes)} (strides, not "
+            "sizes, change the layout)",
+        )
+    ]
+
+
+def _size_alignment_problems(parsed, desc_path):
+    problems = []
+    for label, desc, _ in parsed.tensor_list():
+        if desc.TotalTensorSizeInBytes % SIZE_ALIGNMENT:
+            problems.append(
+                Problem(
+                    f"{desc_path}.{label}.TotalTensorSizeInBytes",
+                    f"TotalTensorSizeInBytes {desc.TotalTensorSizeInBytes}: not a multiple of {SIZE_ALIGNMENT}; "
+                    "DirectML requires bound buffers to have a DWORD-aligned total size",
+                )
+            )
     return problems
 
 
@@ -364,17 +517,21 @@ _SHAPE_RULES = {
     "ELEMENT_WISE_BIT_OR": _bit_or_problems,
     "SPLIT": _split_join_problems,
     "JOIN": _split_join_problems,
+    "ELEMENT_WISE_IDENTITY": _identity_problems,
 }
 
 
-def validate_problems(dispatchable, feature_level, path=""):
-    """Every rule the dispatchable breaks at `feature_level`, as Problem(path, message); [] = valid."""
+def validate_problems(dispatchable, feature_level, path="", strict=False, notes=None):
+    """Every rule the dispatchable breaks at `feature_level`, as Problem(path, message); [] = valid.
+
+    `strict` and `notes` as in parse_dispatchable (a model file's reading).
+    """
     level = level_name(feature_level)
-    parsed, problems = parse_dispatchable(dispatchable, path)
+    parsed, problems = parse_dispatchable(dispatchable, path, strict, notes)
     if parsed is None:
         return problems
     type_path = join_path(path, _key(dispatchable, "type"))
-    desc_path = join_path(path, _key(dispatchable, "desc"))
+    desc_path = desc_path_of(dispatchable, path)
     row = support_row(parsed.operator, level)
     if row is None:
         introduced = support_table(parsed.operator)[0].level
@@ -391,6 +548,7 @@ def validate_problems(dispatchable, feature_level, path=""):
     # problems show up together with the level problem.
     problems += _type_problems(parsed, row or support_table(parsed.operator)[-1], level, desc_path)
     problems += _consistency_problems(parsed, desc_path)
+    problems += _size_alignment_problems(parsed, desc_path)
     problems += _SHAPE_RULES[parsed.operator](parsed, desc_path)
     return problems
 
@@ -400,9 +558,10 @@ def validate(dispatchable, feature_level):
     return [str(p) for p in validate_problems(dispatchable, feature_level)]
 
 
-def normalized_dispatchable(dispatchable, feature_level="6_4", path=""):
+def normalized_dispatchable(dispatchable, feature_level="6_4", path="", strict=False, notes=None):
     """ParsedDispatchable of a valid dispatchable, else DescriptorError listing every problem."""
-    raise_problems(validate_problems(dispatchable, feature_level, path))
-    parsed, _ = parse_dispatchable(dispatchable, path)
+    raise_problems(validate_problems(dispatchable, feature_level, path, strict, notes))
+    # Parsed again only for its result; the notes were collected above.
+    parsed, _ = parse_dispatchable(dispatchable, path, strict, None if notes is None else [])
     return parsed
 

@@ -24,13 +24,13 @@ def channel_permutation(channels, block_size, source, target):
     Read the other way round: space_to_depth(x, block_size, source) == space_to_depth(x, block_size, target)[:, Q]
     with Q = inverse_permutation(P).
     """
-    channels = check_positive_int(channels, "channels")
+    channels = check_positive_int(channels, "C (channels)")
     block_size = check_positive_int(block_size, "BlockSize")
     source, target = order_name(source), order_name(target)
     if channels % (block_size * block_size):
         raise DescriptorError(
-            f"BlockSize {block_size}: the channel count {channels} is not divisible by "
-            f"BlockSize^2 = {block_size * block_size}"
+            f"C (channels) {channels}: must be divisible by BlockSize^2 = {block_size * block_size} "
+            f"(BlockSize {block_size})"
         )
     # Both orders visit the positions (c', bh, bw) in the same sequence, so target channel t_k must hold s_k.
     permutation = np.empty(channels, dtype=np.int64)

@@ -14,7 +14,13 @@ import numpy as np
 from ..datatypes import type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_tensor
-from ..operators.depth_space import ORDERS, depth_to_space_shape, space_to_depth, space_to_depth_shape
+from ..operators.depth_space import (
+    ORDERS,
+    depth_to_space,
+    depth_to_space_shape,
+    space_to_depth,
+    space_to_depth_shape,
+)
 from ..operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 
 OFFENDING_SHOWN = 10
@@ -370,3 +376,32 @@ def identify(x, y):
     )
     report.note = _note(report, xs, ys, sum(a.size for a in ys))
     return report
+
+
+
+def descriptor_sources(x_shape, descriptor, permutation=None, applies_to="input channels"):
+    """Where each output element of a DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 descriptor comes from in x (flat indices),
+    optionally with a channel permutation applied as permuted_matches describe it."""
+    operator, block_size, order = descriptor["operator"], descriptor["BlockSize"], descriptor["Order"]
+    flat = np.arange(int(np.prod(x_shape)), dtype=np.int64).reshape(x_shape)
+    if operator == "DEPTH_TO_SPACE1":
+        if permutation is not None and applies_to == "input channels":
+            flat = flat[:, permutation]
+        return depth_to_space(flat, block_size, order)
+    if operator != "SPACE_TO_DEPTH1":
+        raise DescriptorError(f"operator {operator!r}: expected DEPTH_TO_SPACE1 or SPACE_TO_DEPTH1")
+    sources = space_to_depth(flat, block_size, order)
+    return sources if permutation is None or applies_to != "output channels" else sources[:, permutation]
+
+
+def mix_up_diff(report, x_shape):
+    """For the best channel-permuted match of a report: which cells of y differ from the descriptor applied as
+    given ("before") and with the permutation applied ("after"), as boolean arrays of y's shape; None when the
+    report has no permuted match."""
+    if not report.permuted_matches:
+        return None
+    best = report.permuted_matches[0]
+    before = descriptor_sources(x_shape, best["descriptor"])
+    after = descriptor_sources(x_shape, best["descriptor"], best["permutation"], best["applies_to"])
+    return {"descriptor": best["descriptor"], "before": before != report.source_index,
+            "after": after != report.source_index}

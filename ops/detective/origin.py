@@ -59,6 +59,20 @@ def origin_coded_input(sizes, data_type="FLOAT32"):
     return np.arange(count, dtype=dtype).reshape(sizes)
 
 
+def origin_coded_inputs(sizes_list, data_type="FLOAT32"):
+    """The inputs of a join, origin-coded together: input i holds the flat indices that continue where input
+    i - 1 stopped, so every value in all of them is distinct and names (input, element) as
+    IdentifyReport.input_starts counts them."""
+    if isinstance(sizes_list, (str, bytes)) or not hasattr(sizes_list, "__len__") or not sizes_list:
+        raise DescriptorError(f"Sizes {sizes_list!r}: expected a non-empty list of input sizes")
+    shapes = [_checked_sizes(s, f"Sizes[{i}]") for i, s in enumerate(sizes_list)]
+    counts = [math.prod(s) for s in shapes]
+    check_element_count((sum(counts),), "Sizes (all inputs together)")
+    whole = origin_coded_input((sum(counts),), data_type)
+    starts = np.cumsum([0] + counts)
+    return [whole[a:b].reshape(shape) for a, b, shape in zip(starts[:-1], starts[1:], shapes)]
+
+
 def to_npy_bytes(array):
     """The array as .npy file bytes (never pickled), for a download."""
     if not isinstance(array, np.ndarray):
@@ -118,6 +132,9 @@ _TOKEN = re.compile(
 )
 # The names numpy, PyTorch and TensorFlow print around an array's values.
 _WRAPPERS = {"array", "tensor", "tf.tensor"}
+# TensorFlow's repr in a notebook: "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>"
+# (https://www.tensorflow.org/guide/tensor); its angle brackets and colon are not data.
+_TF_REPR = re.compile(r"^\s*<\s*tf\.Tensor\s*:(?P<inner>.*)>\s*$", re.DOTALL)
 
 
 def _nested_shape(tokens):
@@ -161,6 +178,9 @@ def read_printed_array(text, sizes=None, max_chars=TEXT_CHAR_CAP):
             "(numpy: np.set_printoptions(threshold=sys.maxsize); PyTorch: torch.set_printoptions(profile='full')) "
             "or upload a .npy file"
         )
+    wrapped = _TF_REPR.match(text)
+    if wrapped:
+        text = wrapped.group("inner")
     tokens, numbers, integral = [], [], True
     for match in _TOKEN.finditer(_KEYWORD.sub(" ", text)):
         kind, value = match.lastgroup, match.group()

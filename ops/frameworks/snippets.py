@@ -49,6 +49,30 @@ _ONNX_TYPES = {
     "UINT32": "UINT32", "UINT64": "UINT64", "INT8": "INT8", "INT16": "INT16", "INT32": "INT32", "INT64": "INT64",
 }
 _ORDER_SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
+# One sentence per framework: the depth/space order its own operation uses, each from that framework's documentation.
+ORDER_CONVENTIONS = {
+    # numpy has no depth/space function; ONNX writes both orders down as numpy reshape/transpose
+    # (https://onnx.ai/onnx/operators/onnx__DepthToSpace.html), which the snippet follows.
+    "numpy": "No order of its own: the reshape and transpose spell out the Order chosen here.",
+    # https://einops.rocks/api/rearrange/: the parenthesised group is the composition of axes, major first.
+    "einops": "The pattern is the order: (b1 b2 c) is DEPTH_COLUMN_ROW (DCR), (c b1 b2) is COLUMN_ROW_DEPTH (CRD).",
+    # https://onnx.ai/onnx/operators/onnx__DepthToSpace.html ("By default, mode = DCR", mode DCR or CRD);
+    # https://onnx.ai/onnx/operators/onnx__SpaceToDepth.html (no mode attribute; its reference transposes
+    # [0, 3, 5, 1, 2, 4], block position major: DCR).
+    "onnx": "DepthToSpace has mode DCR (the default) or CRD; SpaceToDepth has no mode and is always DCR.",
+    # https://docs.pytorch.org/docs/stable/generated/torch.nn.PixelShuffle.html: (*, C x r^2, H, W) ->
+    # (*, C, H x r, W x r), C the major part of the channel index; PixelUnshuffle is its inverse
+    # (https://docs.pytorch.org/docs/stable/generated/torch.nn.PixelUnshuffle.html).
+    "pytorch": "pixel_shuffle and pixel_unshuffle are COLUMN_ROW_DEPTH (CRD); DCR needs the channels reordered.",
+    # https://www.tensorflow.org/api_docs/python/tf/nn/depth_to_space: "The Y, X coordinates within each block
+    # ... are determined by the high order component of the input channel index"; space_to_depth likewise
+    # (https://www.tensorflow.org/api_docs/python/tf/nn/space_to_depth). data_format defaults to NHWC.
+    "tensorflow": "tf.nn.depth_to_space and space_to_depth are DEPTH_COLUMN_ROW (DCR), on NHWC data; CRD needs "
+                  "the channels reordered.",
+    # https://learn.microsoft.com/windows/win32/api/directml/ne-directml-dml_depth_space_order: the Order field of
+    # DML_DEPTH_TO_SPACE1_OPERATOR_DESC and DML_SPACE_TO_DEPTH1_OPERATOR_DESC, either layout.
+    "directml": "Order is a field of the descriptor: DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH.",
+}
 _PYTORCH_PIXEL_SHUFFLE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.PixelShuffle.html"
 _PYTORCH_PIXEL_UNSHUFFLE = "https://docs.pytorch.org/docs/stable/generated/torch.nn.PixelUnshuffle.html"
 _TF_DEPTH_TO_SPACE = "https://www.tensorflow.org/api_docs/python/tf/nn/depth_to_space"
@@ -65,6 +89,7 @@ class Snippet:
     note: str
     inputs: tuple  # names the code expects bound: ("x",), ("a", "b") or ("xs",)
     result: str  # where the code leaves its result: "y", "ys", "model" or "operatorDesc"
+    order: str = ""  # for depth/space operators: which order the framework's own operation uses (ORDER_CONVENTIONS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -294,10 +319,13 @@ def _onnx_graph(call):
     b = call.block_size
     inits = []
     if call.operator == "DEPTH_TO_SPACE1":
+        # DepthToSpace's mode attribute is DCR or CRD (https://onnx.ai/onnx/operators/onnx__DepthToSpace.html).
         mode = _ORDER_SHORT[call.order]
         nodes = [f'helper.make_node("DepthToSpace", ["x"], ["y"], blocksize={b}, mode="{mode}")']
         note = f"ONNX DepthToSpace with mode {mode}."
     elif call.operator == "SPACE_TO_DEPTH1" and call.order == "DEPTH_COLUMN_ROW":
+        # SpaceToDepth has only blocksize (https://onnx.ai/onnx/operators/onnx__SpaceToDepth.html), and its
+        # definition moves the block position major: DCR.
         nodes = [f'helper.make_node("SpaceToDepth", ["x"], ["y"], blocksize={b})']
         note = "ONNX SpaceToDepth has no mode: it is always DEPTH_COLUMN_ROW (DCR)."
     elif call.operator == "SPACE_TO_DEPTH1":
@@ -608,4 +636,7 @@ def framework_snippets(op, input_sizes, data_type="FLOAT32", **settings):
     the (first) input's sizes. Invalid settings raise DescriptorError before any code is generated.
     """
     call = checked_call(op, input_sizes, data_type, settings)
-    return [_GENERATORS[name](call) for name in FRAMEWORKS]
+    snippets = [_GENERATORS[name](call) for name in FRAMEWORKS]
+    if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
+        snippets = [dataclasses.replace(s, order=ORDER_CONVENTIONS[s.framework]) for s in snippets]
+    return snippets

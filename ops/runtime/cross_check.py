@@ -440,6 +440,30 @@ def _describe_route(name, route, dtype, skipped):
 # ---------------------------------------------------------------- the entry point
 
 
+def _identity_cross_check(inputs, provider, expected, attrs):
+    """ELEMENT_WISE_IDENTITY works on buffers through two descs: inputs = [input buffer] or [input buffer, output
+    buffer's previous contents]; attrs input_desc and output_desc (ops/runtime/identity_check.py)."""
+    from .identity_check import identity_cross_check
+
+    if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)) or len(inputs) not in (1, 2):
+        raise DescriptorError("inputs: ELEMENT_WISE_IDENTITY takes [input buffer] or [input buffer, output buffer]")
+    unknown = sorted(set(attrs) - {"input_desc", "output_desc"})
+    if unknown:
+        raise DescriptorError(f"{unknown[0]}: not an attribute of ELEMENT_WISE_IDENTITY; accepted: input_desc, "
+                              "output_desc")
+    for needed in ("input_desc", "output_desc"):
+        if needed not in attrs:
+            raise DescriptorError(f"{needed}: required by ELEMENT_WISE_IDENTITY")
+    if provider is not None and not isinstance(provider, str):
+        raise DescriptorError(f"provider {provider!r}: must be the name of an ONNX Runtime execution provider")
+    if expected is not None and (not isinstance(expected, (list, tuple)) or len(expected) != 1):
+        raise DescriptorError("expected: ELEMENT_WISE_IDENTITY has one output, the output buffer")
+    return identity_cross_check(inputs[0], attrs["input_desc"], attrs["output_desc"],
+                                inputs[1] if len(inputs) == 2 else None, provider,
+                                None if expected is None else expected[0])
+
+
+
 def cross_check(op, inputs, provider=None, expected=None, **attrs):
     """Run `op` on ONNX Runtime and compare its outputs byte for byte with the reference core's.
 
@@ -450,6 +474,8 @@ def cross_check(op, inputs, provider=None, expected=None, **attrs):
     validates the call), for checking the check.
     """
     name = operator_name(op, "op")
+    if name == "ELEMENT_WISE_IDENTITY":
+        return _identity_cross_check(inputs, provider, expected, attrs)
     _check_arguments(name, inputs, attrs)
     core_outputs = _core_outputs(name, inputs, attrs)
     if provider is not None and not isinstance(provider, str):

@@ -1,0 +1,120 @@
+"""The DCR <-> CRD converter: the channel permutation that makes one depth/space order compute the other's result."""
+
+import functools
+import textwrap
+
+import streamlit as st
+
+from ops import DescriptorError
+from ui import charts, url_state, work
+from viz.export import file_stem
+from ui.panels import show_error
+
+DEFAULTS = {"C": 8, "BlockSize": 2, "convert": "CRD_to_DCR"}
+# C and BlockSize are the Depth <-> Space page's settings too (same names and bounds): a visitor moving between the
+# pages keeps them.
+SIZE_MAX = 1 << 20
+BLOCK_MAX = 64
+SHOWN = 256  # entries of P and Q printed on the page; the downloads hold all of them
+CONVERSIONS = {
+    "CRD_to_DCR": ("COLUMN_ROW_DEPTH", "DEPTH_COLUMN_ROW"),
+    "DCR_to_CRD": ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
+}
+CONVERSION_LABELS = {"CRD_to_DCR": "CRD → DCR", "DCR_to_CRD": "DCR → CRD"}
+CONVERSION_CAPTIONS = [
+    "a CRD model (PyTorch pixel_shuffle, ONNX DepthToSpace CRD) run by a DCR operation (TensorFlow, ONNX default)",
+    "a DCR model (TensorFlow depth_to_space, ONNX DepthToSpace DCR) run by a CRD operation (PyTorch pixel_shuffle)",
+]
+SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
+
+
+def controls():
+    columns = st.columns([1, 1, 4])
+    channels = url_state.widget(columns[0].number_input, "C (channels)", "C", DEFAULTS["C"], minimum=0,
+                                maximum=SIZE_MAX, help="Channels on the depth side: C must be divisible by "
+                                "BlockSize².")
+    block_size = url_state.widget(columns[1].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
+                                  minimum=0, maximum=BLOCK_MAX)
+    conversion = url_state.widget(columns[2].radio, "Conversion", "convert", DEFAULTS["convert"],
+                                  options=list(CONVERSIONS), format_func=CONVERSION_LABELS.get,
+                                  captions=CONVERSION_CAPTIONS)
+    return int(channels), int(block_size), conversion
+
+
+def listed(name, values):
+    """`name = [...]` wrapped to the page's width, the first SHOWN entries of a longer list."""
+    shown = ", ".join(map(str, values[:SHOWN].tolist()))
+    text = f"{name} = [{shown}]" if values.size <= SHOWN else f"{name} = [{shown}, ...]"
+    text = textwrap.fill(text, width=100, subsequent_indent=" " * (len(name) + 4), break_on_hyphens=False)
+    return text if values.size <= SHOWN else text + f"  # the first {SHOWN} of {values.size:,}"
+
+
+def downloads(channels, block_size, source, target):
+    columns = st.columns(4)
+    for column, which, name in ((columns[0], 0, "P"), (columns[2], 1, "Q")):
+        args = (channels, block_size, source, target, which)
+        stem = f"{name}_{SHORT[source]}_to_{SHORT[target]}_C{channels}_bs{block_size}"
+        column.download_button(f"{name} as text", functools.partial(work.permutation_text, *args), f"{stem}.txt",
+                               "text/plain", key=f"converter_{name}_txt", on_click="ignore")
+        columns[columns.index(column) + 1].download_button(
+            f"{name} as .npy", functools.partial(work.permutation_npy, *args), f"{stem}.npy",
+            "application/octet-stream", key=f"converter_{name}_npy", on_click="ignore")
+
+
+def how_to_apply(channels, block_size, source, target):
+    st.subheader("Apply P to the convolution before it")
+    st.markdown(
+        f"A depth_to_space usually follows a convolution that makes its C = {channels} channels. Reorder that "
+        f"convolution's output channels by P (its weights' first axis and its bias) and the {target} "
+        f"depth_to_space after it computes exactly what the {source} one did: no extra operator, no runtime cost. "
+        "`ops.permute_conv_output_channels` does it and checks the shapes:"
+    )
+    st.code(
+        "import numpy as np\n"
+        "import ops\n\n"
+        f"P = np.load(\"P_{SHORT[source]}_to_{SHORT[target]}_C{channels}_bs{block_size}.npy\")\n"
+        f"# weights: [{channels}, C_in, kH, kW], bias: [{channels}] of the convolution before the depth_to_space\n"
+        "new_weights, new_bias = ops.permute_conv_output_channels(weights, bias, P)  # weights[P], bias[P]\n"
+        "# conv(x, new_weights, new_bias) == conv(x, weights, bias)[:, P], so\n"
+        f"#   depth_to_space(conv(x, new_weights, new_bias), {block_size}, \"{target}\")\n"
+        f"#   == depth_to_space(conv(x, weights, bias), {block_size}, \"{source}\")\n",
+        language="python",
+    )
+    st.markdown(
+        f"The other way round, after a space_to_depth: `space_to_depth(x, {block_size}, \"{source}\")` equals "
+        f"`space_to_depth(x, {block_size}, \"{target}\")[:, Q]`, so the convolution that follows keeps its result "
+        f"on the {target} output with `ops.permute_conv_input_channels(weights, Q)`."
+    )
+
+
+def page():
+    st.title("DCR ↔ CRD converter")
+    st.markdown(
+        "DEPTH_COLUMN_ROW (DCR) and COLUMN_ROW_DEPTH (CRD) read the same output pixel from different input "
+        "channels, so swapping one for the other in a conversion silently scrambles an image. A fixed channel "
+        "permutation P undoes it: feeding `x[:, P]` to the target order gives what the source order gave for `x`."
+    )
+    channels, block_size, conversion = controls()
+    source, target = CONVERSIONS[conversion]
+    try:
+        p, q = work.conversion(channels, block_size, source, target)
+    except DescriptorError as exc:
+        show_error(exc)
+        return
+    st.markdown(f"`depth_to_space(x[:, P], {block_size}, \"{target}\") == "
+                f"depth_to_space(x, {block_size}, \"{source}\")` for every x with C = {channels:,} channels, with")
+    st.code(f"{listed('P', p)}\n# Q undoes it: x[:, P][:, Q] == x\n{listed('Q', q)}", language="python")
+    charts.show(work.conversion_picture(channels, block_size, source, target), "converter_figure",
+                file_stem("channel_permutation", channels, f"bs{block_size}", source, "to", target),
+                f"Channel permutation {source} to {target}, C = {channels}, BlockSize {block_size}")
+    st.caption(
+        f"Top row: the channels of x as the {source} operation reads them; bottom row: x[:, P], fed to the "
+        f"{target} operation. A line joins x's channel P[k] to position k; cells and lines are colored by the "
+        "block position the channel lands at in the output (the same in both), and hovering tells its output "
+        "channel."
+    )
+    downloads(channels, block_size, source, target)
+    how_to_apply(channels, block_size, source, target)
+
+
+page()

@@ -1,0 +1,149 @@
+"""Layouts page: DML_ELEMENT_WISE_IDENTITY copies one tensor between two buffer layouts set by Sizes and Strides."""
+
+import json
+
+import streamlit as st
+
+from ops import LAYOUT_PRESETS, DescriptorError, element_size
+from ui import layouts_work as lw
+from ui import charts, url_state
+from viz.export import file_stem
+from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_error
+from ui.shared import Busy, admitted
+from ui.sidebar import current_settings
+from ui.values import parse_int_list
+
+TOTAL_MAX = lw.BUFFER_CAP * 8
+DEFAULTS = dict(ly_in_sizes="3,4", ly_in_strides="", ly_in_total=0, ly_out_sizes="", ly_out_strides="1,3",
+                ly_out_total=0)
+FIELDS = lw.FIELDS
+
+
+def apply_layout_preset(name):
+    url_state.put_many(lw.preset_fields(name, current_settings().data_type))
+
+
+def side_controls(side, column):
+    sizes_key, strides_key, total_key = FIELDS[side]
+    with column:
+        st.markdown(f"**{side.capitalize()}Tensor**")
+        left, middle, right = st.columns([2, 3, 2])
+        sizes = url_state.widget(left.text_input, "Sizes", sizes_key, DEFAULTS[sizes_key], max_chars=80,
+                                 help="1 to 8 sizes, e.g. 1,3,2,4" if side == "input" else
+                                 "blank: the input's Sizes (DirectML requires them equal)")
+        strides = url_state.widget(middle.text_input, "Strides (in elements)", strides_key, DEFAULTS[strides_key],
+                                   max_chars=120, help="one per dimension; blank: packed row-major; 0 broadcasts")
+        total = url_state.widget(right.number_input, "TotalTensorSizeInBytes", total_key, DEFAULTS[total_key],
+                                 minimum=0, maximum=TOTAL_MAX, step=4,
+                                 help="0: the implied size (DMLCalcBufferTensorSize)")
+    return sizes, strides, int(total)
+
+
+def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
+    """A layouts_work.Side from the fields; DescriptorError naming the field for text that is not a list."""
+    if default_sizes is not None and not sizes_text.strip():
+        sizes = default_sizes
+    else:
+        sizes = parse_int_list(sizes_text, f"{field} Sizes")
+    strides = parse_int_list(strides_text, f"{field} Strides", minimum=0) if strides_text.strip() else None
+    return lw.Side(tuple(sizes), strides, total)
+
+
+def memory_maps(layout):
+    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each."""
+    size = element_size(layout.data_type)
+    unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element", options=("element", "byte"),
+                            horizontal=True)
+    columns, widths = st.columns(2), {}
+    for column, side, role in zip(columns, (layout.input, layout.output), ("input", "output")):
+        with column:
+            if lw.drawable(side, layout.data_type) is None:
+                st.info(f"No memory map for the {role}: its desc is malformed (see above).")
+                continue
+            figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
+                                                 unit)
+            charts.show(figure, f"ly_map_{role}", file_stem("layout", role, "memory_map"), f"Memory map of the {role}")
+    return widths
+
+
+def usage_line(layout):
+    parts = []
+    for side, role, repeated_name in ((layout.input, "Input", "read more than once (broadcast)"),
+                                      (layout.output, "Output", "written more than once")):
+        untouched, repeated = lw.usage(side, layout.data_type)
+        parts.append(f"{role}: {untouched} elements never touched (padding), {repeated} {repeated_name}")
+    st.caption("; ".join(parts) + ".")
+
+
+def copy_section(layout, settings, widths):
+    spec = settings.values
+    summary = lw.check(layout, spec)
+    verdict = "byte-identical" if summary.matches else "DIFFERENT" if summary.available else "not run"
+    (st.success if summary.matches else st.warning)(
+        f"ONNX Runtime cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
+        icon=":material/verified:" if summary.matches else ":material/warning:")
+    charts.show(lw.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
+    st.markdown("##### The copy, element by element in the output's memory order")
+    st.caption("Play fills the output buffer from its first element to its last; orange marks the elements of the "
+               "step, in the input where they are read and in the output where they land. Hover a cell for its "
+               "logical index.")
+    charts.show(lw.copy_picture(layout, spec, widths["input"], widths["output"]), "ly_copy", "layout_copy",
+                "The copy, element by element in the output's memory order")
+    model, cpp = lw.exports(layout, spec)
+    with st.expander("Export: DxDispatch model and C++"):
+        left, middle, right = st.columns(3)
+        left.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
+                             mime="application/json", key="ly_download_json")
+        middle.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
+                               key="ly_download_cpp")
+        if right.button("Open in Descriptor workbench", key="ly_workbench"):
+            st.session_state[WORKBENCH_KEY] = json.loads(model)
+            st.switch_page(WORKBENCH_PAGE, query_params={})
+        st.code(cpp, language="cpp")
+        st.code(model, language="json")
+
+
+def page():
+    settings = current_settings()
+    st.title("Layouts: DML_ELEMENT_WISE_IDENTITY")
+    st.caption(
+        "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "
+        "change, and Strides (elements per step along each dimension) say where. A permuted order transposes "
+        "(NCHW -> NHWC), a 0 stride broadcasts, larger output strides pad, a long row stride reads a window of a "
+        "larger buffer (DirectML: 'Using strides to express padding and memory layout'). DataType, feature level "
+        "and values are in the sidebar; values fill the input buffer in memory order."
+    )
+    columns = st.columns(3) + st.columns(3)
+    for number, (column, name) in enumerate(zip(columns, LAYOUT_PRESETS)):
+        column.button(name, key=f"ly_preset_{number}", on_click=apply_layout_preset, args=(name,),
+                      use_container_width=True)
+    left, right = st.columns(2)
+    in_fields = side_controls("input", left)
+    out_fields = side_controls("output", right)
+    try:
+        inp = parse_side("InputTensor", *in_fields)
+        out = parse_side("OutputTensor", *out_fields, default_sizes=inp.sizes)
+        size = element_size(settings.data_type)
+        lw.guard(inp, "InputTensor", size)
+        lw.guard(out, "OutputTensor", size)
+        layout = lw.Layout(settings.data_type, inp, out)
+        problems = lw.problems(layout, settings.feature_level)
+        if problems:
+            for problem in problems:
+                st.error(problem, icon=":material/error:")
+        else:
+            st.success(f"Valid at DML_FEATURE_LEVEL_{settings.feature_level}.", icon=":material/check_circle:")
+        with admitted(lw.BUFFER_CAP * 8 * 4, "this layout"):
+            widths = memory_maps(layout)
+            if problems:
+                st.info("The copy is drawn once the descriptors are valid; the maps show what the strides address.")
+                return
+            usage_line(layout)
+            copy_section(layout, settings, widths)
+    except DescriptorError as exc:
+        show_error(exc)
+    except Busy as busy:
+        st.warning(str(busy), icon=":material/hourglass_top:")
+
+
+page()

@@ -1,0 +1,188 @@
+"""Open an ONNX model: its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes as DirectML settings, the
+risky constructions flagged, each node opened in its operator page or cross-checked alone on ONNX Runtime."""
+
+import math
+
+import streamlit as st
+
+from ops import ONNX_BYTE_CAP, DescriptorError, cross_check_node, example_upscaling_model, numpy_dtype
+from ui import detective_work as work
+from ui import url_state
+from ui.operator_links import PAGE_TITLES, operator_link
+from ui.panels import show_error
+from ui.shared import CACHE, Busy, admitted
+
+SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
+DEFAULTS = dict(onx_source="example", onx_check=-1, onx_first=0)
+# Node cards drawn at once: a model may hold thousands of listed nodes; the table lists them all.
+CARDS = 40
+UPLOAD_MB = ONNX_BYTE_CAP // 2**20
+EXAMPLE_KEY = "example upscaler"
+
+
+def choose_check(index):
+    url_state.put("onx_check", index)
+
+
+def model_bytes(source):
+    """(cache key, bytes) of the model to open, or None when nothing is uploaded yet."""
+    if source == "example":
+        st.caption("A small super-resolution network built with onnx.helper when the page opens: PixelUnshuffle "
+                   "exported as SpaceToDepth, a Split and Concat, PixelShuffle(4) as DepthToSpace CRD, a "
+                   "PixelShuffle(2) written as Reshape -> Transpose -> Reshape, and a BitwiseOr on a mask.")
+        return EXAMPLE_KEY, CACHE.get(("onnx_example_model",), example_upscaling_model)
+    uploaded = st.file_uploader(f"ONNX model (.onnx, at most {UPLOAD_MB} MB, weights inside the file)", type=["onnx"],
+                                key="onx_upload", max_upload_size=UPLOAD_MB)
+    st.caption("The model is read, never run: only one extracted node runs, on ONNX Runtime, when you ask for its "
+               "cross-check. External data files and custom operator domains are refused. An uploaded file is not "
+               "part of the page's link.")
+    if uploaded is None:
+        return None
+    data = uploaded.getvalue()
+    return work.digest(data), data
+
+
+def _shape_text(shape):
+    if shape is None:
+        return "unknown"
+    return "[" + ", ".join("?" if s is None else str(s) for s in shape) + "]"
+
+
+def _settings_text(settings):
+    if settings is None:
+        return ""
+    return ", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("operator", "DataType"))
+
+
+def node_table(report):
+    rows = [{
+        "#": n.index, "node": n.name, "op": n.op_type,
+        "input sizes": "; ".join(_shape_text(s) for s in n.input_shapes),
+        "attributes": ", ".join(f"{k}={v}" for k, v in n.attributes.items()),
+        "risks": len(n.risks),
+        "types": ", ".join(str(t) for t in n.input_types),
+        "DirectML": (n.settings["operator"] + " " + _settings_text(n.settings)) if n.settings else n.problem,
+    } for n in report.nodes]
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def node_bytes(settings):
+    """A cross-check's arrays: the inputs, the core's outputs and ONNX Runtime's, in the node's type."""
+    shapes = settings.get("InputSizes") or [settings["Sizes"]] + ([settings["BSizes"]] if "BSizes" in settings else [])
+    return 3 * sum(math.prod(s) for s in shapes) * numpy_dtype(settings["DataType"]).itemsize
+
+
+def checked(key, report, index):
+    """The cross-check of one node as a small summary, shared under the model's key."""
+    def run():
+        result = cross_check_node(report, index)
+        return dict(available=result.available, matches=result.matches, note=result.note)
+
+    return CACHE.get(("onnx_node_check", key, index), run)
+
+
+def open_link(settings, label="Open in its operator page"):
+    page, query = operator_link(settings)
+    st.page_link(page, label=f"{label} ({PAGE_TITLES[page]})", query_params=query, icon=":material/open_in_new:")
+
+
+def node_card(key, report, node, check_index):
+    with st.container(border=True):
+        st.markdown(f"**#{node.index} `{node.name}`** — {node.op_type}"
+                    + (f" ({', '.join(f'{k}={v}' for k, v in node.attributes.items())})" if node.attributes else ""))
+        inputs = ", ".join(f"`{name}` {_shape_text(shape)} {kind}" for name, shape, kind
+                           in zip(node.inputs, node.input_shapes, node.input_types) if name)
+        st.caption(f"Inputs: {inputs}")
+        for risk in node.risks:
+            st.warning(risk, icon=":material/warning:")
+        if node.settings is None:
+            st.info(f"No DirectML settings: {node.problem}", icon=":material/info:")
+            return
+        st.markdown(f"DirectML: **{node.settings['operator']}**, {node.settings['DataType']}, "
+                    f"{_settings_text(node.settings)}")
+        left, right = st.columns(2, vertical_alignment="center")
+        with left:
+            open_link(node.settings)
+        right.button("Cross-check this node on ONNX Runtime", key=f"onx_check_{node.index}",
+                     on_click=choose_check, args=(node.index,), icon=":material/fact_check:")
+        if check_index == node.index:
+            try:
+                with admitted(node_bytes(node.settings), "this node's cross-check"):
+                    result = checked(key, report, node.index)
+            except DescriptorError as exc:
+                show_error(exc)
+                return
+            if result["available"] and result["matches"]:
+                st.success(result["note"], icon=":material/check_circle:")
+            elif result["available"]:
+                st.error(result["note"], icon=":material/error:")
+            else:
+                st.info(result["note"], icon=":material/info:")
+
+
+def rearrangement_card(chain):
+    with st.container(border=True):
+        st.markdown(f"**{' -> '.join(f'`{n}`' for n in chain.names)}** (`{chain.input}` -> `{chain.output}`)")
+        st.markdown(chain.note)
+        for risk in chain.risks:
+            st.warning(risk, icon=":material/warning:")
+        if chain.settings is not None and chain.settings["DataType"] is not None:
+            open_link(chain.settings, "Open what it computes")
+
+
+def page():
+    st.title("Open an ONNX model")
+    st.markdown(
+        "Every **DepthToSpace**, **SpaceToDepth**, **BitwiseOr**, **Split** and **Concat** node of a model, with its "
+        "input sizes (ONNX shape inference) and attributes as the DirectML operator's settings. Constructions known "
+        "to go wrong between frameworks are flagged, such as a PixelUnshuffle exported as SpaceToDepth (always DCR "
+        "in ONNX, CRD in PyTorch). Open any node in its operator page, or run it alone on ONNX Runtime against the "
+        "reference core."
+    )
+    source = url_state.widget(st.radio, "Model", "onx_source", DEFAULTS["onx_source"], options=list(SOURCES),
+                              format_func=SOURCES.get, horizontal=True)
+    check_index = url_state.value("onx_check", DEFAULTS["onx_check"], minimum=-1)
+    try:
+        chosen = model_bytes(source)
+        if chosen is None:
+            st.info("Upload a model to list its nodes, or open the example upscaler.", icon=":material/upload:")
+            return
+        key, data = chosen
+        with admitted(4 * len(data), "this model"):
+            report = work.model_report(key, data)
+    except DescriptorError as exc:
+        show_error(exc)
+        return
+    except Busy as busy:
+        st.warning(str(busy), icon=":material/hourglass_top:")
+        return
+    producer = f", produced by {report.producer}" if report.producer else ""
+    st.markdown(f"Opset {report.opset}, IR version {report.ir_version}{producer}: {report.node_count} nodes, "
+                f"{len(report.nodes)} of them DirectML operators shown here, {len(report.rearrangements)} "
+                "Reshape -> Transpose -> Reshape chain(s).")
+    for note in report.notes:
+        st.info(note, icon=":material/info:")
+    if not report.nodes and not report.rearrangements:
+        st.info("This model has none of the five operators.", icon=":material/info:")
+        return
+    flagged = sum(len(n.risks) for n in report.nodes) + sum(len(c.risks) for c in report.rearrangements)
+    if flagged:
+        st.warning(f"{flagged} risk flag(s): see the nodes below.", icon=":material/warning:")
+    node_table(report)
+    nodes = report.nodes
+    if len(nodes) > CARDS:
+        first = url_state.widget(st.number_input, f"First node shown below (of {len(nodes)}, {CARDS} at a time)",
+                                 "onx_first", DEFAULTS["onx_first"], minimum=0, maximum=len(nodes) - 1, step=CARDS)
+        nodes = nodes[int(first):int(first) + CARDS]
+    try:
+        for node in nodes:
+            node_card(key, report, node, check_index)
+    except Busy as busy:
+        st.warning(str(busy), icon=":material/hourglass_top:")
+    if report.rearrangements:
+        st.subheader("Reshape -> Transpose -> Reshape chains")
+        for chain in report.rearrangements:
+            rearrangement_card(chain)
+
+
+page()

@@ -1,0 +1,64 @@
+"""The Layouts page in Chromium: loads cleanly, Play animates the copy, a preset lands in the link and the link
+restores it."""
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+RECORD_FRAMES = """() => {
+    const plot = document.querySelectorAll('.js-plotly-plot')[3];
+    window.__frames = [];
+    plot.on('plotly_animatingframe', event => window.__frames.push(event.name));
+}"""
+
+
+def open_page(page, url):
+    page.goto(url)
+    page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=60_000)
+    page.wait_for_load_state("networkidle")
+
+
+def assert_clean(page):
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.js_errors == []
+
+
+def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screenshot_dir):
+    open_page(page, f"{app_url}/layouts")
+    assert page.get_by_text("Valid at DML_FEATURE_LEVEL_6_4").count() == 1
+    assert page.locator(".js-plotly-plot").count() == 4  # two memory maps, the logical tensor, the copy
+    assert_clean(page)
+    page.screenshot(path=str(screenshot_dir / "layouts_default.png"))
+
+    page.evaluate(RECORD_FRAMES)
+    copy = page.locator(".js-plotly-plot").nth(3)
+    copy.scroll_into_view_if_needed()
+    copy.locator(".updatemenu-button").first.click()
+    page.wait_for_function("window.__frames.length >= 2", timeout=30_000)
+    frames = page.evaluate("window.__frames")
+    assert frames[0] != frames[1]
+    copy.screenshot(path=str(screenshot_dir / "layouts_copy_playing.png"))
+
+    # Streamlit draws the label's "->" as an arrow.
+    page.get_by_role("button", name=re.compile("^NCHW")).click()
+    page.wait_for_function("location.search.includes('ly_out_strides=24%2C1%2C12%2C3')", timeout=30_000)
+    page.wait_for_load_state("networkidle")
+    page.get_by_text("byte-identical").first.wait_for(timeout=30_000)
+    assert_clean(page)
+    page.screenshot(path=str(screenshot_dir / "layouts_nchw_nhwc.png"))
+    for number, name in ((0, "maps"), (3, "copy")):
+        page.locator(".js-plotly-plot").nth(number).scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / f"layouts_nchw_nhwc_{name}.png"))
+
+    link = page.url
+    fresh = page.context.new_page()
+    fresh.js_errors = []
+    fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
+    open_page(fresh, link)
+    strides = fresh.locator("input[aria-label='Strides (in elements)']")
+    sizes = fresh.locator("input[aria-label='Sizes']")
+    assert [strides.nth(i).input_value() for i in range(2)] == ["", "24,1,12,3"]
+    assert sizes.first.input_value() == "1,3,2,4"
+    assert_clean(fresh)

@@ -1,0 +1,140 @@
+"""The detective's figures: every drawn output cell's label, color and hover say where the core found it came from;
+row 0 at the top; cells in no input marked; the drawing cap held; the mix-up diff counts what differs."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ops
+from viz.common import MAX_CELLS, figure_json_size
+from viz.detective_fig import MISSING_COLOR, OKABE_ITO, detective_figure, diff_figure
+from viz.spec import decode_typed_array, is_typed_array
+
+
+def arrays(value):
+    return decode_typed_array(value) if is_typed_array(value) else np.array(value, dtype=object)
+
+
+def figure_of(xs, ys):
+    report = ops.identify(xs[0] if len(xs) == 1 else xs, ys[0] if len(ys) == 1 else ys)
+    sources = report.source_index if isinstance(report.source_index, list) else [report.source_index]
+    figure = detective_figure([x.shape for x in xs], [y.shape for y in ys], sources, report.input_starts, ys)
+    return report, sources, figure.to_dict()
+
+
+def cells(spec):
+    """{canvas (row, col): (label, z, missing, hover)} of every drawn cell."""
+    heat, missing, points = spec["data"]
+    z, gone = arrays(heat["z"]), arrays(missing["z"])
+    text = arrays(heat["text"]) if "text" in heat else np.full(z.shape, "", dtype=object)  # no labels past LABEL_CELLS
+    xs, ys = arrays(points["x"]), arrays(points["y"])
+    return {(int(r), int(c)): (text[r, c], z[r, c], not np.isnan(gone[r, c]), h)
+            for r, c, h in zip(ys, xs, points["text"])}
+
+
+HOVER = re.compile(r"^(y\d*)\[([\d, ]+)\] came from (x\d*)\[([\d, ]+)\], flat (\d+)$")
+
+
+def check_every_output_cell(xs, ys):
+    report, sources, spec = figure_of(xs, ys)
+    x_names = ["x"] if len(xs) == 1 else [f"x{i}" for i in range(len(xs))]
+    y_names = ["y"] if len(ys) == 1 else [f"y{i}" for i in range(len(ys))]
+    seen = 0
+    for label, z, gone, hover in cells(spec).values():
+        match = HOVER.match(hover)
+        if match is None:
+            continue
+        y_name, y_index, x_name, x_index, flat = match.groups()
+        out = y_names.index(y_name)
+        y_index = tuple(int(i) for i in y_index.split(", "))
+        source = int(sources[out][y_index])
+        assert int(flat) == source and label == str(source) and not gone
+        which = x_names.index(x_name)
+        x_index = tuple(int(i) for i in x_index.split(", "))
+        assert report.input_starts[which] + np.ravel_multi_index(x_index, xs[which].shape) == source
+        # The color is the source's tile: all of x's tiles counted in order.
+        tiles = [int(np.prod(x.shape[:-2])) if x.ndim > 1 else 1 for x in xs]
+        assert z == sum(tiles[:which]) + (np.ravel_multi_index(x_index[:-2], xs[which].shape[:-2])
+                                          if xs[which].ndim > 2 else 0)
+        seen += 1
+    return seen, spec
+
+
+@pytest.mark.parametrize("order", ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"])
+def test_every_output_cell_names_its_source_as_the_index_map_does(order):
+    x = ops.origin_coded_input((1, 8, 2, 3))
+    seen, spec = check_every_output_cell([x], [ops.depth_to_space(x, 2, order)])
+    assert seen == 48
+    assert spec["layout"]["yaxis"]["range"][0] > spec["layout"]["yaxis"]["range"][1]  # row 0 at the top
+    assert spec["layout"]["meta"]["drawn"] == ""
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.lists(st.integers(1, 4), min_size=1, max_size=4), st.integers(0, 2**32 - 1))
+def test_any_gather_into_any_shape_is_drawn_cell_by_cell(ndim, out_shape, seed):
+    rng = np.random.default_rng(seed)
+    x = ops.origin_coded_input(tuple(rng.integers(1, 4, ndim)), "INT32")
+    y = x.ravel()[rng.integers(0, x.size, out_shape)]
+    seen, _ = check_every_output_cell([x], [y])
+    assert seen == y.size
+
+
+def test_split_outputs_and_join_inputs_are_told_apart():
+    x = ops.origin_coded_input((2, 3, 4))
+    seen, spec = check_every_output_cell([x], ops.split(x, 2, [1, 3]))
+    assert seen == 24
+    labels = [a["text"] for a in spec["layout"]["annotations"]]
+    assert "y0[0]" in labels and "y1[1]" in labels
+    parts = ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
+    seen, _ = check_every_output_cell(parts, [ops.join(parts, 1)])
+    assert seen == 9
+
+
+def test_cells_in_no_input_are_dark_crossed_and_name_their_value():
+    x = ops.origin_coded_input((1, 4, 1, 2))
+    y = ops.depth_to_space(x, 2, "CRD").astype(np.float64)
+    y[0, 0, 1, 2] = 0.25
+    _, _, spec = figure_of([x], [y])
+    missing = [c for c in cells(spec).values() if c[2]]
+    assert len(missing) == 1
+    label, z, _, hover = missing[0]
+    assert label == "✗" and np.isnan(z) and hover == "y[0, 0, 1, 2] = 0.25: this value is in no input"
+    assert spec["data"][1]["colorscale"][0][1] == MISSING_COLOR
+
+
+def test_tiles_take_colorblind_safe_colors_then_a_sequential_scale():
+    x = ops.origin_coded_input((1, 8, 2, 3))
+    _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
+    assert {step[1] for step in spec["data"][0]["colorscale"]} == set(OKABE_ITO)
+    x = ops.origin_coded_input((1, 16, 2, 3))
+    _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
+    assert len(spec["data"][0]["colorscale"]) > 2 and spec["data"][0]["zmax"] == 15.5
+
+
+def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
+    x = ops.origin_coded_input((1, 64, 100, 30))
+    _, _, spec = figure_of([x], [ops.depth_to_space(x, 4, "CRD")])
+    assert len(cells(spec)) <= 2 * MAX_CELLS
+    drawn = spec["layout"]["meta"]["drawn"]
+    assert "x: the first 2 of 64 tiles, each its first 64 x 30 cells"  # 4,096 // (64 * 30) in drawn
+    assert "y: the first 1 of 4 tiles, each its first 64 x 64 cells" in drawn
+    assert figure_json_size(detective_figure([x.shape], [(1, 4, 400, 120)], [np.zeros((1, 4, 400, 120), int)],
+                                             (0,))) < 2_000_000
+
+
+def test_the_diff_figure_marks_differing_cells_before_and_after():
+    [x], [y] = ops.detective_example("mixed_up")
+    report = ops.identify(x, y)
+    diff = ops.mix_up_diff(report, x.shape)
+    spec = diff_figure(diff["before"], diff["after"], "as given", "with P").to_dict()
+    z, text = arrays(spec["data"][0]["z"]), arrays(spec["data"][0]["text"])
+    assert int(np.nansum(z)) == int(diff["before"].sum()) > 0
+    assert (text == "≠").sum() == diff["before"].sum()
+    notes = [a["text"] for a in spec["layout"]["annotations"]]
+    assert f"<b>as given</b>: {int(diff['before'].sum())} of 48 cells differ" in notes
+    assert "<b>with P</b>: 0 of 48 cells differ" in notes
+    json.dumps(spec)  # plain JSON: nothing plotly.js cannot read

@@ -1,0 +1,282 @@
+"""The layout detective's pictures: where every output cell came from, and a mix-up's diff before and after.
+
+Every tensor is drawn as tiles of its last two dimensions (one row for a 1-D tensor), the leading dimensions
+enumerating the tiles, row 0 at the top. The inputs are on the left, each cell labelled with its flat index (its
+value, in an origin-coded input) and colored by the tile it sits in; the outputs are on the right, each cell
+labelled with the flat index of the input element it came from and colored by that element's tile, so a cell
+that moved keeps its source's color and number. Cells whose value is in no input are dark and marked "✗".
+Hover gives both indices. Colors are the Okabe-Ito palette (distinct under the common color-vision
+deficiencies) up to eight tiles and Cividis beyond; the labels carry the same information for every reader.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+from plotly.colors import sequential
+
+from .common import (
+    LABEL_CELLS,
+    MAX_CELLS,
+    canvas_axes,
+    named_colorscale,
+    squarish_columns,
+    tile_origins,
+    trace,
+)
+from .spec import SpecFigure, figure_spec
+
+# Okabe & Ito, "Color Universal Design" (2002): eight colors told apart with any common color-vision deficiency.
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999")
+MISSING_COLOR = "#1A1A1A"
+SAME_COLOR = "rgba(150,150,150,0.35)"
+DIFFERS_COLOR = "#D55E00"
+TILE_EDGE = 64  # rows and columns drawn per tile at most
+SIDE_GAP = 3
+TENSOR_GAP = 1
+TILE_ASPECT = 2.0
+TITLE_ROWS = 2.7  # canvas rows above row 0 holding the side titles
+
+
+def _height(canvas_h, canvas_w, width_px):
+    """Pixel height showing square cells across about `width_px` pixels, with room for titles and margins."""
+    cell = min(44.0, width_px / max(canvas_w, 1))
+    return int(min(1200, max(160, (canvas_h + TITLE_ROWS) * cell + 20)))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Placed:
+    """One tensor's drawn tiles on a side's canvas."""
+
+    name: str
+    shape: tuple
+    tiles: list  # leading multi-index of each drawn tile
+    tile_rows: np.ndarray  # canvas row / column of each drawn tile's top-left cell
+    tile_cols: np.ndarray
+    h: int
+    w: int
+    total_tiles: int
+    height: int
+    width: int
+
+
+def _tile_shape(shape):
+    return (1, shape[0]) if len(shape) == 1 else (shape[-2], shape[-1])
+
+
+def _place(name, shape, budget, row_offset):
+    full_h, full_w = _tile_shape(shape)
+    h, w = min(full_h, TILE_EDGE), min(full_w, TILE_EDGE)
+    leading = shape[:-2] if len(shape) > 1 else ()
+    total = math.prod(leading)
+    count = max(1, min(total, budget // (h * w)))
+    tiles = [tuple(int(i) for i in np.unravel_index(k, leading)) if leading else () for k in range(count)]
+    ncols = squarish_columns(count, h, w, TILE_ASPECT)
+    rows, cols = tile_origins(count, h, w, ncols)
+    ncols = max(1, min(count, ncols))
+    nrows = math.ceil(count / ncols)
+    height = nrows * (h + 1) + (nrows - 1)
+    width = ncols * w + (ncols - 1)
+    return _Placed(name, tuple(shape), tiles, rows + row_offset, cols, h, w, total, height, width)
+
+
+def _layout(names, shapes):
+    budget = max(1, MAX_CELLS // len(shapes))
+    placed, offset = [], 0
+    for name, shape in zip(names, shapes):
+        p = _place(name, shape, budget, offset)
+        placed.append(p)
+        offset += p.height + TENSOR_GAP
+    return placed, offset - TENSOR_GAP
+
+
+def _cells(p):
+    """(tile number, multi-index, canvas row, canvas col) of every drawn cell of a placed tensor, row-major."""
+    k, r, c = np.meshgrid(np.arange(len(p.tiles)), np.arange(p.h), np.arange(p.w), indexing="ij")
+    k, r, c = k.ravel(), r.ravel(), c.ravel()
+    if len(p.shape) == 1:
+        index = (c,)
+    else:
+        leading = np.array(p.tiles, dtype=np.int64).reshape(len(p.tiles), -1)[k]
+        index = tuple(leading.T) + (r, c)
+    return index, p.tile_rows[k] + r, p.tile_cols[k] + c
+
+
+def _index_text(index, i):
+    return "[" + ", ".join(str(int(a[i])) for a in index) + "]"
+
+
+def _colors(tile_count):
+    """Stepwise colorscale and z range for tile numbers 0 .. tile_count - 1."""
+    if tile_count > len(OKABE_ITO):
+        return named_colorscale(sequential.Cividis), (-0.5, tile_count - 0.5)
+    if tile_count == 1:
+        return [[0.0, OKABE_ITO[0]], [1.0, OKABE_ITO[0]]], (-0.5, 0.5)
+    scale = []
+    for i in range(tile_count):
+        scale += [[i / tile_count, OKABE_ITO[i]], [(i + 1) / tile_count, OKABE_ITO[i]]]
+    return scale, (-0.5, tile_count - 0.5)
+
+
+def _tile_of(shapes, starts, flat):
+    """(input number, tile number within all inputs' tiles, multi-index) of flat indices counted through inputs."""
+    starts = np.asarray(starts, dtype=np.int64)
+    which = np.searchsorted(starts, flat, side="right") - 1
+    tile_counts = [math.prod(s[:-2]) if len(s) > 1 else 1 for s in shapes]
+    tile_starts = np.cumsum([0] + tile_counts)[:-1]
+    tile = np.zeros(flat.shape, dtype=np.int64)
+    indices = [None] * len(flat)
+    for i, shape in enumerate(shapes):
+        mine = which == i
+        local = flat[mine] - starts[i]
+        index = np.unravel_index(local, shape)
+        plane = shape[-2] * shape[-1] if len(shape) > 1 else shape[0]
+        tile[mine] = tile_starts[i] + local // plane
+        for j, position in enumerate(np.flatnonzero(mine)):
+            indices[position] = tuple(int(a[j]) for a in index)
+    return which, tile, indices
+
+
+def _tile_labels(placed, col_offset):
+    annotations = []
+    for p in placed:
+        for k, lead in enumerate(p.tiles):
+            label = f"{p.name}[{', '.join(map(str, lead))}]" if lead else p.name
+            annotations.append(dict(text=label, x=int(p.tile_cols[k]) + col_offset - 0.5, y=int(p.tile_rows[k]) - 1,
+                                    xanchor="left", yanchor="middle", showarrow=False, font=dict(size=12)))
+    return annotations
+
+
+def _drawn_note(placed):
+    parts = []
+    for p in placed:
+        full_h, full_w = _tile_shape(p.shape)
+        cropped = p.h < full_h or p.w < full_w
+        if len(p.tiles) < p.total_tiles or cropped:
+            part = f"{p.name}: the first {len(p.tiles)} of {p.total_tiles} tiles"
+            parts.append(part + (f", each its first {p.h} x {p.w} cells" if cropped else ""))
+    return "; ".join(parts)
+
+
+def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, width_px=1100):
+    """Figure of where every drawn output cell came from.
+
+    x_shapes, y_shapes: the inputs' and outputs' sizes; sources: per output an int array of its shape, the flat
+    index counted through all inputs (IdentifyReport.source_index, as a list), -1 for a value in no input;
+    input_starts: each input's first flat index; y_values: per output its values (hover of cells found nowhere).
+    layout.meta holds "drawn" (what was left out, or "") for the caption.
+    """
+    x_names = ["x"] if len(x_shapes) == 1 else [f"x{i}" for i in range(len(x_shapes))]
+    y_names = ["y"] if len(y_shapes) == 1 else [f"y{i}" for i in range(len(y_shapes))]
+    left, left_h = _layout(x_names, [tuple(s) for s in x_shapes])
+    right, right_h = _layout(y_names, [tuple(s) for s in y_shapes])
+    left_w = max(p.width for p in left)
+    right_x0 = left_w + SIDE_GAP
+    right_w = max(p.width for p in right)
+    height, width = max(left_h, right_h), right_x0 + right_w
+    tile_count = sum(math.prod(s[:-2]) if len(s) > 1 else 1 for s in x_shapes)
+    colorscale, zrange = _colors(tile_count)
+
+    z = np.full((height, width), np.nan, dtype=np.float32)
+    missing = np.full((height, width), np.nan, dtype=np.float32)
+    text = np.full((height, width), "", dtype=object)
+    hover_x, hover_y, hover_text = [], [], []
+    tile_base = np.cumsum([0] + [math.prod(s[:-2]) if len(s) > 1 else 1 for s in x_shapes])
+    for i, p in enumerate(left):
+        index, rows, cols = _cells(p)
+        flat = np.ravel_multi_index(index, p.shape) + input_starts[i]
+        plane = p.shape[-2] * p.shape[-1] if len(p.shape) > 1 else p.shape[0]
+        z[rows, cols] = tile_base[i] + (flat - input_starts[i]) // plane
+        text[rows, cols] = flat.astype(str)
+        hover_x += cols.tolist()
+        hover_y += rows.tolist()
+        hover_text += [f"{p.name}{_index_text(index, j)}, flat {flat[j]}" for j in range(len(flat))]
+    for o, p in enumerate(right):
+        index, rows, cols = _cells(p)
+        source = np.asarray(sources[o])[index]
+        found = source >= 0
+        which, tile, src_index = _tile_of([tuple(s) for s in x_shapes], input_starts, np.where(found, source, 0))
+        cols = cols + right_x0
+        z[rows[found], cols[found]] = tile[found]
+        missing[rows[~found], cols[~found]] = 0
+        text[rows, cols] = np.where(found, source.astype(str), "✗")
+        values = np.asarray(y_values[o])[index] if y_values is not None else None
+        for j in range(len(source)):
+            where = f"{p.name}{_index_text(index, j)}"
+            if found[j]:
+                came = f"{x_names[which[j]]}[{', '.join(map(str, src_index[j]))}], flat {source[j]}"
+                hover_text.append(f"{where} came from {came}")
+            else:
+                shown = f" = {values[j].item()!r}" if values is not None else ""
+                hover_text.append(f"{where}{shown}: this value is in no input")
+        hover_x += cols.tolist()
+        hover_y += rows.tolist()
+
+    show_text = np.count_nonzero(text != "") <= 2 * LABEL_CELLS
+    cell_px = min(44.0, width_px / max(width, 1))
+    font_size = int(min(13, max(7, cell_px * 0.34)))
+    data = [
+        trace("heatmap", z=z, x0=0, dx=1, y0=0, dy=1, name="cells", zmin=zrange[0], zmax=zrange[1],
+              colorscale=colorscale, showscale=False, hoverinfo="skip", xgap=1, ygap=1,
+              text=text if show_text else None, texttemplate="%{text}" if show_text else None,
+              textfont=dict(size=font_size, color="#000000")),
+        trace("heatmap", z=missing, x0=0, dx=1, y0=0, dy=1, name="in no input", zmin=-0.5, zmax=0.5,
+              colorscale=[[0.0, MISSING_COLOR], [1.0, MISSING_COLOR]], showscale=False, hoverinfo="skip",
+              xgap=1, ygap=1, text=np.where(np.isnan(missing), "", "✗").astype(object),
+              texttemplate="%{text}", textfont=dict(size=font_size + 2, color="#FFFFFF")),
+        trace("scatter", x=np.array(hover_x, dtype=np.int32), y=np.array(hover_y, dtype=np.int32), mode="markers",
+              name="cells", text=hover_text, hovertemplate="%{text}<extra></extra>",
+              marker=dict(symbol="square", size=12, opacity=0), showlegend=False),
+    ]
+    annotations = _tile_labels(left, 0) + _tile_labels(right, right_x0)
+    annotations += [
+        dict(text="<b>input</b>", x=-0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
+        dict(text="<b>output: each cell names the input element it came from</b>", x=right_x0 - 0.5, y=-1.6,
+             xanchor="left", showarrow=False, font=dict(size=13)),
+    ]
+    layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10),
+                  meta={"drawn": "; ".join(filter(None, [_drawn_note(left), _drawn_note(right)]))})
+    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
+    layout["yaxis"].pop("autorange")
+    return SpecFigure(figure_spec(data, layout))
+
+
+def diff_figure(before, after, before_title, after_title, width_px=1100):
+    """Two copies of the output's drawn tiles: the cells that differ from a descriptor as given (before) and once
+    the channel permutation is applied (after), "≠" on a differing cell, row 0 at the top."""
+    before, after = np.asarray(before, dtype=bool), np.asarray(after, dtype=bool)
+    [placed], height = _layout(["y"], [before.shape])
+    index, rows, cols = _cells(placed)
+    offset = placed.width + SIDE_GAP
+    width = offset + placed.width
+    z = np.full((height, width), np.nan, dtype=np.float32)
+    text = np.full((height, width), "", dtype=object)
+    for mask, shift in ((before, 0), (after, offset)):
+        differs = mask[index]
+        z[rows, cols + shift] = differs.astype(np.float32)
+        text[rows, cols + shift] = np.where(differs, "≠", "")
+    hover = [f"y{_index_text(index, j)}" for j in range(len(rows))]
+    data = [
+        trace("heatmap", z=z, x0=0, dx=1, y0=0, dy=1, zmin=-0.5, zmax=1.5, showscale=False, hoverinfo="skip",
+              colorscale=[[0.0, SAME_COLOR], [0.5, SAME_COLOR], [0.5, DIFFERS_COLOR], [1.0, DIFFERS_COLOR]],
+              xgap=1, ygap=1, text=text, texttemplate="%{text}", textfont=dict(size=13, color="#FFFFFF")),
+        trace("scatter", x=np.concatenate([cols, cols + offset]).astype(np.int32),
+              y=np.concatenate([rows, rows]).astype(np.int32), mode="markers", showlegend=False,
+              text=[f"{h}: {'differs' if d else 'same'} ({t})"
+                    for t, m in ((before_title, before), (after_title, after)) for h, d in zip(hover, m[index])],
+              hovertemplate="%{text}<extra></extra>", marker=dict(symbol="square", size=12, opacity=0)),
+    ]
+    annotations = [
+        dict(text=f"<b>{before_title}</b>: {int(before.sum())} of {before.size} cells differ", x=-0.5, y=-1.6,
+             xanchor="left", showarrow=False, font=dict(size=13)),
+        dict(text=f"<b>{after_title}</b>: {int(after.sum())} of {after.size} cells differ", x=offset - 0.5, y=-1.6,
+             xanchor="left", showarrow=False, font=dict(size=13)),
+    ]
+    annotations += _tile_labels([placed], 0) + _tile_labels([placed], offset)
+    layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10),
+                  meta={"drawn": _drawn_note([placed])})
+    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
+    layout["yaxis"].pop("autorange")
+    return SpecFigure(figure_spec(data, layout))
