@@ -9,12 +9,13 @@ import streamlit as st
 from ops import DescriptorError, QuizSettings, buffer_tensor_size, index_formula
 from ops.descriptors.tensor_desc import packed_strides
 from ops.guard import check_element_count
-from ui import explain, url_state, work
+from ui import charts, explain, url_state, work
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, current_settings, show_value_notes
 from ui.values import parse_int_list
+from viz.export import file_stem
 from viz.bitwise_fig import (
     MAX_CELLS,
     decode_rows,
@@ -170,9 +171,12 @@ def figure(operands, in_place, steps_on, speed):
                             functools.partial(step_formula, operands), "or", speed, element=element)
         else:
             figure = work.picked("bitwise", work.or_picture(operands, first, stop, in_place), pick)
-            st.plotly_chart(explain.with_speed(figure, speed), theme="streamlit", key=CHART,
-                            config={"displaylogo": False}, selection_mode="points",
-                            on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+            data_type = operands.spec.data_type
+            charts.show(explain.with_speed(figure, speed), CHART,
+                        file_stem("ELEMENT_WISE_BIT_OR", data_type, *operands.sizes, f"from{first}"),
+                        f"ELEMENT_WISE_BIT_OR, {data_type} {list(operands.sizes)}, elements {first} to {stop - 1}",
+                        selection_mode="points",
+                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
             if pick is not None:
                 explain.formula_block("The formula for the picked bit",
                                       functools.partial(bit_formula, operands, *pick))
@@ -237,16 +241,19 @@ def outputs_of(operands):
 
 def page():
     settings = current_settings()
-    st.title("Bitwise OR: DML_ELEMENT_WISE_BIT_OR")
+    # The operator's name goes under the title: as one 23-letter word it broke mid-word in a 800 px window.
+    st.title("Bitwise OR")
+    st.markdown("**DML_ELEMENT_WISE_BIT_OR**")
     st.caption(
         "Output = A | B on each element's raw bits: the DataType only sets the width (8 to 64 bits), so on floats "
         "the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; 4_1 allows "
         "every type. DataType, feature level and value pattern of A are in the sidebar."
     )
-    preset_columns = st.columns(len(PRESETS))
-    for number, (column, name) in enumerate(zip(preset_columns, PRESETS)):
-        column.button(name, key=f"or_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
-                      use_container_width=True)
+    # A wrapping row of buttons as wide as their labels: equal columns cut the labels short in narrow windows.
+    presets = st.container(horizontal=True, wrap=True)
+    for number, name in enumerate(PRESETS):
+        presets.button(name, key=f"or_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
+                       width="content")
     sizes_text, b_text, bcast_text, in_place = controls()
     try:
         operands = operands_of(settings, sizes_text, b_text, bcast_text)

@@ -6,7 +6,8 @@ import textwrap
 import streamlit as st
 
 from ops import DescriptorError
-from ui import url_state, work
+from ui import charts, url_state, work
+from viz.export import file_stem
 from ui.panels import show_error
 
 DEFAULTS = {"C": 8, "BlockSize": 2, "convert": "CRD_to_DCR"}
@@ -103,8 +104,9 @@ def page():
     st.markdown(f"`depth_to_space(x[:, P], {block_size}, \"{target}\") == "
                 f"depth_to_space(x, {block_size}, \"{source}\")` for every x with C = {channels:,} channels, with")
     st.code(f"{listed('P', p)}\n# Q undoes it: x[:, P][:, Q] == x\n{listed('Q', q)}", language="python")
-    st.plotly_chart(work.conversion_picture(channels, block_size, source, target), theme="streamlit",
-                    key="converter_figure", config={"displayModeBar": False})
+    charts.show(work.conversion_picture(channels, block_size, source, target), "converter_figure",
+                file_stem("channel_permutation", channels, f"bs{block_size}", source, "to", target),
+                f"Channel permutation {source} to {target}, C = {channels}, BlockSize {block_size}")
     st.caption(
         f"Top row: the channels of x as the {source} operation reads them; bottom row: x[:, P], fed to the "
         f"{target} operation. A line joins x's channel P[k] to position k; cells and lines are colored by the "

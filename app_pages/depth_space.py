@@ -7,12 +7,13 @@ import streamlit as st
 
 from ops import ORDERS, DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import NONE, depth_space_fixes, inverse_shape
-from ui import explain, url_state, work
+from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, settings_problems, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
+from viz.export import file_stem
 from viz.depth_space_fig import (
     DIRECTIONS,
     OPERATORS,
@@ -59,7 +60,7 @@ def carry_shape_over():
 def controls():
     direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"], options=DIRECTIONS,
                                  horizontal=True, captions=DIRECTION_CAPTIONS, on_change=carry_shape_over)
-    columns = st.columns([1, 1, 1, 1, 1, 3])
+    columns = st.columns([1, 1, 1, 1, 1.4, 3])  # "BlockSize" whole on one line in a 800 px window
     # No lower bound on the inputs: a size or BlockSize below 1 gets a message naming the rule and a fix, where a
     # bounded input would only show a small icon and keep the old value.
     sizes = [
@@ -215,10 +216,11 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
             if not interactive:
                 st.plotly_chart(figure, theme="streamlit", key=chart_key, config={"displayModeBar": False})
                 continue
-            st.plotly_chart(explain.with_speed(figure, speed), theme="streamlit", key=chart_key,
-                            selection_mode="points",
-                            on_select=functools.partial(remember_pick, PICK, chart_key, picked_input),
-                            config={"displayModeBar": False})
+            charts.show(explain.with_speed(figure, speed), chart_key,
+                        file_stem(op, order, spec.data_type, *shape, f"bs{block_size}"),
+                        f"{op} {order}, {spec.data_type} {list(shape)}, BlockSize {block_size}",
+                        selection_mode="points",
+                        on_select=functools.partial(remember_pick, PICK, chart_key, picked_input))
             if pick is not None:
                 explain.formula_block(f"{order}: the index formula for the picked element",
                                       functools.partial(pick_formula, op, shape, block_size, order, pick))

@@ -18,7 +18,7 @@ from ops import (
     type_name,
 )
 from ui import detective_work as work
-from ui import url_state
+from ui import charts, url_state
 from ui.operator_links import PAGE_TITLES, operator_link
 from ui.panels import show_error
 from ui.shared import Busy, admitted
@@ -235,7 +235,7 @@ def permutation_section(case):
     st.markdown(f"**Diff before and after**: {int(diff['before'].sum())} of {diff['before'].size} cells differ from "
                 f"{descriptor['operator']} {descriptor['Order']} applied as given; with P applied, "
                 f"{int(diff['after'].sum())}.")
-    st.plotly_chart(case.diff_figure, theme="streamlit", key="dt_diff_chart", config={"displayModeBar": False})
+    charts.show(case.diff_figure, "dt_diff_chart", "detective_difference", "Layout detective: the differences")
 
 
 def work_bytes(sizes):
@@ -306,7 +306,7 @@ def show_case(case):
         "the top; each output cell shows the flat index of the input element it came from and takes that "
         "element's color (✗: a value in no input). Hover for both indices."
         + (f" Drawn: {meta['drawn']}." if meta["drawn"] else ""))
-    st.plotly_chart(case.figure, theme="streamlit", key="dt_chart", config={"displayModeBar": False})
+    charts.show(case.figure, "dt_chart", "detective", "Layout detective: where each element came from")
 
 
 page()

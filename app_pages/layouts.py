@@ -6,7 +6,8 @@ import streamlit as st
 
 from ops import LAYOUT_PRESETS, DescriptorError, element_size
 from ui import layouts_work as lw
-from ui import url_state
+from ui import charts, url_state
+from viz.export import file_stem
 from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
@@ -61,7 +62,7 @@ def memory_maps(layout):
                 continue
             figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
                                                  unit)
-            st.plotly_chart(figure, theme="streamlit", key=f"ly_map_{role}")
+            charts.show(figure, f"ly_map_{role}", file_stem("layout", role, "memory_map"), f"Memory map of the {role}")
     return widths
 
 
@@ -81,13 +82,13 @@ def copy_section(layout, settings, widths):
     (st.success if summary.matches else st.warning)(
         f"ONNX Runtime cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
         icon=":material/verified:" if summary.matches else ":material/warning:")
-    st.plotly_chart(lw.logical_picture(layout, spec), theme="streamlit", key="ly_logical")
+    charts.show(lw.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
     st.markdown("##### The copy, element by element in the output's memory order")
     st.caption("Play fills the output buffer from its first element to its last; orange marks the elements of the "
                "step, in the input where they are read and in the output where they land. Hover a cell for its "
                "logical index.")
-    st.plotly_chart(lw.copy_picture(layout, spec, widths["input"], widths["output"]), theme="streamlit",
-                    key="ly_copy")
+    charts.show(lw.copy_picture(layout, spec, widths["input"], widths["output"]), "ly_copy", "layout_copy",
+                "The copy, element by element in the output's memory order")
     model, cpp = lw.exports(layout, spec)
     with st.expander("Export: DxDispatch model and C++"):
         left, middle, right = st.columns(3)

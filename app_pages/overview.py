@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import url_state, work
+from ui import charts, url_state, work
 from ui.layouts_work import overview_picture, preset_fields
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
@@ -97,8 +97,7 @@ def section(spec, index):
         text.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
                     args=(spec["page"], values))
     with picture:
-        st.plotly_chart(PICTURES[spec["page"]](), theme="streamlit", key=f"overview_fig_{index}",
-                        config={"displayModeBar": False, "staticPlot": False})
+        charts.show(PICTURES[spec["page"]](), f"overview_fig_{index}", f"overview_{index + 1}", spec["title"])
 
 
 if GOTO in st.session_state:

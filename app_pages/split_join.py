@@ -11,13 +11,14 @@ from ops import DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import NONE, axis_fixes, count_fixes, even_split_fixes, split_fixes
 from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
-from ui import explain, url_state, work
+from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
+from viz.export import file_stem
 from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
 
 PICK = "sj_pick"
@@ -260,9 +261,12 @@ def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
                             functools.partial(step_formula, sizes, axis, output_sizes), "sj", speed)
             return
         show_pick(x, axis, list(output_sizes), meta["pick"], join)
-        st.plotly_chart(explain.with_speed(picture, speed), theme="streamlit", key=CHART,
-                        config={"displaylogo": False}, selection_mode="points",
-                        on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
+        charts.show(explain.with_speed(picture, speed), CHART,
+                    file_stem("JOIN" if join else "SPLIT", spec.data_type, *sizes, f"axis{axis}"),
+                    f"{'JOIN' if join else 'SPLIT'}, {spec.data_type} {list(sizes)}, Axis {axis}, "
+                    f"parts {list(output_sizes)}",
+                    selection_mode="points",
+                    on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
         if meta["pick"] is not None:
             columns = st.columns(2)
             with columns[0]:
@@ -334,10 +338,11 @@ def page():
         "every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, or see it undo "
         "a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values are in the sidebar."
     )
-    preset_columns = st.columns(len(PRESETS))
-    for number, (column, name) in enumerate(zip(preset_columns, PRESETS)):
-        column.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
-                      use_container_width=True)
+    # A wrapping row of buttons as wide as their labels: equal columns cut the labels short in narrow windows.
+    presets = st.container(horizontal=True, wrap=True)
+    for number, name in enumerate(PRESETS):
+        presets.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
+                       width="content")
     spec = settings.values
     controls_now = controls()
     joining = controls_now.operation == "join"

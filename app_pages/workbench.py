@@ -24,11 +24,12 @@ from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
-from ui import url_state
+from ui import charts, url_state
 from ui import workbench_state as wb
 from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
 from ui.values import parse_int_list
+from viz.export import file_stem
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
 from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
 
@@ -151,7 +152,7 @@ def show_validation(raw, level):
 
 
 def show_heatmap(array, title, key, zrange=None):
-    st.plotly_chart(tensor_heatmap(array, title, zrange), theme="streamlit", key=key)
+    charts.show(tensor_heatmap(array, title, zrange), key, file_stem("tensor", title), title)
 
 
 def bound_arrays(values, field, bindings):
@@ -266,7 +267,8 @@ def show_partial_run(raw, run):
         st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands, in order up to commands[{run.stopped_at}], "
                 "the first dispatch that cannot be run here; every command after it is skipped, since what it would "
                 "leave in the buffers is unknown here.")
-    st.plotly_chart(command_strip(wb.command_steps_partial(raw, run)), theme="streamlit", key="wb_command_strip")
+    charts.show(command_strip(wb.command_steps_partial(raw, run)), "wb_command_strip", "workbench_commands",
+                "The model's commands, step by step")
     st.markdown("##### Printed output")
     st.code("\n".join(run.prints) or "(no print command ran)", language=None, wrap_lines=True)
     if skipped:
@@ -389,7 +391,7 @@ def show_explorer(raw, default_type):
     columns = chosen or min(natural, 256)
     figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
                                columns=columns, title=f"{choice}: {declared:,} bytes")
-    st.plotly_chart(figure, theme="streamlit", key="wb_memory_map")
+    charts.show(figure, "wb_memory_map", file_stem("memory_map", choice), f"Memory map of {choice}")
     total_cells = -(-declared // cell_bytes)
     st.caption(
         f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ops import bit_or
+from viz.common import PROJECTOR_HEIGHT
 from viz.bitwise_fig import (
     MAX_CELLS,
     MAX_FRAMES,
@@ -79,16 +80,26 @@ def test_float_fields_are_marked_in_every_panel(dtype, widths):
         assert lines == boundaries
     labels = [a["text"] for a in layout["annotations"]]
     for name, width in zip(("sign", "exponent", "mantissa"), widths):
-        assert f"{name} ({width})" in labels
+        # Fields narrower than 8 bits are named by their first three letters, so names never run into each other.
+        assert f"{name if width >= 8 or name == 'sign' else name[:3]} ({width})" in labels
 
 
-def test_rows_run_top_down_and_cells_are_square():
-    x = np.arange(5, dtype=np.uint16)
+@pytest.mark.parametrize("count", [1, 5, 16, 64, 512])
+def test_rows_run_top_down_and_their_labels_never_touch(count):
+    x = np.arange(count, dtype=np.uint8)
     layout = spec(bitwise_figure(x, x, x))["layout"]
+    top, bottom = layout["margin"]["t"], layout["margin"]["b"]
     for suffix in ("", "2", "3"):
-        assert layout[f"yaxis{suffix}"]["autorange"] == "reversed"
-        assert layout[f"xaxis{suffix}"]["scaleanchor"] == f"y{suffix}"
-        assert layout[f"xaxis{suffix}"]["scaleratio"] == 1
+        axis = layout[f"yaxis{suffix}"]
+        assert axis["autorange"] == "reversed"
+        domain = axis["domain"]
+        row_px = (domain[1] - domain[0]) * (layout["height"] - top - bottom) / count
+        labelled = axis["tickvals"]
+        assert labelled[0] == 0 and len(labelled) == len(axis["ticktext"])
+        # Labels of neighbouring labelled rows are at least a font height apart.
+        assert (labelled[1] - labelled[0] if len(labelled) > 1 else count) * row_px >= axis["tickfont"]["size"] + 2
+    if count <= 5:
+        assert layout["height"] <= PROJECTOR_HEIGHT  # fits a 1280x720 projector
 
 
 def test_decoded_values_and_classes_label_the_rows():

@@ -20,6 +20,8 @@ DEFAULTS = {
     "values": "",
 }
 SEED_MAX = 2**31 - 1
+PRESENT = "present"
+PRESENT_FONT_PX = 20  # Streamlit's own base is 16 px
 # Typed values travel in the URL: a link longer than this fails in browsers and proxies before the app sees it.
 TYPED_MAX_CHARS = 4000
 
@@ -69,6 +71,13 @@ def render_sidebar(page=None):
                                      max_chars=TYPED_MAX_CHARS,
                                      help="Numbers in row-major order, separated by spaces or commas; "
                                           "nan, inf, -inf for floats; 0x... gives a bit pattern")
+        present = url_state.widget(st.toggle, "Presentation mode", PRESENT, False,
+                                   help="For a projector (1280x720): larger text, the sidebar folded away and "
+                                        "figures sized to the screen. In the link as present=true.")
+    if present:
+        # The sidebar folds away; its arrow at the top left brings it back. Streamlit sizes its text in rem.
+        st.set_page_config(initial_sidebar_state="collapsed")
+        st.html(f"<style>html {{ font-size: {PRESENT_FONT_PX}px; }}</style>")
     if pattern == "custom":
         show_value_notes(typed, url_state.peek("dtype", DEFAULTS["dtype"]))
 
@@ -78,6 +87,11 @@ def show_value_notes(text, data_type, field="Values"):
     notes = typed_value_notes(text or "", data_type, field)
     if notes:
         st.warning("  \n".join(notes), icon=":material/data_alert:")
+
+
+def presenting():
+    """Whether this view is in presentation mode (the sidebar's switch, present=true in the URL)."""
+    return bool(url_state.peek(PRESENT, False))
 
 
 def current_settings():

@@ -267,11 +267,15 @@ def _highlight_shapes(cells, axis_suffixes):
 
 
 def _field_annotations(dtype):
+    """Field names over grid A, each starting at its field's first bit; the one-bit sign field's name ends at its
+    bit instead, over the row labels, so that narrow fields' names never run into each other."""
     annotations = []
     edge = 0
     for name, width in bit_fields(dtype):
-        annotations.append(dict(xref="x", yref="y domain", x=edge + (width - 1) / 2, y=1.0, yanchor="bottom",
-                                text=f"{name} ({width})", showarrow=False, font=dict(size=11)))
+        short = name if width >= 8 or name in ("sign", "value") else name[:3]
+        place = dict(x=edge + 0.5, xanchor="right") if width == 1 else dict(x=edge - 0.5, xanchor="left")
+        annotations.append(dict(xref="x", yref="y domain", y=1.0, yanchor="bottom", text=f"{short} ({width})",
+                                showarrow=False, font=dict(size=FIELD_FONT), **place))
         edge += width
     return annotations
 
@@ -313,10 +317,13 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     count = stop - first
     codes = _field_codes(dtype)
     grids = [bit_matrix(x[first:stop]) for x in (a, b, out)]
-    show_text = width * count <= 32 * 16
+    sizes = _sizes(count)
+    # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
+    show_text = width <= 32 and sizes.cell_font >= 9
     output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
     titles = [f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"]
-    layout, annotations = subplot_layout(titles, 0.12 if count < 4 else 0.06, stacked=True)
+    layout, annotations = subplot_layout(titles, sizes.spacing, stacked=True)
+    annotations[0]["yshift"] = FIELD_PX  # grid A's title goes over its field names
     y = list(range(count))
     x = list(range(width))
     colorscale = _colorscale()
@@ -324,6 +331,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     data = [
         trace("heatmap", z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale,
               showscale=False, xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
+              textfont=dict(size=sizes.cell_font),
               hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}", yaxis=f"y{suffix}")
         for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
     ]
@@ -334,24 +342,27 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
             f"{PANELS[panel]} cells", _cell_ids(first + index_offset, count, width, bits),
             f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{customdata[2]}}<extra></extra>",
             x=cols_.ravel(), y=rows_.ravel(), xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
-    bit_ticks = [c for c in x if (width - 1 - c) % 4 == 3 or c == width - 1]
+    every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
+    bit_ticks = [c for c in x if (width - 1 - c) % every == every - 1 or c == width - 1]
     for panel, suffix in enumerate(SUFFIXES):
         flat = (a, b, out)[panel]
+        labels = _ticktext(flat, first, stop, index_offset)
+        # Cells are as wide as the window allows and sizes.row high: a bit grid reads as well in rectangles, and
+        # rows of a fixed height keep their labels apart on any screen.
         layout[f"yaxis{suffix}"].update(
-            autorange="reversed", tickmode="array", tickvals=y,
-            ticktext=_ticktext(flat, first, stop, index_offset), showgrid=False, zeroline=False,
-            constrain="domain",
+            autorange="reversed", tickmode="array", tickvals=y[::sizes.label_every],
+            ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
         )
         layout[f"xaxis{suffix}"].update(
-            scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain", showgrid=False, zeroline=False,
+            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
             tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
         )
     field_shapes = _field_shapes(dtype, count, SUFFIXES)
     static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
-    labels = (layout["yaxis3"]["ticktext"], [f"#{i + index_offset}  …" for i in range(first, stop)])
+    labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
     frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
-                                             first + index_offset)
+                                             sizes.label_every, first + index_offset)
     grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     duration = max(60, min(400, 8000 // len(frames)))
     names = [f["name"] for f in frames]
@@ -359,8 +370,8 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
                                    pad_top=36)
     layout.update(
         annotations=annotations + _field_annotations(dtype),
-        height=_height(count, width),
-        margin=dict(l=10, r=10, t=60, b=120),
+        height=sizes.height,
+        margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom),
         hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
         updatemenus=menus, sliders=sliders,
@@ -381,13 +392,41 @@ def with_pick(figure, pick):
                                frames=[dict(shapes=(shapes + highlight) or None) for highlight in grid.highlights])
 
 
-def _height(count, width):
-    """Tall enough that square cells fill the width of a wide page without huge whitespace."""
-    cell = max(6.0, min(28.0, 1000.0 / width))
-    return int(min(1400, max(420, 3 * count * cell + 260)))
+ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
+TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
+FIELD_PX = 18  # the field names over grid A
+TICK_PX = 34  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
+CONTROLS_PX = 150  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
+FIT_HEIGHT = 600  # what presentation mode gives a figure (viz.common.PROJECTOR_HEIGHT): fit it when rows allow
+TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
-def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, first=0):
+@dataclass(frozen=True)
+class Sizes:
+    row: float
+    height: int
+    top: int
+    bottom: int
+    spacing: float  # between grids, as a fraction of the plot area (make_subplots' vertical_spacing)
+    label_every: int  # every label_every-th row is labelled
+    tick_font: int
+    cell_font: int  # a line of text (its box is about 1.4 em) stays inside its row
+
+
+def _sizes(count):
+    """Pixel layout: rows as high as fits FIT_HEIGHT (within ROW_PX_MIN..ROW_PX_MAX), fixed gaps for titles
+    and bit numbers between the grids, row labels thinned so that they never touch."""
+    top, bottom, gap = TITLE_PX + FIELD_PX + 8, CONTROLS_PX, TICK_PX + TITLE_PX
+    fixed = top + bottom + 2 * gap
+    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (FIT_HEIGHT - fixed) / (3 * count)))
+    plot = 3 * count * row + 2 * gap
+    tick_font = int(min(TICK_FONT, max(9, row - 4)))
+    every = math.ceil((tick_font + 4) / row)
+    cell_font = int(min(CELL_FONT, (row - 1) / 1.4))
+    return Sizes(row, int(round(plot + top + bottom)), top, bottom, gap / plot, every, tick_font, cell_font)
+
+
+def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_every, first=0):
     """The frames (an empty Output grid, then the cells of each sweep step added), their highlight shapes and
     their slider labels, which name bits by their number (31..0), as the grids' columns do."""
     count, width = out_bits.shape
@@ -400,7 +439,8 @@ def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, first=
         for r, c in cells:
             shown[r, c] = True
         highlight = _highlight_shapes(cells, SUFFIXES)
-        frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight))
+        frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight,
+                             label_every))
         highlights.append(highlight)
         step_labels.append(_step_label(cells, width, first))
     return frames, highlights, step_labels
@@ -418,13 +458,14 @@ def _step_label(cells, width, first):
     return f"#{rows[0] + first}" if len(rows) == 1 else f"#{rows[0] + first}-{rows[-1] + first}"
 
 
-def _frame(name, out_bits, codes, shown, labels, show_text, shapes):
+def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every):
     heatmap = dict(type="heatmap", z=typed_array(_grid(out_bits, codes, shown)))
     if show_text:  # cell text is only animated when it is drawn; the hover keeps the final bits either way
         heatmap.update(text=_cell_text(out_bits, shown).tolist(), texttemplate="%{text}")
     written, pending = labels
     ticktext = [label if done else wait for label, wait, done in zip(written, pending, shown.all(axis=1).tolist())]
-    layout = dict(yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0])), ticktext=ticktext))
+    layout = dict(yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0]))[::label_every],
+                              ticktext=ticktext[::label_every]))
     if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = shapes
     return dict(name=name, data=[heatmap], traces=[2], layout=layout)

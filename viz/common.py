@@ -229,3 +229,31 @@ def pick_outline(rows, cols, name, xref="x", yref="y"):
     """A thick outline around the picked cell(s) of one subplot, drawn above the heatmap."""
     return dict(type="path", name=name, path=cell_square_path(rows, cols), xref=xref, yref=yref,
                 line=dict(color=PICK_COLOR, width=3), layer="above")
+
+
+PROJECTOR_HEIGHT = 600  # a 1280x720 projector less the browser's and the page's bars
+PROJECTOR_SCALE = 1.35  # annotation text (titles, channel labels) grows by this much
+
+
+def _bigger_annotations(annotations):
+    return [{**note, "font": {**note.get("font", {}),
+                              "size": round(note.get("font", {}).get("size", 12) * PROJECTOR_SCALE)}}
+            for note in annotations]
+
+
+def for_projector(figure):
+    """`figure` for presentation mode: larger titles and labels, at most PROJECTOR_HEIGHT pixels high.
+
+    Tick labels and the play controls keep their size: the builders size ticks to the rows they label, and larger
+    controls would push the plot area smaller than the builders planned. A shared copy (SpecFigure.with_overlay):
+    only the layout's height and annotations, and the annotations frames carry, are replaced; traces and frames'
+    data are the cached figure's.
+    """
+    layout = figure.to_dict()["layout"]
+    changes = dict(height=min(layout.get("height", PROJECTOR_HEIGHT), PROJECTOR_HEIGHT))
+    if layout.get("annotations"):
+        changes["annotations"] = _bigger_annotations(layout["annotations"])
+    frames = figure.to_dict().get("frames") or []
+    frame_changes = [dict(annotations=_bigger_annotations(f["layout"]["annotations"]))
+                     if f.get("layout", {}).get("annotations") else {} for f in frames]
+    return figure.with_overlay(layout=changes, frames=frame_changes if frames else None)

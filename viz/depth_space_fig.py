@@ -47,6 +47,14 @@ MAX_TILE_LABELS = 256  # beyond this the channel labels cost more than they tell
 COVER_TRACE, OUTLINE_TRACE = 2, 5
 UNWRITTEN = "rgba(128,128,128,0.92)"  # reads as "not yet written" on light and dark themes
 TILE_ASPECT = 2.5
+NARROW_SHARE = 0.4  # a 800 px window leaves a chart about 440 of the 1100 px it gets in a wide one
+MIN_FONT = 8
+
+
+def label_font(cell_px, characters):
+    """The largest font (px, at most 14) whose `characters` digits fit a cell of `cell_px` across and down:
+    a digit is about 0.6 em wide and a line 1.25 em high."""
+    return int(min(14, cell_px * 0.9 / (0.6 * max(characters, 1)), cell_px / 1.25))
 
 
 def direction_name(direction):
@@ -268,14 +276,19 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
 
     values = x[in_pos]
     labels = format_values(values)
-    show_text = len(labels) <= LABEL_CELLS
+    longest = max((len(label) for label in labels), default=1)
     color = np.searchsorted(left.channels, in_pos[1]).astype(float)
     colorscale = channel_colorscale(len(left.channels))
     zrange = color_range(len(left.channels))
     right_x0 = int(right.tile_cols.min())
     canvas_h, canvas_w = height, right_x0 + right.width
-    cell_px = min(44.0, width_px / max(canvas_w, 1))
-    font_size = int(min(14, max(8, cell_px * 0.38)))
+    # Labels sized to fit their cells in a 800 px window (the chart gets about NARROW_SHARE of width_px there);
+    # where even that is under MIN_FONT, sized for width_px (hover names every cell either way).
+    font_size = label_font(width_px * NARROW_SHARE / max(canvas_w, 1), longest)
+    if font_size < MIN_FONT:
+        font_size = label_font(min(44.0, width_px / max(canvas_w, 1)), longest)
+    show_text = len(labels) <= LABEL_CELLS and font_size >= MIN_FONT
+    font_size = max(font_size, MIN_FONT)
 
     def text_grid(side, mask=None):
         if not show_text:

@@ -27,6 +27,7 @@ from .spec import SpecFigure, figure_spec
 MAX_CELLS = 4096
 MAX_FRAMES = 64
 WINDOW = 64
+ROW_PX = 40
 
 
 def default_view(ndim, axis):
@@ -344,7 +345,8 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
         ))
     layout.update(
         annotations=titles + _label_annotations(pieces, rest, axis_is_rows, "x2", "y2"),
-        height=int(min(900, max(360, 22 * max(height, row_extent) + 200))),
+        # 40 px a row: at 22 px the cells of a small tensor were tiny in a wide window (values at 6 px).
+        height=int(min(900, max(360, ROW_PX * max(height, row_extent) + 200))),
         margin=dict(l=10, r=10, t=60, b=140),
         hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(bounds=list(cells["bounds"]), view=list(cells["view"]), pieces=[list(p) for p in pieces],

@@ -1,0 +1,190 @@
+"""Figures on screens and projectors, in Chromium: nothing overlaps or truncates at 800 px or in presentation
+mode at 1280x720, and the "Download animated HTML" file plays from disk with the network cut off."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+LOAD_TIMEOUT = 60_000
+OPERATOR_PAGES = ("depth_space", "bitwise_or", "split_join")
+SIZES = {  # name: (viewport, query)
+    "1400": ((1400, 1000), ""),
+    "800": ((800, 900), ""),
+    "present": ((1280, 720), "present=true"),
+}
+SHOTS = Path(os.environ.get("COLORS_SHOTS", "/work/notes/shots"))
+
+# Every text element of each Plotly SVG: (kind, box). Kinds: titles and axis titles, annotations (subplot titles,
+# channel and field labels), tick labels, slider and button labels, legend entries, and the cells' own text.
+TEXT_BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plot => {
+    const svg = plot.querySelector('.main-svg').getBoundingClientRect();
+    const kind = el => {
+        for (const [name, selector] of [['title', '.g-gtitle'], ['axis-title', '[class*="title"]'],
+                ['annotation', '.annotation'], ['tick', '.xtick, .ytick, .x2tick, .y2tick, .x3tick, .y3tick'],
+                ['slider', '.slider-container'], ['button', '.updatemenu-container'], ['legend', '.legend'],
+                ['cell', '.heatmaplayer, .hm']]) {
+            if (el.closest(selector)) return name;
+        }
+        return 'other';
+    };
+    const texts = [...plot.querySelectorAll('svg text')].filter(t => t.textContent.trim() &&
+        getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility !== 'hidden' &&
+        Number(getComputedStyle(t).opacity) > 0);
+    return {svg: [svg.left, svg.top, svg.right, svg.bottom], texts: texts.map(t => {
+        const r = t.getBoundingClientRect();
+        return {kind: kind(t), text: t.textContent, box: [r.left, r.top, r.right, r.bottom]};
+    }).filter(t => t.box[2] > t.box[0] && t.box[3] > t.box[1])};
+})"""
+
+# Streamlit's own text: a heading word broken over two lines, a button label cut off with an ellipsis.
+PAGE_PROBLEMS = """() => {
+    const problems = [];
+    for (const heading of document.querySelectorAll('h1, h2, h3')) {
+        const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const re = /\\S+/g;
+            let match;
+            while ((match = re.exec(node.textContent))) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                if (lines.size > 1) problems.push(`heading word broken over lines: ${match[0]}`);
+            }
+        }
+    }
+    for (const label of document.querySelectorAll('button p, button div')) {
+        if (label.scrollWidth > label.clientWidth + 1 && getComputedStyle(label).overflow !== 'visible')
+            problems.push(`button label cut off: ${label.textContent}`);
+    }
+    return problems;
+}"""
+
+
+def overlaps(texts, tolerance=1.0):
+    """Pairs of text boxes that overlap by more than `tolerance` pixels in both directions."""
+    found = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            dx = min(a["box"][2], b["box"][2]) - max(a["box"][0], b["box"][0])
+            dy = min(a["box"][3], b["box"][3]) - max(a["box"][1], b["box"][1])
+            if dx > tolerance and dy > tolerance:
+                found.append((a["kind"], a["text"], b["kind"], b["text"]))
+    return found
+
+
+def outside(plot, tolerance=1.0):
+    """Text cut by the figure's edge."""
+    left, top, right, bottom = plot["svg"]
+    return [(t["kind"], t["text"]) for t in plot["texts"]
+            if t["box"][0] < left - tolerance or t["box"][2] > right + tolerance
+            or t["box"][1] < top - tolerance or t["box"][3] > bottom + tolerance]
+
+
+def open_view(browser, url, viewport):
+    context = browser.new_context(viewport=dict(zip(("width", "height"), viewport)), accept_downloads=True)
+    page = context.new_page()
+    page.js_errors = []
+    page.on("pageerror", lambda error: page.js_errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LOAD_TIMEOUT)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+                           timeout=LOAD_TIMEOUT)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)  # plotly's own layout pass after the last rerun
+    return context, page
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("path", OPERATOR_PAGES)
+def test_no_label_overlaps_or_truncates(browser, app_url, path, size):
+    viewport, query = SIZES[size]
+    context, page = open_view(browser, f"{app_url}/{path}{'?' + query if query else ''}", viewport)
+    try:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"colors_{path}_{size}.png"))
+        chart = page.locator(".js-plotly-plot").first
+        chart.scroll_into_view_if_needed()
+        chart.screenshot(path=str(SHOTS / f"colors_{path}_{size}_figure.png"))
+        plots = page.evaluate(TEXT_BOXES)
+        assert plots
+        for plot in plots:
+            assert not overlaps(plot["texts"]), overlaps(plot["texts"])
+            assert not outside(plot), outside(plot)
+        assert page.evaluate(PAGE_PROBLEMS) == []
+        if size == "present":
+            assert page.get_by_role("switch", name="Presentation mode").count() == 1
+            assert page.evaluate("""() => { const bar = document.querySelector('[data-testid="stSidebar"]');
+                                            return !bar || bar.getBoundingClientRect().right <= 1; }""")
+            height = page.evaluate("document.querySelector('.js-plotly-plot').getBoundingClientRect().height")
+            assert height <= 720 - 100  # the whole figure fits on the projector below the browser's bar
+        assert not page.js_errors, page.js_errors
+    finally:
+        context.close()
+
+
+RECORD_FRAMES = """() => {
+    const plot = document.querySelector('.js-plotly-plot');
+    window.__frames = [];
+    window.__played = false;
+    plot.on('plotly_animatingframe', event => window.__frames.push(event.name));
+    plot.on('plotly_animated', () => { window.__played = true; });
+}"""
+
+
+# One page end to end (each file is 5 MB of plotly.js, so the three pages cost 2 minutes); the other figures' files
+# differ only in the figure JSON, which tests/test_figure_export.py checks for every page.
+@pytest.mark.parametrize("path", ["depth_space"])
+def test_downloaded_html_plays_offline_and_saves_png_and_svg(browser, app_url, tmp_path, path):
+    context, page = open_view(browser, f"{app_url}/{path}", (1400, 1000))
+    try:
+        button = page.get_by_role("button", name="Download animated HTML").first
+        button.scroll_into_view_if_needed()
+        with page.expect_download(timeout=LOAD_TIMEOUT) as download:
+            button.click()
+        saved = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved)
+        assert saved.suffix == ".html" and saved.stat().st_size > 1_000_000  # plotly.js is inside
+        # The app's own toolbar: a PNG camera button named after the settings.
+        assert page.locator('.js-plotly-plot .modebar-btn[data-title="Download plot as a png" i]').count() >= 1
+    finally:
+        context.close()
+
+    offline = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 800})
+    fetched = []
+
+    def refuse(route):
+        fetched.append(route.request.url)
+        route.abort()
+
+    offline.route(lambda url: not url.startswith(("file:", "data:", "blob:")), refuse)  # only the network is cut
+    try:
+        page = offline.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(saved.as_uri())
+        page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=LOAD_TIMEOUT)
+        page.evaluate(RECORD_FRAMES)
+        page.locator(".updatemenu-button").filter(has_text="Play").click()
+        page.wait_for_function("window.__frames.length >= 3", timeout=LOAD_TIMEOUT)
+        frames = page.evaluate("window.__frames")
+        assert len(set(frames)) >= 3  # frames advance
+        page.wait_for_function("window.__played", timeout=LOAD_TIMEOUT)
+        assert page.evaluate("[...document.querySelectorAll('.modebar-btn')].map(b => b.dataset.title)") == [
+            "Download plot as a PNG", "Download this frame as SVG"]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"colors_{path}_exported_html.png"))
+        for title, suffix, start in (("Download plot as a png", ".png", b"\x89PNG"),
+                                     ("Download this frame as SVG", ".svg", b"<svg")):
+            with page.expect_download(timeout=LOAD_TIMEOUT) as image:
+                page.locator(f'.modebar-btn[data-title="{title}" i]').dispatch_event("click")
+            target = tmp_path / image.value.suggested_filename
+            image.value.save_as(target)
+            assert target.suffix == suffix and target.read_bytes().startswith(start)
+            assert target.stem == saved.stem
+        assert fetched == [] and errors == []
+    finally:
+        offline.close()

@@ -1,0 +1,112 @@
+"""Figures leaving the app: one toolbar for every chart, and a self-contained animated HTML file per figure.
+
+The toolbar is plotly.js's mode bar, configured through st.plotly_chart's `config` (plotly.js config options,
+https://plotly.com/javascript/configuration-options/): the camera button downloads the frame on screen as PNG at
+twice the pixels (sharp on a projector), named after the settings; the zoom/pan/select tools, which make no sense
+on a grid of cells, are removed. Streamlit sends `config` as JSON, so it cannot add a button of its own (plotly.js
+takes a function for that); the animated HTML file has both a PNG and an SVG button of the frame on screen.
+
+The HTML file holds plotly.js itself (the copy plotly.py ships, plotly.offline.get_plotlyjs), the figure with all
+its frames and its Play/Pause buttons and slider, and the light "plotly_white" template instead of Streamlit's
+(whose colors are placeholders the Streamlit frontend swaps for its theme's): it plays from disk, offline, with no
+server.
+"""
+
+import functools
+import html
+import json
+import re
+
+import plotly.io as pio
+from plotly.offline import get_plotlyjs
+
+# Mode bar buttons for zooming and selecting regions: a cell grid has nothing to zoom into or lasso.
+REMOVED_BUTTONS = ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d",
+                   "resetScale2d"]
+IMAGE_SCALE = 2
+
+
+def file_stem(*parts):
+    """A file name from the settings: 'depth_to_space_DCR_UINT32_1x8x2x3'; safe on every file system."""
+    text = "_".join(str(p) for p in parts if p not in (None, ""))
+    text = re.sub(r"[^A-Za-z0-9-]+", "_", text).strip("_")
+    return text[:120] or "figure"
+
+
+def chart_config(stem):
+    """st.plotly_chart's `config`: the same toolbar on every figure, its PNG named `stem`."""
+    return dict(
+        displaylogo=False,
+        displayModeBar=True,
+        modeBarButtonsToRemove=REMOVED_BUTTONS,
+        toImageButtonOptions=dict(format="png", filename=stem, scale=IMAGE_SCALE),
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _plotly_js():
+    # "</script" inside the library would end the inline script early.
+    return get_plotlyjs().replace("</script", "<\\/script")
+
+
+def _script_json(value):
+    """JSON safe inside an inline <script>: no '</' that could close it."""
+    return pio.to_json(value, validate=False).replace("</", "<\\/")
+
+
+def standalone_spec(figure):
+    """The figure's spec with the light plotly_white template in place of Streamlit's theme template."""
+    spec = dict(figure.to_dict())
+    layout = dict(spec["layout"])
+    layout["template"] = pio.templates["plotly_white"].to_plotly_json()
+    spec["layout"] = layout
+    return spec
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>body {{ margin: 0; font-family: sans-serif; }} h1 {{ font-size: 1.1rem; margin: 0.6rem 1rem; }}
+#figure {{ width: 100%; }}</style>
+</head>
+<body>
+<h1>{title}</h1>
+<div id="figure"></div>
+<script>{plotly_js}</script>
+<script>
+(function () {{
+  const figure = {figure};
+  const stem = {stem};
+  const download = function (format) {{
+    return function (gd) {{
+      return Plotly.downloadImage(gd, {{format: format, filename: stem, scale: format === "png" ? {scale} : 1}});
+    }};
+  }};
+  figure.config = {{
+    displaylogo: false,
+    displayModeBar: true,
+    responsive: true,
+    showSendToCloud: false,
+    showEditInChartStudio: false,
+    modeBarButtonsToRemove: {removed}.concat(["sendDataToCloud", "editInChartStudio"]),
+    modeBarButtonsToAdd: [
+      {{name: "Download this frame as SVG", icon: Plotly.Icons.disk, click: download("svg")}}
+    ],
+    toImageButtonOptions: {{format: "png", filename: stem, scale: {scale}}}
+  }};
+  Plotly.newPlot("figure", figure);
+}})();
+</script>
+</body>
+</html>
+"""
+
+
+def animated_html(figure, title, stem):
+    """A self-contained HTML page (str) playing `figure` with its frames, offline: plotly.js inlined."""
+    return PAGE.format(
+        title=html.escape(title), plotly_js=_plotly_js(), figure=_script_json(standalone_spec(figure)),
+        stem=json.dumps(stem), scale=IMAGE_SCALE, removed=json.dumps(REMOVED_BUTTONS),
+    )
