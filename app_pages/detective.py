@@ -201,7 +201,7 @@ def verdict(case):
 
 
 def permutation_section(case):
-    report, x = case.report, case.xs[0]
+    report = case.report
     best = report.permuted_matches[0]
     descriptor, p = best["descriptor"], best["permutation"]
     st.warning(report.note, icon=":material/swap_horiz:")

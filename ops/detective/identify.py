@@ -19,7 +19,6 @@ from ..operators.depth_space import (
     depth_to_space,
     depth_to_space_shape,
     space_to_depth,
-    space_to_depth_shape,
 )
 from ..operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 

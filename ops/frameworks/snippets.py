@@ -452,7 +452,7 @@ def _pytorch(call):
     signed = _TORCH_UNSIGNED.get(call.data_type) if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") else None
     lines = (["import numpy as np"] if signed else []) + ["import torch", "", f"# {_title(call)}", _shape_comment(call)]
     if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        (n, c, h, w), b = call.inputs[0], call.block_size
+        c, b = call.inputs[0][1], call.block_size
         if signed:
             lines += [
                 f"# torch has no pixel_(un)shuffle kernel for {call.data_type.lower()}: the same bits move as {signed}",
@@ -526,7 +526,7 @@ def _tensorflow(call):
                   "y = tf.identity(x).numpy()"]
         note = "BlockSize 1 is the identity, which TensorFlow's depth/space ops refuse to be asked for."
     elif call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        (n, c, h, w), b = call.inputs[0], call.block_size
+        c, b = call.inputs[0][1], call.block_size
         # TensorFlow 2.21's CPU kernels refuse data_format="NCHW" ("Could not find device for node", measured here).
         lines.append("# TensorFlow's CPU kernel takes NHWC only: transpose NCHW to NHWC and back.")
         if call.operator == "DEPTH_TO_SPACE1":
