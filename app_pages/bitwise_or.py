@@ -11,7 +11,7 @@ from ops.descriptors.tensor_desc import packed_strides
 from ops.guard import check_element_count
 from ui import charts, explain, url_state, work
 from ui.panels import Call, operator_panels, show_error
-from ui.picks import apply_preset, clear_pick, remember_pick
+from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, current_settings, show_value_notes
 from ui.values import parse_int_list
@@ -249,11 +249,7 @@ def page():
         "the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; 4_1 allows "
         "every type. DataType, feature level and value pattern of A are in the sidebar."
     )
-    # A wrapping row of buttons as wide as their labels: equal columns cut the labels short in narrow windows.
-    presets = st.container(horizontal=True, wrap=True)
-    for number, name in enumerate(PRESETS):
-        presets.button(name, key=f"or_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
-                       width="content")
+    preset_buttons(PRESETS, "or", PICK)
     sizes_text, b_text, bcast_text, in_place = controls()
     try:
         operands = operands_of(settings, sizes_text, b_text, bcast_text)

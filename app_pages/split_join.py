@@ -14,7 +14,7 @@ from ops.operators.split_join import check_axis
 from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, show_error
-from ui.picks import apply_preset, clear_pick, remember_pick
+from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
@@ -338,11 +338,7 @@ def page():
         "every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, or see it undo "
         "a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values are in the sidebar."
     )
-    # A wrapping row of buttons as wide as their labels: equal columns cut the labels short in narrow windows.
-    presets = st.container(horizontal=True, wrap=True)
-    for number, name in enumerate(PRESETS):
-        presets.button(name, key=f"sj_preset_{number}", on_click=apply_preset, args=(PRESETS[name], PICK),
-                       width="content")
+    preset_buttons(PRESETS, "sj", PICK)
     spec = settings.values
     controls_now = controls()
     joining = controls_now.operation == "join"
