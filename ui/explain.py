@@ -42,18 +42,19 @@ class Flag:
 def mode_bar(key):
     """The page's teaching switches, drawn at the page's top level so that changing one reruns the page
     (step mode re-registers its timer, the quiz hides the output). Returns (quiz, step mode, speed in ms)."""
-    columns = st.columns([1, 1, 2], vertical_alignment="center")
-    quiz = url_state.widget(columns[0].toggle, "Predict, then reveal (quiz)", "quiz", False, codec=Flag,
+    # A wrapping row: in equal columns an 800 px window cut the toggles' labels short ("Predi...").
+    row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
+    quiz = url_state.widget(row.toggle, "Predict, then reveal (quiz)", "quiz", False, codec=Flag,
                             help="Learner mode: the output is hidden and the page asks where elements go. "
                                  "Share the link to quiz exactly this configuration.")
     steps = False
     if not quiz:
-        steps = url_state.widget(columns[1].toggle, "Step by step", "steps", False, codec=Flag,
+        steps = url_state.widget(row.toggle, "Step by step", "steps", False, codec=Flag,
                                  on_change=_stop_playing, args=(key,),
                                  help="One element at a time, with an arrow from where it is read to where it is "
                                       "written. Tab to the buttons; the slider takes the arrow keys.")
-    speed = url_state.widget(columns[2].select_slider, "Frame duration (ms)", "speed", DEFAULT_SPEED,
-                             options=SPEEDS, on_change=_stop_playing, args=(key,),
+    speed = url_state.widget(row.select_slider, "Frame duration (ms)", "speed", DEFAULT_SPEED,
+                             options=SPEEDS, on_change=_stop_playing, args=(key,), width=320,
                              help="How long each frame of Play stays, here and in the figures' own Play")
     return bool(quiz), bool(steps), int(speed)
 
