@@ -181,7 +181,7 @@ class TensorDesc:
         return obj
 
 
-def _unknown_key(path, key, message, problems, notes):
+def unknown_field(path, key, message, problems, notes):
     """A field the parser does not read: a problem for the Python API, a note for a model file.
 
     DxDispatch looks fields up by name (rapidjson FindMember) and never lists the others, so a model file
@@ -209,7 +209,7 @@ def _unwrap(obj, path, problems, strict, notes):
         return obj, path
     for key in obj:
         if key not in ("Type", "Desc"):
-            _unknown_key(path, key, f"unknown field {key!r} beside Type and Desc", problems, notes)
+            unknown_field(path, key, f"unknown field {key!r} beside Type and Desc", problems, notes)
     inner = obj["Desc"]
     if not isinstance(inner, dict):
         problems.append(Problem(join_path(path, "Desc"), "Desc: expected a JSON object holding the buffer tensor desc"))
@@ -324,7 +324,7 @@ def parse_tensor_desc(obj, path="", strict=False, notes=None):
         return None, problems
     for key in obj:
         if key not in DESC_FIELDS and key != "Type":
-            _unknown_key(path, key, f"unknown tensor desc field {key!r}; expected {', '.join(DESC_FIELDS)}",
+            unknown_field(path, key, f"unknown tensor desc field {key!r}; expected {', '.join(DESC_FIELDS)}",
                          problems, notes)
     for key in ("DataType", "Sizes"):
         if key not in obj:

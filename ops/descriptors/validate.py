@@ -27,6 +27,7 @@ from .tensor_desc import (
     join_path,
     parse_tensor_desc,
     raise_problems,
+    unknown_field,
 )
 
 __all__ = [
@@ -260,11 +261,8 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
     if not inline:
         for key in dispatchable:
             if key not in DISPATCHABLE_FIELDS:
-                message = f"unknown field {key!r}; a dispatchable has type, desc, executionFlags, dmlCompileType, bindings"
-                if notes is None:
-                    problems.append(Problem(join_path(path, key), message))
-                else:
-                    notes.append(Problem(join_path(path, key), f"ignored: field {key!r}; DxDispatch does not read it"))
+                unknown_field(path, key, f"unknown field {key!r}; a dispatchable has type, desc, executionFlags, "
+                                         "dmlCompileType, bindings", problems, notes)
     if not isinstance(desc, dict):
         problems.append(Problem(desc_path, f"desc: expected a JSON object of operator fields, got {desc!r:.60}"))
         return None, problems
@@ -275,12 +273,8 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
     parsed = ParsedDispatchable(operator, extras=extras)
     for key in desc:
         if key not in fields:
-            message = f"unknown field {key!r} for {OPERATOR_PREFIX}{operator}; expected {', '.join(fields)}"
-            if notes is None:
-                problems.append(Problem(join_path(desc_path, key), message))
-            else:
-                notes.append(Problem(join_path(desc_path, key), f"ignored: field {key!r} is not a field of "
-                                                                f"{OPERATOR_PREFIX}{operator}; DxDispatch does not read it"))
+            unknown_field(desc_path, key, f"unknown field {key!r} for {OPERATOR_PREFIX}{operator}; expected "
+                                          f"{', '.join(fields)}", problems, notes)
     for count_name, array_name in _COUNTED.items():
         count, array = desc.get(count_name), desc.get(array_name)
         if count_name in fields and is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
