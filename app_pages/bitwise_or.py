@@ -10,7 +10,7 @@ from ops import DescriptorError, QuizSettings, buffer_tensor_size, index_formula
 from ops.descriptors.tensor_desc import packed_strides
 from ops.guard import check_element_count
 from ui import charts, explain, url_state, work
-from ui.panels import Call, operator_panels, show_error
+from ui.panels import Call, operator_panels, show_busy, show_error
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, current_settings, show_value_notes
@@ -268,7 +268,7 @@ def page():
     except DescriptorError as exc:
         show_error(exc)
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
 
 
 page()

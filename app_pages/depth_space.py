@@ -9,7 +9,7 @@ from ops import ORDERS, DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import NONE, depth_space_fixes, inverse_shape
 from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
-from ui.panels import Call, operator_panels, settings_problems, show_error
+from ui.panels import Call, operator_panels, settings_problems, show_busy, show_error
 from ui.picks import apply_preset, clear_pick, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
@@ -311,7 +311,7 @@ def page():
                             refusals[order])
                 operator_panels(call, settings, key=f"ds_{order}")
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
 
 
 page()

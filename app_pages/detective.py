@@ -20,7 +20,7 @@ from ops import (
 from ui import detective_work as work
 from ui import charts, url_state
 from ui.operator_links import PAGE_TITLES, operator_link
-from ui.panels import show_error
+from ui.panels import show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.values import parse_int_list
 
@@ -290,7 +290,7 @@ def page():
         show_error(exc)
         return
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
         return
     show_case(case)
 

@@ -8,7 +8,7 @@ from ops import LAYOUT_PRESETS, DescriptorError, element_size
 from ui import layouts_work as lw
 from ui import charts, url_state
 from viz.export import file_stem
-from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_error
+from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
 from ui.values import parse_int_list
@@ -143,7 +143,7 @@ def page():
     except DescriptorError as exc:
         show_error(exc)
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
 
 
 page()

@@ -9,7 +9,7 @@ from ops import ONNX_BYTE_CAP, DescriptorError, cross_check_node, example_upscal
 from ui import detective_work as work
 from ui import url_state
 from ui.operator_links import PAGE_TITLES, operator_link
-from ui.panels import show_error
+from ui.panels import show_busy, show_error
 from ui.shared import CACHE, Busy, admitted
 
 SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
@@ -154,7 +154,7 @@ def page():
         show_error(exc)
         return
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
         return
     producer = f", produced by {report.producer}" if report.producer else ""
     st.markdown(f"Opset {report.opset}, IR version {report.ir_version}{producer}: {report.node_count} nodes, "
@@ -178,7 +178,7 @@ def page():
         for node in nodes:
             node_card(key, report, node, check_index)
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
     if report.rearrangements:
         st.subheader("Reshape -> Transpose -> Reshape chains")
         for chain in report.rearrangements:

@@ -13,7 +13,7 @@ from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
 from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
-from ui.panels import Call, operator_panels, show_error
+from ui.panels import Call, operator_panels, show_busy, show_error
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
@@ -366,7 +366,7 @@ def page():
     except DescriptorError as exc:
         refused(exc, settings, spec, controls_now)
     except Busy as busy:
-        st.warning(str(busy), icon=":material/hourglass_top:")
+        show_busy(busy)
 
 
 page()

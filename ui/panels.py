@@ -36,6 +36,11 @@ def show_error(exc):
     st.error(str(exc), icon=":material/error:")
 
 
+def show_busy(busy):
+    """The work budget's refusal (ui.shared.Busy): other visitors hold it, so this view waits for a retry."""
+    st.warning(str(busy), icon=":material/hourglass_top:")
+
+
 def _tensor(shape, data_type):
     return {"DataType": data_type, "Sizes": [int(s) for s in shape]}
 
