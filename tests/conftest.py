@@ -56,6 +56,13 @@ def click_button(at, label_start):
     next(b for b in at.button if b.label.startswith(label_start)).click().run()
 
 
+def open_animated_page(page, url):
+    """Open `url` and wait until its first animated figure has drawn its Play button and the page is idle."""
+    page.goto(url)
+    page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=60_000)
+    page.wait_for_load_state("networkidle")
+
+
 @pytest.fixture(scope="session")
 def app_url():
     """The app served as the README serves it (serve.launch) on a free loopback port, for as long as the test session lasts."""

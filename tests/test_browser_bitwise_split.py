@@ -1,6 +1,7 @@
 """Bitwise OR and Split <-> Join in Chromium: load cleanly, Play animates, deep links restore settings."""
 
 import pytest
+from conftest import open_animated_page
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -15,12 +16,6 @@ RECORD_FRAMES = """() => {
     window.__frames = [];
     plot.on('plotly_animatingframe', event => window.__frames.push(event.name));
 }"""
-
-
-def open_page(page, url):
-    page.goto(url)
-    page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=60_000)
-    page.wait_for_load_state("networkidle")
 
 
 def shoot(page, path):
@@ -38,7 +33,7 @@ def assert_clean(page):
 
 @pytest.mark.parametrize("path", list(PAGES))
 def test_page_loads_and_play_animates(page, app_url, screenshot_dir, path):
-    open_page(page, f"{app_url}/{path}")
+    open_animated_page(page, f"{app_url}/{path}")
     assert page.get_by_text(PAGES[path]).count() >= 1
     assert_clean(page)
     shoot(page, screenshot_dir / f"{path}_default.png")
@@ -52,7 +47,7 @@ def test_page_loads_and_play_animates(page, app_url, screenshot_dir, path):
 
 
 def test_bitwise_preset_screenshot(page, app_url, screenshot_dir):
-    open_page(page, f"{app_url}/bitwise_or")
+    open_animated_page(page, f"{app_url}/bitwise_or")
     page.get_by_role("button", name="float32 1.0 | 2.0 = +inf").click()
     page.get_by_text("0x7F800000").first.wait_for(timeout=30_000)
     page.wait_for_load_state("networkidle")
@@ -62,7 +57,7 @@ def test_bitwise_preset_screenshot(page, app_url, screenshot_dir):
 
 
 def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
-    open_page(page, f"{app_url}/split_join?sj_sizes=2,6,4&sj_axis=1&sj_split=1,2,3&dtype=INT16")
+    open_animated_page(page, f"{app_url}/split_join?sj_sizes=2,6,4&sj_axis=1&sj_split=1,2,3&dtype=INT16")
     page.get_by_text("OutputCount 3: [0] [2, 1, 4], [1] [2, 2, 4], [2] [2, 3, 4]").wait_for(timeout=30_000)
     # A widget given its value by the server shows it a moment after it appears: expect() waits for that.
     expect(page.get_by_role("textbox", name="Sizes", exact=True)).to_have_value("2,6,4")
@@ -72,7 +67,7 @@ def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
 
 
 def test_bitwise_deep_link_restores_settings(page, app_url):
-    open_page(page, f"{app_url}/bitwise_or?or_sizes=4&or_bcast=0&dtype=UINT8")
+    open_animated_page(page, f"{app_url}/bitwise_or?or_sizes=4&or_bcast=0&dtype=UINT8")
     page.get_by_text("Drawing elements 0 to 3 of 4").wait_for(timeout=30_000)
     expect(page.get_by_role("textbox", name="Broadcast B along dims")).to_have_value("0")
     assert_clean(page)
@@ -111,7 +106,7 @@ def wait_for_pick_shapes(page, count, containing=""):
 
 
 def test_split_join_click_an_input_then_an_output_cell(page, app_url, screenshot_dir):
-    open_page(page, f"{app_url}/split_join?sj_sizes=1,1,6,2&sj_axis=2&sj_split=2,1,3")
+    open_animated_page(page, f"{app_url}/split_join?sj_sizes=1,1,6,2&sj_axis=2&sj_split=2,1,3")
     # Input cell row 3, column 1 -> OutputTensors[2] (rows 3..5), its row 0.
     click_cell(page, "xaxis", "yaxis", 1, 3)
     page.get_by_text("Picked: InputTensor[0, 0, 3, 1] → OutputTensors[2][0, 0, 0, 1]").wait_for(timeout=30_000)
@@ -131,7 +126,7 @@ def test_split_join_click_an_input_then_an_output_cell(page, app_url, screenshot
 
 
 def test_bitwise_click_a_bit_highlights_it_in_a_b_and_output(page, app_url, screenshot_dir):
-    open_page(page, f"{app_url}/bitwise_or?dtype=FLOAT32")
+    open_animated_page(page, f"{app_url}/bitwise_or?dtype=FLOAT32")
     click_cell(page, "xaxis3", "yaxis3", 1, 1)  # Output grid: element 1, second bit from the left = bit 30
     page.get_by_text("Picked: element #1, bit 30 (exponent)").wait_for(timeout=30_000)
     wait_for_pick_shapes(page, 3)

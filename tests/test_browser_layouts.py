@@ -4,6 +4,7 @@ restores it."""
 import re
 
 import pytest
+from conftest import open_animated_page
 
 pytestmark = pytest.mark.browser
 
@@ -14,19 +15,13 @@ RECORD_FRAMES = """() => {
 }"""
 
 
-def open_page(page, url):
-    page.goto(url)
-    page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=60_000)
-    page.wait_for_load_state("networkidle")
-
-
 def assert_clean(page):
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.js_errors == []
 
 
 def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screenshot_dir):
-    open_page(page, f"{app_url}/layouts")
+    open_animated_page(page, f"{app_url}/layouts")
     assert page.get_by_text("Valid at DML_FEATURE_LEVEL_6_4").count() == 1
     assert page.locator(".js-plotly-plot").count() == 4  # two memory maps, the logical tensor, the copy
     assert_clean(page)
@@ -56,7 +51,7 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     fresh = page.context.new_page()
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
-    open_page(fresh, link)
+    open_animated_page(fresh, link)
     strides = fresh.locator("input[aria-label='Strides (in elements)']")
     sizes = fresh.locator("input[aria-label='Sizes']")
     assert [strides.nth(i).input_value() for i in range(2)] == ["", "24,1,12,3"]
