@@ -175,7 +175,6 @@ def figure(operands, in_place, steps_on, speed):
             charts.show(explain.with_speed(figure, speed), CHART,
                         file_stem("ELEMENT_WISE_BIT_OR", data_type, *operands.sizes, f"from{first}"),
                         f"ELEMENT_WISE_BIT_OR, {data_type} {list(operands.sizes)}, elements {first} to {stop - 1}",
-                        selection_mode="points",
                         on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
             if pick is not None:
                 explain.formula_block("The formula for the picked bit",

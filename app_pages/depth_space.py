@@ -219,7 +219,6 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
             charts.show(explain.with_speed(figure, speed), chart_key,
                         file_stem(op, order, spec.data_type, *shape, f"bs{block_size}"),
                         f"{op} {order}, {spec.data_type} {list(shape)}, BlockSize {block_size}",
-                        selection_mode="points",
                         on_select=functools.partial(remember_pick, PICK, chart_key, picked_input))
             if pick is not None:
                 explain.formula_block(f"{order}: the index formula for the picked element",

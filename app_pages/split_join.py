@@ -265,7 +265,6 @@ def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
                     file_stem("JOIN" if join else "SPLIT", spec.data_type, *sizes, f"axis{axis}"),
                     f"{'JOIN' if join else 'SPLIT'}, {spec.data_type} {list(sizes)}, Axis {axis}, "
                     f"parts {list(output_sizes)}",
-                    selection_mode="points",
                     on_select=functools.partial(remember_pick, PICK, CHART, pick_from_selection))
         if meta["pick"] is not None:
             columns = st.columns(2)

@@ -196,6 +196,7 @@ def _click_cell(page, index):
     """Click the index-th clickable cell of the first figure (its invisible click markers)."""
     point = page.evaluate(
         """(i) => { const gd = document.querySelector('.js-plotly-plot');
+                    gd.scrollIntoView({block: 'center'});
                     const t = gd._fullData.find(t => t.type.startsWith('scatter') && t.mode === 'markers' && t.x && t.x.length);
                     const k = i % t.x.length;
                     const xa = gd._fullLayout[t.xaxis.replace('x', 'xaxis')], ya = gd._fullLayout[t.yaxis.replace('y', 'yaxis')];

@@ -1,9 +1,18 @@
 """Every figure of the app goes through show(): one toolbar (viz.export.chart_config), presentation sizing, and a
-"Download animated HTML" button whose file is made only when clicked."""
+"Download animated HTML" button whose file is made only when clicked.
+
+Figures are drawn by a small component (plotly_chart.js) that keeps one graph per key and redraws it in place, with
+the plotly.js of the Python plotly package served as a static file."""
 
 import functools
+import hashlib
+import json
+import os
+from pathlib import Path
 
+from plotly.io.json import to_json_plotly
 import streamlit as st
+from plotly.offline import get_plotlyjs_version
 
 from viz.common import for_projector
 from viz.export import animated_html, chart_config
@@ -11,17 +20,45 @@ from viz.spec import SpecFigure
 
 from .sidebar import presenting
 
+PLOTLY_JS = Path(__import__("plotly").__file__).parent / "package_data" / "plotly.min.js"
+# Streamlit serves <main script's folder>/static at app/static/ (server.enableStaticServing in .streamlit/config.toml)
+SERVED_PLOTLY_JS = Path(__file__).resolve().parent.parent / "static" / "plotly.min.js"
 
-def show(figure, key, stem, title, **kwargs):
-    """st.plotly_chart of `figure` (a SpecFigure) with the app's toolbar; returns what st.plotly_chart returns.
+
+def _serve_plotly_js():
+    """Put the installed plotly.min.js where Streamlit serves static files, once per install (a replace, so that
+    processes starting together never serve half a file)."""
+    if SERVED_PLOTLY_JS.exists() and SERVED_PLOTLY_JS.stat().st_size == PLOTLY_JS.stat().st_size:
+        return
+    SERVED_PLOTLY_JS.parent.mkdir(exist_ok=True)
+    partial = SERVED_PLOTLY_JS.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(PLOTLY_JS.read_bytes())
+    os.replace(partial, SERVED_PLOTLY_JS)
+
+
+def _without_comments(path):
+    """The script without its whole-line comments: it travels with every chart of every rerun."""
+    return "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+
+
+_serve_plotly_js()
+_chart = st.components.v2.component(
+    f"dml_plotly_{get_plotlyjs_version()}", js=_without_comments(Path(__file__).with_name("plotly_chart.js")),
+    isolate_styles=False)
+
+
+def show(figure, key, stem, title, on_select=None):
+    """Draw `figure` (a SpecFigure or go.Figure) with the app's toolbar.
 
     stem: the downloads' file name without extension, from the settings (viz.export.file_stem); title: the
-    heading of the HTML file. kwargs go to st.plotly_chart (selection_mode, on_select, ...).
+    heading of the HTML file and the chart's accessible name. on_select: called after a click on a point, which
+    clicked() then reads.
     """
     if not isinstance(figure, SpecFigure):  # a go.Figure: its dict, so that presentation mode can overlay it
         figure = SpecFigure(figure.to_dict())
     shown = for_projector(figure) if presenting() else figure
-    event = st.plotly_chart(shown, theme="streamlit", key=key, config=chart_config(stem), **kwargs)
+    _chart(key=key, data=chart_data(shown, chart_config(stem), title, on_select is not None),
+           on_select_change=on_select or (lambda: None))
     st.download_button(
         "Download animated HTML", data=functools.partial(animated_html, figure, title, stem),
         file_name=f"{stem}.html", mime="text/html", key=f"{key}_html", on_click="ignore",
@@ -29,4 +66,29 @@ def show(figure, key, stem, title, **kwargs):
         help="One file with the figure, its frames and Play: opens in any browser, offline, no server. "
              "Its toolbar saves the frame on screen as PNG or SVG.",
     )
-    return event
+
+
+def chart_data(figure, config, title, clickable):
+    """The component's data: one JSON text as bytes (a dict would carry the figure's JSON as an escaped string).
+
+    "revision" names the traces' content: plotly.js compares the data arrays of a redraw by reference, so without it
+    every figure (a new JSON text each time) is recomputed in full; with an unchanged revision a click, which only
+    adds the pick's shapes to the layout, redraws just those.
+    """
+    spec = figure.to_dict()
+    traces = to_json_plotly(spec["data"])
+    rest = to_json_plotly({key: value for key, value in spec.items() if key != "data"})
+    fields = {"config": config, "title": title, "clickable": clickable,
+              "revision": hashlib.blake2b(traces.encode(), digest_size=12).hexdigest()}
+    return f'{{"figure": {{"data": {traces}, {rest[1:]}, {json.dumps(fields)[1:]}'.encode()
+
+
+def figure_of(element):
+    """The figure (a dict) that show() sent in `element` (an AppTest element), for tests and benchmarks."""
+    return json.loads(element.proto.bytes)["figure"]
+
+
+def clicked(key):
+    """The click that show(key)'s on_select is called for, as st.plotly_chart's selection state ({"points": [...]}),
+    or None."""
+    return st.session_state[key].select

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from . import url_state
+from .charts import clicked
 
 
 def apply_preset(values, pick_key):
@@ -22,7 +23,7 @@ def preset_buttons(presets, prefix, pick_key):
 
 def remember_pick(pick_key, chart_key, decode):
     """on_select callback: decode the chart's selection into the page's pick (None when nothing usable)."""
-    url_state.put(pick_key, decode(st.session_state[chart_key].selection))
+    url_state.put(pick_key, decode(clicked(chart_key)))
 
 
 def clear_pick(pick_key):

@@ -22,7 +22,9 @@ from plotly.offline import get_plotlyjs
 
 # Mode bar buttons for zooming and selecting regions: a cell grid has nothing to zoom into or lasso.
 REMOVED_BUTTONS = ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d",
-                   "resetScale2d"]
+                   "resetScale2d",
+                   # plotly.js >= 3 offers to upload the figure to Plotly Cloud: the app makes no network requests
+                   "sendChartToCloud"]
 IMAGE_SCALE = 2
 
 

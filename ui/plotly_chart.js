@@ -1,0 +1,88 @@
+// One Plotly graph that stays on the page while its figure changes: each new figure is a single Plotly.react on the
+// same div. st.plotly_chart derives its element's identity from the figure (Streamlit 1.67,
+// elements/plotly_chart.py: key_as_main_identity=False), so every change of a setting mounted a new chart that
+// plotly drew twice: about two thirds of the browser's time after a change of C on the Depth page.
+// plotly.js itself is the one the Python plotly package ships, served from ./static (ui/charts.py puts it there).
+
+const PLOTLY_URL = "app/static/plotly.min.js";
+
+function plotlyLoaded() {
+  if (!window.__dmlPlotly) {
+    window.__dmlPlotly = window.Plotly ? Promise.resolve() : new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = new URL(PLOTLY_URL, document.baseURI).href;
+      script.onload = resolve;
+      script.onerror = () => { window.__dmlPlotly = null; reject(new Error(`${PLOTLY_URL} did not load`)); };
+      document.head.appendChild(script);
+    });
+  }
+  return window.__dmlPlotly;
+}
+
+// What Streamlit's plotly_chart sends back for a click on a point (its selection state's "points"); typed arrays
+// become lists so the server reads customdata as it always did.
+function clickedPoints(event) {
+  return event.points.map(point => ({
+    curve_number: point.curveNumber,
+    point_number: point.pointNumber,
+    point_index: point.pointIndex,
+    x: point.x,
+    y: point.y,
+    customdata: point.customdata == null ? null : Array.from(point.customdata),
+  }));
+}
+
+// Streamlit's theme drew figures on the page's own background in its own font; the figures set everything else.
+function themed(layout, page) {
+  const style = getComputedStyle(page);
+  return {
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    modebar: { bgcolor: "rgba(0,0,0,0)", color: style.color },
+    ...layout,
+    font: { family: style.fontFamily, color: style.color, ...(layout.font || {}) },
+    width: Math.max(1, Math.floor(page.clientWidth)),
+  };
+}
+
+function draw(graph, page, data) {
+  const figure = data.figure;
+  return window.Plotly.react(graph, {
+    data: figure.data || [],
+    layout: { ...themed(figure.layout || {}, page), datarevision: data.revision },
+    frames: figure.frames || [],
+    config: data.config,
+  });
+}
+
+export default function ({ parentElement, data: bytes, setTriggerValue }) {
+  const data = JSON.parse(new TextDecoder().decode(bytes));
+  let graph = parentElement.querySelector(".dml-chart");
+  if (!graph) {
+    graph = document.createElement("div");
+    graph.className = "dml-chart";
+    graph.setAttribute("role", "figure");
+    parentElement.appendChild(graph);
+    new ResizeObserver(() => {
+      const width = Math.floor(parentElement.clientWidth);
+      if (graph._fullLayout && width > 0 && width !== graph._fullLayout.width) {
+        window.Plotly.relayout(graph, { width });
+      }
+    }).observe(parentElement);
+  }
+  graph.setAttribute("aria-label", data.title);
+  graph.__dmlData = data;
+  graph.__dmlSend = setTriggerValue;
+  plotlyLoaded().then(() => {
+    if (graph.__dmlData !== data) return; // a newer figure arrived while plotly.js was loading
+    return draw(graph, parentElement, data).then(() => {
+      if (graph.__dmlClicks) return;
+      graph.__dmlClicks = true;
+      graph.on("plotly_click", event => {
+        if (graph.__dmlData.clickable) graph.__dmlSend("select", { points: clickedPoints(event) });
+      });
+    });
+  }).catch(error => {
+    graph.textContent = `The figure could not be drawn: ${error.message}`;
+  });
+}
