@@ -46,11 +46,26 @@ function themed(layout, page) {
 }
 
 function draw(graph, page, data) {
-  const figure = data.figure;
+  const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
+  const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
+  const configText = JSON.stringify(data.config);
+  const before = graph.__dmlDrawn;
+  graph.__dmlDrawn = { revision: data.revision, texts, configText };
+  // An animation changes the traces it was given in place: after one, the figure is drawn again in full.
+  if (before && before.revision === data.revision && before.configText === configText && !graph.__dmlAnimated) {
+    // Same traces and frames: only the layout keys that changed (a pick's shapes) are relaid out. Plotly.react
+    // would recompute the whole figure for them (shapes can move an axis range).
+    const update = {};
+    for (const key of new Set([...Object.keys(before.texts), ...Object.keys(texts)])) {
+      if (before.texts[key] !== texts[key]) update[key] = key in layout ? layout[key] : null;
+    }
+    return Object.keys(update).length ? window.Plotly.relayout(graph, update) : Promise.resolve();
+  }
+  graph.__dmlAnimated = false;
   return window.Plotly.react(graph, {
-    data: figure.data || [],
-    layout: { ...themed(figure.layout || {}, page), datarevision: data.revision },
-    frames: figure.frames || [],
+    data: data.figure.data || [],
+    layout,
+    frames: data.figure.frames || [],
     config: data.config,
   });
 }
@@ -78,6 +93,7 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
     return draw(graph, parentElement, data).then(() => {
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
+      graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; });
       graph.on("plotly_click", event => {
         if (graph.__dmlData.clickable) graph.__dmlSend("select", { points: clickedPoints(event) });
       });
