@@ -45,16 +45,25 @@ function themed(layout, page) {
   };
 }
 
+// The PNG's file name follows the settings. Plotly.react compares configs and, on any difference, draws the figure
+// twice (Plotly.newPlot, then react again): the name is therefore set on the drawn graph instead.
+function named(graph, image) {
+  graph._context.toImageButtonOptions = { ...image };
+  graph.__dmlImage = image;
+}
+
 function draw(graph, page, data) {
   const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
   const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
-  const configText = JSON.stringify(data.config);
+  const { toImageButtonOptions: image, ...config } = data.config;
+  const configText = JSON.stringify(config);
   const before = graph.__dmlDrawn;
   graph.__dmlDrawn = { revision: data.revision, texts, configText };
   // An animation changes the traces it was given in place: after one, the figure is drawn again in full.
   if (before && before.revision === data.revision && before.configText === configText && !graph.__dmlAnimated) {
     // Same traces and frames: only the layout keys that changed (a pick's shapes) are relaid out. Plotly.react
     // would recompute the whole figure for them (shapes can move an axis range).
+    named(graph, image);
     const update = {};
     for (const key of new Set([...Object.keys(before.texts), ...Object.keys(texts)])) {
       if (before.texts[key] !== texts[key]) update[key] = key in layout ? layout[key] : null;
@@ -66,8 +75,8 @@ function draw(graph, page, data) {
     data: data.figure.data || [],
     layout,
     frames: data.figure.frames || [],
-    config: data.config,
-  });
+    config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image },
+  }).then(() => named(graph, image));
 }
 
 export default function ({ parentElement, data: bytes, setTriggerValue }) {
