@@ -58,17 +58,25 @@ function draw(graph, page, data) {
   const { toImageButtonOptions: image, ...config } = data.config;
   const configText = JSON.stringify(config);
   const before = graph.__dmlDrawn;
-  graph.__dmlDrawn = { revision: data.revision, texts, configText };
+  graph.__dmlDrawn = { revision: data.revision, frames: data.frames_revision, texts, configText };
   // An animation changes the traces it was given in place: after one, the figure is drawn again in full.
   if (before && before.revision === data.revision && before.configText === configText && !graph.__dmlAnimated) {
-    // Same traces and frames: only the layout keys that changed (a pick's shapes) are relaid out. Plotly.react
-    // would recompute the whole figure for them (shapes can move an axis range).
+    // Same traces: only the layout keys that changed (a pick's shapes) are relaid out, and the frames replaced if
+    // they changed (a pick drawn in every frame). Plotly.react would recompute the whole figure for them.
     named(graph, image);
     const update = {};
     for (const key of new Set([...Object.keys(before.texts), ...Object.keys(texts)])) {
       if (before.texts[key] !== texts[key]) update[key] = key in layout ? layout[key] : null;
     }
-    return Object.keys(update).length ? window.Plotly.relayout(graph, update) : Promise.resolve();
+    // layout.meta only carries the figure's facts to the server (no text template here reads it); plotly would
+    // redraw the whole figure for it.
+    if ("meta" in update) {
+      graph.layout.meta = layout.meta;
+      delete update.meta;
+    }
+    const frames = before.frames === data.frames_revision ? Promise.resolve()
+      : window.Plotly.deleteFrames(graph).then(() => window.Plotly.addFrames(graph, data.figure.frames || []));
+    return frames.then(() => Object.keys(update).length ? window.Plotly.relayout(graph, update) : undefined);
   }
   graph.__dmlAnimated = false;
   return window.Plotly.react(graph, {
