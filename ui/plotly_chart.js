@@ -45,6 +45,29 @@ function themed(layout, page) {
   };
 }
 
+// A figure's click targets are invisible markers, one per cell. In SVG each is an element plotly styles on every
+// redraw: at the drawing cap (2 x 4,096 of them) more than half of a redraw. WebGL draws them as one buffer, with the
+// same hover and clicks; small figures keep SVG, which needs no WebGL context (a page may hold only a few).
+const WEBGL_FROM = 1000;
+const webgl = (() => {
+  const context = document.createElement("canvas").getContext("webgl");
+  context?.getExtension("WEBGL_lose_context")?.loseContext();
+  return Boolean(context);
+})();
+
+function pointCount(values) {
+  if (Array.isArray(values)) return values.length;
+  const bytes = Math.floor(((values?.bdata?.length ?? 0) * 3) / 4);
+  return bytes / (TYPED_BYTES[values?.dtype] ?? 1);
+}
+
+const TYPED_BYTES = { i1: 1, u1: 1, i2: 2, u2: 2, i4: 4, u4: 4, f4: 4, f8: 8 };
+
+function lighter(trace) {
+  const invisibleTargets = trace.type === "scatter" && trace.mode === "markers" && trace.marker?.opacity === 0;
+  return webgl && invisibleTargets && pointCount(trace.x) >= WEBGL_FROM ? { ...trace, type: "scattergl" } : trace;
+}
+
 // The PNG's file name follows the settings. Plotly.react compares configs and, on any difference, draws the figure
 // twice (Plotly.newPlot, then react again): the name is therefore set on the drawn graph instead.
 function named(graph, image) {
@@ -80,7 +103,7 @@ function draw(graph, page, data) {
   }
   graph.__dmlAnimated = false;
   return window.Plotly.react(graph, {
-    data: data.figure.data || [],
+    data: (data.figure.data || []).map(lighter),
     layout,
     frames: data.figure.frames || [],
     config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image },
