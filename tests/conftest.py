@@ -52,6 +52,30 @@ def error_texts(at):
     return [e.value for e in at.error]
 
 
+def charts(at):
+    """Every chart on the page, in page order: the components ui.charts.show draws, and the st.plotly_chart ones
+    that remain (the greyed last valid views)."""
+    return [node for block in (at.main, at.sidebar) for node in block if node.type in ("bidi_component", "plotly_chart")]
+
+
+def chart_figures(at):
+    """The figure dict of every chart on the page, in page order."""
+    import json
+
+    from ui.charts import figure_of
+
+    return [figure_of(node) if node.type == "bidi_component" else json.loads(node.proto.spec) for node in charts(at)]
+
+
+def chart_figure(at, key):
+    """The figure dict of the chart ui.charts.show drew with `key` (AssertionError when none is on the page)."""
+    from ui.charts import figure_of
+
+    drawn = [node for node in at.get("bidi_component") if node.proto.id.endswith(f"-{key}")]
+    assert len(drawn) == 1, f"{len(drawn)} charts with key {key!r} on the page"
+    return figure_of(drawn[0])
+
+
 def click_button(at, label_start):
     next(b for b in at.button if b.label.startswith(label_start)).click().run()
 

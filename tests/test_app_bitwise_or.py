@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import click_button, error_texts, run_through_app
+from conftest import chart_figures, click_button, error_texts, run_through_app
 from test_figures_bitwise import bits_of
 
 PAGE = "app_pages/bitwise_or.py"
@@ -22,7 +22,7 @@ def table(app):
 
 
 def chart(app):
-    return json.loads(app.get("plotly_chart")[0].proto.spec)
+    return chart_figures(app)[0]
 
 
 def test_defaults_are_clean(at):

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT, run_through_app
+from conftest import ROOT, chart_figures, run_through_app
 from streamlit.testing.v1 import AppTest
 
 from ops import run_model
@@ -27,7 +27,7 @@ def run_page(**state):
 
 
 def figures(at):
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return chart_figures(at)
 
 
 def output_points(fig):

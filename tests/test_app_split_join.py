@@ -1,9 +1,7 @@
 """The Split <-> Join page run through app.py as a user sees it (Streamlit AppTest)."""
 
-import json
-
 import pytest
-from conftest import click_button, error_texts, run_through_app
+from conftest import chart_figures, click_button, error_texts, run_through_app
 from test_figures_bitwise import plotly_array
 
 PAGE = "app_pages/split_join.py"
@@ -18,7 +16,7 @@ def at():
 
 def drawn_outputs(app):
     """Values of each output as the figure draws them, by trace name."""
-    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    figure = chart_figures(app)[0]
     return {t["name"]: plotly_array(t["text"]).astype(float).tolist()
             for t in figure["data"] if t["name"].startswith("OutputTensors")}
 
@@ -96,7 +94,7 @@ def test_slice_of_a_higher_dimensional_tensor(at):
 
 
 def pick_shapes(app):
-    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    figure = chart_figures(app)[0]
     return {s["name"]: s for s in figure["layout"].get("shapes", []) if s.get("name", "").startswith("pick")}
 
 
