@@ -22,6 +22,8 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 SCREENSHOTS = ROOT / "screenshots"
+# The graph div of a chart ui.charts.show drew (ui/plotly_chart.js makes it; plotly adds js-plotly-plot once drawn)
+CHART = ".dml-chart.js-plotly-plot"
 
 settings.register_profile("project", max_examples=60, deadline=None)
 settings.load_profile("project")
