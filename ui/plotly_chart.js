@@ -45,14 +45,46 @@ function themed(layout, page) {
   };
 }
 
+// The PNG's file name follows the settings. Plotly.react compares configs and, on any difference, draws the figure
+// twice (Plotly.newPlot, then react again): the name is therefore set on the drawn graph instead.
+function named(graph, image) {
+  graph._context.toImageButtonOptions = { ...image };
+  graph.__dmlImage = image;
+}
+
 function draw(graph, page, data) {
-  const figure = data.figure;
+  const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
+  const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
+  const { toImageButtonOptions: image, ...config } = data.config;
+  const configText = JSON.stringify(config);
+  const before = graph.__dmlDrawn;
+  graph.__dmlDrawn = { revision: data.revision, frames: data.frames_revision, texts, configText };
+  // An animation changes the traces it was given in place: after one, the figure is drawn again in full.
+  if (before && before.revision === data.revision && before.configText === configText && !graph.__dmlAnimated) {
+    // Same traces: only the layout keys that changed (a pick's shapes) are relaid out, and the frames replaced if
+    // they changed (a pick drawn in every frame). Plotly.react would recompute the whole figure for them.
+    named(graph, image);
+    const update = {};
+    for (const key of new Set([...Object.keys(before.texts), ...Object.keys(texts)])) {
+      if (before.texts[key] !== texts[key]) update[key] = key in layout ? layout[key] : null;
+    }
+    // layout.meta only carries the figure's facts to the server (no text template here reads it); plotly would
+    // redraw the whole figure for it.
+    if ("meta" in update) {
+      graph.layout.meta = layout.meta;
+      delete update.meta;
+    }
+    const frames = before.frames === data.frames_revision ? Promise.resolve()
+      : window.Plotly.deleteFrames(graph).then(() => window.Plotly.addFrames(graph, data.figure.frames || []));
+    return frames.then(() => Object.keys(update).length ? window.Plotly.relayout(graph, update) : undefined);
+  }
+  graph.__dmlAnimated = false;
   return window.Plotly.react(graph, {
-    data: figure.data || [],
-    layout: { ...themed(figure.layout || {}, page), datarevision: data.revision },
-    frames: figure.frames || [],
-    config: data.config,
-  });
+    data: data.figure.data || [],
+    layout,
+    frames: data.figure.frames || [],
+    config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image },
+  }).then(() => named(graph, image));
 }
 
 export default function ({ parentElement, data: bytes, setTriggerValue }) {
@@ -78,6 +110,7 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
     return draw(graph, parentElement, data).then(() => {
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
+      graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; });
       graph.on("plotly_click", event => {
         if (graph.__dmlData.clickable) graph.__dmlSend("select", { points: clickedPoints(event) });
       });
