@@ -192,6 +192,10 @@ def _set_text(page, label, value):
     box.press("Enter")
 
 
+def _pick_option(page, label):
+    page.get_by_text(label, exact=True).first.click()
+
+
 def _click_cell(page, index):
     """Click the index-th clickable cell of the first figure (its invisible click markers)."""
     point = page.evaluate(
@@ -212,7 +216,11 @@ def scenarios():
         return [lambda page, v=v: setter(page, v) for v in values]
 
     return [
-        ("depth: change C (default size)", "depth_space",
+        ("depth: change C 8 <-> 16 (default size)", "depth_space",
+         cycle([16, 8] * 5, lambda p, v: _set_number(p, "C", v))),
+        ("depth: change Order (default size)", "depth_space",
+         cycle(["COLUMN_ROW_DEPTH", "DEPTH_COLUMN_ROW"] * 5, _pick_option)),
+        ("depth: change C through 8..64 (most values new to the server)", "depth_space",
          cycle([16, 24, 32, 8, 40, 48, 16, 56, 64, 8], lambda p, v: _set_number(p, "C", v))),
         ("depth: click a cell (default size)", "depth_space",
          [lambda page, i=i: _click_cell(page, 7 * i + 3) for i in range(10)]),
