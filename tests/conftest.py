@@ -73,9 +73,31 @@ def chart_figure(at, key):
     """The figure dict of the chart ui.charts.show drew with `key` (AssertionError when none is on the page)."""
     from ui.charts import figure_of
 
-    drawn = [node for node in at.get("bidi_component") if node.proto.id.endswith(f"-{key}")]
+    return figure_of(_chart_node(at, key))
+
+
+def _chart_node(at, key):
+    drawn = [node for node in at.get("bidi_component") if node.key == key]
     assert len(drawn) == 1, f"{len(drawn)} charts with key {key!r} on the page"
-    return figure_of(drawn[0])
+    return drawn[0]
+
+
+def click_chart(at, key, points):
+    """Click the chart ui.charts.show drew with `key` on `points`, and rerun: the "select" trigger value that
+    ui/plotly_chart.js sends ({"points": [...]}), which calls the chart's on_select.
+
+    AppTest has no API for a component's triggers, so this adds the widget state the browser would send: one JSON
+    list of {event, value} under the component's trigger aggregator id (streamlit/components/v2/bidi_component/main.py).
+    """
+    import json
+
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(_chart_node(at, key).proto.id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": "select", "value": {"points": points}}])
+    return at._run(states)
 
 
 def click_button(at, label_start):
