@@ -22,6 +22,8 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 SCREENSHOTS = ROOT / "screenshots"
+# The graph div of a chart ui.charts.show drew (ui/plotly_chart.js makes it; plotly adds js-plotly-plot once drawn)
+CHART = ".dml-chart.js-plotly-plot"
 
 settings.register_profile("project", max_examples=60, deadline=None)
 settings.load_profile("project")
@@ -50,6 +52,52 @@ def run_through_app(page=None, query=None, session=None, **settings):
 
 def error_texts(at):
     return [e.value for e in at.error]
+
+
+def charts(at):
+    """Every chart on the page, in page order: the components ui.charts.show draws, and the st.plotly_chart ones
+    that remain (the greyed last valid views)."""
+    return [node for block in (at.main, at.sidebar) for node in block if node.type in ("bidi_component", "plotly_chart")]
+
+
+def chart_figures(at):
+    """The figure dict of every chart on the page, in page order."""
+    import json
+
+    from ui.charts import figure_of
+
+    return [figure_of(node) if node.type == "bidi_component" else json.loads(node.proto.spec) for node in charts(at)]
+
+
+def chart_figure(at, key):
+    """The figure dict of the chart ui.charts.show drew with `key` (AssertionError when none is on the page)."""
+    from ui.charts import figure_of
+
+    return figure_of(_chart_node(at, key))
+
+
+def _chart_node(at, key):
+    drawn = [node for node in at.get("bidi_component") if node.key == key]
+    assert len(drawn) == 1, f"{len(drawn)} charts with key {key!r} on the page"
+    return drawn[0]
+
+
+def click_chart(at, key, points):
+    """Click the chart ui.charts.show drew with `key` on `points`, and rerun: the "select" trigger value that
+    ui/plotly_chart.js sends ({"points": [...]}), which calls the chart's on_select.
+
+    AppTest has no API for a component's triggers, so this adds the widget state the browser would send: one JSON
+    list of {event, value} under the component's trigger aggregator id (streamlit/components/v2/bidi_component/main.py).
+    """
+    import json
+
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(_chart_node(at, key).proto.id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": "select", "value": {"points": points}}])
+    return at._run(states)
 
 
 def click_button(at, label_start):

@@ -4,8 +4,8 @@ import json
 
 import numpy as np
 import pytest
-from conftest import click_button, error_texts, run_through_app
-from test_figures_bitwise import bits_of
+from conftest import chart_figures, click_button, click_chart, error_texts, run_through_app
+from test_figures_bitwise import bits_of, plotly_array
 
 PAGE = "app_pages/bitwise_or.py"
 
@@ -22,7 +22,7 @@ def table(app):
 
 
 def chart(app):
-    return json.loads(app.get("plotly_chart")[0].proto.spec)
+    return chart_figures(app)[0]
 
 
 def test_defaults_are_clean(at):
@@ -144,6 +144,18 @@ def test_a_pick_shows_its_caption_and_the_bit_in_all_three_grids(at):
     assert {s["path"] for s in shapes.values()} == {"M0.5,-0.5 L1.5,-0.5 L1.5,0.5 L0.5,0.5 Z"}  # column 1, row 0
     next(b for b in at.button if b.label == "Clear highlight").click().run()
     assert not picked_captions(at) and not pick_shapes(at)
+
+
+def test_a_click_on_a_bit_picks_it_and_lands_in_the_link(at):
+    click_button(at, "float32 1.0 | 2.0")
+    figure = chart(at)
+    cells = next(t for t in figure["data"] if t.get("name") == "Output cells")
+    custom = next(c for c in plotly_array(cells["customdata"]).tolist() if c[:2] == [0, 30])  # element 0, bit 30
+    click_chart(at, "or_figure", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
+    assert not at.exception
+    assert at.query_params["or_pick"] in ("0,30", ["0,30"])
+    assert picked_captions(at) == ["Picked: element #0, bit 30 (exponent): A 0 | B 1 = 1"]
+    assert sorted(pick_shapes(at)) == ["pick-A", "pick-B", "pick-Output"]
 
 
 def test_a_pick_that_no_longer_fits_is_dropped_silently(at):

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import error_texts, run_through_app
+from conftest import chart_figures, charts, error_texts, run_through_app
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +25,7 @@ def shown_permutations(at):
 
 
 def figure(at):
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+    return chart_figures(at)[0]
 
 
 def test_default_is_crd_to_dcr_for_eight_channels():
@@ -76,7 +76,7 @@ def test_settings_breaking_a_rule_get_a_message_naming_it(query, message):
     at = run_through_app(PAGE, query=query)
     assert not at.exception
     assert error_texts(at) == [message]
-    assert not at.get("plotly_chart") and not at.code
+    assert not charts(at) and not at.code
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT, run_through_app
+from conftest import ROOT, chart_figures, click_chart, run_through_app
 from streamlit.testing.v1 import AppTest
 
 from ops import run_model
@@ -27,7 +27,7 @@ def run_page(**state):
 
 
 def figures(at):
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return chart_figures(at)
 
 
 def output_points(fig):
@@ -162,6 +162,20 @@ def test_picked_cell_is_highlighted_with_its_destination():
     # The destination is where the seed's DCR output holds the value 14.
     where = tuple(int(i) for i in np.argwhere(SEED_DCR == 14)[0])
     assert f"(0, {where[0]}, {where[1]}, {where[2]})" in texts(at.info)
+
+
+def test_a_click_on_an_input_cell_picks_it_and_lands_in_the_link():
+    at = run_page()
+    [fig] = figures(at)
+    assert not {s.get("name") for s in fig["layout"].get("shapes", [])} & {"pick-source", "pick-destination"}
+    inputs = next(t for t in fig["data"] if t.get("type") == "scatter" and t.get("name") == "input")
+    row = next(r for r in decode(inputs["customdata"]).tolist() if r[8] == 14)  # input element (0, 2, 0, 2)
+    click_chart(at, "ds_chart_DEPTH_COLUMN_ROW", [{"curve_number": fig["data"].index(inputs), "customdata": row}])
+    assert not at.exception
+    assert at.query_params["ds_pick"] in ("14", ["14"])
+    [fig] = figures(at)
+    assert {"pick-source", "pick-destination"} <= {s.get("name") for s in fig["layout"]["shapes"]}
+    assert "input (0, 2, 0, 2) (flat 14)" in texts(at.info)
 
 
 def test_a_tensor_over_the_drawing_cap_is_drawn_in_part_and_the_part_can_be_chosen():

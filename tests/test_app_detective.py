@@ -2,12 +2,11 @@
 outputs, the links into the operator pages, and every view reopened from its URL."""
 
 import io
-import json
 from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-from conftest import ROOT, error_texts, run_through_app
+from conftest import ROOT, chart_figure, chart_figures, charts, error_texts, run_through_app
 
 import ops
 
@@ -26,11 +25,11 @@ def links(at):
 
 
 def chart(at, key):
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id).proto.spec)
+    return chart_figure(at, key)
 
 
 def hover_texts(at):
-    spec = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    spec = chart_figures(at)[-1]
     return next(t["text"] for t in spec["data"] if t["type"] == "scatter")
 
 
@@ -115,7 +114,7 @@ def test_every_example_button_gives_the_cores_verdict(name):
     if name == "corrupted":
         table = at.dataframe[0].value
         assert table["index"].tolist() == [str(list(c["index"])) for c in report.offending]
-        crosses = json.loads(at.get("plotly_chart")[-1].proto.spec)["data"][1]["text"]
+        crosses = chart_figures(at)[-1]["data"][1]["text"]
         assert sum(row.count("✗") for row in crosses) == report.unmatched_count
 
 
@@ -173,7 +172,7 @@ def test_hostile_uploads_are_refused_by_name_without_running_anything(name, data
     errors = error_texts(at)
     assert len(errors) == 1 and message in errors[0]
     assert Trap.ran is False
-    assert not at.get("plotly_chart")
+    assert not charts(at)
 
 
 def upload_cap():

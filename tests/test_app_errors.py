@@ -5,14 +5,10 @@ import json
 
 import pytest
 
-from conftest import click_button, error_texts, run_through_app
+from conftest import chart_figures, charts, click_button, error_texts, run_through_app
 
 DEPTH = "app_pages/depth_space.py"
 SPLIT = "app_pages/split_join.py"
-
-
-def charts(at):
-    return at.get("plotly_chart")
 
 
 def captions(at):
@@ -128,7 +124,7 @@ def test_even_split_and_axis_fixes():
 
 
 def join_trace_names(at):
-    figure = json.loads(charts(at)[0].proto.spec)
+    figure = chart_figures(at)[0]
     return [t["name"] for t in figure["data"] if t.get("type") == "heatmap"]
 
 

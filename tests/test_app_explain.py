@@ -5,10 +5,8 @@ against the operators in test_teaching.py); these tests prove the pages show the
 the score, and that a link reproduces the same questions.
 """
 
-import json
-
 import pytest
-from conftest import click_button, run_through_app
+from conftest import chart_figures, click_button, run_through_app
 
 from ops import QuizSettings, quiz_questions
 
@@ -27,10 +25,6 @@ def codes(at):
 
 def texts(at):
     return "\n".join(m.value for m in at.markdown)
-
-
-def charts(at):
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
 def assert_clean(at):
@@ -103,7 +97,7 @@ def test_compare_step_mode_has_one_play_for_both_orders():
     at = run_through_app(PAGES["depth_space"], query={"steps": "1", "Order": "compare"})
     assert_clean(at)
     assert [b.label for b in at.button].count("▶ Play") == 1
-    figures = charts(at)
+    figures = chart_figures(at)
     assert len(figures) == 2
     for figure in figures:
         # The page's Play drives both: the figures' own Play and slider are left out in step mode.
@@ -120,7 +114,7 @@ def test_compare_step_mode_has_one_play_for_both_orders():
 def test_step_arrow_runs_from_source_to_destination_cell():
     at = run_through_app(PAGES["depth_space"], query={"steps": "1", "step": "5"})
     assert_clean(at)
-    figure = charts(at)[0]
+    figure = chart_figures(at)[0]
     arrow = next(a for a in figure["layout"]["annotations"] if a.get("name") == "step-arrow")
     outlines = {s["name"]: s for s in figure["layout"]["shapes"] if s.get("name", "").startswith("step-")}
     # The arrow's tail is the outlined source cell, its head the outlined destination cell.
@@ -161,7 +155,7 @@ def test_bit_steps_are_numbered_by_bit_and_sweep_every_bit(dtype, width):
 def test_speed_is_in_the_link_and_sets_the_figures_play():
     at = run_through_app(PAGES["split_join"], query={"speed": "250"})
     assert_clean(at)
-    play = next(b for b in charts(at)[0]["layout"]["updatemenus"][0]["buttons"] if b["label"] == "Play")
+    play = next(b for b in chart_figures(at)[0]["layout"]["updatemenus"][0]["buttons"] if b["label"] == "Play")
     assert play["args"][1]["frame"]["duration"] == 250
     assert at.query_params["speed"] == "250"
 
@@ -202,7 +196,7 @@ def right_choice(at, path, number):
 
 def assert_reveals_the_element(at):
     """Once answered, the operator's figure appears with the asked element outlined where it is read and written."""
-    (figure,) = charts(at)
+    (figure,) = chart_figures(at)
     outlined = {s["name"] for s in figure["layout"].get("shapes", []) if s.get("name", "").startswith("pick-")}
     assert len(outlined) >= 2, outlined
 
@@ -211,7 +205,7 @@ def assert_reveals_the_element(at):
 def test_quiz_hides_the_output_and_counts_right_and_wrong(path):
     at = run_through_app(PAGES[path], query={"quiz": "1"})
     assert_clean(at)
-    assert not at.get("plotly_chart")  # the output is hidden
+    assert not chart_figures(at)  # the output is hidden
     assert not at.tabs  # and so are the panels that would show it
     assert "**Question 1 of 5.**" in prompt(at)
     choose(at, right_choice(at, path, 0))

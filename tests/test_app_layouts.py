@@ -1,12 +1,10 @@
 """The Layouts page run through app.py as a user sees it (Streamlit AppTest): defaults, every preset, hostile input."""
 
-import json
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import click_button, error_texts, run_through_app
+from conftest import chart_figures, click_button, error_texts, run_through_app
 
 import ops
 
@@ -21,7 +19,7 @@ def at():
 
 
 def charts(app):
-    return [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    return chart_figures(app)
 
 
 def successes(app):

@@ -4,10 +4,8 @@ alone reproduces the view in a fresh session (every widget's value, every figure
 AppTest plays the browser's address bar (`at.query_params`); tests/test_browser_links.py does the same in Chromium.
 """
 
-import json
-
 import pytest
-from conftest import run_through_app
+from conftest import chart_figures, run_through_app
 
 from ui import url_state
 
@@ -35,8 +33,7 @@ def view(at):
     """What the user sees: the page, every keyed widget's value, every figure's data and shapes, every message."""
     widgets = {w.key: w.value for kind in WIDGET_KINDS for w in at.get(kind) if w.key}
     figures = []
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for spec in chart_figures(at):
         figures.append((spec["data"], spec["layout"].get("shapes"), spec["layout"].get("annotations")))
     messages = [e.value for e in [*at.error, *at.warning]]
     return at.title[0].value, widgets, figures, messages

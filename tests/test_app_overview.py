@@ -1,9 +1,7 @@
 """The overview page, the app's default page, run through app.py (AppTest)."""
 
-import json
-
 import pytest
-from conftest import run_through_app
+from conftest import chart_figures, run_through_app
 
 
 @pytest.fixture
@@ -21,7 +19,7 @@ def test_overview_is_the_default_page_and_runs_clean(app):
 
 
 def test_each_installed_operator_page_has_a_picture(app):
-    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    charts = chart_figures(app)
     assert len(charts) == 4
     depth = next(c for c in charts if c["layout"].get("meta", {}).get("operator") == "DEPTH_TO_SPACE1")
     assert depth["layout"]["yaxis"]["autorange"] == "reversed"
@@ -48,7 +46,7 @@ def test_preset_buttons_open_the_depth_page_with_the_preset(app, label, expected
     widgets = {w.key: w.value for w in [*app.number_input, *app.radio] if w.key in expected}
     assert widgets == expected
     assert app.session_state["dtype"] == "UINT32"
-    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    charts = chart_figures(app)
     assert [c["layout"]["meta"]["order"] for c in charts] == ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
 
 

@@ -1,9 +1,7 @@
 """The Split <-> Join page run through app.py as a user sees it (Streamlit AppTest)."""
 
-import json
-
 import pytest
-from conftest import click_button, error_texts, run_through_app
+from conftest import chart_figures, click_button, click_chart, error_texts, run_through_app
 from test_figures_bitwise import plotly_array
 
 PAGE = "app_pages/split_join.py"
@@ -18,7 +16,7 @@ def at():
 
 def drawn_outputs(app):
     """Values of each output as the figure draws them, by trace name."""
-    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    figure = chart_figures(app)[0]
     return {t["name"]: plotly_array(t["text"]).astype(float).tolist()
             for t in figure["data"] if t["name"].startswith("OutputTensors")}
 
@@ -96,7 +94,7 @@ def test_slice_of_a_higher_dimensional_tensor(at):
 
 
 def pick_shapes(app):
-    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    figure = chart_figures(app)[0]
     return {s["name"]: s for s in figure["layout"].get("shapes", []) if s.get("name", "").startswith("pick")}
 
 
@@ -116,6 +114,18 @@ def test_a_pick_shows_its_caption_and_outlines(at):
     assert (shapes["pick-source"]["xref"], shapes["pick-destination"]["xref"]) == ("x", "x2")
     next(b for b in at.button if b.label == "Clear highlight").click().run()
     assert not picked_captions(at) and not pick_shapes(at)
+
+
+def test_a_click_on_an_input_cell_picks_it_and_lands_in_the_link(at):
+    click_button(at, "Seed: Axis 2")
+    figure = chart_figures(at)[0]
+    cells = next(t for t in figure["data"] if t.get("name") == "input cells")
+    custom = next(c for c in plotly_array(cells["customdata"]).tolist() if c == [0, 0, 3, 1])  # the 8
+    click_chart(at, "sj_figure", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
+    assert not at.exception
+    assert at.query_params["sj_pick"] in ("0,0,3,1", ["0,0,3,1"])
+    assert picked_captions(at) == ["Picked: InputTensor[0, 0, 3, 1] → OutputTensors[2][0, 0, 0, 1], value 8.0"]
+    assert set(pick_shapes(at)) == {"pick-source", "pick-destination"}
 
 
 def test_a_pick_that_no_longer_fits_is_dropped_silently(at):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_through_app
+from conftest import chart_figures, run_through_app
 
 from ops import buffer_tensor_size, load_model
 from ops.descriptors.export import model_for
@@ -85,7 +85,7 @@ def test_every_bundled_example_loads_validates_and_runs(name):
     checks = [s.value for s in at.success if s.value.startswith("Cross-check")]
     assert checks and all("**matches**" in c for c in checks)
     # a memory map and an export
-    assert at.get("plotly_chart")
+    assert chart_figures(at)
     assert any("DML_OPERATOR_DESC operatorDesc" in c for c in code_blocks(at))
     if name in SEED_PRINTS:
         printed = next(c for c in code_blocks(at) if c.startswith("Resource '"))

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_through_app
+from conftest import chart_figures, run_through_app
 
 from ops import NOT_MODELLED, VALID
 
@@ -73,7 +73,7 @@ def test_partial_mode_validates_and_maps_only_the_modelled_part(page):
                            "dispatchables.join.desc.OutputTensor", "dispatchables.split_wrong.desc.InputTensor",
                            "dispatchables.split_wrong.desc.OutputTensors[0]",
                            "dispatchables.split_wrong.desc.OutputTensors[1]"]
-    assert at.get("plotly_chart")  # the memory map of the first desc
+    assert chart_figures(at)  # the memory map of the first desc
     assert any("stops at initialization" in w.value for w in at.warning)
     links = "\n".join(m.value for m in at.markdown)
     assert "ns-directml-dml_convolution_operator_desc" in links

@@ -3,6 +3,7 @@ and diff, an uploaded output, the link into the operator page, and an ONNX node 
 
 import numpy as np
 import pytest
+from conftest import CHART
 
 import ops
 
@@ -32,7 +33,7 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     page.get_by_text("y is x through DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD).").wait_for(
         timeout=TIMEOUT)
     settle(page)
-    chart = page.locator('[data-testid="stPlotlyChart"]').last
+    chart = page.locator(CHART).last
     chart.wait_for(timeout=TIMEOUT)
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(300)

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import CHART
 
 from ops import load_model
 
@@ -50,7 +51,7 @@ def test_upload_report_memory_map_and_download(page, app_url, screenshot_dir, tm
     page.screenshot(path=screenshot_dir / "workbench_run.png", full_page=True)
 
     tab(page, "Tensor descriptors")
-    chart = page.locator("[data-testid=stPlotlyChart]").filter(has_text="InputTensor: 276 bytes")
+    chart = page.locator(CHART).filter(has_text="InputTensor: 276 bytes")
     chart.wait_for(timeout=TIMEOUT)
     chart.scroll_into_view_if_needed()
     legend = chart.locator(".legendtext").all_text_contents()
@@ -97,7 +98,7 @@ def test_a_link_to_a_built_descriptor_restores_it(page, app_url, screenshot_dir)
     page.get_by_text("(2-1)*0 + (3-1)*1 = 2").first.wait_for(timeout=TIMEOUT)
     assert page.get_by_text("= round_up(bytes, 4) = 8").count() >= 1  # 3 FLOAT16 elements = 6 bytes -> 8
     # Strides [0, 1]: both rows read the same 3 elements, so each is read twice.
-    chart = page.locator("[data-testid=stPlotlyChart]").filter(has_text="read many times: broadcast")
+    chart = page.locator(CHART).filter(has_text="read many times: broadcast")
     chart.wait_for(timeout=TIMEOUT)
     page.screenshot(path=screenshot_dir / "workbench_deep_link.png", full_page=True)
     assert page.locator('[data-testid="stException"]').count() == 0

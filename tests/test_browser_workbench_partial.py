@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from conftest import CHART
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,7 @@ def test_partial_mode_status_run_and_memory_map(page, app_url, screenshot_dir, t
 
     page.get_by_role("tab", name="Run (partial)").click()
     page.get_by_text("Resource 'joined': 1, 2, 3, 4, 5, 6").wait_for(timeout=TIMEOUT)
-    strip = page.locator("[data-testid=stPlotlyChart]").filter(has_text="Commands in order")
+    strip = page.locator(CHART).filter(has_text="Commands in order")
     strip.wait_for(timeout=TIMEOUT)
     assert strip.locator(".legendtext").all_text_contents() == [
         "ran", "could not run: the run stops here", "not run: after the stop", "skipped: changes no buffer"]
@@ -38,7 +39,7 @@ def test_partial_mode_status_run_and_memory_map(page, app_url, screenshot_dir, t
 
     page.get_by_role("tab", name="Tensor descriptors").click()
     panel = page.get_by_role("tabpanel", name="Tensor descriptors")
-    panel.locator("[data-testid=stPlotlyChart]").filter(
+    panel.locator(CHART).filter(
         has_text="dispatchables.join.desc.InputTensors[0]: 8 bytes").wait_for(timeout=TIMEOUT)
     page.screenshot(path=screenshot_dir / "workbench_partial_memory_map.png", full_page=True)
     assert page.js_errors == []

@@ -450,7 +450,7 @@ def test_join_page_says_where_the_3_1_row_comes_from():
 
 
 def test_workbench_runs_a_model_with_owned_and_deferred_resources():
-    from conftest import run_through_app
+    from conftest import chart_figures, run_through_app
 
     model = owned_model()
     model["resources"]["later"] = {"initialValuesDataType": "FLOAT32", "initialValues": "deferred"}
@@ -459,7 +459,7 @@ def test_workbench_runs_a_model_with_owned_and_deferred_resources():
     at.text_area(key="wb_text").input(json.dumps(model)).run()
     assert not at.exception, [e.message for e in at.exception]
     assert "Resource 'out': 17, 34, 68, 136" in [c.value for c in at.code]
-    titles = json.dumps([chart.proto.spec for chart in at.get("plotly_chart")])
+    titles = json.dumps(chart_figures(at))
     assert "BTensor [4] from mask" in titles
 
 

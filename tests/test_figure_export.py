@@ -14,7 +14,7 @@ from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.depth_space_fig import depth_space_figure
 from viz.export import REMOVED_BUTTONS, animated_html, chart_config, file_stem
 
-from conftest import run_through_app
+from conftest import chart_figures, run_through_app
 
 PAGES = ["app_pages/overview.py", "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py",
          "app_pages/layouts.py", "app_pages/converter.py", "app_pages/detective.py",
@@ -95,14 +95,14 @@ def test_projector_version_is_smaller_and_larger_type_and_shares_traces():
 def test_every_chart_has_the_toolbar_and_an_html_download(page, present):
     at = run_through_app(page, query={"present": "true"} if present else None)
     assert not at.exception
-    charts = at.get("plotly_chart")
-    assert charts
+    charts = [json.loads(chart.proto.bytes) for chart in at.get("bidi_component")]
+    assert charts and len(charts) == len(chart_figures(at))  # every chart of the page goes through ui.charts.show
     for chart in charts:
-        config = json.loads(chart.proto.config)
+        config = chart["config"]
         assert config["displayModeBar"] is True and config["displaylogo"] is False
         assert config["modeBarButtonsToRemove"] == REMOVED_BUTTONS
         assert config["toImageButtonOptions"]["format"] == "png" and config["toImageButtonOptions"]["filename"]
-        height = json.loads(chart.proto.spec)["layout"].get("height", 0)
+        height = chart["figure"]["layout"].get("height", 0)
         assert (height <= PROJECTOR_HEIGHT) if present else True
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels.count("Download animated HTML") == len(charts)
@@ -121,4 +121,4 @@ def test_presentation_switch_is_in_the_link():
     assert at.query_params.get("present") in ("true", ["true"])
     at = run_through_app("app_pages/depth_space.py", query={"present": "true"})
     assert at.toggle(key="present").value is True
-    assert np.all([json.loads(c.proto.spec)["layout"]["height"] <= PROJECTOR_HEIGHT for c in at.get("plotly_chart")])
+    assert np.all([figure["layout"]["height"] <= PROJECTOR_HEIGHT for figure in chart_figures(at)])

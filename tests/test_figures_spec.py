@@ -14,8 +14,10 @@ from hypothesis import strategies as st_
 from hypothesis.extra import numpy as hnp
 
 import ops
+from ui.charts import chart_data
 from viz import bitwise_fig, depth_space_fig, split_join_fig
 from viz.common import empty_figure
+from viz.export import chart_config
 from viz.memory_map_fig import memory_map_figure
 from viz.spec import SpecFigure, decode_typed_array, typed_array
 from viz.workbench_fig import tensor_heatmap
@@ -89,12 +91,14 @@ def json_types_only(value):
 
 
 def test_showing_a_figure_leaves_its_spec_as_it_was(figure):
-    """What st.plotly_chart, plotly.io and debugging do with a (possibly shared, cached) figure changes nothing."""
+    """What ui.charts.show's component data, st.plotly_chart (the greyed last valid views), plotly.io and debugging
+    do with a (possibly shared, cached) figure changes nothing."""
     spec = figure.to_dict()
     assert json_types_only(spec)  # nothing numpy: orjson takes it as it is, without plotly's cleaning pass
     frozen, text = copy.deepcopy(spec), as_json(figure)
     st.plotly_chart(figure, theme="streamlit", key="spec_test", on_select="rerun", selection_mode="points")
     st.plotly_chart(figure)
+    sent = json.loads(chart_data(figure, chart_config("spec_test"), "spec test", True))
     for engine in ENGINES:
         pio.to_json(figure, engine=engine)
         pio.to_json(spec, validate=False, engine=engine)
@@ -106,6 +110,7 @@ def test_showing_a_figure_leaves_its_spec_as_it_was(figure):
     assert figure.to_dict() is spec
     assert spec == frozen
     assert as_json(figure) == text
+    assert sent["figure"] == {"frames": [], **json.loads(text)}  # the component draws the figure as it is
     # The engines differ only in escaping (json writes non-ASCII as \u escapes, orjson as UTF-8).
     assert json.loads(pio.to_json(spec, validate=False, engine="orjson")) == json.loads(text)
 

@@ -32,14 +32,19 @@ function clickedPoints(event) {
   }));
 }
 
-// Streamlit's theme drew figures on the page's own background in its own font; the figures set everything else.
+// Streamlit's theme drew figures on the page's own background in its own font, and let y axes widen the margin to
+// fit their tick labels (its theme's yaxis.automargin: the figures' small left margins count on it); the figures set
+// everything else.
 function themed(layout, page) {
   const style = getComputedStyle(page);
+  const yAxes = Object.entries(layout).filter(([key]) => /^yaxis\d*$/.test(key))
+    .map(([key, axis]) => [key, { automargin: true, ...axis }]);
   return {
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
     modebar: { bgcolor: "rgba(0,0,0,0)", color: style.color },
     ...layout,
+    ...Object.fromEntries(yAxes),
     font: { family: style.fontFamily, color: style.color, ...(layout.font || {}) },
     width: Math.max(1, Math.floor(page.clientWidth)),
   };
