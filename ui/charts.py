@@ -10,8 +10,9 @@ import json
 import os
 from pathlib import Path
 
-from plotly.io.json import to_json_plotly
+import plotly
 import streamlit as st
+from plotly.io.json import to_json_plotly
 from plotly.offline import get_plotlyjs_version
 
 from viz.common import for_projector
@@ -20,7 +21,7 @@ from viz.spec import SpecFigure
 
 from .sidebar import presenting
 
-PLOTLY_JS = Path(__import__("plotly").__file__).parent / "package_data" / "plotly.min.js"
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 # Streamlit serves <main script's folder>/static at app/static/ (server.enableStaticServing in .streamlit/config.toml)
 SERVED_PLOTLY_JS = Path(__file__).resolve().parent.parent / "static" / "plotly.min.js"
 
@@ -57,8 +58,8 @@ def show(figure, key, stem, title, on_select=None):
     if not isinstance(figure, SpecFigure):  # a go.Figure: its dict, so that presentation mode can overlay it
         figure = SpecFigure(figure.to_dict())
     shown = for_projector(figure) if presenting() else figure
-    _chart(key=key, data=chart_data(shown, chart_config(stem), title, on_select is not None),
-           on_select_change=on_select or (lambda: None))
+    clicks = {} if on_select is None else {"on_select_change": on_select}
+    _chart(key=key, data=chart_data(shown, chart_config(stem), title, on_select is not None), **clicks)
     st.download_button(
         "Download animated HTML", data=functools.partial(animated_html, figure, title, stem),
         file_name=f"{stem}.html", mime="text/html", key=f"{key}_html", on_click="ignore",

@@ -60,13 +60,14 @@ const webgl = (() => {
   return Boolean(context);
 })();
 
+const TYPED_BYTES = { i1: 1, u1: 1, i2: 2, u2: 2, i4: 4, u4: 4, f4: 4, f8: 8 };
+
+// A list, or a typed array as plotly's JSON writes it ({dtype, bdata: base64}), without decoding it.
 function pointCount(values) {
   if (Array.isArray(values)) return values.length;
   const bytes = Math.floor(((values?.bdata?.length ?? 0) * 3) / 4);
   return bytes / (TYPED_BYTES[values?.dtype] ?? 1);
 }
-
-const TYPED_BYTES = { i1: 1, u1: 1, i2: 2, u2: 2, i4: 4, u4: 4, f4: 4, f8: 8 };
 
 function lighter(trace) {
   const invisibleTargets = trace.type === "scatter" && trace.mode === "markers" && trace.marker?.opacity === 0;
