@@ -81,6 +81,15 @@ function named(graph, image) {
   graph.__dmlImage = image;
 }
 
+// Plotly.deleteFrames sorts the indices it deletes as text (plotly.js 4.1.1, plot_api.js deleteFrames: [9, 10] sorts
+// to [10, 9]), so from eleven frames on it deletes the wrong ones and then throws: they go one at a time, last first.
+function replaceFrames(graph, frames) {
+  for (let index = graph._transitionData._frames.length - 1; index >= 0; index--) {
+    window.Plotly.deleteFrames(graph, [index]);
+  }
+  return window.Plotly.addFrames(graph, frames);
+}
+
 function draw(graph, page, data) {
   const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
   const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
@@ -104,7 +113,7 @@ function draw(graph, page, data) {
       delete update.meta;
     }
     const frames = before.frames === data.frames_revision ? Promise.resolve()
-      : window.Plotly.deleteFrames(graph).then(() => window.Plotly.addFrames(graph, data.figure.frames || []));
+      : replaceFrames(graph, data.figure.frames || []);
     return frames.then(() => Object.keys(update).length ? window.Plotly.relayout(graph, update) : undefined);
   }
   graph.__dmlAnimated = false;
