@@ -214,7 +214,7 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
                                  work.depth_space_picture(spec, shape, block_size, order, direction, window, width),
                                  pick)
             if not interactive:
-                st.plotly_chart(figure, theme="streamlit", key=chart_key, config={"displayModeBar": False})
+                charts.picture(figure, chart_key, f"Last valid view: {order}")
                 continue
             charts.show(explain.with_speed(figure, speed), chart_key,
                         file_stem(op, order, spec.data_type, *shape, f"bs{block_size}"),

@@ -277,8 +277,7 @@ def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
 
 
 def draw_last_valid(drawn):
-    st.plotly_chart(work.split_picture(*drawn), theme="streamlit", key="sj_last_valid",
-                    config={"displaylogo": False})
+    charts.picture(work.split_picture(*drawn), "sj_last_valid", "Last valid view")
 
 
 def inputs_of(spec, sizes):

@@ -50,9 +50,8 @@ def page_run(page, settings, reruns):
         start = time.perf_counter()
         at.run()
         times.append(time.perf_counter() - start)
-    # ui.charts.show's component carries its figure as JSON bytes; the greyed last valid views are st.plotly_chart
-    spec_bytes = (sum(len(chart.proto.bytes) for chart in at.get("bidi_component"))
-                  + sum(len(chart.proto.spec) for chart in at.get("plotly_chart")))
+    # ui.charts' component carries its figure as JSON bytes
+    spec_bytes = sum(len(chart.proto.bytes) for chart in at.get("bidi_component"))
     problems = [e.value for e in at.exception]
     return first, statistics.median(times), spec_bytes, problems
 

@@ -59,7 +59,7 @@ def _read(visit, message):
             visit.errors.append(element.alert.body)
         elif kind == "alert" and element.alert.format == element.alert.WARNING:
             visit.warnings.append(element.alert.body)
-        elif kind in ("bidi_component", "plotly_chart"):  # ui.charts.show's component, or a greyed last valid view
+        elif kind == "bidi_component":  # a chart (ui.charts)
             visit.charts += 1
     if message.HasField("page_info_changed"):
         visit.url_query = message.page_info_changed.query_string

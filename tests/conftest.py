@@ -55,18 +55,15 @@ def error_texts(at):
 
 
 def charts(at):
-    """Every chart on the page, in page order: the components ui.charts.show draws, and the st.plotly_chart ones
-    that remain (the greyed last valid views)."""
-    return [node for block in (at.main, at.sidebar) for node in block if node.type in ("bidi_component", "plotly_chart")]
+    """Every chart on the page, in page order (ui.charts draws them all as components)."""
+    return [node for block in (at.main, at.sidebar) for node in block if node.type == "bidi_component"]
 
 
 def chart_figures(at):
     """The figure dict of every chart on the page, in page order."""
-    import json
-
     from ui.charts import figure_of
 
-    return [figure_of(node) if node.type == "bidi_component" else json.loads(node.proto.spec) for node in charts(at)]
+    return [figure_of(node) for node in charts(at)]
 
 
 def chart_figure(at, key):

@@ -55,11 +55,9 @@ def show(figure, key, stem, title, on_select=None):
     heading of the HTML file and the chart's accessible name. on_select: called after a click on a point, which
     clicked() then reads.
     """
-    if not isinstance(figure, SpecFigure):  # a go.Figure: its dict, so that presentation mode can overlay it
-        figure = SpecFigure(figure.to_dict())
-    shown = for_projector(figure) if presenting() else figure
+    figure = _spec(figure)
     clicks = {} if on_select is None else {"on_select_change": on_select}
-    _chart(key=key, data=chart_data(shown, chart_config(stem), title, on_select is not None), **clicks)
+    _chart(key=key, data=chart_data(_sized(figure), chart_config(stem), title, on_select is not None), **clicks)
     st.download_button(
         "Download animated HTML", data=functools.partial(animated_html, figure, title, stem),
         file_name=f"{stem}.html", mime="text/html", key=f"{key}_html", on_click="ignore",
@@ -67,6 +65,22 @@ def show(figure, key, stem, title, on_select=None):
         help="One file with the figure, its frames and Play: opens in any browser, offline, no server. "
              "Its toolbar saves the frame on screen as PNG or SVG.",
     )
+
+
+def picture(figure, key, title):
+    """Draw `figure` without toolbar, downloads or clicks: step views, quiz reveals, the greyed last valid view.
+    They go through the same component as show(), so that stepping redraws in place and the page never loads a
+    second plotly.js (st.plotly_chart brings Streamlit's own, about a second the first time)."""
+    _chart(key=key, data=chart_data(_sized(_spec(figure)), {"displayModeBar": False}, title, False))
+
+
+def _spec(figure):
+    """A go.Figure as a SpecFigure (its dict), so that presentation mode can overlay it."""
+    return figure if isinstance(figure, SpecFigure) else SpecFigure(figure.to_dict())
+
+
+def _sized(figure):
+    return for_projector(figure) if presenting() else figure
 
 
 def chart_data(figure, config, title, clickable):

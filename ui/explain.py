@@ -14,7 +14,7 @@ import streamlit as st
 from ops import DescriptorError, element_cap_set_to, quiz_questions
 from viz.explain import step_count, with_step
 
-from . import url_state
+from . import charts, url_state
 from .shared import APP_ELEMENT_CAP, fragment
 
 SPEEDS = (2000, 1200, 800, 600, 400, 250)  # ms per frame, slow to fast
@@ -149,8 +149,7 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
         drawn, current = with_step(kind, figure, step, element)
         with column:
             st.markdown(f"**{title}** — step {step + 1} of {count}: {current.label}")
-            st.plotly_chart(drawn, theme="streamlit", key=f"{key}_step_chart_{title}",
-                            config={"displayModeBar": False})
+            charts.picture(drawn, f"{key}_step_chart_{title}", f"{title}, step {step + 1} of {count}")
             formula_block("The formula for this step", functools.partial(formula_of, title, current))
 
 
@@ -220,8 +219,7 @@ def quiz(settings, key, reveal=None):
         st.markdown("**Why** (the formula with this question's numbers)")
         st.code("\n".join(question.explanation), language=None, wrap_lines=True)
         if reveal is not None:
-            st.plotly_chart(reveal(question), theme="streamlit", key=f"{key}_reveal",
-                            config={"displayModeBar": False})
+            charts.picture(reveal(question), f"{key}_reveal", "The answer, drawn")
         if number + 1 < len(questions):
             st.button("Next question", key=f"{key}_nextq", type="primary", on_click=_next_question,
                       args=(round_,))
