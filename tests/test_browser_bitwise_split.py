@@ -80,6 +80,11 @@ CELL_POINT = """([xaxis, yaxis, col, row]) => {
     return [box.left + xa._offset + xa.l2p(col), box.top + ya._offset + ya.l2p(row)];
 }"""
 
+STILL = """() => { const top = document.querySelector('.js-plotly-plot').getBoundingClientRect().top;
+    const still = window.__chartTop === top && performance.now() - window.__chartSince > 300;
+    if (window.__chartTop !== top) { window.__chartTop = top; window.__chartSince = performance.now(); }
+    return still; }"""
+
 PICK_SHAPES = """() => {
     const gd = document.querySelector('.js-plotly-plot');
     return (gd.layout.shapes || []).filter(s => (s.name || '').startsWith('pick')).map(s => [s.name, s.path]);
@@ -90,6 +95,10 @@ def click_cell(page, xaxis, yaxis, col, row):
     """Click the middle of one heatmap cell, found from the plot's own axes, once plotly hovers a marker there."""
     chart = page.locator(".js-plotly-plot").first
     chart.scroll_into_view_if_needed()
+    # The run a previous click started may still be adding elements above the chart (the pick's explanation):
+    # the point is taken once no run is under way and the chart has not moved for a while.
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
+    page.wait_for_function(STILL, timeout=30_000, polling=100)
     point = page.evaluate(CELL_POINT, [xaxis, yaxis, col, row])
     page.mouse.move(*point)
     page.wait_for_function("() => (document.querySelector('.js-plotly-plot')._hoverdata || []).length > 0",
