@@ -248,7 +248,7 @@ def page():
         "the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; 4_1 allows "
         "every type. DataType, feature level and value pattern of A are in the sidebar."
     )
-    preset_buttons(PRESETS, "or", PICK)
+    preset_buttons(PRESETS.items(), "or_preset", PICK)
     sizes_text, b_text, bcast_text, in_place = controls()
     try:
         operands = operands_of(settings, sizes_text, b_text, bcast_text)

@@ -10,7 +10,7 @@ from ops.descriptors.fixes import NONE, depth_space_fixes, inverse_shape
 from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
 from ui.panels import Call, operator_panels, settings_problems, show_busy, show_error
-from ui.picks import apply_preset, clear_pick, remember_pick
+from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
 from viz.export import file_stem
@@ -73,14 +73,6 @@ def controls():
     order = url_state.widget(columns[5].radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
                              captions=ORDER_CAPTIONS, horizontal=True)
     return tuple(int(s) for s in sizes), int(block_size), order, direction
-
-
-def presets():
-    row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
-    row.markdown("**Presets**")
-    for number, (label, values) in enumerate(PRESETS.items()):
-        preset = dict(values, **dict.fromkeys(WINDOW_KEYS, 0))
-        row.button(label, key=f"ds_preset_{number}", on_click=apply_preset, args=(preset, PICK), width="content")
 
 
 def window_controls(depth_shape, block_size, direction):
@@ -274,7 +266,9 @@ def page():
         "The Order decides which channel lands where: DEPTH_COLUMN_ROW reads the depth as (row, column, channel), "
         "COLUMN_ROW_DEPTH as (channel, row, column). Each cell is colored by its input channel."
     )
-    presets()
+    # A preset starts the drawn window over.
+    preset_buttons(((label, dict(values, **dict.fromkeys(WINDOW_KEYS, 0))) for label, values in PRESETS.items()),
+                   "ds_preset", PICK, heading="**Presets**")
     shape, block_size, order_choice, direction = controls()
     op = OPERATORS[direction]
     orders = list(ORDERS) if order_choice == COMPARE else [order_choice]

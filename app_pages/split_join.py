@@ -336,7 +336,7 @@ def page():
         "every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, or see it undo "
         "a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values are in the sidebar."
     )
-    preset_buttons(PRESETS, "sj", PICK)
+    preset_buttons(PRESETS.items(), "sj_preset", PICK)
     spec = settings.values
     controls_now = controls()
     joining = controls_now.operation == "join"

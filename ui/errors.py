@@ -8,7 +8,7 @@ labelled, so the picture the user was looking at stays beside the message). Page
 
 import streamlit as st
 
-from . import url_state
+from .picks import preset_buttons
 
 _KEY = "_last_valid"
 GREYED_CLASS = "greyed-last-valid"
@@ -27,25 +27,17 @@ def last_valid(page):
     return st.session_state.get(_KEY, {}).get(page)
 
 
-def apply_fix(changes, pick_key=None):
-    url_state.put_many(changes)
-    if pick_key is not None:
-        url_state.put(pick_key, None)
-
-
-def offer_fixes(message, fixes, key, to_settings, pick_key=None):
+def offer_fixes(message, fixes, key, to_settings, pick_key):
     """The error `message` (the rule broken, naming its field), the nearest fixes in a sentence, one button each.
 
-    `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}."""
+    `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}; a fix is applied as a preset is
+    (the pick made under the old settings is cleared)."""
     suggestion = fixes.suggestion()
     st.error(message + (f"  \nNearest valid settings: {suggestion}." if suggestion else ""), icon=":material/error:")
     if not fixes.options:
         return
-    row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
-    row.markdown("**Fix:**")
-    for number, fix in enumerate(fixes.options):
-        row.button(fix.label, key=f"{key}_fix_{number}", on_click=apply_fix, args=(to_settings(fix), pick_key),
-                   icon=":material/build:", width="content")
+    preset_buttons(((fix.label, to_settings(fix)) for fix in fixes.options), f"{key}_fix", pick_key,
+                   heading="**Fix:**", icon=":material/build:")
 
 
 def last_valid_figure(page, draw):

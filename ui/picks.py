@@ -12,12 +12,15 @@ def apply_preset(values, pick_key):
     url_state.put(pick_key, None)
 
 
-def preset_buttons(presets, prefix, pick_key):
-    """A wrapping row of preset buttons as wide as their labels (equal columns cut labels short in narrow
-    windows); button k has key `{prefix}_preset_{k}`."""
-    row = st.container(horizontal=True, wrap=True)
-    for number, (name, values) in enumerate(presets.items()):
-        row.button(name, key=f"{prefix}_preset_{number}", on_click=apply_preset, args=(values, pick_key),
+def preset_buttons(choices, key_prefix, pick_key, heading=None, icon=None):
+    """A wrapping row of buttons as wide as their labels (equal columns cut labels short in narrow windows), after
+    `heading` when given: `choices` are (label, settings) pairs, applied as presets (apply_preset); button k has key
+    `{key_prefix}_{k}`."""
+    row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
+    if heading:
+        row.markdown(heading)
+    for number, (label, values) in enumerate(choices):
+        row.button(label, key=f"{key_prefix}_{number}", on_click=apply_preset, args=(values, pick_key), icon=icon,
                    width="content")
 
 
