@@ -9,7 +9,6 @@ import streamlit as st  # noqa: E402  (after the warm-up: every session waits th
 from ops import element_cap_set_to  # noqa: E402
 from ui import url_state  # noqa: E402
 from ui.accessibility import readable_colors  # noqa: E402
-from ui.animation import catch_interrupted_animations  # noqa: E402
 from ui.shared import APP_ELEMENT_CAP  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
 
@@ -31,7 +30,6 @@ navigation = st.navigation(
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
 render_sidebar(navigation.url_path)
-catch_interrupted_animations()
 readable_colors()
 with element_cap_set_to(APP_ELEMENT_CAP):
     navigation.run()

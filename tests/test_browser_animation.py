@@ -1,6 +1,6 @@
 """No JavaScript errors while playing (Bitwise OR page, Chromium): Pause during Play, Play again, the slider and a
 rerun during Play each interrupt a Plotly animation, whose rejected promise plotly.js never catches
-(ui/animation.py handles exactly those); any other unhandled rejection still reaches the page's errors."""
+(ui/plotly_chart.js handles exactly those); any other unhandled rejection still reaches the page's errors."""
 
 import pytest
 

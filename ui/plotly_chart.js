@@ -19,6 +19,23 @@ function plotlyLoaded() {
   return window.__dmlPlotly;
 }
 
+// An animation that a Pause (or a new animation, or a redraw) interrupts rejects the promise of the Plotly.animate
+// call that started it, with no reason; plotly.js's Play button and slider start animations through
+// Plots.executeAPICommand and never catch that promise (src/components/updatemenus/draw.js, src/components/sliders/
+// draw.js), so every Pause during Play was an unhandled rejection: a `pageerror`. The page ignores exactly those: no
+// reason, within a moment of a graph reporting plotly_animationinterrupted (the rejection is queued in the same task;
+// a generous bound still cannot swallow a later rejection). Any other rejection still surfaces.
+const INTERRUPTION_MS = 1000;
+if (!window.__dmlAnimationGuard) {
+  window.__dmlAnimationGuard = true;
+  window.__dmlInterruptedAt = -Infinity;
+  window.addEventListener("unhandledrejection", event => {
+    if (event.reason === undefined && performance.now() - window.__dmlInterruptedAt < INTERRUPTION_MS) {
+      event.preventDefault();
+    }
+  });
+}
+
 // What Streamlit's plotly_chart sends back for a click on a point (its selection state's "points"); typed arrays
 // become lists so the server reads customdata as it always did.
 function clickedPoints(event) {
@@ -149,6 +166,7 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
       graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; });
+      graph.on("plotly_animationinterrupted", () => { window.__dmlInterruptedAt = performance.now(); });
       graph.on("plotly_click", event => {
         if (graph.__dmlData.clickable) graph.__dmlSend("select", { points: clickedPoints(event) });
       });
