@@ -3,14 +3,14 @@
 
 import json
 
-from conftest import run_through_app
+from conftest import charts, run_through_app
 
 from ui.charts import chart_data
 from viz.spec import SpecFigure
 
 
 def sent(at, index=0):
-    return json.loads(at.get("bidi_component")[index].proto.bytes)
+    return json.loads(charts(at)[index].proto.bytes)
 
 
 def test_the_figure_travels_whole_with_its_config_title_and_revisions():
