@@ -1,0 +1,120 @@
+"""DirectML itself as a runtime: the real libdirectml.so, on vkd3d's D3D12 over a Vulkan device, in a worker process.
+
+`directml_status()` says whether it can run here and on what; `run_operator` runs one operator on given buffers;
+`create_operator_verdict` asks DirectML's CreateOperator what it thinks of a descriptor. Descriptors are the core's
+TensorDesc (ops/descriptors/tensor_desc.py): what the core validated is exactly what DirectML receives.
+"""
+
+import dataclasses
+import functools
+
+from ...descriptors.levels import FEATURE_LEVELS
+from .process import Worker, WorkerFailed, install_dir, missing_pieces
+
+# DirectML's release for each feature level's first appearance (SPEC section 7).
+_FIRST_RELEASE = {"1_0": "1.0", "2_0": "1.1", "2_1": "1.2", "3_0": "1.4", "3_1": "1.5", "4_0": "1.6", "4_1": "1.7",
+                  "5_0": "1.8", "5_1": "1.9", "5_2": "1.10", "6_0": "1.11", "6_1": "1.12", "6_2": "1.13",
+                  "6_3": "1.14", "6_4": "1.15"}
+WHEEL = "torch-directml 0.2.5.dev240914"
+RUN_SECONDS = 30
+HRESULT_NAMES = {0x80070057: "E_INVALIDARG", 0x80004001: "E_NOTIMPL", 0x80004005: "E_FAIL",
+                 0x8007000E: "E_OUTOFMEMORY", 0x887A0005: "DXGI_ERROR_DEVICE_REMOVED",
+                 0x80004002: "E_NOINTERFACE", 0x887A0006: "DXGI_ERROR_DEVICE_HUNG"}
+
+
+def level_code(level):
+    """'6_4' -> 0x6400, DML_FEATURE_LEVEL's value."""
+    major, minor = level.split("_")
+    return (int(major) << 12) | (int(minor) << 8)
+
+
+def level_from_code(code):
+    return f"{code >> 12}_{(code >> 8) & 0xF}"
+
+
+def hresult_text(hr):
+    name = HRESULT_NAMES.get(hr)
+    return f"{name} (0x{hr:08X})" if name else f"0x{hr:08X}"
+
+
+@dataclasses.dataclass(frozen=True)
+class DirectMLStatus:
+    available: bool
+    reason: str  # why not, or what was found
+    provider: str | None = None  # "DirectML 1.15 (feature level 6_4) via vkd3d-shader 2.1 on llvmpipe (...)"
+    device: str | None = None
+    vkd3d: str | None = None
+    max_feature_level: str | None = None
+    type_support: tuple = ()  # data types DirectML reports the device supports
+
+
+@dataclasses.dataclass(frozen=True)
+class RunResult:
+    hresult: int
+    stage: str  # the call that failed, "" when the run succeeded
+    outputs: tuple  # output buffers' bytes after the run
+    diagnostics: tuple = ()  # vkd3d-shader's errors during the call (why a shader was not translated)
+
+    @property
+    def ok(self):
+        return self.hresult == 0
+
+
+@functools.lru_cache(maxsize=1)
+def _worker():
+    return Worker(install_dir())
+
+
+def directml_status():
+    """What was found: available=True with the provider string, or available=False with the reason."""
+    root = install_dir()
+    missing = missing_pieces(root)
+    if missing:
+        return DirectMLStatus(False, f"DirectML is not set up in {root} (missing {', '.join(missing)}); "
+                                     "scripts/setup_directml.sh sets it up on x86-64 Debian as root.")
+    try:
+        hello = _worker().describe()
+    except (WorkerFailed, OSError) as error:
+        return DirectMLStatus(False, f"DirectML could not start: {error}")
+    if hello["hr"]:
+        return DirectMLStatus(False, f"DirectML could not start: {hello['stage']} returned {hresult_text(hello['hr'])}",
+                              device=hello.get("device"), vkd3d=hello.get("vkd3d"))
+    level = level_from_code(hello["max_feature_level"]) if hello.get("max_feature_level") else None
+    release = _FIRST_RELEASE.get(level, "")
+    provider = (f"DirectML {release} (feature level {level}, from {WHEEL}) via {hello['vkd3d']} on "
+                f"{hello['device']}")
+    types = tuple(t for t, ok in hello["type_support"].items() if ok)
+    return DirectMLStatus(True, f"Found {provider}.", provider, hello["device"], hello["vkd3d"], level, types)
+
+
+def _tensor(desc):
+    return {"data_type": desc.DataType, "sizes": list(desc.Sizes),
+            "strides": None if desc.Strides is None else list(desc.Strides), "total_bytes": desc.TotalTensorSizeInBytes}
+
+
+def _request(kind, op, input_descs, output_descs, attrs, level):
+    if level not in FEATURE_LEVELS:
+        raise ValueError(f"level: {level!r} is not one of {', '.join(FEATURE_LEVELS)}")
+    return {"kind": kind, "op": op, "inputs": [_tensor(d) for d in input_descs],
+            "outputs": [_tensor(d) for d in output_descs], "attrs": dict(attrs), "level": level_code(level)}
+
+
+def create_operator_verdict(op, input_descs, output_descs, attrs, level="1_0"):
+    """DirectML's CreateOperator HRESULT for this descriptor, on a device created with `level` as its minimum."""
+    answer, _ = _worker().call(_request("verdict", op, input_descs, output_descs, attrs, level), [], RUN_SECONDS)
+    return answer["hr"]
+
+
+def run_operator(op, inputs, outputs, attrs, level="1_0", flags=0, seconds=RUN_SECONDS):
+    """Run `op` once on DirectML. inputs: (TensorDesc, its buffer's bytes, TotalTensorSizeInBytes long); outputs:
+    (TensorDesc, the output buffer's bytes before the run). WorkerFailed when the worker died or ran out of time
+    (the next call starts a fresh one)."""
+    request = _request("run", op, [d for d, _ in inputs], [d for d, _ in outputs], attrs, level)
+    request["flags"] = flags
+    buffers = [data for _, data in inputs] + [data for _, data in outputs]
+    answer, results = _worker().call(request, buffers, seconds)
+    return RunResult(answer["hr"], answer["stage"], tuple(results), tuple(answer["diagnostics"]))
+
+
+__all__ = ["DirectMLStatus", "RunResult", "WorkerFailed", "create_operator_verdict", "directml_status",
+           "hresult_text", "level_code", "run_operator"]
