@@ -78,8 +78,9 @@ class _Store(cachetools.LRUCache):
 
 
 def _compute(key, compute, measure):
-    # Errors are handed to the waiting callers like values; control-flow exceptions (KeyboardInterrupt, Streamlit's
-    # rerun and stop, all BaseException) belong to the caller's own session, so waiters compute for themselves.
+    # `key` only feeds cachetools' key function. Errors are handed to the waiting callers like values; control-flow
+    # exceptions (KeyboardInterrupt, Streamlit's rerun and stop: BaseException) belong to the caller's own session,
+    # so they pass through and the waiters compute for themselves.
     try:
         value = compute()
         return _Outcome(value, measure(value))
