@@ -5,6 +5,9 @@ A class opens the same link thirty times at once. Streamlit's caches bound entri
 costs its measured size, the least recently used entries go when the budget is exceeded, an entry larger than a
 quarter of the budget is handed back without being kept (a cap-size tensor is not worth keeping for one visitor),
 and a second caller asking for a key that is being computed waits for that computation instead of repeating it.
+
+The bookkeeping is cachetools': an LRUCache whose sizes are bytes, and cached() with a condition, under which the
+callers of a key being computed wait for it. What is added here is handing them an outcome that is not kept.
 """
 
 import collections
@@ -12,6 +15,7 @@ import dataclasses
 import sys
 import threading
 
+import cachetools
 import numpy as np
 
 MiB = 1 << 20
@@ -39,13 +43,49 @@ def size_of(value, _depth=0):
     return sys.getsizeof(value)
 
 
-class _Flight:
-    """A computation under way; callers of the same key wait on it."""
+class _Outcome:
+    """What one computation of a key gave: its value and measured size, or the error it raised."""
 
-    def __init__(self):
-        self.done = threading.Event()
-        self.value = None
-        self.error = None
+    __slots__ = ("value", "size", "error")
+
+    def __init__(self, value=None, size=0, error=None):
+        self.value, self.size, self.error = value, size, error
+
+
+class _Store(cachetools.LRUCache):
+    """cachetools' LRU by bytes, keeping only outcomes worth keeping.
+
+    An outcome not kept (too large, or an error) still has to reach the callers that waited for it: cachetools
+    makes a waiter look the key up again once the computation is over, and a miss there would have each waiter
+    repeat the computation in turn. So such an outcome stays in `passing` while callers of its key are in get().
+    """
+
+    def __init__(self, budget, largest):
+        super().__init__(maxsize=budget, getsizeof=lambda outcome: outcome.size)
+        self.largest = largest
+        self.passing = {}
+        self.too_large = 0
+
+    def __setitem__(self, key, outcome):
+        if outcome.error is None and outcome.size <= self.largest:
+            super().__setitem__(key, outcome)
+        else:
+            self.too_large += outcome.error is None
+            self.passing[key] = outcome
+
+    def __missing__(self, key):
+        return self.passing[key]
+
+
+def _compute(key, compute, measure):
+    # `key` only feeds cachetools' key function. Errors are handed to the waiting callers like values; control-flow
+    # exceptions (KeyboardInterrupt, Streamlit's rerun and stop: BaseException) belong to the caller's own session,
+    # so they pass through and the waiters compute for themselves.
+    try:
+        value = compute()
+        return _Outcome(value, measure(value))
+    except Exception as error:
+        return _Outcome(error=error)
 
 
 class SharedCache:
@@ -53,61 +93,50 @@ class SharedCache:
 
     def __init__(self, budget, largest=None):
         self.budget = int(budget)
-        self.largest = int(largest if largest is not None else budget // 4)
-        self._entries = collections.OrderedDict()  # key -> (value, size)
-        self._flights = {}
-        self._lock = threading.Lock()
-        self.used = 0
-        self.hits = self.misses = self.shared = self.too_large = 0
+        # Above the budget, cachetools would refuse the entry outright and the waiting callers would compute it again.
+        self.largest = min(int(largest if largest is not None else budget // 4), self.budget)
+        self._store = _Store(self.budget, self.largest)
+        self._condition = threading.Condition()
+        self._cached = cachetools.cached(self._store, key=lambda key, compute, measure: key,
+                                         condition=self._condition)(_compute)
+        self._callers = collections.Counter()
+        self.hits = self.misses = self.shared = 0
+
+    @property
+    def used(self):
+        return self._store.currsize
+
+    @property
+    def too_large(self):
+        return self._store.too_large
 
     def get(self, key, compute, measure=size_of):
         """The cached value of `key`, or compute() once for every caller asking at the same time."""
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
+        with self._condition:
+            if key in self._store:
                 self.hits += 1
-                return self._entries[key][0]
-            flight = self._flights.get(key)
-            owner = flight is None
-            if owner:
-                flight = self._flights[key] = _Flight()
-                self.misses += 1
-            else:
+            elif self._callers[key]:
                 self.shared += 1
-        if not owner:
-            flight.done.wait()
-            if flight.error is not None:
-                raise flight.error
-            return flight.value
-        try:
-            value = compute()
-        except BaseException as error:
-            flight.error = error
-            with self._lock:
-                del self._flights[key]
-            flight.done.set()
-            raise
-        flight.value = value
-        size = measure(value)
-        with self._lock:
-            del self._flights[key]
-            if size <= self.largest:
-                self._entries[key] = (value, size)
-                self.used += size
-                while self.used > self.budget:
-                    _, (_, evicted) = self._entries.popitem(last=False)
-                    self.used -= evicted
             else:
-                self.too_large += 1
-        flight.done.set()
-        return value
+                self.misses += 1
+            self._callers[key] += 1
+        try:
+            outcome = self._cached(key, compute, measure)
+        finally:
+            with self._condition:
+                self._callers[key] -= 1
+                if not self._callers[key]:
+                    del self._callers[key]
+                    self._store.passing.pop(key, None)
+        if outcome.error is not None:
+            raise outcome.error
+        return outcome.value
 
     def clear(self):
-        with self._lock:
-            self._entries.clear()
-            self.used = 0
+        with self._condition:
+            self._store.clear()
 
     def stats(self):
-        with self._lock:
-            return dict(entries=len(self._entries), used=self.used, budget=self.budget, hits=self.hits,
+        with self._condition:
+            return dict(entries=len(self._store), used=self.used, budget=self.budget, hits=self.hits,
                         misses=self.misses, shared=self.shared, too_large=self.too_large)

@@ -5,6 +5,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from serve.budget import Busy, WorkBudget
 from serve.cache import SharedCache, size_of
@@ -60,6 +62,74 @@ def test_callers_of_a_key_being_computed_wait_for_that_one_computation():
     assert runs == [1]
     assert all(r is results[0] for r in results)
     assert cache.stats()["shared"] == 7
+
+
+def ask_at_once(cache, key, compute, callers=32):
+    """Every caller asks for `key` at the same moment; their results, in no particular order."""
+    start = threading.Barrier(callers)
+    results = []
+
+    def ask():
+        start.wait()
+        results.append(cache.get(key, compute))
+
+    threads = [threading.Thread(target=ask) for _ in range(callers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+@pytest.mark.parametrize("length", [10, 300_000], ids=["kept", "too large to keep"])
+def test_many_callers_asking_at_once_for_a_missing_key_share_one_computation(length):
+    """The too-large case is the one a class meets with a cap-size link: its value is not kept, and the callers
+    waiting for it must still get it instead of computing it again one after another."""
+    cache = SharedCache(budget=1 << 20)
+    runs = []
+
+    def compute():
+        runs.append(1)
+        time.sleep(0.1)
+        return np.zeros(length, np.uint8)
+
+    results = ask_at_once(cache, "k", compute)
+    assert runs == [1]
+    assert len(results) == 32 and all(r is results[0] for r in results)
+    stats = cache.stats()
+    assert stats["misses"] == 1 and stats["hits"] + stats["shared"] == 31
+    assert stats["entries"] == (length == 10)
+
+
+class Absent(Exception):
+    pass
+
+
+def kept(cache, key):
+    """Whether `key` is in the cache, asked through get() with a computation that fails (errors are not kept)."""
+    def absent():
+        raise Absent
+    try:
+        cache.get(key, absent)
+        return True
+    except Absent:
+        return False
+
+
+@given(st.lists(st.integers(0, 3000), min_size=1, max_size=12), st.lists(st.integers(0, 11), max_size=60),
+       st.integers(1, 8000), st.sampled_from([None, 1, 500, 10**6]))
+def test_the_cache_never_holds_more_bytes_than_its_budget(sizes, asked, budget, largest):
+    """Keys of any sizes asked for in any order (each value is its own size in bytes): the bytes kept never pass
+    the budget, they are the sizes of the keys kept, and the key just asked for is kept exactly when it fits."""
+    cache = SharedCache(budget=budget, largest=largest)
+    fits = min(budget // 4 if largest is None else largest, budget)
+    for key in asked:
+        size = sizes[key % len(sizes)]
+        assert cache.get(key, lambda: size, measure=lambda value: value) == size
+        assert kept(cache, key) == (size <= fits)
+        used = cache.stats()["used"]
+        assert used <= budget
+        assert used == sum(sizes[k % len(sizes)] for k in set(asked) if kept(cache, k))
 
 
 def test_an_error_reaches_every_waiting_caller_and_is_not_cached():

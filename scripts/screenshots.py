@@ -1,0 +1,110 @@
+"""The README's pictures, taken from the running app: `.venv/bin/python scripts/screenshots.py` remakes them all.
+
+The app is served as the tests serve it (serve.launch on a free loopback port) and opened in Debian's Chromium
+through Playwright, which cannot download a browser of its own here. Views are deep links and the animation's
+frames are the figure's own, stepped one by one, so a rerun changes a picture only when the app's look changes.
+"""
+
+import io
+import sys
+from pathlib import Path
+
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CHART, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from visitor import served_app  # noqa: E402
+
+IMAGES = ROOT / "docs" / "img"
+VIEWPORT = {"width": 1400, "height": 900}
+LOAD_TIMEOUT = 60_000
+# The seed's DEPTH_COLUMN_ROW example with input element 13 picked: the picture shows where it goes.
+PICTURE = ("depth_space.png", "/depth_space?ds_pick=13")
+PLAY = ("depth_space_play.gif", "/depth_space")
+# The app's default frame duration; the last frame, the whole output, stays up longer before the loop restarts.
+FRAME_MS, LAST_FRAME_MS = 600, 1800
+
+# Only when the figure's bottom is below the window: once the page's controls take less room, the shot keeps the
+# page's top.
+BRING_INTO_VIEW = """(chart) => {
+    if (chart.getBoundingClientRect().bottom > window.innerHeight) {
+        chart.style.scrollMarginBottom = "16px";
+        chart.scrollIntoView({block: "end"});
+    }
+}"""
+
+# What a click on the figure's slider does for each frame that Play plays, waited for instead of timed; the slider's
+# handle would otherwise still be gliding to its new place when the frame is taken.
+SHOW_FRAME = """async (chart, index) => {
+    await window.Plotly.relayout(chart, {"sliders[0].transition.duration": 0});
+    const play = chart.layout.updatemenus[0].buttons.find(button => button.label === "Play");
+    const name = play.args[0][index];
+    const step = chart.layout.sliders[0].steps.find(step => step.args[0][0] === name);
+    await window.Plotly.animate(chart, [name], step.args[1]);
+    return play.args[0].length;
+}"""
+
+
+def open_view(page, url):
+    """Open `url` and wait until the script has finished and its first figure is drawn with the page's fonts."""
+    page.goto(url)
+    page.wait_for_selector(f"{CHART} .main-svg", timeout=LOAD_TIMEOUT)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+                           timeout=LOAD_TIMEOUT)
+    page.evaluate("() => document.fonts.ready")
+    return page.locator(CHART).first
+
+
+def save_png(image, path):
+    image.save(path, optimize=True)
+    return path
+
+
+def picture(page, url):
+    name, view = PICTURE
+    chart = open_view(page, url + view)
+    chart.evaluate(BRING_INTO_VIEW)
+    path = IMAGES / name
+    page.screenshot(path=path, animations="disabled")
+    return save_png(Image.open(path), path)
+
+
+def play_animation(page, url):
+    """Every frame Play shows, of the figure alone, as a looping GIF with one palette for all frames, so that a color
+    does not shift from one frame to the next."""
+    name, view = PLAY
+    chart = open_view(page, url + view)
+    chart.scroll_into_view_if_needed()
+    frames, count = [], 1
+    while len(frames) < count:
+        count = chart.evaluate(SHOW_FRAME, len(frames))
+        frames.append(Image.open(io.BytesIO(chart.screenshot(animations="disabled"))).convert("RGB"))
+    width, height = frames[0].size
+    every_frame = Image.new("RGB", (width, height * len(frames)))
+    for index, frame in enumerate(frames):
+        every_frame.paste(frame, (0, height * index))
+    palette = every_frame.quantize(colors=255)
+    frames = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
+    path = IMAGES / name
+    frames[0].save(path, save_all=True, append_images=frames[1:], loop=0, optimize=True,
+                   duration=[FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS])
+    return path
+
+
+def main():
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with served_app() as (url, _), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            for path in (picture(page, url), play_animation(page, url)):
+                print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
