@@ -4,7 +4,9 @@ No UI code lives here: the app and the tests both call these names.
 """
 
 from .operators.bitwise import bit_or
-from .runtime.cross_check import CrossCheckReport, cross_check
+from .runtime.cross_check import cross_check
+from .runtime.directml import DirectMLStatus, directml_status
+from .runtime.report import CrossCheckReport
 from .datatypes import (
     DML_TYPES,
     FLOAT_TYPES,
@@ -78,6 +80,8 @@ __all__ = [
     "buffer_tensor_size",
     "cpp_snippet",
     "cross_check",
+    "directml_status",
+    "DirectMLStatus",
     "CrossCheckReport",
     "DEFAULT_ELEMENT_CAP",
     "depth_to_space",

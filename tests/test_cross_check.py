@@ -10,10 +10,12 @@ import onnxruntime
 import pytest
 
 import ops
-from ops.runtime.cross_check import CrossCheckReport, cross_check, probe_tensor, select_provider
+from ops.runtime.cross_check import cross_check
+from ops.runtime.report import CrossCheckReport
+from ops.runtime.onnxruntime_check import probe_tensor, select_provider
 
 # ops exports the function cross_check, which hides the submodule of the same name.
-cc_module = importlib.import_module("ops.runtime.cross_check")
+cc_module = importlib.import_module("ops.runtime.onnxruntime_check")
 
 DTYPES = [np.dtype(ops.numpy_dtype(t)) for t in ops.DML_TYPES]
 ORDERS = ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")

@@ -19,7 +19,8 @@ from ..guard import check_element_count
 from ..operators.bitwise import bit_or
 from ..operators.depth_space import depth_to_space, space_to_depth
 from ..operators.split_join import join, split
-from ..runtime.cross_check import CrossCheckReport, _first_line, _options, _runtime, compare_outputs, select_provider
+from ..runtime.onnxruntime_check import _options, _runtime, select_provider
+from ..runtime.report import CrossCheckReport, compare_outputs, first_line
 from .snippets import checked_call
 
 ONNX_BYTE_CAP = 16 * 2**20
@@ -185,7 +186,7 @@ def _check(model):
     try:
         onnx.checker.check_model(model)
     except (onnx.checker.ValidationError, ValueError) as error:
-        raise DescriptorError(f"model: the ONNX checker refuses it ({_first_line(error)})") from None
+        raise DescriptorError(f"model: the ONNX checker refuses it ({first_line(error)})") from None
 
 
 def _default_opset(model):
@@ -497,7 +498,7 @@ def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
     try:
         model = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
     except Exception as error:  # inference fails in many ways on odd models; the listing goes on without shapes
-        notes.append(f"Shape inference failed ({_first_line(error)}); shapes it would have found are unknown.")
+        notes.append(f"Shape inference failed ({first_line(error)}); shapes it would have found are unknown.")
     infos, constants, opset = _value_infos(model), _constants(model), _default_opset(model)
     nodes = []
     for index, node in enumerate(model.graph.node):
@@ -622,7 +623,7 @@ def cross_check_node(report, index, inputs=None, provider=None):
         version = ort.__version__
         chosen, refusal = select_provider(ort.get_available_providers(), provider)
     except Exception as error:  # a broken install fails in many ways
-        note = f"ONNX Runtime is unavailable: {_first_line(error)}."
+        note = f"ONNX Runtime is unavailable: {first_line(error)}."
         return CrossCheckReport(operator, provider, False, False, expected, [], note)
     if chosen is None:
         return CrossCheckReport(operator, provider, False, False, expected, [], refusal, ort_version=version)
@@ -632,7 +633,7 @@ def cross_check_node(report, index, inputs=None, provider=None):
     except Exception as error:  # the provider lacks a kernel for this node, or refuses it
         return CrossCheckReport(
             operator, chosen, False, False, expected, [], ort_version=version,
-            note=f"Could not run {described} on {chosen}, onnxruntime {version}: {_first_line(error)}. "
+            note=f"Could not run {described} on {chosen}, onnxruntime {version}: {first_line(error)}. "
                  "ops.cross_check runs the same settings reinterpreting the bits where a kernel is missing.",
         )
     first_mismatch, outcome = compare_outputs(expected, actual)

@@ -1,83 +1,16 @@
-"""Cross-check of the reference core on ONNX Runtime: the same operator run by a real execution provider.
+"""One cross-check, two runtimes: the reference core's result next to DirectML's or ONNX Runtime's, byte for byte.
 
-Each DirectML operator runs as the ONNX operator ONNX Runtime's DirectML provider maps it to (SPEC section 8):
-DEPTH_TO_SPACE1 -> DepthToSpace (DCR/CRD), SPACE_TO_DEPTH1 -> SpaceToDepth (DCR; CRD as Reshape/Transpose/Reshape),
-ELEMENT_WISE_BIT_OR -> BitwiseOr, SPLIT -> Split, JOIN -> Concat. Outputs are compared byte for byte with the core's.
-
-A provider may lack a kernel for a type, or may have one that converts values (measured: onnxruntime 1.31.1's CPU
-DepthToSpace/SpaceToDepth have no int16/32/64 or uint16/32/64 kernel, and their float16 kernel quiets signalling
-NaNs; BitwiseOr has no float kernel at all). Every operator here only moves or ORs bits, so such a type runs
-instead as the unsigned integer of the same width, or as UINT8 bytes with the byte axis folded where the operator
-cannot mix it, never through a value conversion. Which route works is found by trying: an identity configuration
-of the operator runs on NaN payloads, -0, subnormals and arbitrary bytes, and the first route that returns them
-unchanged is used (and remembered per operator, order, type and provider).
+This module only validates the call, chooses the runtime and hands over; each runtime lives in its own module
+(onnxruntime_check.py, directml_check.py) and every report is a report.CrossCheckReport.
 """
-
-import dataclasses
-import functools
-import re
 
 import numpy as np
 
-from ..operators.bitwise import bit_or
-from ..datatypes import type_name, unsigned_of_width
-from ..operators.depth_space import depth_to_space, order_name, space_to_depth
-from ..errors import DescriptorError
 from ..descriptors.levels import operator_name
-from ..operators.split_join import join, split
-
-OPSET = 18
-# IR 8 is the first IR version that carries opset 18; the installed onnx would write a newer one that older
-# onnxruntime releases refuse ("Unsupported model IR version").
-IR_VERSION = 8
-PREFERRED_PROVIDERS = ("DmlExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider")
-# The machine is shared and the tensors are small: one thread keeps sessions cheap and runs deterministic.
-THREADS = 1
-_WARNING_AND_ABOVE_SILENCED = 3
-
-
-@dataclasses.dataclass(frozen=True)
-class _Operator:
-    core: object
-    input_count: tuple  # (fewest, most) input arrays
-    required: tuple
-    optional: tuple
-    # Where a UINT8 byte axis can go without the operator mixing bytes of different elements.
-    byte_axis: str  # "batch" (dimension N) or "last" (widens the last dimension)
-    onnx: str
-
-
-OPERATORS = {
-    "DEPTH_TO_SPACE1": _Operator(depth_to_space, (1, 1), ("block_size",), ("order",), "batch", "DepthToSpace"),
-    "SPACE_TO_DEPTH1": _Operator(space_to_depth, (1, 1), ("block_size",), ("order",), "batch", "SpaceToDepth"),
-    "ELEMENT_WISE_BIT_OR": _Operator(bit_or, (2, 2), (), (), "last", "BitwiseOr"),
-    "SPLIT": _Operator(split, (1, 1), ("axis", "sizes"), (), "last", "Split"),
-    "JOIN": _Operator(join, (1, None), ("axis",), (), "last", "Concat"),
-}
-
-
-@dataclasses.dataclass
-class CrossCheckReport:
-    """What ONNX Runtime computed for one operator call, next to the reference core's result."""
-
-    op: str
-    provider: str | None
-    available: bool
-    matches: bool
-    expected: list
-    actual: list
-    note: str
-    first_mismatch: tuple | None = None  # (output index, element multi-index), index None if shapes differ
-    ort_version: str | None = None
-    ran_as: str | None = None  # the data type the provider actually ran on
-    reinterpreted: bool = False
-
-
-class _Unavailable(Exception):
-    """The runtime cannot run this call; the message says why, for the report."""
-
-
-# ---------------------------------------------------------------- arguments
+from ..errors import DescriptorError
+from ..operators.depth_space import order_name
+from . import directml_check, onnxruntime_check
+from .report import OPERATORS
 
 
 def _check_arguments(name, inputs, attrs):
@@ -116,333 +49,37 @@ def _canonical_attrs(name, attrs):
     return {}
 
 
-def select_provider(available, requested=None):
-    """(provider, None) to run on, or (None, reason) when it cannot be honoured.
-
-    A requested provider must be among `available`; by default DirectML is preferred, then CUDA, then CPU.
-    """
-    available = list(available)
-    listed = ", ".join(available) or "none"
-    if requested is not None:
-        if requested in available:
-            return requested, None
-        hint = ""
-        if requested == "DmlExecutionProvider":
-            hint = " DirectML ships only in the onnxruntime-directml wheel, which exists for Windows alone."
-        return None, f"{requested} is not available in this onnxruntime (available: {listed}).{hint}"
-    for provider in PREFERRED_PROVIDERS:
-        if provider in available:
-            return provider, None
-    return None, f"none of {', '.join(PREFERRED_PROVIDERS)} is available in this onnxruntime (available: {listed})"
+RUNTIMES = ("directml", "onnxruntime")
 
 
-# ---------------------------------------------------------------- routes: how the bits travel
+def _runtime_choice(runtime, provider):
+    if runtime is not None and runtime not in RUNTIMES:
+        raise DescriptorError(f"runtime {runtime!r}: must be one of {', '.join(RUNTIMES)} (or None: DirectML where "
+                              "it can run the call, else ONNX Runtime)")
+    if provider is not None and not isinstance(provider, str):
+        raise DescriptorError(f"provider {provider!r}: must be the name of an ONNX Runtime execution provider")
+    if provider is not None and runtime == "directml":
+        raise DescriptorError(f"provider {provider!r}: names an ONNX Runtime execution provider, not a DirectML one")
+    # Naming an ONNX Runtime provider asks for ONNX Runtime.
+    return "onnxruntime" if provider is not None else runtime
 
 
-@dataclasses.dataclass(frozen=True)
-class _Route:
-    kind: str  # "native", "bits" (same-width unsigned) or "bytes" (UINT8 with a folded byte axis)
-    dtype: np.dtype
+def _chosen(runtime, on_directml, on_onnxruntime):
+    """The report of the runtime asked for; by default DirectML's, or ONNX Runtime's saying why DirectML did not run."""
+    if runtime == "onnxruntime":
+        return on_onnxruntime()
+    report = on_directml()
+    if report.available or runtime == "directml":
+        return report
+    fallback = on_onnxruntime()
+    fallback.note = f"{report.note} ONNX Runtime ran it instead. {fallback.note}"
+    return fallback
 
 
-def _routes(dtype):
-    routes = [_Route("native", dtype)]
-    unsigned = unsigned_of_width(dtype.itemsize)
-    if unsigned != dtype:
-        routes.append(_Route("bits", unsigned))
-    if dtype.itemsize > 1:
-        routes.append(_Route("bytes", np.dtype(np.uint8)))
-    return routes
-
-
-def fold_bytes_into_batch(x):
-    """{N,C,H,W} of k-byte elements -> UINT8 {k*N,C,H,W}: byte b of element (n,c,h,w) lands at (b*N+n, c, h, w)."""
-    n, c, h, w = x.shape
-    k = x.dtype.itemsize
-    as_bytes = np.ascontiguousarray(x).view(np.uint8).reshape(n, c, h, w, k)
-    return np.ascontiguousarray(np.moveaxis(as_bytes, 4, 0)).reshape(k * n, c, h, w)
-
-
-def unfold_bytes_from_batch(y, dtype):
-    kn, c, h, w = y.shape
-    k = dtype.itemsize
-    as_bytes = np.moveaxis(y.reshape(k, kn // k, c, h, w), 0, 4)
-    return np.ascontiguousarray(as_bytes).view(dtype).reshape(kn // k, c, h, w)
-
-
-def _encode(name, route, arrays, attrs):
-    if route.kind == "native":
-        return list(arrays), attrs
-    if route.kind == "bits":
-        return [np.ascontiguousarray(a).view(route.dtype) for a in arrays], attrs
-    if OPERATORS[name].byte_axis == "batch":
-        return [fold_bytes_into_batch(a) for a in arrays], attrs
-    k = arrays[0].dtype.itemsize
-    widened = [np.ascontiguousarray(a).view(np.uint8) for a in arrays]
-    if name == "SPLIT" and attrs["axis"] == arrays[0].ndim - 1:
-        attrs = {**attrs, "sizes": tuple(s * k for s in attrs["sizes"])}
-    return widened, attrs
-
-
-def _decode(name, route, outputs, dtype):
-    if route.kind == "native":
-        return outputs
-    if route.kind == "bytes" and OPERATORS[name].byte_axis == "batch":
-        return [unfold_bytes_from_batch(y, dtype) for y in outputs]
-    return [np.ascontiguousarray(y).view(dtype) for y in outputs]
-
-
-# ---------------------------------------------------------------- ONNX models and sessions
-
-
-def _runtime():
-    import onnx  # noqa: F401  (the models are built with it; a missing onnx makes the check unavailable too)
-    import onnxruntime
-
-    onnxruntime.set_default_logger_severity(_WARNING_AND_ABOVE_SILENCED)
-    return onnxruntime
-
-
-def _model(name, attrs, dtype, shapes):
-    from onnx import helper, numpy_helper
-
-    element = helper.np_dtype_to_tensor_dtype(dtype)
-    inputs = [f"x{i}" for i in range(len(shapes))]
-    output_count = len(attrs["sizes"]) if name == "SPLIT" else 1
-    outputs = [f"y{i}" for i in range(output_count)]
-    initializers = []
-    if name == "DEPTH_TO_SPACE1":
-        mode = "DCR" if attrs["order"] == "DEPTH_COLUMN_ROW" else "CRD"
-        nodes = [helper.make_node("DepthToSpace", inputs, outputs, blocksize=attrs["block_size"], mode=mode)]
-    elif name == "SPACE_TO_DEPTH1" and attrs["order"] == "DEPTH_COLUMN_ROW":
-        nodes = [helper.make_node("SpaceToDepth", inputs, outputs, blocksize=attrs["block_size"])]
-    elif name == "SPACE_TO_DEPTH1":
-        # ONNX's SpaceToDepth definition with the block axes (bh, bw) placed after the channel, not before it:
-        # output channel c*bs*bs + bh*bs + bw, which is COLUMN_ROW_DEPTH.
-        n, c, h, w = shapes[0]
-        b = attrs["block_size"]
-        initializers = [
-            numpy_helper.from_array(np.array([n, c, h // b, b, w // b, b], np.int64), "blocks"),
-            numpy_helper.from_array(np.array([n, c * b * b, h // b, w // b], np.int64), "depth"),
-        ]
-        nodes = [
-            helper.make_node("Reshape", ["x0", "blocks"], ["split_space"]),
-            helper.make_node("Transpose", ["split_space"], ["blocks_behind_channel"], perm=[0, 1, 3, 5, 2, 4]),
-            helper.make_node("Reshape", ["blocks_behind_channel", "depth"], outputs),
-        ]
-    elif name == "ELEMENT_WISE_BIT_OR":
-        nodes = [helper.make_node("BitwiseOr", inputs, outputs)]
-    elif name == "SPLIT":
-        initializers = [numpy_helper.from_array(np.array(attrs["sizes"], np.int64), "split")]
-        nodes = [helper.make_node("Split", inputs + ["split"], outputs, axis=attrs["axis"])]
-    else:
-        nodes = [helper.make_node("Concat", inputs, outputs, axis=attrs["axis"])]
-    graph = helper.make_graph(
-        nodes,
-        f"cross_check_{name.lower()}",
-        [helper.make_tensor_value_info(i, element, s) for i, s in zip(inputs, shapes)],
-        [helper.make_tensor_value_info(o, element, None) for o in outputs],
-        initializer=initializers,
-    )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION)
-
-
-def _options(ort, provider):
-    options = ort.SessionOptions()
-    options.log_severity_level = _WARNING_AND_ABOVE_SILENCED
-    options.intra_op_num_threads = THREADS
-    options.inter_op_num_threads = THREADS
-    # The DirectML provider refuses sessions with memory patterns or parallel execution enabled.
-    options.enable_mem_pattern = False
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    # Sessions are cached per shape; with the CPU arena each one kept its largest run's buffers (~130 MB for one
-    # cap-size tensor) for as long as it stayed cached, so a class's distinct links added up outside the byte budget.
-    options.enable_cpu_mem_arena = False
-    # The kernels under test must run as built, not be folded away (a one-input Concat is an identity).
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    if provider != "CPUExecutionProvider":
-        # Otherwise a node the provider cannot take silently runs on the CPU and the report would name the wrong one.
-        options.add_session_config_entry("session.disable_cpu_ep_fallback", "1")
-    return options
-
-
-def _attrs_key(attrs):
-    return tuple(sorted(attrs.items()))
-
-
-@functools.lru_cache(maxsize=512)
-def _session(name, attrs_key, dtype_str, shapes, provider):
-    ort = _runtime()
-    model = _model(name, dict(attrs_key), np.dtype(dtype_str), shapes)
-    return ort.InferenceSession(model.SerializeToString(), _options(ort, provider), providers=[provider])
-
-
-def _run(name, attrs, arrays, provider):
-    session = _session(name, _attrs_key(attrs), arrays[0].dtype.str, tuple(a.shape for a in arrays), provider)
-    return session.run(None, {f"x{i}": np.ascontiguousarray(a) for i, a in enumerate(arrays)})
-
-
-def _run_route(name, route, arrays, attrs, provider):
-    encoded, encoded_attrs = _encode(name, route, arrays, attrs)
-    return _decode(name, route, _run(name, encoded_attrs, encoded, provider), arrays[0].dtype)
-
-
-# ---------------------------------------------------------------- choosing a route by probing
-
-
-def probe_tensor(dtype):
-    """Bit patterns a value-converting kernel would alter (NaN payloads, signalling and quiet, both signs; -0;
-    subnormals; infinities), then arbitrary bytes."""
-    k = dtype.itemsize
-    unsigned = unsigned_of_width(k)
-    arbitrary = np.random.default_rng(0).integers(0, 256, 16 * k, dtype=np.uint8).view(unsigned)
-    if dtype.kind != "f":
-        return arbitrary.view(dtype)
-    mantissa_bits = np.finfo(dtype).nmant
-    sign = 1 << (8 * k - 1)
-    exponent = (sign - 1) ^ ((1 << mantissa_bits) - 1)
-    quiet = 1 << (mantissa_bits - 1)
-    special = [
-        exponent | 1, sign | exponent | 1, exponent | (quiet - 1), exponent | quiet | 5, sign | exponent | quiet,
-        sign, 1, sign | 1, (1 << mantissa_bits) - 1, exponent, sign | exponent,
-    ]
-    return np.concatenate([np.array(special, dtype=unsigned), arbitrary]).view(dtype)
-
-
-def _identity_call(name, order, dtype):
-    """Inputs and attributes for which the operator must return its first input unchanged."""
-    x = probe_tensor(dtype)
-    if name in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        return [x.reshape(1, x.size, 1, 1)], {"block_size": 1, "order": order}
-    if name == "ELEMENT_WISE_BIT_OR":
-        return [x, x], {}
-    if name == "SPLIT":
-        return [x], {"axis": 0, "sizes": (x.size,)}
-    return [x], {"axis": 0}
-
-
-def _hex(value, dtype):
-    return f"0x{int(np.array(value, dtype).view(unsigned_of_width(dtype.itemsize))):0{2 * dtype.itemsize}X}"
-
-
-def _route_fault(name, order, dtype, route, provider):
-    """None if the route returns the probe's bits unchanged on this provider, else why it cannot be used."""
-    inputs, attrs = _identity_call(name, order, dtype)
-    what = f"{type_name(route.dtype)} {OPERATORS[name].onnx} on {provider}"
-    try:
-        [output] = _run_route(name, route, inputs, attrs, provider)
-    except Exception as error:  # any ORT failure (missing kernel, type refused by the schema) rules the route out
-        return f"{what} failed ({_first_line(error)})"
-    first = _first_difference(inputs[0], output)
-    if first is None:
-        return None
-    return (
-        f"{what} altered bit patterns in an identity probe "
-        f"({_hex(inputs[0][first], dtype)} came back as {_hex(output[first], dtype)})"
-    )
-
-
-def _first_line(error):
-    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    text = re.sub(r"^\[ONNXRuntimeError\] : \d+ : ", "", text)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-_chosen_routes = {}
-
-
-def _choose_route(name, order, dtype, provider):
-    """(route, [reasons the earlier routes were skipped]); remembered once a route works, never on failure."""
-    key = (name, order, dtype.str, provider)
-    if key not in _chosen_routes:
-        skipped = []
-        for route in _routes(dtype):
-            fault = _route_fault(name, order, dtype, route, provider)
-            if fault is None:
-                _chosen_routes[key] = (route, skipped)
-                break
-            skipped.append(fault)
-        else:
-            raise _Unavailable(f"no bit-exact way to run {type_name(dtype)} data: " + "; ".join(skipped))
-    return _chosen_routes[key]
-
-
-# ---------------------------------------------------------------- comparison and notes
-
-
-def _first_difference(expected, actual):
-    """Multi-index of the first element whose bytes differ, or None (shapes and dtypes assumed equal)."""
-    bits = unsigned_of_width(expected.dtype.itemsize)
-    differing = np.argwhere(np.ascontiguousarray(expected).view(bits) != np.ascontiguousarray(actual).view(bits))
-    return tuple(int(i) for i in differing[0]) if len(differing) else None
-
-
-def compare_outputs(expected, actual):
-    """(first_mismatch, sentence): first_mismatch is None when every output is byte-identical."""
-    for i, (e, a) in enumerate(zip(expected, actual)):
-        if e.shape != a.shape or e.dtype != a.dtype:
-            return (i, None), (
-                f"Output {i} differs in form: core {e.dtype} {list(e.shape)} vs ONNX Runtime {a.dtype} {list(a.shape)}."
-            )
-        first = _first_difference(e, a)
-        if first is not None:
-            return (i, first), (
-                f"Output {i} differs from the reference core first at index {list(first)}: "
-                f"core {_hex(e[first], e.dtype)} vs ONNX Runtime {_hex(a[first], a.dtype)}."
-            )
-    if len(expected) != len(actual):
-        return (min(len(expected), len(actual)), None), (
-            f"The core gave {len(expected)} output(s), ONNX Runtime {len(actual)}."
-        )
-    if len(expected) == 1:
-        return None, "The output is byte-identical to the reference core's."
-    return None, f"All {len(expected)} outputs are byte-identical to the reference core's."
-
-
-def _describe_onnx(name, attrs, input_count):
-    if name == "DEPTH_TO_SPACE1":
-        mode = "DCR" if attrs["order"] == "DEPTH_COLUMN_ROW" else "CRD"
-        return f"ONNX DepthToSpace (mode {mode}, blocksize {attrs['block_size']})"
-    if name == "SPACE_TO_DEPTH1" and attrs["order"] == "DEPTH_COLUMN_ROW":
-        return f"ONNX SpaceToDepth (blocksize {attrs['block_size']}; its only order, DCR, is DEPTH_COLUMN_ROW)"
-    if name == "SPACE_TO_DEPTH1":
-        return (
-            f"an ONNX Reshape -> Transpose -> Reshape graph (blocksize {attrs['block_size']}; it stands in for "
-            "SpaceToDepth, which has no COLUMN_ROW_DEPTH (CRD) order in ONNX)"
-        )
-    if name == "ELEMENT_WISE_BIT_OR":
-        return "ONNX BitwiseOr"
-    if name == "SPLIT":
-        return f"ONNX Split (axis {attrs['axis']}, split input {list(attrs['sizes'])})"
-    return f"ONNX Concat (axis {attrs['axis']}, {input_count} inputs)"
-
-
-def _describe_route(name, route, dtype, skipped):
-    original = type_name(dtype)
-    if route.kind == "native":
-        return f"The {original} data ran as {original}, without reinterpretation."
-    because = " because " + "; ".join(skipped)
-    if route.kind == "bits":
-        return (
-            f"The {original} data ran reinterpreted as {type_name(route.dtype)} bit patterns "
-            f"(same width, no value conversion),{because}."
-        )
-    k = dtype.itemsize
-    if OPERATORS[name].byte_axis == "batch":
-        where = f"its {k}-byte axis folded into the batch dimension N, which {OPERATORS[name].onnx} never mixes"
-    else:
-        where = f"its {k}-byte axis folded into the last dimension"
-        if name == "SPLIT":
-            where += f" (split sizes along the last axis scaled by {k})"
-    return f"The {original} data ran reinterpreted as UINT8 bytes, {where}, and was reassembled bit for bit,{because}."
-
-
-# ---------------------------------------------------------------- the entry point
-
-
-def _identity_cross_check(inputs, provider, expected, attrs):
+def _identity_cross_check(inputs, provider, expected, attrs, runtime):
     """ELEMENT_WISE_IDENTITY works on buffers through two descs: inputs = [input buffer] or [input buffer, output
     buffer's previous contents]; attrs input_desc and output_desc (ops/runtime/identity_check.py)."""
+    from ..operators.identity import element_wise_identity, identity_descs
     from .identity_check import identity_cross_check
 
     if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)) or len(inputs) not in (1, 2):
@@ -454,64 +91,38 @@ def _identity_cross_check(inputs, provider, expected, attrs):
     for needed in ("input_desc", "output_desc"):
         if needed not in attrs:
             raise DescriptorError(f"{needed}: required by ELEMENT_WISE_IDENTITY")
-    if provider is not None and not isinstance(provider, str):
-        raise DescriptorError(f"provider {provider!r}: must be the name of an ONNX Runtime execution provider")
     if expected is not None and (not isinstance(expected, (list, tuple)) or len(expected) != 1):
         raise DescriptorError("expected: ELEMENT_WISE_IDENTITY has one output, the output buffer")
-    return identity_cross_check(inputs[0], attrs["input_desc"], attrs["output_desc"],
-                                inputs[1] if len(inputs) == 2 else None, provider,
-                                None if expected is None else expected[0])
+    runtime = _runtime_choice(runtime, provider)
+    source = inputs[0]
+    previous = inputs[1] if len(inputs) == 2 else None
+    inp, out = identity_descs(attrs["input_desc"], attrs["output_desc"])
+    target = element_wise_identity(source, inp, out, previous) if expected is None else np.asarray(expected[0])
+    before = np.zeros(out.buffer_elements, out.dtype) if previous is None else previous[: out.buffer_elements]
+    return _chosen(runtime,
+                   lambda: directml_check.run_identity(source, inp, out, before, target),
+                   lambda: identity_cross_check(source, inp, out, previous, provider, target))
 
 
+def cross_check(op, inputs, provider=None, expected=None, runtime=None, **attrs):
+    """Run `op` on DirectML or ONNX Runtime and compare its outputs byte for byte with the reference core's.
 
-def cross_check(op, inputs, provider=None, expected=None, **attrs):
-    """Run `op` on ONNX Runtime and compare its outputs byte for byte with the reference core's.
-
-    `attrs` are the core function's keyword arguments (block_size, order; axis, sizes; axis). An invalid
-    configuration raises DescriptorError before ONNX Runtime is touched. `provider` names an ONNX Runtime execution
-    provider; one that is not available gives a report with available=False saying so (as does a missing or broken
-    onnxruntime), never an exception. `expected` replaces the core's outputs as the comparison target (the core still
-    validates the call), for checking the check.
+    `attrs` are the core function's keyword arguments (block_size, order; axis, sizes; axis; input_desc and
+    output_desc for ELEMENT_WISE_IDENTITY). An invalid configuration raises DescriptorError before any runtime is
+    touched. `runtime` is "directml" (the real DirectML library, ops/runtime/directml), "onnxruntime", or None:
+    DirectML where it can run the call, else ONNX Runtime, whose report then begins with DirectML's reason.
+    `provider` names an ONNX Runtime execution provider (and so asks for ONNX Runtime). A runtime that cannot run
+    the call gives a report with available=False saying why, never an exception. `expected` replaces the core's
+    outputs as the comparison target (the core still validates the call), for checking the check.
     """
     name = operator_name(op, "op")
     if name == "ELEMENT_WISE_IDENTITY":
-        return _identity_cross_check(inputs, provider, expected, attrs)
+        return _identity_cross_check(inputs, provider, expected, attrs, runtime)
     _check_arguments(name, inputs, attrs)
     core_outputs = _core_outputs(name, inputs, attrs)
-    if provider is not None and not isinstance(provider, str):
-        raise DescriptorError(f"provider {provider!r}: must be the name of an ONNX Runtime execution provider")
+    runtime = _runtime_choice(runtime, provider)
     expected = core_outputs if expected is None else [np.asarray(e) for e in expected]
     attrs = _canonical_attrs(name, attrs)
-    report = functools.partial(CrossCheckReport, name, expected=expected)
-
-    try:
-        ort = _runtime()
-        version = ort.__version__
-        available_providers = ort.get_available_providers()
-    except Exception as error:  # a broken install fails in many ways (ImportError, OSError from a DLL, ...)
-        return report(provider, False, False, actual=[], note=f"ONNX Runtime is unavailable: {_first_line(error)}.")
-
-    chosen, refusal = select_provider(available_providers, provider)
-    if chosen is None:
-        return report(provider, False, False, actual=[], note=refusal, ort_version=version)
-
-    dtype = inputs[0].dtype
-    described = _describe_onnx(name, attrs, len(inputs))
-    try:
-        route, skipped = _choose_route(name, attrs.get("order"), dtype, chosen)
-        actual = _run_route(name, route, list(inputs), attrs, chosen)
-    except Exception as error:  # the provider failed on this call; the report says how instead of crashing
-        return report(
-            chosen, False, False, actual=[], ort_version=version,
-            note=f"Could not run {described} on {chosen}, onnxruntime {version}: {_first_line(error)}.",
-        )
-
-    first_mismatch, outcome = compare_outputs(expected, actual)
-    note = (
-        f"Ran {described} on {chosen}, onnxruntime {version}, opset {OPSET}, graph optimizations off. "
-        f"{_describe_route(name, route, dtype, skipped)} {outcome}"
-    )
-    return report(
-        chosen, True, first_mismatch is None, actual=actual, note=note, first_mismatch=first_mismatch,
-        ort_version=version, ran_as=type_name(route.dtype), reinterpreted=route.kind != "native",
-    )
+    return _chosen(runtime,
+                   lambda: directml_check.run_operator(name, list(inputs), attrs, expected),
+                   lambda: onnxruntime_check.run_operator(name, inputs, attrs, expected, provider))

@@ -17,7 +17,8 @@ import numpy as np
 from ..datatypes import type_name, unsigned_of_width
 from ..descriptors.tensor_desc import element_offsets, packed_strides
 from ..operators.identity import element_wise_identity, identity_descs
-from . import cross_check as cc
+from . import onnxruntime_check as cc
+from .report import CrossCheckReport, compare_outputs, first_line
 
 OPSET = cc.OPSET
 
@@ -143,12 +144,12 @@ def identity_cross_check(input_buffer, input_desc, output_desc, output_buffer=No
     core = element_wise_identity(input_buffer, inp, out, output_buffer)
     expected = core if expected is None else np.asarray(expected)
     previous = np.zeros(out.buffer_elements, out.dtype) if output_buffer is None else output_buffer[: out.buffer_elements]
-    report = functools.partial(cc.CrossCheckReport, "ELEMENT_WISE_IDENTITY", expected=[expected])
+    report = functools.partial(CrossCheckReport, "ELEMENT_WISE_IDENTITY", expected=[expected])
     try:
         ort = cc._runtime()
         version, available = ort.__version__, ort.get_available_providers()
     except Exception as error:  # a broken install fails in many ways (ImportError, OSError from a DLL, ...)
-        return report(provider, False, False, actual=[], note=f"ONNX Runtime is unavailable: {cc._first_line(error)}.")
+        return report(provider, False, False, actual=[], note=f"ONNX Runtime is unavailable: {first_line(error)}.")
     chosen, refusal = cc.select_provider(available, provider)
     if chosen is None:
         return report(provider, False, False, actual=[], note=refusal, ort_version=version)
@@ -159,15 +160,15 @@ def identity_cross_check(input_buffer, input_desc, output_desc, output_buffer=No
         actual, used = _run(inp, out, input_buffer, previous, chosen)
     except Exception as native_error:  # no kernel for this type: move the same bits as an unsigned integer
         ran_as = unsigned_of_width(dtype.itemsize)
-        skipped = f" because the {type_name(dtype)} graph failed ({cc._first_line(native_error)})"
+        skipped = f" because the {type_name(dtype)} graph failed ({first_line(native_error)})"
         try:
             actual, used = _run(inp, out, input_buffer.view(ran_as), previous.view(ran_as), chosen)
             actual = actual.view(dtype)
         except Exception as error:
             return report(chosen, False, False, actual=[], ort_version=version,
                           note=f"Could not run the identity graph on {chosen}, onnxruntime {version}: "
-                               f"{cc._first_line(error)}.")
-    first_mismatch, outcome = cc.compare_outputs([expected], [actual])
+                               f"{first_line(error)}.")
+    first_mismatch, outcome = compare_outputs([expected], [actual])
     route = (f"The {type_name(dtype)} data ran as {type_name(dtype)}." if ran_as == dtype else
              f"The {type_name(dtype)} data ran reinterpreted as {type_name(ran_as)} bit patterns{skipped}.")
     note = (f"Ran the ONNX graph {' -> '.join(used)} on {chosen}, onnxruntime {version}, opset {OPSET}, graph "

@@ -7,7 +7,8 @@ standard library, and its siblings api.py and wire.py as plain modules.
 
 Compiled operators are kept per descriptor (a class asking for the same settings compiles once), least recently
 used first out, within COMPILED_BUDGET bytes: each costs its persistent and temporary resources plus an estimate of
-its pipeline and binding objects (COMPILED_OVERHEAD).
+its pipeline and binding objects (COMPILED_OVERHEAD). A descriptor DirectML refused to compile is remembered with
+its answer, within REFUSED_BUDGET bytes of keys and diagnostics, so asking again costs no compilation.
 """
 
 import collections
@@ -23,6 +24,7 @@ import wire
 
 COMPILED_BUDGET = 64 << 20
 COMPILED_OVERHEAD = 256 << 10
+REFUSED_BUDGET = 1 << 20
 HRESULT_OK = 0
 # vkd3d-shader's own diagnostics ("E8013: Call to intrinsic function dx.op.bitcastI32toF32 is unhandled."): the
 # reason a shader DirectML compiled could not be translated.
@@ -32,6 +34,30 @@ DIAGNOSTICS_KEPT = 6
 
 def _unsigned(hr):
     return hr & 0xFFFFFFFF
+
+
+class Kept:
+    """Entries by key, least recently used first out past `budget` bytes; `release` frees what one holds."""
+
+    def __init__(self, budget, release=None):
+        self.budget, self.release = budget, release
+        self.entries = collections.OrderedDict()  # key -> (value, cost)
+        self.used = 0
+
+    def get(self, key):
+        if key not in self.entries:
+            return None
+        self.entries.move_to_end(key)
+        return self.entries[key][0]
+
+    def put(self, key, value, cost):
+        self.entries[key] = (value, cost)
+        self.used += cost
+        while self.used > self.budget and len(self.entries) > 1:
+            old, old_cost = self.entries.popitem(last=False)[1]
+            if self.release is not None:
+                self.release(old)
+            self.used -= old_cost
 
 
 class Runner:
@@ -47,8 +73,8 @@ class Runner:
         self.lib.dmlrun_check_feature_support.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
                                                           ctypes.c_uint, ctypes.c_void_p]
         self.opened = _unsigned(self.lib.dmlrun_open(os.path.join(lib_dir, "libdirectml.so").encode()))
-        self.compiled = collections.OrderedDict()  # key -> (handle, cost)
-        self.compiled_bytes = 0
+        self.compiled = Kept(COMPILED_BUDGET, self.lib.dmlrun_free)
+        self.refused = Kept(REFUSED_BUDGET)  # (hr, stage, diagnostics)
 
     def stage(self):
         return self.lib.dmlrun_stage().decode()
@@ -84,29 +110,28 @@ class Runner:
         return {"hr": hr, "stage": self.stage() if hr else ""}
 
     def _prepared(self, request):
+        """(handle, None) of the compiled operator, or (None, (hr, stage, diagnostics)) if DirectML refused it."""
         key = json.dumps([request[k] for k in ("op", "inputs", "outputs", "attrs", "level", "flags")])
-        if key in self.compiled:
-            self.compiled.move_to_end(key)
-            return self.compiled[key][0], HRESULT_OK
+        handle, refused = self.compiled.get(key), self.refused.get(key)
+        if handle is not None or refused is not None:
+            return handle, refused
         description = api.OperatorDescription(request["op"], request["inputs"], request["outputs"], request["attrs"])
         handle = ctypes.c_void_p()
-        hr = _unsigned(self.lib.dmlrun_compile(request["level"], description.pointer, request["flags"],
-                                               ctypes.byref(handle)))
+        (hr, errors) = diagnosed(lambda: _unsigned(self.lib.dmlrun_compile(
+            request["level"], description.pointer, request["flags"], ctypes.byref(handle))))
         if hr != HRESULT_OK:
-            return None, hr
-        cost = COMPILED_OVERHEAD + sum(t["total_bytes"] for t in request["inputs"] + request["outputs"])
-        self.compiled[key] = (handle, cost)
-        self.compiled_bytes += cost
-        while self.compiled_bytes > COMPILED_BUDGET and len(self.compiled) > 1:
-            (old, old_cost) = self.compiled.popitem(last=False)[1]
-            self.lib.dmlrun_free(old)
-            self.compiled_bytes -= old_cost
-        return handle, hr
+            refused = (hr, self.stage(), errors)
+            self.refused.put(key, refused, len(key) + len(json.dumps(refused)))
+            return None, refused
+        self.compiled.put(key, handle, COMPILED_OVERHEAD + sum(t["total_bytes"] for t in request["inputs"] +
+                                                               request["outputs"]))
+        return handle, None
 
     def run(self, request, buffers):
-        handle, hr = self._prepared(request)
-        if hr != HRESULT_OK:
-            return {"hr": hr, "stage": self.stage()}, []
+        handle, refused = self._prepared(request)
+        if refused:
+            hr, stage, errors = refused
+            return {"hr": hr, "stage": stage, "diagnostics": errors}, []
         data = iter(buffers)
         in_arrays = [ctypes.create_string_buffer(next(data), t["total_bytes"]) for t in request["inputs"]]
         out_arrays = [ctypes.create_string_buffer(next(data), t["total_bytes"]) for t in request["outputs"]]
@@ -169,7 +194,7 @@ def main():
             (answer, results), errors = diagnosed(lambda: (runner.verdict(request), []))
         else:
             (answer, results), errors = diagnosed(lambda: runner.run(request, buffers))
-        wire.write_message(out, {**answer, "diagnostics": errors}, results)
+        wire.write_message(out, {"diagnostics": errors, **answer}, results)
 
 
 if __name__ == "__main__":

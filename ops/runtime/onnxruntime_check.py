@@ -1,0 +1,353 @@
+"""The reference core's operators on ONNX Runtime: the same operator run by a real execution provider.
+
+Each DirectML operator runs as the ONNX operator ONNX Runtime's DirectML provider maps it to (SPEC section 8):
+DEPTH_TO_SPACE1 -> DepthToSpace (DCR/CRD), SPACE_TO_DEPTH1 -> SpaceToDepth (DCR; CRD as Reshape/Transpose/Reshape),
+ELEMENT_WISE_BIT_OR -> BitwiseOr, SPLIT -> Split, JOIN -> Concat. Outputs are compared byte for byte with the core's.
+
+A provider may lack a kernel for a type, or may have one that converts values (measured: onnxruntime 1.31.1's CPU
+DepthToSpace/SpaceToDepth have no int16/32/64 or uint16/32/64 kernel, and their float16 kernel quiets signalling
+NaNs; BitwiseOr has no float kernel at all). Every operator here only moves or ORs bits, so such a type runs
+instead as the unsigned integer of the same width, or as UINT8 bytes with the byte axis folded where the operator
+cannot mix it, never through a value conversion. Which route works is found by trying: an identity configuration
+of the operator runs on NaN payloads, -0, subnormals and arbitrary bytes, and the first route that returns them
+unchanged is used (and remembered per operator, order, type and provider).
+"""
+
+import dataclasses
+import functools
+
+import numpy as np
+
+from ..datatypes import type_name, unsigned_of_width
+from .report import OPERATORS, CrossCheckReport, Unavailable, compare_outputs, first_difference, first_line, hex_bits
+
+OPSET = 18
+# IR 8 is the first IR version that carries opset 18; the installed onnx would write a newer one that older
+# onnxruntime releases refuse ("Unsupported model IR version").
+IR_VERSION = 8
+PREFERRED_PROVIDERS = ("DmlExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider")
+# The machine is shared and the tensors are small: one thread keeps sessions cheap and runs deterministic.
+THREADS = 1
+_WARNING_AND_ABOVE_SILENCED = 3
+
+
+def select_provider(available, requested=None):
+    """(provider, None) to run on, or (None, reason) when it cannot be honoured.
+
+    A requested provider must be among `available`; by default DirectML is preferred, then CUDA, then CPU.
+    """
+    available = list(available)
+    listed = ", ".join(available) or "none"
+    if requested is not None:
+        if requested in available:
+            return requested, None
+        hint = ""
+        if requested == "DmlExecutionProvider":
+            hint = " DirectML ships only in the onnxruntime-directml wheel, which exists for Windows alone."
+        return None, f"{requested} is not available in this onnxruntime (available: {listed}).{hint}"
+    for provider in PREFERRED_PROVIDERS:
+        if provider in available:
+            return provider, None
+    return None, f"none of {', '.join(PREFERRED_PROVIDERS)} is available in this onnxruntime (available: {listed})"
+
+
+# ---------------------------------------------------------------- routes: how the bits travel
+
+
+@dataclasses.dataclass(frozen=True)
+class _Route:
+    kind: str  # "native", "bits" (same-width unsigned) or "bytes" (UINT8 with a folded byte axis)
+    dtype: np.dtype
+
+
+def _routes(dtype):
+    routes = [_Route("native", dtype)]
+    unsigned = unsigned_of_width(dtype.itemsize)
+    if unsigned != dtype:
+        routes.append(_Route("bits", unsigned))
+    if dtype.itemsize > 1:
+        routes.append(_Route("bytes", np.dtype(np.uint8)))
+    return routes
+
+
+def fold_bytes_into_batch(x):
+    """{N,C,H,W} of k-byte elements -> UINT8 {k*N,C,H,W}: byte b of element (n,c,h,w) lands at (b*N+n, c, h, w)."""
+    n, c, h, w = x.shape
+    k = x.dtype.itemsize
+    as_bytes = np.ascontiguousarray(x).view(np.uint8).reshape(n, c, h, w, k)
+    return np.ascontiguousarray(np.moveaxis(as_bytes, 4, 0)).reshape(k * n, c, h, w)
+
+
+def unfold_bytes_from_batch(y, dtype):
+    kn, c, h, w = y.shape
+    k = dtype.itemsize
+    as_bytes = np.moveaxis(y.reshape(k, kn // k, c, h, w), 0, 4)
+    return np.ascontiguousarray(as_bytes).view(dtype).reshape(kn // k, c, h, w)
+
+
+def _encode(name, route, arrays, attrs):
+    if route.kind == "native":
+        return list(arrays), attrs
+    if route.kind == "bits":
+        return [np.ascontiguousarray(a).view(route.dtype) for a in arrays], attrs
+    if OPERATORS[name].byte_axis == "batch":
+        return [fold_bytes_into_batch(a) for a in arrays], attrs
+    k = arrays[0].dtype.itemsize
+    widened = [np.ascontiguousarray(a).view(np.uint8) for a in arrays]
+    if name == "SPLIT" and attrs["axis"] == arrays[0].ndim - 1:
+        attrs = {**attrs, "sizes": tuple(s * k for s in attrs["sizes"])}
+    return widened, attrs
+
+
+def _decode(name, route, outputs, dtype):
+    if route.kind == "native":
+        return outputs
+    if route.kind == "bytes" and OPERATORS[name].byte_axis == "batch":
+        return [unfold_bytes_from_batch(y, dtype) for y in outputs]
+    return [np.ascontiguousarray(y).view(dtype) for y in outputs]
+
+
+# ---------------------------------------------------------------- ONNX models and sessions
+
+
+def _runtime():
+    import onnx  # noqa: F401  (the models are built with it; a missing onnx makes the check unavailable too)
+    import onnxruntime
+
+    onnxruntime.set_default_logger_severity(_WARNING_AND_ABOVE_SILENCED)
+    return onnxruntime
+
+
+def _model(name, attrs, dtype, shapes):
+    from onnx import helper, numpy_helper
+
+    element = helper.np_dtype_to_tensor_dtype(dtype)
+    inputs = [f"x{i}" for i in range(len(shapes))]
+    output_count = len(attrs["sizes"]) if name == "SPLIT" else 1
+    outputs = [f"y{i}" for i in range(output_count)]
+    initializers = []
+    if name == "DEPTH_TO_SPACE1":
+        mode = "DCR" if attrs["order"] == "DEPTH_COLUMN_ROW" else "CRD"
+        nodes = [helper.make_node("DepthToSpace", inputs, outputs, blocksize=attrs["block_size"], mode=mode)]
+    elif name == "SPACE_TO_DEPTH1" and attrs["order"] == "DEPTH_COLUMN_ROW":
+        nodes = [helper.make_node("SpaceToDepth", inputs, outputs, blocksize=attrs["block_size"])]
+    elif name == "SPACE_TO_DEPTH1":
+        # ONNX's SpaceToDepth definition with the block axes (bh, bw) placed after the channel, not before it:
+        # output channel c*bs*bs + bh*bs + bw, which is COLUMN_ROW_DEPTH.
+        n, c, h, w = shapes[0]
+        b = attrs["block_size"]
+        initializers = [
+            numpy_helper.from_array(np.array([n, c, h // b, b, w // b, b], np.int64), "blocks"),
+            numpy_helper.from_array(np.array([n, c * b * b, h // b, w // b], np.int64), "depth"),
+        ]
+        nodes = [
+            helper.make_node("Reshape", ["x0", "blocks"], ["split_space"]),
+            helper.make_node("Transpose", ["split_space"], ["blocks_behind_channel"], perm=[0, 1, 3, 5, 2, 4]),
+            helper.make_node("Reshape", ["blocks_behind_channel", "depth"], outputs),
+        ]
+    elif name == "ELEMENT_WISE_BIT_OR":
+        nodes = [helper.make_node("BitwiseOr", inputs, outputs)]
+    elif name == "SPLIT":
+        initializers = [numpy_helper.from_array(np.array(attrs["sizes"], np.int64), "split")]
+        nodes = [helper.make_node("Split", inputs + ["split"], outputs, axis=attrs["axis"])]
+    else:
+        nodes = [helper.make_node("Concat", inputs, outputs, axis=attrs["axis"])]
+    graph = helper.make_graph(
+        nodes,
+        f"cross_check_{name.lower()}",
+        [helper.make_tensor_value_info(i, element, s) for i, s in zip(inputs, shapes)],
+        [helper.make_tensor_value_info(o, element, None) for o in outputs],
+        initializer=initializers,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION)
+
+
+def _options(ort, provider):
+    options = ort.SessionOptions()
+    options.log_severity_level = _WARNING_AND_ABOVE_SILENCED
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = THREADS
+    # The DirectML provider refuses sessions with memory patterns or parallel execution enabled.
+    options.enable_mem_pattern = False
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Sessions are cached per shape; with the CPU arena each one kept its largest run's buffers (~130 MB for one
+    # cap-size tensor) for as long as it stayed cached, so a class's distinct links added up outside the byte budget.
+    options.enable_cpu_mem_arena = False
+    # The kernels under test must run as built, not be folded away (a one-input Concat is an identity).
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    if provider != "CPUExecutionProvider":
+        # Otherwise a node the provider cannot take silently runs on the CPU and the report would name the wrong one.
+        options.add_session_config_entry("session.disable_cpu_ep_fallback", "1")
+    return options
+
+
+def _attrs_key(attrs):
+    return tuple(sorted(attrs.items()))
+
+
+@functools.lru_cache(maxsize=512)
+def _session(name, attrs_key, dtype_str, shapes, provider):
+    ort = _runtime()
+    model = _model(name, dict(attrs_key), np.dtype(dtype_str), shapes)
+    return ort.InferenceSession(model.SerializeToString(), _options(ort, provider), providers=[provider])
+
+
+def _run(name, attrs, arrays, provider):
+    session = _session(name, _attrs_key(attrs), arrays[0].dtype.str, tuple(a.shape for a in arrays), provider)
+    return session.run(None, {f"x{i}": np.ascontiguousarray(a) for i, a in enumerate(arrays)})
+
+
+def _run_route(name, route, arrays, attrs, provider):
+    encoded, encoded_attrs = _encode(name, route, arrays, attrs)
+    return _decode(name, route, _run(name, encoded_attrs, encoded, provider), arrays[0].dtype)
+
+
+# ---------------------------------------------------------------- choosing a route by probing
+
+
+def probe_tensor(dtype):
+    """Bit patterns a value-converting kernel would alter (NaN payloads, signalling and quiet, both signs; -0;
+    subnormals; infinities), then arbitrary bytes."""
+    k = dtype.itemsize
+    unsigned = unsigned_of_width(k)
+    arbitrary = np.random.default_rng(0).integers(0, 256, 16 * k, dtype=np.uint8).view(unsigned)
+    if dtype.kind != "f":
+        return arbitrary.view(dtype)
+    mantissa_bits = np.finfo(dtype).nmant
+    sign = 1 << (8 * k - 1)
+    exponent = (sign - 1) ^ ((1 << mantissa_bits) - 1)
+    quiet = 1 << (mantissa_bits - 1)
+    special = [
+        exponent | 1, sign | exponent | 1, exponent | (quiet - 1), exponent | quiet | 5, sign | exponent | quiet,
+        sign, 1, sign | 1, (1 << mantissa_bits) - 1, exponent, sign | exponent,
+    ]
+    return np.concatenate([np.array(special, dtype=unsigned), arbitrary]).view(dtype)
+
+
+def _identity_call(name, order, dtype):
+    """Inputs and attributes for which the operator must return its first input unchanged."""
+    x = probe_tensor(dtype)
+    if name in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
+        return [x.reshape(1, x.size, 1, 1)], {"block_size": 1, "order": order}
+    if name == "ELEMENT_WISE_BIT_OR":
+        return [x, x], {}
+    if name == "SPLIT":
+        return [x], {"axis": 0, "sizes": (x.size,)}
+    return [x], {"axis": 0}
+
+
+def _route_fault(name, order, dtype, route, provider):
+    """None if the route returns the probe's bits unchanged on this provider, else why it cannot be used."""
+    inputs, attrs = _identity_call(name, order, dtype)
+    what = f"{type_name(route.dtype)} {OPERATORS[name].onnx} on {provider}"
+    try:
+        [output] = _run_route(name, route, inputs, attrs, provider)
+    except Exception as error:  # any ORT failure (missing kernel, type refused by the schema) rules the route out
+        return f"{what} failed ({first_line(error)})"
+    first = first_difference(inputs[0], output)
+    if first is None:
+        return None
+    return (
+        f"{what} altered bit patterns in an identity probe "
+        f"({hex_bits(inputs[0][first], dtype)} came back as {hex_bits(output[first], dtype)})"
+    )
+
+
+_chosen_routes = {}
+
+
+def _choose_route(name, order, dtype, provider):
+    """(route, [reasons the earlier routes were skipped]); remembered once a route works, never on failure."""
+    key = (name, order, dtype.str, provider)
+    if key not in _chosen_routes:
+        skipped = []
+        for route in _routes(dtype):
+            fault = _route_fault(name, order, dtype, route, provider)
+            if fault is None:
+                _chosen_routes[key] = (route, skipped)
+                break
+            skipped.append(fault)
+        else:
+            raise Unavailable(f"no bit-exact way to run {type_name(dtype)} data: " + "; ".join(skipped))
+    return _chosen_routes[key]
+
+
+def _describe_onnx(name, attrs, input_count):
+    if name == "DEPTH_TO_SPACE1":
+        mode = "DCR" if attrs["order"] == "DEPTH_COLUMN_ROW" else "CRD"
+        return f"ONNX DepthToSpace (mode {mode}, blocksize {attrs['block_size']})"
+    if name == "SPACE_TO_DEPTH1" and attrs["order"] == "DEPTH_COLUMN_ROW":
+        return f"ONNX SpaceToDepth (blocksize {attrs['block_size']}; its only order, DCR, is DEPTH_COLUMN_ROW)"
+    if name == "SPACE_TO_DEPTH1":
+        return (
+            f"an ONNX Reshape -> Transpose -> Reshape graph (blocksize {attrs['block_size']}; it stands in for "
+            "SpaceToDepth, which has no COLUMN_ROW_DEPTH (CRD) order in ONNX)"
+        )
+    if name == "ELEMENT_WISE_BIT_OR":
+        return "ONNX BitwiseOr"
+    if name == "SPLIT":
+        return f"ONNX Split (axis {attrs['axis']}, split input {list(attrs['sizes'])})"
+    return f"ONNX Concat (axis {attrs['axis']}, {input_count} inputs)"
+
+
+def _describe_route(name, route, dtype, skipped):
+    original = type_name(dtype)
+    if route.kind == "native":
+        return f"The {original} data ran as {original}, without reinterpretation."
+    because = " because " + "; ".join(skipped)
+    if route.kind == "bits":
+        return (
+            f"The {original} data ran reinterpreted as {type_name(route.dtype)} bit patterns "
+            f"(same width, no value conversion),{because}."
+        )
+    k = dtype.itemsize
+    if OPERATORS[name].byte_axis == "batch":
+        where = f"its {k}-byte axis folded into the batch dimension N, which {OPERATORS[name].onnx} never mixes"
+    else:
+        where = f"its {k}-byte axis folded into the last dimension"
+        if name == "SPLIT":
+            where += f" (split sizes along the last axis scaled by {k})"
+    return f"The {original} data ran reinterpreted as UINT8 bytes, {where}, and was reassembled bit for bit,{because}."
+
+
+# ---------------------------------------------------------------- the entry point
+
+
+# ---------------------------------------------------------------- running one call
+
+
+def run_operator(name, inputs, attrs, expected, provider=None):
+    """CrossCheckReport of `name` run on ONNX Runtime (`provider`, or the preferred one) against `expected`."""
+    report = functools.partial(CrossCheckReport, name, expected=expected)
+
+    try:
+        ort = _runtime()
+        version = ort.__version__
+        available_providers = ort.get_available_providers()
+    except Exception as error:  # a broken install fails in many ways (ImportError, OSError from a DLL, ...)
+        return report(provider, False, False, actual=[], note=f"ONNX Runtime is unavailable: {first_line(error)}.")
+
+    chosen, refusal = select_provider(available_providers, provider)
+    if chosen is None:
+        return report(provider, False, False, actual=[], note=refusal, ort_version=version)
+
+    dtype = inputs[0].dtype
+    described = _describe_onnx(name, attrs, len(inputs))
+    try:
+        route, skipped = _choose_route(name, attrs.get("order"), dtype, chosen)
+        actual = _run_route(name, route, list(inputs), attrs, chosen)
+    except Exception as error:  # the provider failed on this call; the report says how instead of crashing
+        return report(
+            chosen, False, False, actual=[], ort_version=version,
+            note=f"Could not run {described} on {chosen}, onnxruntime {version}: {first_line(error)}.",
+        )
+
+    first_mismatch, outcome = compare_outputs(expected, actual)
+    note = (
+        f"Ran {described} on {chosen}, onnxruntime {version}, opset {OPSET}, graph optimizations off. "
+        f"{_describe_route(name, route, dtype, skipped)} {outcome}"
+    )
+    return report(
+        chosen, True, first_mismatch is None, actual=actual, note=note, first_mismatch=first_mismatch,
+        ort_version=version, ran_as=type_name(route.dtype), reinterpreted=route.kind != "native",
+    )

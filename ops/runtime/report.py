@@ -1,0 +1,92 @@
+"""What every cross-check returns, whichever runtime ran it, and how its outputs are compared: byte for byte."""
+
+import dataclasses
+import re
+
+import numpy as np
+
+from ..datatypes import unsigned_of_width
+from ..operators.bitwise import bit_or
+from ..operators.depth_space import depth_to_space, space_to_depth
+from ..operators.split_join import join, split
+
+
+@dataclasses.dataclass(frozen=True)
+class _Operator:
+    core: object
+    input_count: tuple  # (fewest, most) input arrays
+    required: tuple
+    optional: tuple
+    # Where a UINT8 byte axis can go without the operator mixing bytes of different elements.
+    byte_axis: str  # "batch" (dimension N) or "last" (widens the last dimension)
+    onnx: str
+
+
+OPERATORS = {
+    "DEPTH_TO_SPACE1": _Operator(depth_to_space, (1, 1), ("block_size",), ("order",), "batch", "DepthToSpace"),
+    "SPACE_TO_DEPTH1": _Operator(space_to_depth, (1, 1), ("block_size",), ("order",), "batch", "SpaceToDepth"),
+    "ELEMENT_WISE_BIT_OR": _Operator(bit_or, (2, 2), (), (), "last", "BitwiseOr"),
+    "SPLIT": _Operator(split, (1, 1), ("axis", "sizes"), (), "last", "Split"),
+    "JOIN": _Operator(join, (1, None), ("axis",), (), "last", "Concat"),
+}
+
+
+@dataclasses.dataclass
+class CrossCheckReport:
+    """What a runtime (ONNX Runtime or DirectML) computed for one operator call, next to the core's result."""
+
+    op: str
+    provider: str | None
+    available: bool
+    matches: bool
+    expected: list
+    actual: list
+    note: str
+    first_mismatch: tuple | None = None  # (output index, element multi-index), index None if shapes differ
+    ort_version: str | None = None
+    ran_as: str | None = None  # the data type the provider actually ran on
+    reinterpreted: bool = False
+    runtime: str = "onnxruntime"  # or "directml"
+
+
+class Unavailable(Exception):
+    """The runtime cannot run this call; the message says why, for the report."""
+
+
+def first_line(error):
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    text = re.sub(r"^\[ONNXRuntimeError\] : \d+ : ", "", text)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def hex_bits(value, dtype):
+    return f"0x{int(np.array(value, dtype).view(unsigned_of_width(dtype.itemsize))):0{2 * dtype.itemsize}X}"
+
+
+def first_difference(expected, actual):
+    """Multi-index of the first element whose bytes differ, or None (shapes and dtypes assumed equal)."""
+    bits = unsigned_of_width(expected.dtype.itemsize)
+    differing = np.argwhere(np.ascontiguousarray(expected).view(bits) != np.ascontiguousarray(actual).view(bits))
+    return tuple(int(i) for i in differing[0]) if len(differing) else None
+
+
+def compare_outputs(expected, actual, runtime="ONNX Runtime"):
+    """(first_mismatch, sentence): first_mismatch is None when every output is byte-identical."""
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        if e.shape != a.shape or e.dtype != a.dtype:
+            return (i, None), (
+                f"Output {i} differs in form: core {e.dtype} {list(e.shape)} vs {runtime} {a.dtype} {list(a.shape)}."
+            )
+        first = first_difference(e, a)
+        if first is not None:
+            return (i, first), (
+                f"Output {i} differs from the reference core first at index {list(first)}: "
+                f"core {hex_bits(e[first], e.dtype)} vs {runtime} {hex_bits(a[first], a.dtype)}."
+            )
+    if len(expected) != len(actual):
+        return (min(len(expected), len(actual)), None), (
+            f"The core gave {len(expected)} output(s), {runtime} {len(actual)}."
+        )
+    if len(expected) == 1:
+        return None, "The output is byte-identical to the reference core's."
+    return None, f"All {len(expected)} outputs are byte-identical to the reference core's."
