@@ -7,3 +7,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
+# DirectML itself for the cross-check (never fatal: where it cannot be set up, the app says so and uses ONNX Runtime).
+bash scripts/setup_directml.sh

@@ -148,3 +148,16 @@ def page(browser):
 def screenshot_dir():
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(scope="session")
+def directml():
+    """DirectML's status; the test is skipped where it is not set up, except in CI, which must run it."""
+    from ops import directml_status
+
+    status = directml_status()
+    if not status.available:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run DirectML: {status.reason}")
+        pytest.skip(status.reason)
+    return status

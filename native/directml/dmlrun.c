@@ -416,3 +416,35 @@ done:
     for (UINT i = 0; i < n_uploads; i++) if (uploads[i]) ID3D12Resource_Release(uploads[i]);
     return hr;
 }
+
+/* The bridge's promises, checked on the live device: one wrapper per object (also through QueryInterface), an
+ * unbridged interface refused, structs returned by value as vkd3d computes them. Writes what failed, "" if none. */
+void dmlrun_bridge_check(char *failures, size_t size)
+{
+    failures[0] = 0;
+#define CHECK(ok, what) do { if (!(ok)) snprintf(failures + strlen(failures), size - strlen(failures), "%s; ", what); } while (0)
+    typedef HRESULT (*qi_fn)(void *, REFIID, void **);
+    typedef LUID (*luid_fn)(void *);
+    typedef D3D12_CPU_DESCRIPTOR_HANDLE (*cpu_handle_fn)(void *);
+    CHECK(bridge_wrap(rt.device, "ID3D12Device") == rt.device_wrapped, "wrapping the device twice gave two wrappers");
+    void *again = NULL;
+    HRESULT hr = ((qi_fn)SLOT(rt.device_wrapped, 0))(rt.device_wrapped, &IID_ID3D12Device, &again);
+    CHECK(SUCCEEDED(hr) && again == rt.device_wrapped, "QueryInterface(ID3D12Device) gave another wrapper");
+    if (SUCCEEDED(hr)) com_release(again);
+    void *unbridged = (void *)1;
+    hr = ((qi_fn)SLOT(rt.device_wrapped, 0))(rt.device_wrapped, &IID_IDMLDevice_, &unbridged);
+    CHECK(hr == E_NOINTERFACE && unbridged == NULL, "an unbridged interface was not refused with E_NOINTERFACE");
+    LUID real = ID3D12Device_GetAdapterLuid(rt.device);
+    LUID through = ((luid_fn)SLOT(rt.device_wrapped, 43))(rt.device_wrapped);
+    CHECK(real.LowPart == through.LowPart && real.HighPart == through.HighPart, "GetAdapterLuid by value differs");
+    ID3D12DescriptorHeap *heap;
+    D3D12_DESCRIPTOR_HEAP_DESC desc = {D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, 4, D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0};
+    if (SUCCEEDED(ID3D12Device_CreateDescriptorHeap(rt.device, &desc, &IID_ID3D12DescriptorHeap, (void **)&heap))) {
+        void *wrapped = bridge_wrap(heap, "ID3D12DescriptorHeap");
+        D3D12_CPU_DESCRIPTOR_HANDLE a = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(heap);
+        D3D12_CPU_DESCRIPTOR_HANDLE b = ((cpu_handle_fn)SLOT(wrapped, 9))(wrapped);
+        CHECK(a.ptr == b.ptr, "GetCPUDescriptorHandleForHeapStart by value differs");
+        com_release(wrapped);
+    }
+#undef CHECK
+}

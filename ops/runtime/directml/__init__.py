@@ -79,6 +79,9 @@ def directml_status():
     if hello["hr"]:
         return DirectMLStatus(False, f"DirectML could not start: {hello['stage']} returned {hresult_text(hello['hr'])}",
                               device=hello.get("device"), vkd3d=hello.get("vkd3d"))
+    if hello["bridge_failures"]:
+        return DirectMLStatus(False, f"The System V bridge to vkd3d failed its check: {hello['bridge_failures']}",
+                              device=hello["device"], vkd3d=hello["vkd3d"])
     level = level_from_code(hello["max_feature_level"]) if hello.get("max_feature_level") else None
     release = _FIRST_RELEASE.get(level, "")
     provider = (f"DirectML {release} (feature level {level}, from {WHEEL}) via {hello['vkd3d']} on "

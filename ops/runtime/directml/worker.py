@@ -86,6 +86,9 @@ class Runner:
         answer = {"hr": self.opened, "stage": self.stage(), "device": self.lib.dmlrun_device_name().decode(),
                   "vkd3d": vkd3d}
         if self.opened == HRESULT_OK:
+            failures = ctypes.create_string_buffer(1024)
+            self.lib.dmlrun_bridge_check(failures, len(failures))
+            answer["bridge_failures"] = failures.value.decode()
             answer["max_feature_level"] = self.max_feature_level()
             answer["type_support"] = {name: self.type_supported(code) for name, code in api.DATA_TYPES.items()}
         return answer
