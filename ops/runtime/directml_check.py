@@ -7,6 +7,7 @@ operator gained at a later level is allowed). Outputs start as zero bytes and co
 """
 
 import functools
+import re
 
 import numpy as np
 
@@ -90,3 +91,62 @@ def run_identity(input_buffer, inp, out, previous, expected):
     outputs = [(out, _buffer(previous, out), (out.buffer_elements,), out.dtype)]
     return run_buffers("ELEMENT_WISE_IDENTITY", [(inp, _buffer(input_buffer[: inp.buffer_elements], inp))], outputs,
                        {}, [expected], inp.DataType)
+
+
+# ---------------------------------------------------------------- the matrix: every operator x type x setting
+
+
+def _random(shape, dtype, rng):
+    """Arbitrary bytes: floats carry NaN payloads, -0.0, infinities and subnormals as they fall."""
+    dtype = np.dtype(dtype)
+    return rng.integers(0, 256, int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
+
+
+def _matrix_calls(dtype, rng):
+    """(setting, op, inputs, attrs) for one data type: both orders, uneven splits and joins, every layout preset."""
+    from ..operators.depth_space import depth_to_space
+
+    depth = _random((1, 8, 2, 3), dtype, rng)
+    for order in ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"):
+        yield order, "DEPTH_TO_SPACE1", [depth], {"block_size": 2, "order": order}
+        yield order, "SPACE_TO_DEPTH1", [depth_to_space(depth, 2, order)], {"block_size": 2, "order": order}
+    yield "A OR B, {2,3}", "ELEMENT_WISE_BIT_OR", [_random((2, 3), dtype, rng), _random((2, 3), dtype, rng)], {}
+    yield "{1,1,6,2} axis 2 into 2, 1, 3", "SPLIT", [_random((1, 1, 6, 2), dtype, rng)], {"axis": 2, "sizes": (2, 1, 3)}
+    parts = [_random((1, 1, n, 2), dtype, rng) for n in (2, 1, 3)]
+    yield "axis 2 from 2, 1, 3", "JOIN", parts, {"axis": 2}
+
+
+def matrix_rows(seed=0):
+    """One dict per cell (operator, setting, data type): what DirectML did with arbitrary bytes, next to the core."""
+    from ..datatypes import DML_TYPES, numpy_dtype
+    from ..operators.identity import LAYOUT_PRESETS, identity_descs, layout_preset
+    from .cross_check import cross_check
+
+    rows = []
+    for data_type in DML_TYPES:
+        rng = np.random.default_rng(seed)
+        dtype = numpy_dtype(data_type)
+        for setting, op, inputs, attrs in _matrix_calls(dtype, rng):
+            report = cross_check(op, inputs, runtime="directml", **attrs)
+            rows.append(dict(op=op, setting=setting, data_type=data_type, report=report))
+        for preset in LAYOUT_PRESETS:
+            inp, out = identity_descs(*layout_preset(preset, data_type))
+            source, previous = (_random((d.buffer_elements,), dtype, rng) for d in (inp, out))
+            report = cross_check("ELEMENT_WISE_IDENTITY", [source, previous], input_desc=inp, output_desc=out,
+                                 runtime="directml")
+            rows.append(dict(op="ELEMENT_WISE_IDENTITY", setting=preset, data_type=data_type, report=report))
+    return rows
+
+
+def cell_text(report):
+    """identical, DIFFERS at [index], or refused: the failing call and, shortened, vkd3d-shader's reason."""
+    if report.available:
+        return "identical" if report.matches else f"DIFFERS at {list(report.first_mismatch[1] or ())}"
+    note = report.note.removeprefix("DirectML could not run this call: ")
+    call = note.split(" returned ")[0]
+    if "tensors unsupported" in note:
+        return f"refused by {call}: type unsupported by the device"
+    diagnostic = re.search(r"E\d{4}: (?:Call to intrinsic function )?(.*?)(?: is unhandled| is not supported)?\.?$", note)
+    if diagnostic:
+        return f"refused by {call}: vkd3d-shader lacks {diagnostic.group(1)}"
+    return f"refused: {note}"
