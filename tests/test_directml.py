@@ -134,3 +134,12 @@ def test_a_call_past_its_time_limit_stops_the_worker_and_the_next_call_starts_an
     assert worker.process is None
     result = dml.run_operator("ELEMENT_WISE_IDENTITY", [(desc, data)], [(desc, bytes(16))], {})
     assert result.ok and result.outputs[0] == data
+
+
+def test_scale_bias_stops_at_compile_operator_so_its_arithmetic_cannot_be_observed_here(directml):
+    # DxDispatch's dml_element_wise_identity.json: values 1, 2, 3 with Scale 2 and Bias 10 should give 12, 14, 16.
+    desc = packed_desc((3,), np.float32)
+    result = dml.run_operator("ELEMENT_WISE_IDENTITY", [(desc, np.float32([1, 2, 3]).tobytes())],
+                              [(desc, bytes(12))], {"scale_bias": [2.0, 10.0]}, level="6_2")
+    assert (result.hresult, result.stage) == (0x80004005, "CompileOperator")
+    assert any("dx.op.bitcastI32toF32" in line for line in result.diagnostics)
