@@ -77,11 +77,13 @@ def usage_line(layout):
 
 def copy_section(layout, settings, widths):
     spec = settings.values
-    summary = lw.check(layout, spec)
-    verdict = "byte-identical" if summary.matches else "DIFFERENT" if summary.available else "not run"
-    (st.success if summary.matches else st.warning)(
-        f"ONNX Runtime cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
-        icon=":material/verified:" if summary.matches else ":material/warning:")
+    checks = lw.check(layout, spec)
+    for summary in (checks.directml, checks.onnxruntime):
+        verdict = "byte-identical" if summary.matches else "DIFFERENT" if summary.available else "not run"
+        runtime = "DirectML" if summary.runtime == "directml" else "ONNX Runtime"
+        (st.success if summary.matches else st.warning)(
+            f"{runtime} cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
+            icon=":material/verified:" if summary.matches else ":material/warning:")
     charts.show(lw.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
     st.markdown("##### The copy, element by element in the output's memory order")
     st.caption("Play fills the output buffer from its first element to its last; orange marks the elements of the "

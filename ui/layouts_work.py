@@ -10,6 +10,7 @@ from ops import (
     DescriptorError,
     copy_order,
     cpp_snippet,
+    cross_check,
     element_wise_identity,
     layout_preset,
     logical_tensor,
@@ -17,12 +18,11 @@ from ops import (
 )
 from ops.descriptors.tensor_desc import element_offsets, last_element_index, packed_strides, parse_tensor_desc
 from ops.operators.identity import identity_dispatchable, identity_model, identity_problems
-from ops.runtime.identity_check import identity_cross_check
 from viz.layouts_fig import copy_figure, layout_columns, logical_figure
 from viz.memory_map_fig import memory_map_figure
 
 from .shared import shared
-from .work import summarize, values
+from .work import check_both, values
 
 # The page's fields for each side's Sizes, Strides and TotalTensorSizeInBytes (URL keys).
 FIELDS = {"input": ("ly_in_sizes", "ly_in_strides", "ly_in_total"),
@@ -167,7 +167,10 @@ def copy_picture(layout, spec, in_columns, out_columns):
 
 @shared
 def check(layout, spec):
-    return summarize(identity_cross_check(input_buffer(layout, spec), *layout.descs))
+    source = input_buffer(layout, spec)
+    inp, out = layout.descs
+    return check_both(lambda runtime: cross_check("ELEMENT_WISE_IDENTITY", [source], input_desc=inp, output_desc=out,
+                                                  runtime=runtime))
 
 
 @shared

@@ -185,21 +185,55 @@ def validation_panel(op, shapes, attrs, settings):
             st.success(f"Valid at DML_FEATURE_LEVEL_{level}.", icon=":material/check_circle:")
 
 
+def ran_on(summary):
+    """Who computed a runtime's result, as the panel names it."""
+    if summary.runtime == "directml":
+        return summary.provider
+    version = f"onnxruntime {summary.ort_version}" if summary.ort_version else "onnxruntime"
+    return f"ONNX Runtime {summary.provider} ({version})"
+
+
+def verdict_line(checks):
+    """One line: the runtime that ran (DirectML when it could), its verdict, and what the other one says."""
+    first, second = ((checks.directml, checks.onnxruntime) if checks.directml.available
+                     else (checks.onnxruntime, checks.directml))
+    if not first.available:
+        return f":material/help: Not cross-checked: {first.note}"
+    if not first.matches:
+        return f":material/error: Cross-check on {ran_on(first)} found a mismatch: see the Cross-check tab."
+    line = f":material/check_circle: Cross-checked on {ran_on(first)}: bit for bit equal to the reference core"
+    if second.available:
+        return line + ("; ONNX Runtime agrees." if second.matches else f"; {ran_on(second)} does NOT: see the "
+                                                                        "Cross-check tab.")
+    if second.runtime == "directml":
+        return line + ". DirectML itself could not run this call (see the Cross-check tab)."
+    return line + "."
+
+
 def verdict(call):
     """The cross-check's outcome in one line above the tabs: every result is checked, whichever tab is open."""
     if call.refusal is not None:
         return
     try:
-        summary = work.check(call.op, call.key, call.make_inputs, call.attrs)
+        checks = work.check(call.op, call.key, call.make_inputs, call.attrs)
     except DescriptorError:
         return  # the Cross-check tab names the refusal
+    st.caption(verdict_line(checks))
+
+
+def runtime_section(summary, title):
+    st.markdown(f"##### {title}")
     if not summary.available:
-        st.caption(f":material/help: Not cross-checked: {summary.note}")
-    elif summary.matches:
-        st.caption(f":material/check_circle: Cross-checked on {summary.provider} (onnxruntime "
-                   f"{summary.ort_version}): bit for bit equal to the reference core.")
+        st.info(summary.note)
+        return
+    if summary.matches:
+        st.success(f"Match on {ran_on(summary)}: the output equals the reference core's bit for bit.",
+                   icon=":material/check_circle:")
     else:
-        st.caption(f":material/error: Cross-check on {summary.provider} found a mismatch: see the Cross-check tab.")
+        st.error(f"Mismatch on {ran_on(summary)}.", icon=":material/error:")
+    st.caption(summary.note)
+    if not summary.matches:
+        mismatch_view(summary)
 
 
 def cross_check_panel(call):
@@ -207,22 +241,12 @@ def cross_check_panel(call):
         st.info(f"Nothing to cross-check: the reference core refuses this call. {call.refusal}")
         return
     try:
-        summary = work.check(call.op, call.key, call.make_inputs, call.attrs)
+        checks = work.check(call.op, call.key, call.make_inputs, call.attrs)
     except DescriptorError as exc:
         show_error(exc)
         return
-    if not summary.available:
-        st.info(summary.note)
-        return
-    version = f"onnxruntime {summary.ort_version}" if summary.ort_version else "onnxruntime"
-    if summary.matches:
-        st.success(f"Match on {summary.provider} ({version}): the provider's output equals the reference "
-                   "core's bit for bit.", icon=":material/check_circle:")
-    else:
-        st.error(f"Mismatch on {summary.provider} ({version}).", icon=":material/error:")
-    st.caption(summary.note)
-    if not summary.matches:
-        mismatch_view(summary)
+    runtime_section(checks.directml, "DirectML itself (docs/directml.md)")
+    runtime_section(checks.onnxruntime, "ONNX Runtime")
 
 
 def mismatch_view(summary):

@@ -213,8 +213,9 @@ def permutation_npy(channels, block_size, source, target, which):
 
 @dataclasses.dataclass(frozen=True)
 class CheckSummary:
-    """What the Cross-check panel shows of an ONNX Runtime run: the verdict and at most DIFF_ROWS differences."""
+    """What the Cross-check panel shows of one runtime's run: the verdict and at most DIFF_ROWS differences."""
 
+    runtime: str  # "directml" or "onnxruntime"
     provider: str | None
     available: bool
     matches: bool
@@ -229,8 +230,9 @@ class CheckSummary:
 
 def summarize(report):
     """A CrossCheckReport without its arrays: only what a person reads stays in the cache."""
-    fields = dict(provider=report.provider, available=report.available, matches=report.matches, note=report.note,
-                  ort_version=report.ort_version, first_mismatch=report.first_mismatch)
+    fields = dict(runtime=report.runtime, provider=report.provider, available=report.available,
+                  matches=report.matches, note=report.note, ort_version=report.ort_version,
+                  first_mismatch=report.first_mismatch)
     if report.matches or not report.available or report.first_mismatch is None:
         return CheckSummary(**fields)
     output, index = report.first_mismatch
@@ -245,13 +247,28 @@ def summarize(report):
     return CheckSummary(**fields, rows=rows, differing=int(differ.sum()), total=int(differ.size))
 
 
+@dataclasses.dataclass(frozen=True)
+class CrossChecks:
+    """One call cross-checked on both runtimes: DirectML itself, and ONNX Runtime beside it."""
+
+    directml: CheckSummary
+    onnxruntime: CheckSummary
+
+
+def check_both(run):
+    """CrossChecks of `run(runtime)`, a function returning that runtime's CrossCheckReport."""
+    return CrossChecks(summarize(run("directml")), summarize(run("onnxruntime")))
+
+
 def check(op, key, make_inputs, attrs):
-    """The cross-check of one operator call, identified by `key` (how its inputs are made), as a summary.
+    """The cross-checks of one operator call, identified by `key` (how its inputs are made), as summaries.
 
     `make_inputs` is only called on a miss; `attrs` is a sorted tuple of the core function's keyword arguments.
     """
-    return CACHE.get(("check", op, key, attrs),
-                     lambda: summarize(cross_check(op, list(make_inputs()), **dict(attrs))))
+    def run(runtime):
+        return cross_check(op, list(make_inputs()), runtime=runtime, **dict(attrs))
+
+    return CACHE.get(("check", op, key, attrs), lambda: check_both(run))
 
 
 # ---------------------------------------------------------------- the Overview's pictures, one per operator
