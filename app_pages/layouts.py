@@ -81,9 +81,10 @@ def copy_section(layout, settings, widths):
     for summary in (checks.directml, checks.onnxruntime):
         verdict = "byte-identical" if summary.matches else "DIFFERENT" if summary.available else "not run"
         runtime = "DirectML" if summary.runtime == "directml" else "ONNX Runtime"
-        (st.success if summary.matches else st.warning)(
-            f"{runtime} cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
-            icon=":material/verified:" if summary.matches else ":material/warning:")
+        # A runtime that could not run the copy is information, not a fault of the layout.
+        show = st.success if summary.matches else st.error if summary.available else st.info
+        show(f"{runtime} cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
+             icon=":material/verified:" if summary.matches else ":material/warning:")
     charts.show(lw.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
     st.markdown("##### The copy, element by element in the output's memory order")
     st.caption("Play fills the output buffer from its first element to its last; orange marks the elements of the "

@@ -211,4 +211,4 @@ def test_the_cross_check_cache_key_tells_apart_inputs_made_differently():
     again = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
     other = work.check("DEPTH_TO_SPACE1", ("test", two), inputs(2), attrs)
     assert made == [1, 2] and first is again and other is not first
-    assert first.matches and other.matches
+    assert first.onnxruntime.matches and other.onnxruntime.matches

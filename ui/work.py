@@ -265,10 +265,11 @@ def check(op, key, make_inputs, attrs):
 
     `make_inputs` is only called on a miss; `attrs` is a sorted tuple of the core function's keyword arguments.
     """
-    def run(runtime):
-        return cross_check(op, list(make_inputs()), runtime=runtime, **dict(attrs))
+    def both():
+        inputs = list(make_inputs())
+        return check_both(lambda runtime: cross_check(op, inputs, runtime=runtime, **dict(attrs)))
 
-    return CACHE.get(("check", op, key, attrs), lambda: check_both(run))
+    return CACHE.get(("check", op, key, attrs), both)
 
 
 # ---------------------------------------------------------------- the Overview's pictures, one per operator
