@@ -45,11 +45,13 @@ directml_setup() {
     rm -rf "$dml" && mkdir -p "$dml/download" "$dml/sysroot" "$dml/lib" "$dml/apt/lists/partial" "$dml/apt/cache"
 
     echo "torch-directml==$DML_WHEEL_VERSION --hash=sha256:$DML_WHEEL_SHA256" > "$dml/download/requirements.txt"
-    if ! python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2010_x86_64 \
+    local python=python3
+    [ -x .venv/bin/python ] && python=.venv/bin/python
+    if ! "$python" -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2010_x86_64 \
             --python-version 311 --require-hashes -r "$dml/download/requirements.txt" -d "$dml/download"; then
         say "pip could not fetch torch-directml==$DML_WHEEL_VERSION; DirectML skipped"; return 0
     fi
-    python3 - "$dml" <<'EOF' || { say "the wheel holds no libdirectml.so"; return 0; }
+    "$python" - "$dml" <<'EOF' || { say "the wheel holds no libdirectml.so"; return 0; }
 import glob, sys, zipfile
 dml = sys.argv[1]
 with zipfile.ZipFile(glob.glob(f"{dml}/download/torch_directml-*.whl")[0]) as wheel:
@@ -73,7 +75,7 @@ EOF
 
     local sysroot=$PWD/$dml/sysroot include="-Inative/directml -I$PWD/$dml/sysroot/usr/include -I$PWD/$dml/sysroot/usr/include/vkd3d"
     local libs=$sysroot/usr/lib/x86_64-linux-gnu
-    if ! { python3 native/directml/gen_bridge.py "$sysroot/usr/include/vkd3d" "$dml/bridge_gen.c" \
+    if ! { "$python" native/directml/gen_bridge.py "$sysroot/usr/include/vkd3d" "$dml/bridge_gen.c" \
         && gcc -shared -fPIC -O2 -Wall -o "$dml/lib/libd3d12.so" $include native/directml/bridge.c \
             "$dml/bridge_gen.c" native/directml/export.c -ldl -lpthread \
             -Wl,--version-script=native/directml/d3d12.map -Wl,-soname,libd3d12.so \
