@@ -57,14 +57,17 @@ def row(cells):
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
-def visitors_table(root, counts, repeat):
+def visitors_table(root, counts, repeat, runtimes):
     print("\n**Visitors at once, fresh server each**: every visitor opens the default pages (overview, depth, "
-          f"bitwise, split) in turn, {repeat} page runs each\n")
-    print(row(["visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s", "server CPU ms/page",
-               "server peak MB"]))
-    print(row(["---:"] * 9))
-    for count in counts:
-        with served_app(root=root) as (url, process), Sampler(process.pid) as memory:
+          f"bitwise, split) in turn, {repeat} page runs each; the server's CPU and memory include its DirectML "
+          "worker\n")
+    print(row(["cross-check", "visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s",
+               "server CPU ms/page", "server peak MB"]))
+    print(row(["---"] + ["---:"] * 9))
+    for runtime, count in ((runtime, count) for runtime in runtimes for count in counts):
+        # Pointing the app at a folder with no DirectML in it leaves ONNX Runtime alone, as on a machine without it.
+        env = {} if runtime == "DirectML on" else {"DML_VISUALIZER_DIRECTML": "/nonexistent"}
+        with served_app(root=root, env=env) as (url, process), Sampler(process.pid) as memory:
             plans = [[DEFAULT_PAGES[(i + k) % len(DEFAULT_PAGES)] for k in range(repeat)] for i in range(count)]
             cpu = cpu_seconds(process.pid)
             start = time.perf_counter()
@@ -73,7 +76,7 @@ def visitors_table(root, counts, repeat):
             cpu = cpu_seconds(process.pid) - cpu
         seconds = [v.seconds for v in visits]
         failed = sum(not v.ok for v in visits)
-        print(row([count, len(visits), failed, f"{percentile(seconds, .5):.2f}", f"{percentile(seconds, .95):.2f}",
+        print(row([runtime, count, len(visits), failed, f"{percentile(seconds, .5):.2f}", f"{percentile(seconds, .95):.2f}",
                    f"{max(seconds):.2f}", f"{len(visits) / wall:.1f}", f"{1000 * cpu / len(visits):.0f}",
                    f"{memory.peak / MiB:.0f}"]))
 
@@ -248,26 +251,33 @@ def interactions(root):
     from conftest import CHROMIUM, CHROMIUM_ARGS
 
     print("\n**One user in Chromium**: seconds from a control change or click until the new figure is drawn and "
-          "no run is under way (10 actions each, the first page load not counted)\n")
-    print(row(["action", "p50 s", "p95 s", "max s"]))
-    print(row(["---", "---:", "---:", "---:"]))
+          "no run is under way (10 actions each, the first page load not counted); the messages and bytes the "
+          "server sent per action over the websocket (median), a measure of what a rerun redraws\n")
+    print(row(["action", "p50 s", "p95 s", "max s", "messages", "kB sent"]))
+    print(row(["---", "---:", "---:", "---:", "---:", "---:"]))
     with served_app(root=root) as (url, _), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, path, actions in scenarios():
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             page = context.new_page()
+            received = []  # sizes of the server's websocket messages, each a delta, a status or a figure
+            page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: received.append(len(frame))))
             page.goto(f"{url}/{path}")
             _settle(page)
-            times = []
+            times, counts, sizes = [], [], []
             for action in actions:
+                already = len(received)
                 try:
                     times.append(_timed(page, lambda: action(page)))
                 except Exception as error:  # a scenario the checkout cannot do (an older page) is reported
-                    print(row([name, "failed", type(error).__name__, ""]))
+                    print(row([name, "failed", type(error).__name__, "", "", ""]))
                     break
+                counts.append(len(received) - already)
+                sizes.append(sum(received[already:]))
             if times:
                 print(row([name, f"{percentile(times, .5):.2f}", f"{percentile(times, .95):.2f}",
-                           f"{max(times):.2f}"]))
+                           f"{max(times):.2f}", f"{statistics.median(counts):.0f}",
+                           f"{statistics.median(sizes) / 1000:.1f}"]))
             context.close()
         browser.close()
 
@@ -277,6 +287,8 @@ def main():
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
     parser.add_argument("--visitors", type=int, nargs="*", default=[1, 10, 30])
     parser.add_argument("--repeat", type=int, default=3, help="page runs per visitor")
+    parser.add_argument("--directml", nargs="*", default=["DirectML on", "DirectML off"],
+                        choices=["DirectML on", "DirectML off"], help="cross-check runtimes to serve the visitors with")
     parser.add_argument("--links", type=int, default=12, help="distinct cap-size links in the memory series")
     parser.add_argument("--processes", type=int, nargs="*", default=[1, 2],
                         help="app processes behind nginx to compare (this checkout only)")
@@ -284,7 +296,7 @@ def main():
     args = parser.parse_args()
     print(f"Serving {args.root.resolve()}")
     if "visitors" not in args.skip:
-        visitors_table(args.root, args.visitors, args.repeat)
+        visitors_table(args.root, args.visitors, args.repeat, args.directml)
     if "cap" not in args.skip:
         cap_series(args.root, args.links)
     if "processes" not in args.skip:

@@ -131,28 +131,58 @@ def free_port():
         return s.getsockname()[1]
 
 
+def process_tree(pid):
+    """`pid` and its live descendants (the app's DirectML worker among them), from /proc (Linux)."""
+    children = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):  # a process that ended while being read
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo.extend(children.get(tree[-1], []))
+    return tree
+
+
 def memory_of(pid):
-    """(resident, peak resident) bytes of a process, from /proc (Linux)."""
-    fields = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                fields[key] = int(value.split()[0]) * 1024
-    return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
+    """(resident, peak resident) bytes of a process and its live descendants, from /proc (Linux)."""
+    resident = peak = 0
+    for member in process_tree(pid):
+        try:
+            with open(f"/proc/{member}/status") as status:
+                for line in status:
+                    key, _, value = line.partition(":")
+                    if key == "VmRSS":
+                        resident += int(value.split()[0]) * 1024
+                    elif key == "VmHWM":
+                        peak += int(value.split()[0]) * 1024
+        except OSError:
+            continue
+    return resident, peak
 
 
 def cpu_seconds(pid):
-    """User + system CPU seconds a process has used: a cost that other load on the machine does not inflate."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds of a process and its live descendants: a cost that other load on the machine
+    does not inflate."""
+    total = 0
+    for member in process_tree(pid):
+        try:
+            with open(f"/proc/{member}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 @contextlib.contextmanager
-def served_app(port=None, timeout=60.0, root=ROOT):
+def served_app(port=None, timeout=60.0, root=ROOT, env=None):
     """The app of the checkout at `root` on a free loopback port, started fresh as its README starts it; yields
-    (url, process).
+    (url, process). `env` adds to the server's environment.
 
     The server runs from `root` with its own .streamlit/config.toml, so an older checkout (without serve/launch.py,
     which warms the process up before it listens) is served as it was, by `streamlit run app.py`.
@@ -166,7 +196,7 @@ def served_app(port=None, timeout=60.0, root=ROOT):
     process = subprocess.Popen(
         [*command, "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **SERVER_ENV},
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **SERVER_ENV, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:
