@@ -184,6 +184,11 @@ def show_dispatch(index, record, command, dispatchable, checking):
         show_cross_check(record, dispatchable)
 
 
+def cross_check_toggle():
+    return url_state.widget(st.toggle, "Cross-check every dispatch (on DirectML where it runs it, else ONNX Runtime)",
+                            "wb_cross_check", True)
+
+
 def show_cross_check(record, dispatchable):
     inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
     try:
@@ -212,7 +217,7 @@ def show_run(model):
             # std::ostream writes int8_t/uint8_t as characters; control characters are shown as their symbols.
             exact = "\n".join(result.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
             st.code(exact, language=None, wrap_lines=True)
-    checking = url_state.widget(st.toggle, "Cross-check every dispatch (on DirectML where it runs it, else ONNX Runtime)", "wb_cross_check", True)
+    checking = cross_check_toggle()
     drawn = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result)) if kind == "dispatch"]
     for index, step in drawn[:MAX_DRAWN_DISPATCHES]:
         show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
@@ -275,7 +280,7 @@ def show_partial_run(raw, run):
         st.markdown("##### Skipped commands")
         st.dataframe(pd.DataFrame(wb.skipped_rows(run)), hide_index=True, key="wb_skipped_table",
                      column_config={"why it was skipped": st.column_config.TextColumn(width="large")})
-    checking = url_state.widget(st.toggle, "Cross-check every dispatch (on DirectML where it runs it, else ONNX Runtime)", "wb_cross_check", True)
+    checking = cross_check_toggle()
     drawn = [step for step in ran if step.kind == "dispatch"]
     for step in drawn[:MAX_DRAWN_DISPATCHES]:
         show_dispatch(step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable],
