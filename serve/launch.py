@@ -13,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("ops", "ui", "viz")
+# Run as a program of its own in another process (under another glibc), never imported by the server.
+OTHER_PROCESSES = ("ops.runtime.directml.worker",)
 
 
 def warm_up_process():
@@ -22,7 +24,8 @@ def warm_up_process():
     for name in PACKAGES:
         package = importlib.import_module(name)
         for module in pkgutil.walk_packages(package.__path__, prefix=f"{name}."):
-            importlib.import_module(module.name)
+            if module.name not in OTHER_PROCESSES:
+                importlib.import_module(module.name)
 
 
 def main(argv):

@@ -1,5 +1,6 @@
 """The server-wide pieces in serve/: one cache bounded by bytes with one computation per key, and the work budget."""
 
+import sys
 import threading
 import time
 
@@ -212,3 +213,14 @@ def test_the_cross_check_cache_key_tells_apart_inputs_made_differently():
     other = work.check("DEPTH_TO_SPACE1", ("test", two), inputs(2), attrs)
     assert made == [1, 2] and first is again and other is not first
     assert first.onnxruntime.matches and other.onnxruntime.matches
+
+
+def test_the_launcher_warms_up_every_module_of_the_server_before_it_listens():
+    """serve.launch imports ops, ui and viz whole before Streamlit listens; one module that cannot be imported in
+    the server (the DirectML worker is a program of its own) stopped every server start."""
+    from serve import launch
+
+    launch.warm_up_process()
+    for name in ("ops.runtime.directml.process", "ui.panels", "viz.layouts_fig"):
+        assert name in sys.modules
+    assert not any(name in sys.modules for name in launch.OTHER_PROCESSES)
