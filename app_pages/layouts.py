@@ -57,9 +57,10 @@ def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
 
 
 def memory_maps(layout, unit):
-    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each."""
+    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each and
+    how to read their cells."""
     size = element_size(layout.data_type)
-    columns, widths = st.columns(2), {}
+    columns, widths, reading = st.columns(2), {}, ""
     for column, side, role in zip(columns, (layout.input, layout.output), ("input", "output")):
         with column:
             if lw.drawable(side, layout.data_type) is None:
@@ -68,16 +69,17 @@ def memory_maps(layout, unit):
             figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
                                                  unit)
             charts.show(figure, f"ly_map_{role}", file_stem("layout", role, "memory_map"), f"Memory map of the {role}")
-    return widths
+            reading = reading or figure.to_dict()["layout"]["meta"]["reading"]
+    return widths, reading
 
 
-def usage_line(layout):
+def usage_line(layout, reading):
     parts = []
     for side, role, repeated_name in ((layout.input, "Input", "read more than once (broadcast)"),
                                       (layout.output, "Output", "written more than once")):
         untouched, repeated = lw.usage(side, layout.data_type)
         parts.append(f"{role}: {untouched} elements never touched (padding), {repeated} {repeated_name}")
-    st.caption("; ".join(parts) + ".")
+    st.caption("; ".join(parts) + ". " + reading)
 
 
 def copy_section(layout, settings, widths):
@@ -99,12 +101,13 @@ def copy_section(layout, settings, widths):
                 "The copy, element by element in the output's memory order")
     model, cpp = lw.exports(layout, spec)
     with st.expander("Export: DxDispatch model and C++"):
-        left, middle, right = st.columns(3)
-        left.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
-                             mime="application/json", key="ly_download_json")
-        middle.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
-                               key="ly_download_cpp")
-        if right.button("Open in Descriptor workbench", key="ly_workbench"):
+        # A wrapping row of buttons as wide as their labels: equal columns cut them off in a 800 px window.
+        buttons = st.container(horizontal=True, wrap=True)
+        buttons.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
+                                mime="application/json", key="ly_download_json")
+        buttons.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
+                                key="ly_download_cpp")
+        if buttons.button("Open in Descriptor workbench", key="ly_workbench"):
             st.session_state[WORKBENCH_KEY] = json.loads(model)
             st.switch_page(WORKBENCH_PAGE, query_params={})
         st.code(cpp, language="cpp")
@@ -113,8 +116,10 @@ def copy_section(layout, settings, widths):
 
 def page():
     settings = current_settings()
-    st.title("Layouts: DML_ELEMENT_WISE_IDENTITY")
-    intro("One tensor copied between two buffer layouts: Strides say where each element lives.")
+    # The operator's name goes under the title: as one 25-letter word it broke mid-word in a 800 px window.
+    st.title("Layouts")
+    intro("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where each "
+          "element lives.")
     row, (preset_box, input_box, output_box, map_box) = toolbar("Presets", "InputTensor", "OutputTensor",
                                                                 "Memory maps")
     with preset_box:
@@ -132,8 +137,8 @@ def page():
     with map_box:
         unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element",
                                 options=("element", "byte"), horizontal=True)
-    summary(row, ["ELEMENT_WISE_IDENTITY", settings.data_type, side_text("input", *in_fields),
-                  "→ " + side_text("output", *out_fields), f"one cell per {unit}"])
+    summary(row, ["ELEMENT_WISE_IDENTITY", settings.data_type,
+                  side_text("input", *in_fields) + " → " + side_text("output", *out_fields), f"one cell per {unit}"])
     try:
         inp = parse_side("InputTensor", *in_fields)
         out = parse_side("OutputTensor", *out_fields, default_sizes=inp.sizes)
@@ -148,11 +153,12 @@ def page():
         else:
             st.success(f"Valid at DML_FEATURE_LEVEL_{settings.feature_level}.", icon=":material/check_circle:")
         with admitted(lw.BUFFER_CAP * 8 * 4, "this layout"):
-            widths = memory_maps(layout, unit)
+            widths, reading = memory_maps(layout, unit)
             if problems:
-                st.info("The copy is drawn once the descriptors are valid; the maps show what the strides address.")
+                st.info("The copy is drawn once the descriptors are valid; the maps show what the strides address. "
+                        + reading)
                 return
-            usage_line(layout)
+            usage_line(layout, reading)
             copy_section(layout, settings, widths)
     except DescriptorError as exc:
         show_error(exc)

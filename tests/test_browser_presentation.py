@@ -1,5 +1,6 @@
-"""Figures on screens and projectors, in Chromium: nothing overlaps or truncates at 800 px or in presentation
-mode at 1280x720, and the "Download animated HTML" file plays from disk with the network cut off."""
+"""Figures on screens and projectors, in Chromium: the figure starts in the top 70% of the window, nothing overlaps
+or truncates at 800 px or in presentation mode at 1280x720, and the "Download animated HTML" file plays from disk
+with the network cut off."""
 
 import os
 from pathlib import Path
@@ -9,7 +10,8 @@ import pytest
 pytestmark = pytest.mark.browser
 
 LOAD_TIMEOUT = 60_000
-OPERATOR_PAGES = ("depth_space", "bitwise_or", "split_join")
+OPERATOR_PAGES = ("depth_space", "bitwise_or", "split_join", "layouts")
+TOP_SHARE = 0.7  # the figure's top edge is within this share of the window's height: the picture is the page
 SIZES = {  # name: (viewport, query)
     "1400": ((1400, 1000), ""),
     "800": ((800, 900), ""),
@@ -96,6 +98,18 @@ def open_view(browser, url, viewport):
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(300)  # plotly's own layout pass after the last rerun
     return context, page
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("path", OPERATOR_PAGES)
+def test_the_figure_starts_near_the_top(browser, app_url, path, size):
+    viewport, query = SIZES[size]
+    context, page = open_view(browser, f"{app_url}/{path}{'?' + query if query else ''}", viewport)
+    try:
+        top = page.evaluate("document.querySelector('.js-plotly-plot').getBoundingClientRect().top")
+        assert top <= TOP_SHARE * viewport[1], f"the first figure starts at {top:.0f} px of {viewport[1]}"
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
