@@ -3,7 +3,7 @@ and diff, an uploaded output, the link into the operator page, and an ONNX node 
 
 import numpy as np
 import pytest
-from conftest import CHART
+from conftest import CHART, close_popover, open_popover
 
 import ops
 
@@ -77,7 +77,10 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     clean(page)
     # The page writes back only what differs from its defaults (C=8, BlockSize 2, ... are its defaults).
     assert "Order=COLUMN_ROW_DEPTH" in page.url and "dtype=FLOAT32" in page.url
+    open_popover(page, "Shape")
     assert page.get_by_role("spinbutton", name="C", exact=True).input_value() == "8"
+    close_popover(page)
+    open_popover(page, "Order")
     assert page.get_by_role("radio", name="COLUMN_ROW_DEPTH").is_checked()
 
 

@@ -140,6 +140,28 @@ def test_no_label_overlaps_or_truncates(browser, app_url, path, size):
         context.close()
 
 
+COUNT_FRAMES = """() => {
+    window.__frames = 0;
+    document.querySelector('.js-plotly-plot').on('plotly_animatingframe', () => { window.__frames += 1; });
+}"""
+
+
+def test_k_plays_and_pauses_the_figure_on_a_projector(browser, app_url):
+    context, page = open_view(browser, f"{app_url}/depth_space?present=true&speed=250", SIZES["present"][0])
+    try:
+        page.evaluate(COUNT_FRAMES)
+        page.keyboard.press("k")
+        page.wait_for_function("window.__frames >= 2", timeout=LOAD_TIMEOUT)
+        page.keyboard.press("k")
+        page.wait_for_timeout(600)
+        paused = page.evaluate("window.__frames")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("window.__frames") == paused
+        assert not page.js_errors, page.js_errors
+    finally:
+        context.close()
+
+
 RECORD_FRAMES = """() => {
     const plot = document.querySelector('.js-plotly-plot');
     window.__frames = [];

@@ -73,7 +73,8 @@ def render_sidebar(page=None):
                                           "nan, inf, -inf for floats; 0x... gives a bit pattern")
         present = url_state.widget(st.toggle, "Presentation mode", PRESENT, False,
                                    help="For a projector (1280x720): larger text, the sidebar folded away and "
-                                        "figures sized to the screen. In the link as present=true.")
+                                        "figures sized to the screen; the K key plays and pauses the figure on "
+                                        "screen. In the link as present=true.")
     if present:
         # The sidebar folds away; its arrow at the top left brings it back. Streamlit sizes its text in rem.
         st.set_page_config(initial_sidebar_state="collapsed")
