@@ -6,8 +6,8 @@ in highlighted code (a fixed grey #808495, 3.6:1) and the other token colors of 
 background (axe-core measured JSON keys #00A4D4 at 2.8:1 and strings #09AB3B at 3.0:1; numbers, operators and
 keywords are 2.1 to 3.5:1). Caption code takes the caption's color (5.0:1 with the theme's text); comments get a
 darker grey, 6.1:1 on the light theme's code background, and a lighter one under a dark color scheme; the other
-tokens get darker shades of their hues, at least 4.9:1, on the light scheme only (on the dark background Streamlit's
-own pass). !important: Streamlit sets them with a generated class of higher specificity.
+tokens get darker shades of their hues, at least 4.9:1, on the light scheme only (the dark scheme keeps
+Streamlit's own). !important: Streamlit sets them with a generated class of higher specificity.
 """
 
 import streamlit as st
