@@ -52,9 +52,11 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     scroll_to(page, "What the detective found")
     page.screenshot(path=screenshot_dir / "detective_pixel_shuffle_crd.png")
 
+    open_popover(page, "Examples")
     page.get_by_role("button", name="A DCR/CRD mix-up").click()
     page.wait_for_function("() => location.search.includes('dt_example=mixed_up')", timeout=TIMEOUT)
     page.get_by_text("The channel permutation").wait_for(timeout=TIMEOUT)
+    close_popover(page)
     settle(page)
     clean(page)
     assert page.get_by_text("permute_conv_output_channels").count() >= 1
@@ -65,7 +67,10 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     x = ops.origin_coded_input((1, 8, 2, 3))
     output = tmp_path / "output.npy"
     np.save(output, ops.depth_to_space(x, 2, "CRD").astype(np.float64))
+    open_popover(page, "Input & output")
     page.get_by_text("upload .npy files").click()
+    page.locator("input[type=file]").wait_for(state="attached", timeout=TIMEOUT)
+    close_popover(page)
     page.locator("input[type=file]").set_input_files(str(output))
     page.get_by_text("compared by value", exact=False).first.wait_for(timeout=TIMEOUT)
     assert page.get_by_text("Order COLUMN_ROW_DEPTH (CRD).", exact=False).count() == 1
