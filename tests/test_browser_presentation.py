@@ -11,6 +11,10 @@ pytestmark = pytest.mark.browser
 
 LOAD_TIMEOUT = 60_000
 OPERATOR_PAGES = ("depth_space", "bitwise_or", "split_join", "layouts")
+# The pages that draw a figure at their default settings and whose figure leads the page. The Overview's small
+# pictures (cell text over tile labels at 800 px and on a projector) and the ONNX page (no figure until asked) are
+# not covered yet.
+DRAWING_PAGES = (*OPERATOR_PAGES, "converter", "detective")
 TOP_SHARE = 0.7  # the figure's top edge is within this share of the window's height: the picture is the page
 SIZES = {  # name: (viewport, query)
     "1400": ((1400, 1000), ""),
@@ -92,7 +96,9 @@ def open_view(browser, url, viewport):
     page.js_errors = []
     page.on("pageerror", lambda error: page.js_errors.append(str(error)))
     page.goto(url)
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LOAD_TIMEOUT)
+    # The first figure of a page may sit in a closed tab: any figure drawn on screen will do.
+    page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .main-svg')].some("
+                           "svg => svg.getBoundingClientRect().width > 0)", timeout=LOAD_TIMEOUT)
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
                            timeout=LOAD_TIMEOUT)
     page.wait_for_load_state("networkidle")
@@ -113,14 +119,14 @@ def test_the_figure_starts_near_the_top(browser, app_url, path, size):
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("path", OPERATOR_PAGES)
+@pytest.mark.parametrize("path", DRAWING_PAGES)
 def test_no_label_overlaps_or_truncates(browser, app_url, path, size):
     viewport, query = SIZES[size]
     context, page = open_view(browser, f"{app_url}/{path}{'?' + query if query else ''}", viewport)
     try:
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"colors_{path}_{size}.png"))
-        chart = page.locator(".js-plotly-plot").first
+        chart = page.locator(".js-plotly-plot:visible").first
         chart.scroll_into_view_if_needed()
         chart.screenshot(path=str(SHOTS / f"colors_{path}_{size}_figure.png"))
         plots = page.evaluate(TEXT_BOXES)
