@@ -4,6 +4,7 @@ and diff, an uploaded output, the link into the operator page, and an ONNX node 
 import numpy as np
 import pytest
 from conftest import CHART, close_popover, open_popover
+from playwright.sync_api import expect
 
 import ops
 
@@ -82,11 +83,12 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     clean(page)
     # The page writes back only what differs from its defaults (C=8, BlockSize 2, ... are its defaults).
     assert "Order=COLUMN_ROW_DEPTH" in page.url and "dtype=FLOAT32" in page.url
+    # A widget shows the value the server gave it a moment after its popover opens: expect() waits for that.
     open_popover(page, "Shape")
-    assert page.get_by_role("spinbutton", name="C", exact=True).input_value() == "8"
+    expect(page.get_by_role("spinbutton", name="C", exact=True)).to_have_value("8")
     close_popover(page)
     open_popover(page, "Order")
-    assert page.get_by_role("radio", name="COLUMN_ROW_DEPTH").is_checked()
+    expect(page.get_by_role("radio", name="COLUMN_ROW_DEPTH")).to_be_checked()
 
 
 def test_onnx_page_lists_the_example_and_cross_checks_a_node(page, app_url, screenshot_dir):

@@ -5,6 +5,7 @@ import re
 
 import pytest
 from conftest import close_popover, open_animated_page, open_popover
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -53,11 +54,12 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
     open_animated_page(fresh, link)
-    fields = {}
-    for side in ("InputTensor", "OutputTensor"):
+    # A widget shows the value the server gave it a moment after its popover opens: expect() waits for that, and
+    # the blank fields are checked once the other field of their popover shows its value.
+    for side, sizes, strides in (("InputTensor", "1,3,2,4", ""), ("OutputTensor", "", "24,1,12,3")):
         body = open_popover(fresh, side)
-        fields[side] = [body.locator(f"input[aria-label='{label}']").input_value()
-                        for label in ("Sizes", "Strides (in elements)")]
+        expected = {"Sizes": sizes, "Strides (in elements)": strides}
+        for label, value in sorted(expected.items(), key=lambda item: not item[1]):
+            expect(body.locator(f"input[aria-label='{label}']")).to_have_value(value)
         close_popover(fresh)
-    assert fields == {"InputTensor": ["1,3,2,4", ""], "OutputTensor": ["", "24,1,12,3"]}
     assert_clean(fresh)
