@@ -14,6 +14,7 @@ from ui.panels import Call, operator_panels, show_busy, show_error
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, current_settings, show_value_notes
+from ui.toolbar import intro, summary, toolbar
 from ui.values import parse_int_list
 from viz.export import file_stem
 from viz.bitwise_fig import (
@@ -51,27 +52,37 @@ PRESETS = {
 }
 
 
-def controls():
-    """The page's settings, read from their widgets (and so from the URL)."""
-    left, right = st.columns(2)
-    with left:
+def controls(box):
+    """The page's settings, read from their widgets (and so from the URL), drawn in the toolbar's popover `box`."""
+    with box:
+        st.caption(
+            "Output = A | B on each element's raw bits: the DataType only sets the width (8 to 64 bits), so on "
+            "floats the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; 4_1 "
+            "allows every type. DataType, feature level and value pattern of A are in the sidebar."
+        )
         sizes = url_state.widget(st.text_input, "Sizes", "or_sizes", DEFAULTS["or_sizes"],
                                  help="1 to 8 sizes separated by commas; A, B and Output share them")
         source = url_state.widget(st.radio, "B values", "or_b_source", DEFAULTS["or_b_source"],
-                                  options=list(B_SOURCES), format_func=B_SOURCES.get, horizontal=True)
+                                  options=list(B_SOURCES), format_func=B_SOURCES.get)
         b_text = None
         if source == "typed":
             b_text = url_state.widget(st.text_area, "B typed values", "or_b_text", DEFAULTS["or_b_text"],
                                       max_chars=TYPED_MAX_CHARS,
                                       help="B's stored values, row-major; with broadcast dims B stores size 1 "
                                            "along them")
-            show_value_notes(b_text, current_settings().data_type, "B typed values")
-    with right:
         bcast = url_state.widget(st.text_input, "Broadcast B along dims", "or_bcast", DEFAULTS["or_bcast"],
                                  help="e.g. 0 or 0,1: B stores size 1 there and its descriptor strides are 0")
         in_place = url_state.widget(st.checkbox, "In place: Output aliases A's buffer", "or_inplace",
                                     DEFAULTS["or_inplace"])
     return sizes, b_text, bcast, bool(in_place)
+
+
+def settings_line(data_type, sizes_text, b_text, bcast_text, in_place):
+    """The settings as one readable line: ELEMENT_WISE_BIT_OR · UINT32 {2,3} · B from the pattern · ..."""
+    return ["ELEMENT_WISE_BIT_OR", f"{data_type} {{{sizes_text.strip()}}}",
+            "B typed" if b_text is not None else "B from the pattern",
+            f"B broadcast along {bcast_text.strip()}" if bcast_text.strip() else "",
+            "in place" if in_place else ""]
 
 
 def operands_of(settings, sizes_text, b_text, bcast_text):
@@ -150,18 +161,17 @@ def figure(operands, in_place, steps_on, speed):
     with admitted(work_bytes(operands), "this tensor"):
         a, _, _ = work.or_operands(operands)
         count = a.size
-        draw_first, draw_rows = st.columns(2)
-        first_asked = url_state.widget(draw_first.number_input, "First element drawn", "or_first", 0, minimum=0,
-                                       maximum=max(0, count - 1))
-        rows_asked = url_state.widget(draw_rows.number_input, "Elements drawn", "or_rows", DEFAULTS["or_rows"],
-                                      minimum=1, maximum=ROWS_MAX)
+        row, (drawn_box,) = toolbar("Drawn elements")
+        with drawn_box:
+            first_asked = url_state.widget(st.number_input, "First element drawn", "or_first", 0, minimum=0,
+                                           maximum=max(0, count - 1))
+            rows_asked = url_state.widget(st.number_input, "Elements drawn", "or_rows", DEFAULTS["or_rows"],
+                                          minimum=1, maximum=ROWS_MAX)
         first, stop = drawn_range(count, a.dtype, first_asked, rows_asked)
         width = a.dtype.itemsize * 8
-        st.caption(
-            f"Drawing elements {first} to {stop - 1} of {count:,} (row-major), {width} bits each; a grid holds at "
-            f"most {MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. Every element is computed and "
-            "cross-checked."
-        )
+        drawn_box.caption(f"A grid holds at most {MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. "
+                          "Every element is computed and cross-checked.")
+        summary(row, [f"Drawing elements {first} to {stop - 1} of {count:,} (row-major), {width} bits each"])
         pick = show_pick(operands, first, stop)
         if steps_on:
             # The bits of the picked element (or the first drawn one), from the most significant down.
@@ -242,19 +252,20 @@ def page():
     settings = current_settings()
     # The operator's name goes under the title: as one 23-letter word it broke mid-word in a 800 px window.
     st.title("Bitwise OR")
-    st.markdown("**DML_ELEMENT_WISE_BIT_OR**")
-    st.caption(
-        "Output = A | B on each element's raw bits: the DataType only sets the width (8 to 64 bits), so on floats "
-        "the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; 4_1 allows "
-        "every type. DataType, feature level and value pattern of A are in the sidebar."
-    )
-    preset_buttons(PRESETS.items(), "or_preset", PICK)
-    sizes_text, b_text, bcast_text, in_place = controls()
+    intro("**DML_ELEMENT_WISE_BIT_OR**: Output = A | B on each element's raw bits. Click a bit to follow it.")
+    row, (operand_box, preset_box, play_box) = toolbar("Operands", "Presets", "Play & explain")
+    with preset_box:
+        preset_buttons(PRESETS.items(), "or_preset", PICK)
+    sizes_text, b_text, bcast_text, in_place = controls(operand_box)
+    with play_box:
+        quiz_on, steps_on, speed = explain.mode_bar("or")
+    summary(row, settings_line(settings.data_type, sizes_text, b_text, bcast_text, in_place))
+    if b_text is not None:
+        show_value_notes(b_text, settings.data_type, "B typed values")
     try:
         operands = operands_of(settings, sizes_text, b_text, bcast_text)
         with admitted(work_bytes(operands), "this tensor"):
             work.or_output(operands)
-            quiz_on, steps_on, speed = explain.mode_bar("or")
             if quiz_on:
                 explain.quiz(quiz_settings(operands), "or", functools.partial(reveal, operands, in_place))
                 return

@@ -9,6 +9,7 @@ from ops import DescriptorError
 from ui import charts, url_state, work
 from viz.export import file_stem
 from ui.panels import show_error
+from ui.toolbar import intro, summary, toolbar
 
 DEFAULTS = {"C": 8, "BlockSize": 2, "convert": "CRD_to_DCR"}
 # C and BlockSize are the Depth <-> Space page's settings too (same names and bounds): a visitor moving between the
@@ -28,16 +29,18 @@ CONVERSION_CAPTIONS = [
 SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
 
 
-def controls():
-    columns = st.columns([1, 1, 4])
-    channels = url_state.widget(columns[0].number_input, "C (channels)", "C", DEFAULTS["C"], minimum=0,
-                                maximum=SIZE_MAX, help="Channels on the depth side: C must be divisible by "
-                                "BlockSize².")
-    block_size = url_state.widget(columns[1].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
-                                  minimum=0, maximum=BLOCK_MAX)
-    conversion = url_state.widget(columns[2].radio, "Conversion", "convert", DEFAULTS["convert"],
-                                  options=list(CONVERSIONS), format_func=CONVERSION_LABELS.get,
-                                  captions=CONVERSION_CAPTIONS)
+def controls(box):
+    """The settings, drawn in the toolbar's popover `box`."""
+    with box:
+        columns = st.columns(2)
+        channels = url_state.widget(columns[0].number_input, "C (channels)", "C", DEFAULTS["C"], minimum=0,
+                                    maximum=SIZE_MAX, help="Channels on the depth side: C must be divisible by "
+                                    "BlockSize².")
+        block_size = url_state.widget(columns[1].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
+                                      minimum=0, maximum=BLOCK_MAX)
+        conversion = url_state.widget(st.radio, "Conversion", "convert", DEFAULTS["convert"],
+                                      options=list(CONVERSIONS), format_func=CONVERSION_LABELS.get,
+                                      captions=CONVERSION_CAPTIONS)
     return int(channels), int(block_size), conversion
 
 
@@ -89,21 +92,23 @@ def how_to_apply(channels, block_size, source, target):
 
 def page():
     st.title("DCR ↔ CRD converter")
-    st.markdown(
-        "DEPTH_COLUMN_ROW (DCR) and COLUMN_ROW_DEPTH (CRD) read the same output pixel from different input "
-        "channels, so swapping one for the other in a conversion silently scrambles an image. A fixed channel "
-        "permutation P undoes it: feeding `x[:, P]` to the target order gives what the source order gave for `x`."
-    )
-    channels, block_size, conversion = controls()
+    intro("The channel permutation P that makes one depth/space order compute what the other computed.")
+    row, (settings_box,) = toolbar("Channels & conversion")
+    with settings_box:
+        st.caption(
+            "DEPTH_COLUMN_ROW (DCR) and COLUMN_ROW_DEPTH (CRD) read the same output pixel from different input "
+            "channels, so swapping one for the other in a conversion silently scrambles an image. A fixed channel "
+            "permutation P undoes it: feeding `x[:, P]` to the target order gives what the source order gave for "
+            "`x`."
+        )
+    channels, block_size, conversion = controls(settings_box)
     source, target = CONVERSIONS[conversion]
+    summary(row, [f"C = {channels:,}", f"BlockSize {block_size}", CONVERSION_LABELS[conversion]])
     try:
         p, q = work.conversion(channels, block_size, source, target)
     except DescriptorError as exc:
         show_error(exc)
         return
-    st.markdown(f"`depth_to_space(x[:, P], {block_size}, \"{target}\") == "
-                f"depth_to_space(x, {block_size}, \"{source}\")` for every x with C = {channels:,} channels, with")
-    st.code(f"{listed('P', p)}\n# Q undoes it: x[:, P][:, Q] == x\n{listed('Q', q)}", language="python")
     charts.show(work.conversion_picture(channels, block_size, source, target), "converter_figure",
                 file_stem("channel_permutation", channels, f"bs{block_size}", source, "to", target),
                 f"Channel permutation {source} to {target}, C = {channels}, BlockSize {block_size}")
@@ -113,6 +118,9 @@ def page():
         "block position the channel lands at in the output (the same in both), and hovering tells its output "
         "channel."
     )
+    st.markdown(f"`depth_to_space(x[:, P], {block_size}, \"{target}\") == "
+                f"depth_to_space(x, {block_size}, \"{source}\")` for every x with C = {channels:,} channels, with")
+    st.code(f"{listed('P', p)}\n# Q undoes it: x[:, P][:, Q] == x\n{listed('Q', q)}", language="python")
     downloads(channels, block_size, source, target)
     how_to_apply(channels, block_size, source, target)
 

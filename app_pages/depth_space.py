@@ -13,6 +13,7 @@ from ui.panels import Call, operator_panels, settings_problems, show_busy, show_
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
+from ui.toolbar import intro, sizes_text, summary, toolbar
 from viz.export import file_stem
 from viz.depth_space_fig import (
     DIRECTIONS,
@@ -57,22 +58,39 @@ def carry_shape_over():
     url_state.put(PICK, None)
 
 
-def controls():
-    direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"], options=DIRECTIONS,
-                                 horizontal=True, captions=DIRECTION_CAPTIONS, on_change=carry_shape_over)
-    columns = st.columns([1, 1, 1, 1, 1.4, 3])  # "BlockSize" whole on one line in a 800 px window
-    # No lower bound on the inputs: a size or BlockSize below 1 gets a message naming the rule and a fix, where a
-    # bounded input would only show a small icon and keep the old value.
-    sizes = [
-        url_state.widget(column.number_input, name, name, DEFAULTS[name], maximum=SIZE_MAX,
-                         help=f"InputTensor Sizes: {help_text}")
-        for column, name, help_text in zip(columns, "NCHW", ("batch", "channels", "height", "width"))
-    ]
-    block_size = url_state.widget(columns[4].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
-                                  maximum=BLOCK_MAX)
-    order = url_state.widget(columns[5].radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
-                             captions=ORDER_CAPTIONS, horizontal=True)
+def controls(shape_box, order_box):
+    """The settings, drawn in the toolbar's Shape and Order popovers."""
+    with shape_box:
+        st.markdown(
+            "**DML_DEPTH_TO_SPACE1** moves blocks of channels into BlockSize × BlockSize spatial blocks: "
+            "{N, C, H, W} → {N, C/BlockSize², H·BlockSize, W·BlockSize}. **DML_SPACE_TO_DEPTH1** is its inverse."
+        )
+        direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"], options=DIRECTIONS,
+                                     horizontal=True, captions=DIRECTION_CAPTIONS, on_change=carry_shape_over)
+        columns = st.columns([1, 1, 1, 1, 1.4])  # "BlockSize" whole on one line
+        # No lower bound on the inputs: a size or BlockSize below 1 gets a message naming the rule and a fix, where
+        # a bounded input would only show a small icon and keep the old value.
+        sizes = [
+            url_state.widget(column.number_input, name, name, DEFAULTS[name], maximum=SIZE_MAX,
+                             help=f"InputTensor Sizes: {help_text}")
+            for column, name, help_text in zip(columns, "NCHW", ("batch", "channels", "height", "width"))
+        ]
+        block_size = url_state.widget(columns[4].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
+                                      maximum=BLOCK_MAX)
+    with order_box:
+        st.markdown("The Order decides which channel lands where: DEPTH_COLUMN_ROW reads the depth as (row, column, "
+                    "channel), COLUMN_ROW_DEPTH as (channel, row, column). Each cell is colored by its input channel.")
+        order = url_state.widget(st.radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
+                                 captions=ORDER_CAPTIONS)
     return tuple(int(s) for s in sizes), int(block_size), order, direction
+
+
+def settings_line(shape, block_size, order, direction, data_type):
+    """The settings as one readable line: DEPTH_TO_SPACE1 · {1,8,2,3} → {1,2,4,6} · BlockSize 2 · ..."""
+    output = inverse_shape(direction, shape, block_size)
+    shapes = sizes_text(shape) + (f" → {sizes_text(output)}" if output is not None else "")
+    return [OPERATORS[direction], shapes, f"BlockSize {block_size}", "both orders" if order == COMPARE else order,
+            data_type]
 
 
 def window_controls(depth_shape, block_size, direction):
@@ -260,16 +278,17 @@ def refused(refusals, shape, block_size, direction):
 def page():
     settings = current_settings()
     st.title("Depth ↔ Space")
-    st.markdown(
-        "**DML_DEPTH_TO_SPACE1** moves blocks of channels into BlockSize × BlockSize spatial blocks: "
-        "{N, C, H, W} → {N, C/BlockSize², H·BlockSize, W·BlockSize}. **DML_SPACE_TO_DEPTH1** is its inverse. "
-        "The Order decides which channel lands where: DEPTH_COLUMN_ROW reads the depth as (row, column, channel), "
-        "COLUMN_ROW_DEPTH as (channel, row, column). Each cell is colored by its input channel."
-    )
-    # A preset starts the drawn window over.
-    preset_buttons(((label, dict(values, **dict.fromkeys(WINDOW_KEYS, 0))) for label, values in PRESETS.items()),
-                   "ds_preset", PICK, heading="**Presets**")
-    shape, block_size, order_choice, direction = controls()
+    intro("Where every element goes when channels become space (or space becomes channels). "
+          "Click a cell to follow it.")
+    row, (shape_box, order_box, preset_box, play_box) = toolbar("Shape", "Order", "Presets", "Play & explain")
+    with preset_box:
+        # A preset starts the drawn window over.
+        preset_buttons(((label, dict(values, **dict.fromkeys(WINDOW_KEYS, 0))) for label, values in PRESETS.items()),
+                       "ds_preset", PICK)
+    shape, block_size, order_choice, direction = controls(shape_box, order_box)
+    with play_box:
+        quiz_on, steps_on, speed = explain.mode_bar("ds")
+    summary(row, settings_line(shape, block_size, order_choice, direction, settings.data_type))
     op = OPERATORS[direction]
     orders = list(ORDERS) if order_choice == COMPARE else [order_choice]
     spec = settings.values
@@ -282,7 +301,6 @@ def page():
                 value_error = str(exc)
             refusals = dict.fromkeys(orders, value_error) if value_error else results(
                 spec, shape, block_size, orders, direction)
-            quiz_on, steps_on, speed = explain.mode_bar("ds")
             if any(refusals.values()):
                 refused(refusals, shape, block_size, direction)
             else:

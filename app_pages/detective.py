@@ -22,6 +22,7 @@ from ui import charts, url_state
 from ui.operator_links import PAGE_TITLES, operator_link
 from ui.panels import show_busy, show_error
 from ui.shared import Busy, admitted
+from ui.toolbar import intro, summary, toolbar
 from ui.values import parse_int_list
 
 SOURCES = {"example": "an example", "upload": "upload .npy files", "paste": "paste printed arrays"}
@@ -56,7 +57,6 @@ def try_example(name):
 
 def examples_row():
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
-    row.markdown("**Try an example**")
     for name, example in DETECTIVE_EXAMPLES.items():
         row.button(example.label, key=f"dt_try_{name}", on_click=try_example, args=(name,), width="content",
                    help=example.text)
@@ -243,49 +243,60 @@ def work_bytes(sizes):
     return min(sum(math.prod(s) for s in sizes), work.DETECTIVE_ELEMENTS) * 8 * 8
 
 
-def controls():
-    left, middle, right = st.columns([3, 2, 3])
-    sizes = url_state.widget(left.text_input, "Input sizes", "dt_sizes", DEFAULTS["dt_sizes"], max_chars=200,
-                             help="1 to 8 whole numbers separated by commas; for a join, several inputs separated "
-                                  "by ';' (1,2,2,3; 1,1,2,3)")
-    data_type = url_state.widget(middle.selectbox, "Input data type", "dt_dtype", DEFAULTS["dt_dtype"],
-                                 options=DML_TYPES,
-                                 help="FLOAT32 is the type every framework takes; it spells indices exactly up to "
-                                      "2^24 elements")
-    source = url_state.widget(right.radio, "Output from", "dt_source", DEFAULTS["dt_source"], options=list(SOURCES),
-                              format_func=SOURCES.get, horizontal=True)
+def controls(box):
+    """The input's sizes and type and where the output comes from, drawn in the toolbar's popover `box`."""
+    with box:
+        sizes = url_state.widget(st.text_input, "Input sizes", "dt_sizes", DEFAULTS["dt_sizes"], max_chars=200,
+                                 help="1 to 8 whole numbers separated by commas; for a join, several inputs "
+                                      "separated by ';' (1,2,2,3; 1,1,2,3)")
+        data_type = url_state.widget(st.selectbox, "Input data type", "dt_dtype", DEFAULTS["dt_dtype"],
+                                     options=DML_TYPES,
+                                     help="FLOAT32 is the type every framework takes; it spells indices exactly up "
+                                          "to 2^24 elements")
+        source = url_state.widget(st.radio, "Output from", "dt_source", DEFAULTS["dt_source"],
+                                  options=list(SOURCES), format_func=SOURCES.get, horizontal=True)
     return sizes, data_type, source
 
 
 def page():
     st.title("The layout detective")
-    st.markdown(
-        "Bring your own operator: download an **origin-coded input**, run it through your framework or model, and "
-        "upload or paste what comes out. The detective draws, cell by cell, which input element each output cell "
-        "came from, and names the DirectML descriptor that reproduces it exactly (operator, Order, BlockSize, split "
-        "sizes and axis). When none does but a **channel permutation** would (the DCR/CRD mix-up), it shows the "
-        "permutation and how to fold it into the convolution before."
-    )
-    examples_row()
-    sizes_raw, data_type, source = controls()
+    intro("Bring your own operator: which input element did each output cell come from, and which DirectML "
+          "descriptor does that?")
+    row, (example_box, input_box) = toolbar("Examples", "Input & output")
+    with example_box:
+        st.caption(
+            "Download an **origin-coded input**, run it through your framework or model, and upload or paste what "
+            "comes out. The detective draws, cell by cell, which input element each output cell came from, and "
+            "names the DirectML descriptor that reproduces it exactly (operator, Order, BlockSize, split sizes and "
+            "axis). When none does but a **channel permutation** would (the DCR/CRD mix-up), it shows the "
+            "permutation and how to fold it into the convolution before."
+        )
+        examples_row()
+    sizes_raw, data_type, source = controls(input_box)
     try:
         sizes = parse_sizes(sizes_raw)
         with admitted(work_bytes(sizes), "the detective"):
-            input_section(sizes, data_type)
             if source == "example":
-                name = url_state.widget(st.selectbox, "Example", "dt_example", DEFAULTS["dt_example"],
-                                        options=list(DETECTIVE_EXAMPLES),
-                                        format_func=lambda n: DETECTIVE_EXAMPLES[n].label)
+                with example_box:
+                    name = url_state.widget(st.selectbox, "Example", "dt_example", DEFAULTS["dt_example"],
+                                            options=list(DETECTIVE_EXAMPLES),
+                                            format_func=lambda n: DETECTIVE_EXAMPLES[n].label)
+                summary(row, [f"Example: {DETECTIVE_EXAMPLES[name].label}",
+                              f"input {{{sizes_raw.strip()}}} {data_type}"])
                 st.caption(DETECTIVE_EXAMPLES[name].text)
-                case = work.example_case(name, sizes, data_type)
-            else:
-                brought = uploaded_outputs() if source == "upload" else pasted_outputs()
-                if brought is None:
-                    st.info("Upload or paste your operator's output to identify it, or try an example above.",
-                            icon=":material/upload:")
-                    return
-                key, read = brought
-                case = work.outputs_case(sizes, data_type, key, read)
+                show_case(work.example_case(name, sizes, data_type))
+                # An example brings its own output: the input to download comes after what it shows.
+                input_section(sizes, data_type)
+                return
+            summary(row, [f"Your output ({SOURCES[source]})", f"input {{{sizes_raw.strip()}}} {data_type}"])
+            input_section(sizes, data_type)
+            brought = uploaded_outputs() if source == "upload" else pasted_outputs()
+            if brought is None:
+                st.info("Upload or paste your operator's output to identify it, or try one of the Examples above.",
+                        icon=":material/upload:")
+                return
+            key, read = brought
+            case = work.outputs_case(sizes, data_type, key, read)
     except DescriptorError as exc:
         show_error(exc)
         return
@@ -296,9 +307,7 @@ def page():
 
 
 def show_case(case):
-    st.subheader("What the detective found")
-    verdict(case)
-    st.subheader("Where every output cell came from")
+    """The figure of where every output cell came from, then what the detective concluded from it."""
     meta = case.figure.to_dict()["layout"]["meta"]
     shapes = ", ".join(str(list(y.shape)) for y in case.ys)
     st.caption(
@@ -307,6 +316,8 @@ def show_case(case):
         "element's color (✗: a value in no input). Hover for both indices."
         + (f" Drawn: {meta['drawn']}." if meta["drawn"] else ""))
     charts.show(case.figure, "dt_chart", "detective", "Layout detective: where each element came from")
+    st.subheader("What the detective found")
+    verdict(case)
 
 
 page()

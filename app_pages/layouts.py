@@ -11,6 +11,7 @@ from viz.export import file_stem
 from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
+from ui.toolbar import intro, summary, toolbar
 from ui.values import parse_int_list
 
 TOTAL_MAX = lw.BUFFER_CAP * 8
@@ -23,20 +24,26 @@ def apply_layout_preset(name):
     url_state.put_many(lw.preset_fields(name, current_settings().data_type))
 
 
-def side_controls(side, column):
+def side_controls(side, box):
+    """One side's desc fields, drawn in its toolbar popover `box`."""
     sizes_key, strides_key, total_key = FIELDS[side]
-    with column:
-        st.markdown(f"**{side.capitalize()}Tensor**")
-        left, middle, right = st.columns([2, 3, 2])
-        sizes = url_state.widget(left.text_input, "Sizes", sizes_key, DEFAULTS[sizes_key], max_chars=80,
+    with box:
+        sizes = url_state.widget(st.text_input, "Sizes", sizes_key, DEFAULTS[sizes_key], max_chars=80,
                                  help="1 to 8 sizes, e.g. 1,3,2,4" if side == "input" else
                                  "blank: the input's Sizes (DirectML requires them equal)")
-        strides = url_state.widget(middle.text_input, "Strides (in elements)", strides_key, DEFAULTS[strides_key],
+        strides = url_state.widget(st.text_input, "Strides (in elements)", strides_key, DEFAULTS[strides_key],
                                    max_chars=120, help="one per dimension; blank: packed row-major; 0 broadcasts")
-        total = url_state.widget(right.number_input, "TotalTensorSizeInBytes", total_key, DEFAULTS[total_key],
+        total = url_state.widget(st.number_input, "TotalTensorSizeInBytes", total_key, DEFAULTS[total_key],
                                  minimum=0, maximum=TOTAL_MAX, step=4,
                                  help="0: the implied size (DMLCalcBufferTensorSize)")
     return sizes, strides, int(total)
+
+
+def side_text(role, sizes_text, strides_text, total):
+    """One side's fields as the settings line says them: input {3,4} packed, output {1,3} strides, 52 bytes."""
+    sizes = f" {{{sizes_text.strip()}}}" if sizes_text.strip() else ""
+    strides = f"strides {{{strides_text.strip()}}}" if strides_text.strip() else "packed"
+    return f"{role}{sizes} {strides}" + (f", {total} bytes" if total else "")
 
 
 def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
@@ -49,12 +56,11 @@ def parse_side(field, sizes_text, strides_text, total, default_sizes=None):
     return lw.Side(tuple(sizes), strides, total)
 
 
-def memory_maps(layout):
-    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each."""
+def memory_maps(layout, unit):
+    """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each and
+    how to read their cells."""
     size = element_size(layout.data_type)
-    unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element", options=("element", "byte"),
-                            horizontal=True)
-    columns, widths = st.columns(2), {}
+    columns, widths, reading = st.columns(2), {}, ""
     for column, side, role in zip(columns, (layout.input, layout.output), ("input", "output")):
         with column:
             if lw.drawable(side, layout.data_type) is None:
@@ -63,16 +69,17 @@ def memory_maps(layout):
             figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
                                                  unit)
             charts.show(figure, f"ly_map_{role}", file_stem("layout", role, "memory_map"), f"Memory map of the {role}")
-    return widths
+            reading = reading or figure.to_dict()["layout"]["meta"]["reading"]
+    return widths, reading
 
 
-def usage_line(layout):
+def usage_line(layout, reading):
     parts = []
     for side, role, repeated_name in ((layout.input, "Input", "read more than once (broadcast)"),
                                       (layout.output, "Output", "written more than once")):
         untouched, repeated = lw.usage(side, layout.data_type)
         parts.append(f"{role}: {untouched} elements never touched (padding), {repeated} {repeated_name}")
-    st.caption("; ".join(parts) + ".")
+    st.caption("; ".join(parts) + ". " + reading)
 
 
 def copy_section(layout, settings, widths):
@@ -94,12 +101,13 @@ def copy_section(layout, settings, widths):
                 "The copy, element by element in the output's memory order")
     model, cpp = lw.exports(layout, spec)
     with st.expander("Export: DxDispatch model and C++"):
-        left, middle, right = st.columns(3)
-        left.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
-                             mime="application/json", key="ly_download_json")
-        middle.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
-                               key="ly_download_cpp")
-        if right.button("Open in Descriptor workbench", key="ly_workbench"):
+        # A wrapping row of buttons as wide as their labels: equal columns cut them off in a 800 px window.
+        buttons = st.container(horizontal=True, wrap=True)
+        buttons.download_button("Download the DxDispatch model (JSON)", model, file_name="identity.json",
+                                mime="application/json", key="ly_download_json")
+        buttons.download_button("Download the C++ snippet", cpp, file_name="identity.cpp", mime="text/x-c++src",
+                                key="ly_download_cpp")
+        if buttons.button("Open in Descriptor workbench", key="ly_workbench"):
             st.session_state[WORKBENCH_KEY] = json.loads(model)
             st.switch_page(WORKBENCH_PAGE, query_params={})
         st.code(cpp, language="cpp")
@@ -108,21 +116,29 @@ def copy_section(layout, settings, widths):
 
 def page():
     settings = current_settings()
-    st.title("Layouts: DML_ELEMENT_WISE_IDENTITY")
-    st.caption(
-        "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "
-        "change, and Strides (elements per step along each dimension) say where. A permuted order transposes "
-        "(NCHW -> NHWC), a 0 stride broadcasts, larger output strides pad, a long row stride reads a window of a "
-        "larger buffer (DirectML: 'Using strides to express padding and memory layout'). DataType, feature level "
-        "and values are in the sidebar; values fill the input buffer in memory order."
-    )
-    columns = st.columns(3) + st.columns(3)
-    for number, (column, name) in enumerate(zip(columns, LAYOUT_PRESETS)):
-        column.button(name, key=f"ly_preset_{number}", on_click=apply_layout_preset, args=(name,),
-                      use_container_width=True)
-    left, right = st.columns(2)
-    in_fields = side_controls("input", left)
-    out_fields = side_controls("output", right)
+    # The operator's name goes under the title: as one 25-letter word it broke mid-word in a 800 px window.
+    st.title("Layouts")
+    intro("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where each "
+          "element lives.")
+    row, (preset_box, input_box, output_box, map_box) = toolbar("Presets", "InputTensor", "OutputTensor",
+                                                                "Memory maps")
+    with preset_box:
+        st.caption(
+            "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "
+            "change, and Strides (elements per step along each dimension) say where. A permuted order transposes "
+            "(NCHW -> NHWC), a 0 stride broadcasts, larger output strides pad, a long row stride reads a window of "
+            "a larger buffer (DirectML: 'Using strides to express padding and memory layout'). DataType, feature "
+            "level and values are in the sidebar; values fill the input buffer in memory order."
+        )
+        for number, name in enumerate(LAYOUT_PRESETS):
+            st.button(name, key=f"ly_preset_{number}", on_click=apply_layout_preset, args=(name,), width="stretch")
+    in_fields = side_controls("input", input_box)
+    out_fields = side_controls("output", output_box)
+    with map_box:
+        unit = url_state.widget(st.radio, "Memory maps: one cell per", "ly_unit", "element",
+                                options=("element", "byte"), horizontal=True)
+    summary(row, ["ELEMENT_WISE_IDENTITY", settings.data_type,
+                  side_text("input", *in_fields) + " → " + side_text("output", *out_fields), f"one cell per {unit}"])
     try:
         inp = parse_side("InputTensor", *in_fields)
         out = parse_side("OutputTensor", *out_fields, default_sizes=inp.sizes)
@@ -137,11 +153,12 @@ def page():
         else:
             st.success(f"Valid at DML_FEATURE_LEVEL_{settings.feature_level}.", icon=":material/check_circle:")
         with admitted(lw.BUFFER_CAP * 8 * 4, "this layout"):
-            widths = memory_maps(layout)
+            widths, reading = memory_maps(layout, unit)
             if problems:
-                st.info("The copy is drawn once the descriptors are valid; the maps show what the strides address.")
+                st.info("The copy is drawn once the descriptors are valid; the maps show what the strides address. "
+                        + reading)
                 return
-            usage_line(layout)
+            usage_line(layout, reading)
             copy_section(layout, settings, widths)
     except DescriptorError as exc:
         show_error(exc)

@@ -3,7 +3,6 @@ from its own inputs)."""
 
 import dataclasses
 import functools
-import math
 
 import streamlit as st
 
@@ -17,6 +16,7 @@ from ui.panels import Call, operator_panels, show_busy, show_error
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
+from ui.toolbar import intro, summary, toolbar
 from ui.values import parse_int_list
 from viz.export import file_stem
 from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
@@ -108,26 +108,30 @@ def slice_indices(text, other_dims):
     return dict(zip(other_dims, values))
 
 
-def controls():
-    operation = url_state.widget(st.radio, "Operator", "sj_op", DEFAULTS["sj_op"], options=list(OPERATIONS),
-                                 format_func=OPERATIONS.get, horizontal=True)
-    left, right = st.columns(2)
-    joining = operation == "join"
-    with left:
+def controls(box):
+    """The settings, drawn in the toolbar's popover `box`."""
+    with box:
+        st.caption(
+            "SPLIT cuts InputTensor along Axis into OutputCount tensors whose sizes along Axis sum to the input's; "
+            "every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, or see it "
+            "undo a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values are in the "
+            "sidebar."
+        )
+        operation = url_state.widget(st.radio, "Operator", "sj_op", DEFAULTS["sj_op"], options=list(OPERATIONS),
+                                     format_func=OPERATIONS.get, horizontal=True)
+        joining = operation == "join"
         sizes = url_state.widget(st.text_input, "Sizes", "sj_sizes", DEFAULTS["sj_sizes"],
-                                 help="Every input's sizes; the entry at Axis is each input's own (right)" if joining
+                                 help="Every input's sizes; the entry at Axis is each input's own (below)" if joining
                                  else "InputTensor sizes: 1 to 8 whole numbers separated by commas")
         # Not bounded here: an axis out of range gets check_axis's message, which names the rule.
         axis = url_state.widget(st.number_input, "Axis", "sj_axis", DEFAULTS["sj_axis"], step=1,
                                 help="The dimension that is cut (0 = outermost)")
-    if joining:
-        with right:
+        if joining:
             count = url_state.widget(st.number_input, "Number of inputs", "sj_inputs", DEFAULTS["sj_inputs"],
                                      maximum=PARTS_MAX, on_change=resize_join_sizes, help="InputCount")
             join_text = url_state.widget(st.text_input, "Input sizes along Axis", "sj_join", DEFAULTS["sj_join"],
                                          help="One size per input: InputTensors[k].Sizes[Axis]")
-        return Controls(operation, sizes, int(axis), count=int(count), join_text=join_text)
-    with right:
+            return Controls(operation, sizes, int(axis), count=int(count), join_text=join_text)
         mode = url_state.widget(st.radio, "Outputs", "sj_mode", DEFAULTS["sj_mode"], options=list(MODES),
                                 format_func=MODES.get, horizontal=True)
         if mode == "sizes":
@@ -140,6 +144,15 @@ def controls():
                                      maximum=PARTS_MAX)
             split_text = None
     return Controls(operation, sizes, int(axis), split_text=split_text, parts=parts)
+
+
+def settings_line(controls, data_type):
+    """The settings as one readable line: SPLIT · FLOAT32 {1,1,6,2} · Axis 2 · sizes 2,1,3."""
+    if controls.operation == "join":
+        return ["JOIN", f"{controls.count} inputs, sizes {controls.join_text.strip()} along Axis {controls.axis}",
+                f"{data_type} {{{controls.sizes_text.strip()}}}"]
+    outputs = f"sizes {controls.split_text.strip()}" if controls.split_text is not None else f"{controls.parts} parts"
+    return ["SPLIT, then JOIN", f"{data_type} {{{controls.sizes_text.strip()}}}", f"Axis {controls.axis}", outputs]
 
 
 def configuration(controls):
@@ -217,7 +230,8 @@ def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
         x = work.values(spec, sizes)
         view = default_view(len(sizes), axis)
         other_dims = [d for d in range(len(sizes)) if d not in view]
-        with st.expander("What is drawn", expanded=len(sizes) > 2 or math.prod(sizes) > 4096):
+        row, (plane_box,) = toolbar("Drawn plane")
+        with plane_box:
             slice_text = ""
             if other_dims:
                 slice_text = url_state.widget(st.text_input, f"Slice indices for dims {other_dims}", "sj_slice", "",
@@ -242,19 +256,18 @@ def figure(spec, sizes, axis, output_sizes, join, steps_on, speed):
         rows_text = "one row (1-D tensor)" if row_dim is None else f"rows = dim {row_dim}, indices {row0} to {row1 - 1}"
         meta = picture.to_dict()["layout"]["meta"]
         fixed_text = ", ".join(f"dim {d} = {i}" for d, i in meta["fixed"]) or "none"
-        reading = (
-            "Colors = which input an element comes from; hover gives its index in that input and in the output. "
-            "The inputs hold consecutive slabs of the sidebar's value pattern over the output, so each value "
-            "spells where it lands. Play shows the output cut into its inputs and the inputs joined (JOIN)."
-        ) if join else (
-            "Colors = which output an element goes to; hover gives its index in the input and in that output. Play "
-            "peels the outputs off one by one (SPLIT) and then joins them back (JOIN)."
+        plane_box.caption(
+            f"At most 64 x 64 cells. The plane always contains Axis {axis}, so the cut shows. " + (
+                "Colors = which input an element comes from; hover gives its index in that input and in the "
+                "output. The inputs hold consecutive slabs of the sidebar's value pattern over the output, so each "
+                "value spells where it lands. Play shows the output cut into its inputs and the inputs joined (JOIN)."
+            ) if join else (
+                "Colors = which output an element goes to; hover gives its index in the input and in that output. "
+                "Play peels the outputs off one by one (SPLIT) and then joins them back (JOIN)."
+            )
         )
-        st.caption(
-            f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1} (at most 64 x 64 "
-            f"cells). Other dims fixed at: {fixed_text}. The plane always contains Axis {axis}, so the cut shows. "
-            + reading
-        )
+        summary(row, [f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1}",
+                      f"other dims fixed at: {fixed_text}"])
         remember_valid("split_join", drawn)
         if steps_on:
             explain.stepper("split_join", [("SPLIT", picture)],
@@ -331,14 +344,15 @@ def refused(exc, settings, spec, controls):
 def page():
     settings = current_settings()
     st.title("Split <-> Join: DML_SPLIT and DML_JOIN")
-    st.caption(
-        "SPLIT cuts InputTensor along Axis into OutputCount tensors whose sizes along Axis sum to the input's; "
-        "every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, or see it undo "
-        "a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values are in the sidebar."
-    )
-    preset_buttons(PRESETS.items(), "sj_preset", PICK)
+    intro("A tensor cut along Axis into pieces, and the pieces joined back. Click a cell to follow it.")
+    row, (operator_box, preset_box, play_box) = toolbar("Operator & sizes", "Presets", "Play & explain")
+    with preset_box:
+        preset_buttons(PRESETS.items(), "sj_preset", PICK)
     spec = settings.values
-    controls_now = controls()
+    controls_now = controls(operator_box)
+    with play_box:
+        quiz_on, steps_on, speed = explain.mode_bar("sj")
+    summary(row, settings_line(controls_now, settings.data_type))
     joining = controls_now.operation == "join"
     try:
         sizes, axis, output_sizes = configuration(controls_now)
@@ -349,7 +363,6 @@ def page():
             except DescriptorError as exc:
                 raise Refused(str(exc), split_fixes(sizes, axis, output_sizes), (sizes, axis, output_sizes)) from None
             same = work.joined(spec, sizes, axis, output_sizes).tobytes() == x.tobytes()
-            quiz_on, steps_on, speed = explain.mode_bar("sj")
             if quiz_on:
                 explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj",
                              functools.partial(reveal, spec, sizes, axis, output_sizes))

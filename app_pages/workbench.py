@@ -400,7 +400,8 @@ def show_explorer(raw, default_type):
     total_cells = -(-declared // cell_bytes)
     st.caption(
         f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
-        f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,})."
+        f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,}). "
+        + figure.to_dict()["layout"]["meta"]["reading"]
     )
 
 

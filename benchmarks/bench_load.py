@@ -183,20 +183,35 @@ def _timed(page, action):
     return (max(changed, busy_until) - start) / 1000
 
 
+def _revealed(page, locator):
+    """`locator`, after opening the toolbar popover that holds it when it is folded away (ui/toolbar.py). A popover
+    stays open while the page reruns: only a scenario's first action opens it."""
+    if locator.count():
+        return locator
+    for button in page.locator('[data-testid="stPopover"] button').all():
+        button.click()
+        page.locator('[data-testid="stPopoverBody"]').first.wait_for()
+        page.wait_for_timeout(200)  # its widgets are drawn a moment after it opens
+        if locator.count():
+            return locator
+        page.keyboard.press("Escape")
+    return locator
+
+
 def _set_number(page, label, value):
-    box = page.locator(f'input[aria-label="{label}"]')
+    box = _revealed(page, page.locator(f'input[aria-label="{label}"]'))
     box.fill(str(value))
     box.press("Enter")
 
 
 def _set_text(page, label, value):
-    box = page.locator(f'input[aria-label="{label}"]')
+    box = _revealed(page, page.locator(f'input[aria-label="{label}"]'))
     box.fill(value)
     box.press("Enter")
 
 
 def _pick_option(page, label):
-    page.get_by_text(label, exact=True).first.click()
+    _revealed(page, page.get_by_text(label, exact=True)).first.click()
 
 
 def _click_cell(page, index):

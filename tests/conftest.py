@@ -101,6 +101,20 @@ def click_button(at, label_start):
     next(b for b in at.button if b.label.startswith(label_start)).click().run()
 
 
+def open_popover(page, label):
+    """Open the toolbar popover named `label` (ui/toolbar.py): its widgets are in the page only while it is open.
+    Returns its body."""
+    page.locator('[data-testid="stPopover"] button').filter(has_text=label).first.click()
+    body = page.locator('[data-testid="stPopoverBody"]').last
+    body.wait_for(timeout=30_000)
+    return body
+
+
+def close_popover(page):
+    page.keyboard.press("Escape")
+    page.locator('[data-testid="stPopoverBody"]').first.wait_for(state="detached", timeout=30_000)
+
+
 def open_animated_page(page, url):
     """Open `url` and wait until its first animated figure has drawn its Play button and the page is idle."""
     page.goto(url)

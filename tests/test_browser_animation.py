@@ -3,6 +3,7 @@ rerun during Play each interrupt a Plotly animation, whose rejected promise plot
 (ui/plotly_chart.js handles exactly those); any other unhandled rejection still reaches the page's errors."""
 
 import pytest
+from conftest import open_popover
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +58,7 @@ def test_rerun_during_play(bitwise):
     bitwise.get_by_text("Download model JSON").wait_for(timeout=30_000)
     ready(bitwise)
     play(bitwise)
+    open_popover(bitwise, "Drawn elements")
     bitwise.get_by_role("spinbutton", name="Elements drawn").fill("3")
     bitwise.keyboard.press("Enter")
     bitwise.get_by_text("Drawing elements 0 to 2").wait_for(timeout=30_000)

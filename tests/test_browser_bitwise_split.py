@@ -1,7 +1,7 @@
 """Bitwise OR and Split <-> Join in Chromium: load cleanly, Play animates, deep links restore settings."""
 
 import pytest
-from conftest import open_animated_page
+from conftest import open_animated_page, open_popover
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -48,6 +48,7 @@ def test_page_loads_and_play_animates(page, app_url, screenshot_dir, path):
 
 def test_bitwise_preset_screenshot(page, app_url, screenshot_dir):
     open_animated_page(page, f"{app_url}/bitwise_or")
+    open_popover(page, "Presets")
     page.get_by_role("button", name="float32 1.0 | 2.0 = +inf").click()
     page.get_by_text("0x7F800000").first.wait_for(timeout=30_000)
     page.wait_for_load_state("networkidle")
@@ -60,6 +61,7 @@ def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
     open_animated_page(page, f"{app_url}/split_join?sj_sizes=2,6,4&sj_axis=1&sj_split=1,2,3&dtype=INT16")
     page.get_by_text("OutputCount 3: [0] [2, 1, 4], [1] [2, 2, 4], [2] [2, 3, 4]").wait_for(timeout=30_000)
     # A widget given its value by the server shows it a moment after it appears: expect() waits for that.
+    open_popover(page, "Operator & sizes")
     expect(page.get_by_role("textbox", name="Sizes", exact=True)).to_have_value("2,6,4")
     expect(page.get_by_role("textbox", name="Output sizes along Axis")).to_have_value("1,2,3")
     assert_clean(page)
@@ -69,6 +71,7 @@ def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
 def test_bitwise_deep_link_restores_settings(page, app_url):
     open_animated_page(page, f"{app_url}/bitwise_or?or_sizes=4&or_bcast=0&dtype=UINT8")
     page.get_by_text("Drawing elements 0 to 3 of 4").wait_for(timeout=30_000)
+    open_popover(page, "Operands")
     expect(page.get_by_role("textbox", name="Broadcast B along dims")).to_have_value("0")
     assert_clean(page)
 

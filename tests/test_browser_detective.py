@@ -3,7 +3,8 @@ and diff, an uploaded output, the link into the operator page, and an ONNX node 
 
 import numpy as np
 import pytest
-from conftest import CHART
+from conftest import CHART, close_popover, open_popover
+from playwright.sync_api import expect
 
 import ops
 
@@ -52,9 +53,11 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     scroll_to(page, "What the detective found")
     page.screenshot(path=screenshot_dir / "detective_pixel_shuffle_crd.png")
 
+    open_popover(page, "Examples")
     page.get_by_role("button", name="A DCR/CRD mix-up").click()
     page.wait_for_function("() => location.search.includes('dt_example=mixed_up')", timeout=TIMEOUT)
     page.get_by_text("The channel permutation").wait_for(timeout=TIMEOUT)
+    close_popover(page)
     settle(page)
     clean(page)
     assert page.get_by_text("permute_conv_output_channels").count() >= 1
@@ -65,7 +68,10 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     x = ops.origin_coded_input((1, 8, 2, 3))
     output = tmp_path / "output.npy"
     np.save(output, ops.depth_to_space(x, 2, "CRD").astype(np.float64))
+    open_popover(page, "Input & output")
     page.get_by_text("upload .npy files").click()
+    page.locator("input[type=file]").wait_for(state="attached", timeout=TIMEOUT)
+    close_popover(page)
     page.locator("input[type=file]").set_input_files(str(output))
     page.get_by_text("compared by value", exact=False).first.wait_for(timeout=TIMEOUT)
     assert page.get_by_text("Order COLUMN_ROW_DEPTH (CRD).", exact=False).count() == 1
@@ -77,8 +83,12 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     clean(page)
     # The page writes back only what differs from its defaults (C=8, BlockSize 2, ... are its defaults).
     assert "Order=COLUMN_ROW_DEPTH" in page.url and "dtype=FLOAT32" in page.url
-    assert page.get_by_role("spinbutton", name="C", exact=True).input_value() == "8"
-    assert page.get_by_role("radio", name="COLUMN_ROW_DEPTH").is_checked()
+    # A widget shows the value the server gave it a moment after its popover opens: expect() waits for that.
+    open_popover(page, "Shape")
+    expect(page.get_by_role("spinbutton", name="C", exact=True)).to_have_value("8")
+    close_popover(page)
+    open_popover(page, "Order")
+    expect(page.get_by_role("radio", name="COLUMN_ROW_DEPTH")).to_be_checked()
 
 
 def test_onnx_page_lists_the_example_and_cross_checks_a_node(page, app_url, screenshot_dir):

@@ -4,7 +4,8 @@ restores it."""
 import re
 
 import pytest
-from conftest import open_animated_page
+from conftest import close_popover, open_animated_page, open_popover
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +38,7 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     copy.screenshot(path=str(screenshot_dir / "layouts_copy_playing.png"))
 
     # Streamlit draws the label's "->" as an arrow.
+    open_popover(page, "Presets")
     page.get_by_role("button", name=re.compile("^NCHW")).click()
     page.wait_for_function("location.search.includes('ly_out_strides=24%2C1%2C12%2C3')", timeout=30_000)
     page.wait_for_load_state("networkidle")
@@ -52,8 +54,12 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
     open_animated_page(fresh, link)
-    strides = fresh.locator("input[aria-label='Strides (in elements)']")
-    sizes = fresh.locator("input[aria-label='Sizes']")
-    assert [strides.nth(i).input_value() for i in range(2)] == ["", "24,1,12,3"]
-    assert sizes.first.input_value() == "1,3,2,4"
+    # A widget shows the value the server gave it a moment after its popover opens: expect() waits for that, and
+    # the blank fields are checked once the other field of their popover shows its value.
+    for side, sizes, strides in (("InputTensor", "1,3,2,4", ""), ("OutputTensor", "", "24,1,12,3")):
+        body = open_popover(fresh, side)
+        expected = {"Sizes": sizes, "Strides (in elements)": strides}
+        for label, value in sorted(expected.items(), key=lambda item: not item[1]):
+            expect(body.locator(f"input[aria-label='{label}']")).to_have_value(value)
+        close_popover(fresh)
     assert_clean(fresh)

@@ -1,8 +1,9 @@
 """Every view is its URL, in Chromium: each preset and Overview button is pressed from a non-default view, the
 address it leaves is opened in a fresh browser context, and what the plots draw and every input's value must be
-the same there."""
+the same there (the inputs in the toolbar's popovers read with each popover open)."""
 
 import pytest
+from conftest import close_popover, open_popover
 from test_app_links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
 
 from ui.url_state import query_of
@@ -45,7 +46,16 @@ def settle(page, before=None):
 def view(page):
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not page.js_errors, page.js_errors
-    return page.evaluate(VIEW)
+    if page.locator('[data-testid="stPopoverBody"]').count():
+        close_popover(page)  # the Presets popover stays open after its button's rerun
+    seen = page.evaluate(VIEW)
+    for text in page.locator('[data-testid="stPopover"] button').all_inner_texts():
+        label = text.splitlines()[0]  # the rest is the icon's name
+        open_popover(page, label)
+        page.wait_for_timeout(500)  # a widget shows the value the server gave it a moment after it appears
+        seen["inputs"] += [label, page.evaluate(VIEW)["inputs"]]
+        close_popover(page)
+    return seen
 
 
 def reopen(browser, address):
@@ -73,6 +83,7 @@ CASES = [(path, index) for path, count in PRESET_COUNTS.items() for index in ran
 def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url, path, index):
     start(page, app_url, path, AWAY[path])
     before = page.evaluate("location.href")
+    open_popover(page, "Presets")
     page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click()
     settle(page, before)
     seen = view(page)

@@ -1,6 +1,7 @@
 """ui/plotly_chart.js in Chromium: one graph per chart, redrawn in place; a click redraws only the pick."""
 
 import pytest
+from conftest import close_popover, open_popover
 from test_browser_depth_space import assert_clean, wait_for_app
 
 pytestmark = pytest.mark.browser
@@ -20,11 +21,12 @@ STATE = """() => { const gd = document.querySelector('.js-plotly-plot');
 
 
 def change_c(page, value):
-    box = page.locator('input[aria-label="C"]')
+    box = open_popover(page, "Shape").locator('input[aria-label="C"]')
     box.fill(str(value))
     box.press("Enter")
     page.wait_for_function(f"() => document.querySelector('.js-plotly-plot').layout.annotations[0].text"
                            f".includes('[1, {value}, 2, 3]')", timeout=60_000)
+    close_popover(page)  # a click elsewhere would only close it
 
 
 def click_input_cell(page):

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, open_popover
 from visitor import free_port, run_visitors
 
 pytestmark = pytest.mark.load
@@ -68,6 +68,7 @@ def test_a_browser_stays_on_one_process_and_the_page_works_through_the_proxy(pro
     before = len(upstreams(run_dir, "/"))
     page.goto(url + "/depth_space?C=18&BlockSize=3")
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+    open_popover(page, "Shape")
     page.locator('input[aria-label="H"]').fill("4")
     page.locator('input[aria-label="H"]').press("Enter")
     page.wait_for_function("() => location.search.includes('H=4')", timeout=60_000)

@@ -36,6 +36,29 @@ if (!window.__dmlAnimationGuard) {
   });
 }
 
+// On a projector the presenter plays the figure from the keyboard: K plays, or pauses, the first figure on screen
+// that has a Play button, exactly as its own Play and Pause buttons do. A K typed into an input stays a letter.
+function menuButton(graph, label) {
+  const menus = (graph.layout && graph.layout.updatemenus) || [];
+  return menus.flatMap(menu => menu.buttons || []).find(button => button.label === label);
+}
+
+if (!window.__dmlPlayKey) {
+  window.__dmlPlayKey = true;
+  document.addEventListener("keydown", event => {
+    if (event.key.toLowerCase() !== "k" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable]")) return;
+    const graph = [...document.querySelectorAll(".dml-chart")].find(candidate => {
+      const box = candidate.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight && menuButton(candidate, "Play");
+    });
+    const button = graph && menuButton(graph, graph.__dmlPlaying ? "Pause" : "Play");
+    if (!button) return;
+    event.preventDefault();
+    window.Plotly.animate(graph, ...button.args).catch(() => {}); // a Pause interrupts it: that is no error
+  });
+}
+
 // What Streamlit's plotly_chart sends back for a click on a point (its selection state's "points"); typed arrays
 // become lists so the server reads customdata as it always did.
 function clickedPoints(event) {
@@ -165,8 +188,12 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
     return draw(graph, parentElement, data).then(() => {
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
-      graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; });
-      graph.on("plotly_animationinterrupted", () => { window.__dmlInterruptedAt = performance.now(); });
+      graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; graph.__dmlPlaying = true; });
+      graph.on("plotly_animated", () => { graph.__dmlPlaying = false; });
+      graph.on("plotly_animationinterrupted", () => {
+        window.__dmlInterruptedAt = performance.now();
+        graph.__dmlPlaying = false;
+      });
       graph.on("plotly_click", event => {
         if (graph.__dmlData.clickable) graph.__dmlSend("select", { points: clickedPoints(event) });
       });

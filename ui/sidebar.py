@@ -22,6 +22,7 @@ DEFAULTS = {
 SEED_MAX = 2**31 - 1
 PRESENT = "present"
 PRESENT_FONT_PX = 20  # Streamlit's own base is 16 px
+PRESENT_TOP_REM = 3  # room above the title for the arrow that brings the sidebar back
 # Typed values travel in the URL: a link longer than this fails in browsers and proxies before the app sees it.
 TYPED_MAX_CHARS = 4000
 
@@ -73,11 +74,14 @@ def render_sidebar(page=None):
                                           "nan, inf, -inf for floats; 0x... gives a bit pattern")
         present = url_state.widget(st.toggle, "Presentation mode", PRESENT, False,
                                    help="For a projector (1280x720): larger text, the sidebar folded away and "
-                                        "figures sized to the screen. In the link as present=true.")
+                                        "figures sized to the screen; the K key plays and pauses the figure on "
+                                        "screen. In the link as present=true.")
     if present:
-        # The sidebar folds away; its arrow at the top left brings it back. Streamlit sizes its text in rem.
+        # The sidebar folds away; its arrow at the top left brings it back. Streamlit sizes its text in rem, and its
+        # 6rem above the title would be an eighth of a 720 px projector: the figure gets that room.
         st.set_page_config(initial_sidebar_state="collapsed")
-        st.html(f"<style>html {{ font-size: {PRESENT_FONT_PX}px; }}</style>")
+        st.html(f"<style>html {{ font-size: {PRESENT_FONT_PX}px; }} "
+                f"[data-testid='stMainBlockContainer'] {{ padding-top: {PRESENT_TOP_REM}rem; }}</style>")
     if pattern == "custom":
         show_value_notes(typed, url_state.peek("dtype", DEFAULTS["dtype"]))
 

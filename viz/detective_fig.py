@@ -231,7 +231,8 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
     annotations = _tile_labels(left, 0) + _tile_labels(right, right_x0)
     annotations += [
         dict(text="<b>input</b>", x=-0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
-        dict(text="<b>output: each cell names the input element it came from</b>", x=right_x0 - 0.5, y=-1.6,
+        # The page's caption says what a cell shows: a longer title here left the figure in a 800 px window.
+        dict(text="<b>output</b>", x=right_x0 - 0.5, y=-1.6,
              xanchor="left", showarrow=False, font=dict(size=13)),
     ]
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,

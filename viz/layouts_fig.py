@@ -51,13 +51,14 @@ def logical_figure(logical, sources, destinations):
     if rows * width <= LABEL_CELLS:
         heat.update(texttemplate="%{text}")
     layout = dict(
-        title=dict(text=f"Logical tensor {list(sizes)}<br><sup>rows: leading indices; columns: the last dimension; "
-                        "color: the input element it is read from</sup>"),
-        xaxis=dict(title=dict(text=f"index in dim {len(sizes) - 1}"), showgrid=False, zeroline=False,
+        # Short subtitle lines: an SVG text never wraps, and an 800 px page is about 90 characters of it wide.
+        title=dict(text=f"Logical tensor {list(sizes)}<br><sup>rows: leading indices; columns: the last dimension"
+                        "<br>color: the input element it is read from</sup>"),
+        xaxis=dict(title=dict(text=f"index in dim {len(sizes) - 1}"), automargin=True, showgrid=False, zeroline=False,
                    constrain="domain", **({"dtick": 1} if width <= 16 else {})),
         yaxis=dict(tickmode="array", tickvals=list(range(rows)), ticktext=row_labels, autorange="reversed",
                    scaleanchor="x", showgrid=False, zeroline=False, constrain="domain"),
-        height=int(min(700, max(260, rows * 36 + 140))), margin=dict(l=90, r=10, t=80, b=40),
+        height=int(min(700, max(260, rows * 36 + 170))), margin=dict(l=90, r=10, t=95, b=60),
     )
     return SpecFigure(figure_spec([heat], layout))
 
@@ -153,13 +154,14 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
         # Values are drawn (and so change per frame) only while cells are few enough to label.
         output = trace("heatmap", z=written, text=text if labelled else None)
         frames.append(dict(name=str(number), traces=[0, 1], data=[trace("heatmap", z=read), output]))
-    axes, titles = subplot_layout([f"Input buffer: {in_values.size:,} elements, {in_columns} per row",
-                                   f"Output buffer: {out_before.size:,} elements, {out_columns} per row"],
+    # Titles short enough for half of an 800 px page; the row length goes to the row axis, as on the memory maps.
+    axes, titles = subplot_layout([f"Input buffer: {in_values.size:,} elements",
+                                   f"Output buffer: {out_before.size:,} elements"],
                                   spacing=0.08, stacked=False)
     for suffix, grid_rows, grid_columns in (("", in_rows, in_columns), ("2", out_rows, out_columns)):
         axes[f"xaxis{suffix}"].update(showgrid=False, zeroline=False, constrain="domain", title=dict(text="column"))
         axes[f"yaxis{suffix}"].update(showgrid=False, zeroline=False, autorange="reversed", constrain="domain",
-                                      scaleanchor=f"x{suffix}", title=dict(text="row"))
+                                      scaleanchor=f"x{suffix}", title=dict(text=f"row ({grid_columns} each)"))
         if grid_columns <= 16:
             axes[f"xaxis{suffix}"]["dtick"] = 1
         if grid_rows <= 16:
@@ -167,11 +169,12 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
     names = [f["name"] for f in frames]
     labels = [str(copied) for copied in done]
     menus, sliders = play_controls(names, labels, active=len(frames) - 1,
-                                   duration=max(150, min(700, 12000 // len(frames))), pad_top=40)
+                                   duration=max(150, min(700, 12000 // len(frames))), pad_top=60)
     sliders[0]["currentvalue"]["prefix"] = "elements copied: "
     rows = max(in_rows, out_rows)
     layout = dict(**axes, annotations=titles, updatemenus=menus, sliders=sliders,
-                  legend=dict(orientation="h", yanchor="bottom", y=1.08, x=0),
-                  height=int(min(900, max(380, rows * 40 + 240))), margin=dict(l=50, r=10, t=90, b=120),
+                  # At the figure's top edge, above the subplot titles (in plot coordinates it met them).
+                  legend=dict(orientation="h", yref="container", yanchor="top", y=1, x=0),
+                  height=int(min(900, max(400, rows * 40 + 260))), margin=dict(l=50, r=10, t=90, b=140),
                   meta=dict(frames=len(frames), steps=len(steps), done=done))
     return SpecFigure(figure_spec(data, layout, frames))

@@ -18,6 +18,8 @@ MAX_LOGICAL_ELEMENTS = 2**20
 MAX_COLUMNS = 64
 HOVER_INDICES = 4
 LABELLED_CELLS = 400
+# How to read a labelled map, for the page's caption (layout.meta.reading): too long for a subtitle.
+CELL_TEXT = "A cell shows its logical index (size-1 dimensions left out) or ×N for N users."
 
 UNTOUCHED, ONCE, SHARED = 0, 1, 2
 # Okabe-Ito (viz.colors): grey for padding, blue and orange for one and several users.
@@ -135,12 +137,11 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
     drawn_note = (f"all {total_cells:,} {unit_name}s drawn" if drawn == total_cells
                   else f"first {drawn:,} of {total_cells:,} {unit_name}s drawn")
     heading = title or f"Buffer of {total_bytes:,} bytes"
+    # Short lines: a subtitle is one SVG text that never wraps, and half of an 800 px page is about 45 characters.
     subtitle = f"{drawn_note}, {columns} per row"
-    if drawn <= LABELLED_CELLS:
-        subtitle += "; a cell shows its logical index (size-1 dimensions left out) or ×N for N users"
     if outside:
-        subtitle += f"; {outside:,} logical elements fall outside the buffer"
-    xaxis = dict(title=dict(text=f"{unit_name} offset within row"), showgrid=False, zeroline=False,
+        subtitle += f"<br>{outside:,} logical elements fall outside the buffer"
+    xaxis = dict(title=dict(text=f"{unit_name} offset within row"), automargin=True, showgrid=False, zeroline=False,
                  range=[-0.5, columns - 0.5], constrain="domain")
     yaxis = dict(title=dict(text=f"row ({columns} {unit_name}s each)"), showgrid=False, zeroline=False,
                  autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
@@ -152,8 +153,9 @@ def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input"
         title=dict(text=f"{heading}<br><sup>{subtitle}</sup>"),
         showlegend=True, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
         height=_height(rows, columns),
-        margin=dict(l=50, r=10, t=110, b=30),
+        margin=dict(l=50, r=10, t=110, b=60),
         xaxis=xaxis, yaxis=yaxis,
+        meta=dict(reading=CELL_TEXT if drawn <= LABELLED_CELLS else ""),
     )
     return SpecFigure(figure_spec([heatmap] + legend, layout))
 
