@@ -52,10 +52,22 @@ def view(page):
     for text in page.locator('[data-testid="stPopover"] button').all_inner_texts():
         label = text.splitlines()[0]  # the rest is the icon's name
         open_popover(page, label)
-        page.wait_for_timeout(500)  # a widget shows the value the server gave it a moment after it appears
-        seen["inputs"] += [label, page.evaluate(VIEW)["inputs"]]
+        seen["inputs"] += [label, steady_inputs(page)]
         close_popover(page)
     return seen
+
+
+def steady_inputs(page, interval=250, attempts=40):
+    """The inputs of an opened popover once two reads `interval` ms apart agree: a widget shows the value the
+    server gave it a moment after it appears, later on a loaded machine."""
+    last = page.evaluate(VIEW)["inputs"]
+    for _ in range(attempts):
+        page.wait_for_timeout(interval)
+        current = page.evaluate(VIEW)["inputs"]
+        if current == last:
+            return current
+        last = current
+    raise AssertionError(f"the popover's inputs kept changing: {last}")
 
 
 def reopen(browser, address):
