@@ -171,11 +171,14 @@ def _settle(page):
 
 def _timed(page, action):
     """Seconds from the action until the figure shows something new, no run is under way and the browser has
-    finished the work it started (its last long task ended), on the page's own clock."""
+    finished the work it started (its last long task ended), on the page's own clock. Opening the popover that
+    holds the control is the user finding it, not the app answering: its time is left out."""
     page.wait_for_function(QUIET, arg=0, timeout=120_000)
     before = json.dumps(page.evaluate(SIGNATURE))
+    page.opening_ms = 0.0
     start = page.evaluate("performance.now()")
     action()
+    start += page.opening_ms
     page.wait_for_function(CHANGED, arg=before, timeout=120_000, polling="raf")
     changed = page.evaluate("performance.now()")
     page.wait_for_function(QUIET, arg=changed, timeout=120_000)
@@ -188,6 +191,14 @@ def _revealed(page, locator):
     stays open while the page reruns: only a scenario's first action opens it."""
     if locator.count():
         return locator
+    opening = page.evaluate("performance.now()")
+    try:
+        return _opened_popover_with(page, locator)
+    finally:
+        page.opening_ms = getattr(page, "opening_ms", 0.0) + page.evaluate("performance.now()") - opening
+
+
+def _opened_popover_with(page, locator):
     for button in page.locator('[data-testid="stPopover"] button').all():
         button.click()
         page.locator('[data-testid="stPopoverBody"]').first.wait_for()
