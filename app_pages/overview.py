@@ -89,15 +89,15 @@ def choose_preset(page, values):
 
 
 def section(spec, index):
+    """The picture first and across the page: in a column beside the text it was 280 px wide in an 800 px window,
+    too narrow for its cell labels."""
     st.subheader(spec["title"])
-    text, picture = st.columns([2, 3])
-    text.markdown(spec["text"])
-    text.page_link(spec["page"], label="Open the page", icon=":material/arrow_forward:")
+    charts.show(PICTURES[spec["page"]](), f"overview_fig_{index}", f"overview_{index + 1}", spec["title"])
+    st.markdown(spec["text"])
+    st.page_link(spec["page"], label="Open the page", icon=":material/arrow_forward:")
     for number, (label, values) in enumerate(spec["presets"]):
-        text.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
-                    args=(spec["page"], values))
-    with picture:
-        charts.show(PICTURES[spec["page"]](), f"overview_fig_{index}", f"overview_{index + 1}", spec["title"])
+        st.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
+                  args=(spec["page"], values))
 
 
 if GOTO in st.session_state:
@@ -106,9 +106,10 @@ if GOTO in st.session_state:
 st.title("DirectML operator visualizer")
 st.markdown(
     "Six DirectML tensor operators, computed by a pure-numpy reference core with DirectML's exact rules, drawn "
-    "cell by cell, validated against the feature-level support tables, cross-checked against ONNX Runtime and "
-    "exported as DxDispatch JSON or C++. The sidebar holds the settings the operator pages share (DataType, "
-    "feature level, value pattern); every setting is in the URL, so a link reproduces a view."
+    "cell by cell, validated against the feature-level support tables, cross-checked on DirectML itself where it "
+    "can run here and on ONNX Runtime, and exported as DxDispatch JSON or C++. The sidebar holds the settings the "
+    "operator pages share (DataType, feature level, value pattern); every setting is in the URL, so a link "
+    "reproduces a view."
 )
 for i, spec in enumerate(SECTIONS):
     section(spec, i)

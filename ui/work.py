@@ -279,7 +279,7 @@ def check(op, key, make_inputs, attrs):
 def overview_depth_to_space():
     x = values(ValueSpec("coded", "UINT32"), (1, 8, 2, 3))
     return depth_space_fig.depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW",
-                                              "depth_to_space", width_px=560)
+                                              "depth_to_space", width_px=440)
 
 
 @shared
