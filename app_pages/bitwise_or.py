@@ -14,7 +14,7 @@ from ui.panels import Call, operator_panels, show_busy, show_error
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, current_settings, show_value_notes
-from ui.toolbar import intro, summary, toolbar
+from ui.toolbar import braced, intro, summary, toolbar
 from ui.values import parse_int_list
 from viz.export import file_stem
 from viz.bitwise_fig import (
@@ -79,7 +79,7 @@ def controls(box):
 
 def settings_line(data_type, sizes_text, b_text, bcast_text, in_place):
     """The settings as one readable line: ELEMENT_WISE_BIT_OR · UINT32 {2,3} · B from the pattern · ..."""
-    return ["ELEMENT_WISE_BIT_OR", f"{data_type} {{{sizes_text.strip()}}}",
+    return ["ELEMENT_WISE_BIT_OR", f"{data_type} {braced(sizes_text)}",
             "B typed" if b_text is not None else "B from the pattern",
             f"B broadcast along {bcast_text.strip()}" if bcast_text.strip() else "",
             "in place" if in_place else ""]

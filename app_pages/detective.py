@@ -22,7 +22,7 @@ from ui import charts, url_state
 from ui.operator_links import PAGE_TITLES, operator_link
 from ui.panels import show_busy, show_error
 from ui.shared import Busy, admitted
-from ui.toolbar import intro, summary, toolbar
+from ui.toolbar import braced, intro, summary, toolbar
 from ui.values import parse_int_list
 
 SOURCES = {"example": "an example", "upload": "upload .npy files", "paste": "paste printed arrays"}
@@ -273,6 +273,7 @@ def page():
         )
         examples_row()
     sizes_raw, data_type, source = controls(input_box)
+    input_text = f"input {braced(sizes_raw)} {data_type}"
     try:
         sizes = parse_sizes(sizes_raw)
         with admitted(work_bytes(sizes), "the detective"):
@@ -281,14 +282,13 @@ def page():
                     name = url_state.widget(st.selectbox, "Example", "dt_example", DEFAULTS["dt_example"],
                                             options=list(DETECTIVE_EXAMPLES),
                                             format_func=lambda n: DETECTIVE_EXAMPLES[n].label)
-                summary(row, [f"Example: {DETECTIVE_EXAMPLES[name].label}",
-                              f"input {{{sizes_raw.strip()}}} {data_type}"])
+                summary(row, [f"Example: {DETECTIVE_EXAMPLES[name].label}", input_text])
                 st.caption(DETECTIVE_EXAMPLES[name].text)
                 show_case(work.example_case(name, sizes, data_type))
                 # An example brings its own output: the input to download comes after what it shows.
                 input_section(sizes, data_type)
                 return
-            summary(row, [f"Your output ({SOURCES[source]})", f"input {{{sizes_raw.strip()}}} {data_type}"])
+            summary(row, [f"Your output ({SOURCES[source]})", input_text])
             input_section(sizes, data_type)
             brought = uploaded_outputs() if source == "upload" else pasted_outputs()
             if brought is None:

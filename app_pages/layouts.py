@@ -11,7 +11,7 @@ from viz.export import file_stem
 from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
-from ui.toolbar import intro, summary, toolbar
+from ui.toolbar import braced, intro, summary, toolbar
 from ui.values import parse_int_list
 
 TOTAL_MAX = lw.BUFFER_CAP * 8
@@ -41,8 +41,8 @@ def side_controls(side, box):
 
 def side_text(role, sizes_text, strides_text, total):
     """One side's fields as the settings line says them: input {3,4} packed, output {1,3} strides, 52 bytes."""
-    sizes = f" {{{sizes_text.strip()}}}" if sizes_text.strip() else ""
-    strides = f"strides {{{strides_text.strip()}}}" if strides_text.strip() else "packed"
+    sizes = f" {braced(sizes_text)}" if sizes_text.strip() else ""
+    strides = f"strides {braced(strides_text)}" if strides_text.strip() else "packed"
     return f"{role}{sizes} {strides}" + (f", {total} bytes" if total else "")
 
 

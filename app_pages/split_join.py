@@ -16,7 +16,7 @@ from ui.panels import Call, operator_panels, show_busy, show_error
 from ui.picks import clear_pick, preset_buttons, remember_pick
 from ui.shared import Busy, admitted, fragment
 from ui.sidebar import current_settings
-from ui.toolbar import intro, summary, toolbar
+from ui.toolbar import braced, intro, summary, toolbar
 from ui.values import parse_int_list
 from viz.export import file_stem
 from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
@@ -150,9 +150,9 @@ def settings_line(controls, data_type):
     """The settings as one readable line: SPLIT · FLOAT32 {1,1,6,2} · Axis 2 · sizes 2,1,3."""
     if controls.operation == "join":
         return ["JOIN", f"{controls.count} inputs, sizes {controls.join_text.strip()} along Axis {controls.axis}",
-                f"{data_type} {{{controls.sizes_text.strip()}}}"]
+                f"{data_type} {braced(controls.sizes_text)}"]
     outputs = f"sizes {controls.split_text.strip()}" if controls.split_text is not None else f"{controls.parts} parts"
-    return ["SPLIT, then JOIN", f"{data_type} {{{controls.sizes_text.strip()}}}", f"Axis {controls.axis}", outputs]
+    return ["SPLIT, then JOIN", f"{data_type} {braced(controls.sizes_text)}", f"Axis {controls.axis}", outputs]
 
 
 def configuration(controls):

@@ -196,7 +196,8 @@ def served_app(port=None, timeout=60.0, root=ROOT, env=None):
     process = subprocess.Popen(
         [*command, "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **SERVER_ENV, **(env or {})},
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, **SERVER_ENV, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:

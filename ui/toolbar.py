@@ -31,6 +31,11 @@ def intro(text):
         st.caption(text)
 
 
+def braced(text):
+    """A list typed as text, as DirectML writes it: "1,8,2,3 " -> {1,8,2,3}."""
+    return "{" + text.strip() + "}"
+
+
 def sizes_text(sizes):
     """Sizes as DirectML writes them: {1,8,2,3}."""
-    return "{" + ",".join(str(int(s)) for s in sizes) + "}"
+    return braced(",".join(str(int(s)) for s in sizes))
