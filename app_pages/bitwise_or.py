@@ -7,7 +7,7 @@ import math
 import streamlit as st
 
 from ops import DescriptorError, QuizSettings, buffer_tensor_size, index_formula
-from ops.descriptors.tensor_desc import packed_strides
+from ops.tensor_desc import packed_strides
 from ops.guard import check_element_count
 from ui import charts, explain, url_state, work
 from ui.panels import Call, operator_panels, show_busy, show_error

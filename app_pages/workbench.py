@@ -23,7 +23,7 @@ from ops import (
 from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
-from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
+from ops.tensor_desc import find_overlap, parse_tensor_desc
 from ui import charts, url_state
 from ui import workbench_state as wb
 from ui.shared import Busy, admitted

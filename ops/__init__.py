@@ -33,9 +33,9 @@ from .descriptors.partial import (
 )
 from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
 from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
-from .descriptors.levels import FEATURE_LEVELS, level_name, support_row
+from .levels import FEATURE_LEVELS, level_name
 from .operators.split_join import join, split
-from .operators.identity import (
+from .descriptors.layouts import (
     LAYOUT_PRESETS,
     copy_order,
     element_wise_identity,
@@ -43,7 +43,8 @@ from .operators.identity import (
     layout_preset,
     logical_tensor,
 )
-from .descriptors.tensor_desc import TensorDesc, buffer_tensor_size, memory_map
+from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map
+from .operators import OPERATORS, Call, operator, run
 from .descriptors.validate import validate, validate_problems
 from .detective.channels import (
     channel_permutation,
@@ -115,7 +116,10 @@ __all__ = [
     "space_to_depth_map",
     "split",
     "split_map",
-    "support_row",
+    "OPERATORS",
+    "Call",
+    "operator",
+    "run",
     "TensorDesc",
     "type_name",
     "validate",

@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from ops import validate_problems  # noqa: E402
 from ops.datatypes import NUMPY_DTYPES  # noqa: E402
-from ops.descriptors.levels import FEATURE_LEVELS, OPERATORS  # noqa: E402
-from ops.descriptors.tensor_desc import TensorDesc, round_up  # noqa: E402
-from ops.descriptors.validate import OPERATOR_FIELDS  # noqa: E402
+from ops.levels import FEATURE_LEVELS  # noqa: E402
+from ops.operators import OPERATORS  # noqa: E402
+from ops.tensor_desc import TensorDesc, round_up  # noqa: E402
 from ops.runtime.directml import WorkerFailed, create_operator_verdict, directml_status, run_operator  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "directml_verdicts.md"
@@ -132,7 +132,7 @@ def with_dims(op, dims):
 def tensor_items(op, desc):
     """[(field, index or None, tensor json, is output)] in C struct order."""
     items = []
-    for field, kind in OPERATOR_FIELDS[op].items():
+    for field, kind in ((f.name, f.kind) for f in OPERATORS[op].fields):
         if kind in ("input", "output"):
             items.append((field, None, desc[field], kind == "output"))
         elif kind in ("inputs", "outputs"):
@@ -169,12 +169,12 @@ def implied_bytes(tensor):
 
 
 def first_input(op):
-    return next((f, None if kind == "input" else 0) for f, kind in OPERATOR_FIELDS[op].items()
+    return next((f, None if kind == "input" else 0) for f, kind in ((f.name, f.kind) for f in OPERATORS[op].fields)
                 if kind in ("input", "inputs"))
 
 
 def first_output(op):
-    return next((f, None if kind == "output" else 0) for f, kind in OPERATOR_FIELDS[op].items()
+    return next((f, None if kind == "output" else 0) for f, kind in ((f.name, f.kind) for f in OPERATORS[op].fields)
                 if kind in ("output", "outputs"))
 
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import ops
 from ops import DescriptorError, load_model, model_notes, run_model, run_model_detailed, validate
-from ops.descriptors.levels import support_row
-from ops.descriptors.tensor_desc import buffer_tensor_size, parse_tensor_desc
+from ops.operators import operator
+from ops.tensor_desc import buffer_tensor_size, parse_tensor_desc
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "dxdispatch"
 
@@ -395,10 +395,10 @@ def test_overlap_is_judged_on_whole_total_size():
 
 
 def test_join_3_1_row_names_its_source():
-    row = support_row("JOIN", "3_1")
+    row = operator("JOIN").support_row("3_1")
     assert (row.level, row.max_dims) == ("3_1", 8)
     assert "feature-level history" in row.source and "JOIN's own page has no 3_1 row" in row.source
-    assert all(not r.source for r in (support_row("JOIN", "3_0"), support_row("JOIN", "4_1"), support_row("SPLIT", "3_1")))
+    assert all(not r.source for r in (operator("JOIN").support_row("3_0"), operator("JOIN").support_row("4_1"), operator("SPLIT").support_row("3_1")))
 
 
 def test_examples_load_and_run():

@@ -112,9 +112,9 @@ def test_model_for_shape():
     "op, inputs, attrs, words",
     [
         ("conv", [np.zeros(2)], {}, "not a supported operator"),
-        ("split", [np.zeros((2, 2), np.float32)], {"axis": 0}, "sizes: missing"),
-        ("split", [np.zeros((2, 2), np.float32)], {"axis": 0, "sizes": [2], "block_size": 2}, "block_size: not an argument"),
-        ("bit_or", [np.zeros(2, np.uint8)], {}, "takes 2 input"),
+        ("split", [np.zeros((2, 2), np.float32)], {"axis": 0}, "sizes: required by SPLIT"),
+        ("split", [np.zeros((2, 2), np.float32)], {"axis": 0, "sizes": [2], "block_size": 2}, "block_size: not an attribute of SPLIT"),
+        ("bit_or", [np.zeros(2, np.uint8)], {}, "takes exactly 2 input"),
         ("join", "x", {"axis": 0}, "numpy array"),
         ("depth_to_space", [np.zeros((1, 8, 2, 3), np.uint8)], {"block_size": 3}, "BlockSize 3"),
     ],

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ops import buffer_tensor_size, element_size
-from ops.descriptors.tensor_desc import make_tensor_desc, memory_map
+from ops.tensor_desc import make_tensor_desc, memory_map
 from ui.workbench_state import PRESETS, size_arithmetic
 from viz.memory_map_fig import (
     ONCE,

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.descriptors.levels import support_row
-from ops.operators.identity import identity_descs, identity_spec
+from ops.operators import operator
+from ops.descriptors.layouts import identity_descs, identity_spec
 from ops.runtime.identity_check import read_plan, write_plan
 from ops.runtime.identity_check import matrix_rows, matrix_table
 
@@ -162,9 +162,9 @@ def test_support_table_per_feature_level(level, data_type, dims, ok):
 
 
 def test_support_rows_from_the_api_page():
-    assert support_row("ELEMENT_WISE_IDENTITY", "1_0").types == ("FLOAT32", "FLOAT16")
-    assert support_row("ELEMENT_WISE_IDENTITY", "3_0").min_dims == 1
-    assert set(support_row("ELEMENT_WISE_IDENTITY", "6_4").types) == set(ops.DML_TYPES)
+    assert operator("ELEMENT_WISE_IDENTITY").support_row("1_0").types == ("FLOAT32", "FLOAT16")
+    assert operator("ELEMENT_WISE_IDENTITY").support_row("3_0").min_dims == 1
+    assert set(operator("ELEMENT_WISE_IDENTITY").support_row("6_4").types) == set(ops.DML_TYPES)
 
 
 def test_scale_bias_null_or_absent_only():

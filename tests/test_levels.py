@@ -3,7 +3,7 @@
 import pytest
 
 from ops import FEATURE_LEVELS, DescriptorError, level_name, validate
-from ops.descriptors.levels import first_level_supporting, introduced_level, support_row
+from ops.operators import operator
 
 ALL_11 = {"FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8", "UINT64", "UINT32", "UINT16", "UINT8"}
 
@@ -92,24 +92,24 @@ def test_split_before_2_1_lacks_8_bit_and_keeps_the_six_types():
 
 
 def test_support_rows_match_spec():
-    assert support_row("DEPTH_TO_SPACE1", "2_0") is None
-    assert introduced_level("DML_OPERATOR_ELEMENT_WISE_BIT_OR") == "3_0"
-    assert introduced_level("SPLIT") == introduced_level("JOIN") == "1_0"
-    row = support_row("ELEMENT_WISE_BIT_OR", "4_0")
+    assert operator("DEPTH_TO_SPACE1").support_row("2_0") is None
+    assert operator("DML_OPERATOR_ELEMENT_WISE_BIT_OR").introduced == "3_0"
+    assert operator("SPLIT").introduced == operator("JOIN").introduced == "1_0"
+    row = operator("ELEMENT_WISE_BIT_OR").support_row("4_0")
     assert (row.level, row.min_dims, row.max_dims, set(row.types)) == ("3_0", 1, 8, {"UINT32", "UINT16", "UINT8"})
-    assert set(support_row("ELEMENT_WISE_BIT_OR", "DML_FEATURE_LEVEL_6_4").types) == ALL_11
-    join_3_0 = support_row("JOIN", "3_0")
+    assert set(operator("ELEMENT_WISE_BIT_OR").support_row("DML_FEATURE_LEVEL_6_4").types) == ALL_11
+    join_3_0 = operator("JOIN").support_row("3_0")
     assert (join_3_0.min_dims, join_3_0.max_dims) == (4, 5)
-    assert set(support_row("SPLIT", "3_1").types) == ALL_11 - {"FLOAT64", "INT64", "UINT64"}
-    assert first_level_supporting("JOIN", dimension_count=2) == "3_1"
-    assert first_level_supporting("SPLIT", data_type="UINT8") == "2_1"
+    assert set(operator("SPLIT").support_row("3_1").types) == ALL_11 - {"FLOAT64", "INT64", "UINT64"}
+    assert operator("JOIN").first_level_supporting(dimension_count=2) == "3_1"
+    assert operator("SPLIT").first_level_supporting(data_type="UINT8") == "2_1"
 
 
 @pytest.mark.parametrize("op", ["DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "ELEMENT_WISE_BIT_OR", "SPLIT", "JOIN"])
 def test_support_never_shrinks_with_level(op):
     previous = None
     for level in FEATURE_LEVELS:
-        row = support_row(op, level)
+        row = operator(op).support_row(level)
         if previous is not None:
             assert row is not None
             assert set(previous.types) <= set(row.types)
@@ -119,4 +119,4 @@ def test_support_never_shrinks_with_level(op):
 
 def test_unknown_operator_refused():
     with pytest.raises(DescriptorError, match="GEMM"):
-        support_row("DML_OPERATOR_GEMM", "6_4")
+        operator("DML_OPERATOR_GEMM").support_row("6_4")

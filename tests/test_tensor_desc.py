@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops import DescriptorError, buffer_tensor_size
-from ops.descriptors.tensor_desc import (
+from ops.tensor_desc import (
     MemoryMap,
     TensorDesc,
     element_offsets,

@@ -18,10 +18,9 @@ import streamlit as st
 
 from ops import DescriptorError, validate
 from ops.datatypes import type_name
-from ops.operators.depth_space import order_name
 from ops.descriptors.export import cpp_snippet, model_for
-from ops.descriptors.fixes import inverse_shape
-from ops.descriptors.levels import OPERATOR_PREFIX, introduced_level, support_row
+from ops.levels import OPERATOR_PREFIX
+from ops.operators import operator
 
 from . import url_state, work
 
@@ -41,30 +40,8 @@ def show_busy(busy):
     st.warning(str(busy), icon=":material/hourglass_top:")
 
 
-def _tensor(shape, data_type):
-    return {"DataType": data_type, "Sizes": [int(s) for s in shape]}
-
-
 def _output_shapes(op, shapes, attrs):
-    """The output sizes the settings imply, even when they break a rule that validate then names; None for
-    DEPTH_TO_SPACE1/SPACE_TO_DEPTH1 settings that have no output shape at all (a BlockSize that does not divide)."""
-    first = list(shapes[0])
-    if op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and len(first) == 4:
-        bs = attrs.get("block_size")
-        shape = None
-        if isinstance(bs, int):
-            shape = inverse_shape("depth_to_space" if op == "DEPTH_TO_SPACE1" else "space_to_depth", first, bs)
-        return None if shape is None else [list(shape)]
-    axis = attrs.get("axis")
-    in_range = isinstance(axis, int) and 0 <= axis < len(first)
-    if op == "SPLIT":
-        sizes = attrs.get("sizes") or []
-        if not in_range:
-            return [first for _ in sizes]
-        return [first[:axis] + [int(s)] + first[axis + 1:] for s in sizes]
-    if op == "JOIN" and in_range:
-        return [first[:axis] + [sum(int(s[axis]) for s in shapes if len(s) > axis)] + first[axis + 1:]]
-    return [first]
+    return operator(op).implied_output_shapes(shapes, attrs)
 
 
 def settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=False):
@@ -72,24 +49,10 @@ def settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=False
 
     Settings with no output shape leave OutputTensor out rather than invent one; `placeholder_output` puts the
     input's sizes there instead, only so that validate can parse the rest and name the broken rule."""
-    data_type = type_name(data_type)
     output_shapes = _output_shapes(op, shapes, attrs)
     if output_shapes is None and placeholder_output:
         output_shapes = [list(shapes[0])]
-    outputs = [_tensor(s, data_type) for s in output_shapes or []]
-    inputs = [_tensor(s, data_type) for s in shapes]
-    if op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        desc = {"InputTensor": inputs[0], **({"OutputTensor": outputs[0]} if outputs else {}),
-                "BlockSize": attrs.get("block_size"), "Order": order_name(attrs.get("order", "DEPTH_COLUMN_ROW"))}
-    elif op == "ELEMENT_WISE_BIT_OR":
-        desc = {"ATensor": inputs[0], "BTensor": inputs[1], "OutputTensor": outputs[0]}
-    elif op == "SPLIT":
-        desc = {"InputTensor": inputs[0], "OutputCount": len(outputs), "OutputTensors": outputs,
-                "Axis": attrs.get("axis")}
-    else:
-        desc = {"InputCount": len(inputs), "InputTensors": inputs, "OutputTensor": outputs[0],
-                "Axis": attrs.get("axis")}
-    return {"type": OPERATOR_PREFIX + op, "desc": desc}
+    return operator(op).dispatchable(shapes, type_name(data_type), attrs, output_shapes)
 
 
 def settings_problems(op, shapes, data_type, attrs, level):
@@ -164,11 +127,11 @@ def validation_panel(op, shapes, attrs, settings):
                        "BlockSize rule below says why).")
         st.code(json.dumps(dispatchable, indent=2), language="json")
     with right:
-        row = support_row(op, level)
+        row = operator(op).support_row(level)
         st.caption(f"Support table row in force at DML_FEATURE_LEVEL_{level}")
         if row is None:
             st.warning(f"{OPERATOR_PREFIX}{op} does not exist at feature level {level}: "
-                       f"it was introduced at {introduced_level(op)}.")
+                       f"it was introduced at {operator(op).introduced}.")
         else:
             st.markdown(f"**{OPERATOR_PREFIX}{op}**, row from feature level **{row.level}**  \n"
                         f"DimensionCount: {row.dims_text}  \nDataType: {', '.join(row.types)}")

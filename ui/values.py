@@ -7,7 +7,7 @@ import numpy as np
 
 from ops import DescriptorError, numpy_dtype
 from ops.guard import check_element_count
-from ops.descriptors.tensor_desc import element_offsets
+from ops.tensor_desc import element_offsets
 
 # Short labels: a widget bound to the URL writes its shown label there, so these end up in shared links.
 PATTERNS = {

@@ -9,8 +9,8 @@ import numpy as np
 
 from ops import FEATURE_LEVELS, DescriptorError, element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
-from ops.descriptors.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
-from ops.operators.identity import identity_descs
+from ops.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
+from ops.descriptors.layouts import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 

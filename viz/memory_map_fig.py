@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ops.descriptors.tensor_desc import packed_strides
+from ops.tensor_desc import packed_strides
 
 from .common import MAX_CELLS, empty_figure, trace
 from .colors import BLUE, GREY, ORANGE, stepwise_colorscale

@@ -20,10 +20,8 @@ import numpy as np
 from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, unsigned_of_width
 from ..errors import DescriptorError
 from ..guard import element_cap
-from ..operators.bitwise import bit_or
-from ..operators.depth_space import depth_to_space, space_to_depth
-from ..operators.split_join import join, split
-from .tensor_desc import (
+from ..operators import OPERATORS, operator as registered
+from ..tensor_desc import (
     Problem,
     exact_enum,
     is_uint,
@@ -60,8 +58,8 @@ ROOT_FIELDS = ("resources", "dispatchables", "commands")
 RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes", "initialValuesOffsetInBytes")
 BINDING_FIELDS = ("name", "elementCount", "elementSizeInBytes", "elementOffset", "format", "counter",
                   "counterOffsetBytes", "shape")
-# ELEMENT_WISE_IDENTITY: "This operator supports in-place execution" (its DirectML API page).
-IN_PLACE_OPERATORS = ("ELEMENT_WISE_BIT_OR", "ELEMENT_WISE_IDENTITY")
+# The operators whose API page says "This operator supports in-place execution".
+IN_PLACE_OPERATORS = tuple(name for name, op in OPERATORS.items() if op.in_place)
 
 
 def _fail(path, message):
@@ -597,7 +595,7 @@ def _check_aliasing(operator, bound, resources, path):
     outputs = [b for b in bound if b[3].startswith("output")]
     inputs = [b for b in bound if b[3].startswith("input")]
     pairs = [(o, p) for i, o in enumerate(outputs) for p in outputs[i + 1:]]
-    if operator not in IN_PLACE_OPERATORS:
+    if not registered(operator).in_place:
         pairs += [(o, p) for o in outputs for p in inputs]
     for (label_a, binding_a, desc_a, _), (label_b, binding_b, desc_b, _) in pairs:
         if binding_a.name != binding_b.name:
@@ -1018,20 +1016,18 @@ class _PrintOutput:
 
 
 def _compute(parsed, inputs):
-    op, scalars = parsed.operator, parsed.scalars
-    if op == "DEPTH_TO_SPACE1":
-        return {"OutputTensor": depth_to_space(inputs["InputTensor"], scalars["BlockSize"], scalars["Order"])}
-    if op == "SPACE_TO_DEPTH1":
-        return {"OutputTensor": space_to_depth(inputs["InputTensor"], scalars["BlockSize"], scalars["Order"])}
-    if op == "ELEMENT_WISE_BIT_OR":
-        return {"OutputTensor": bit_or(inputs["ATensor"], inputs["BTensor"])}
-    if op == "ELEMENT_WISE_IDENTITY":
-        # The layout change is the strided read and write around this; only a null ScaleBias is valid here.
-        return {"OutputTensor": inputs["InputTensor"]}
-    if op == "SPLIT":
-        axis = scalars["Axis"]
-        return {"OutputTensors": split(inputs["InputTensor"], axis, [d.Sizes[axis] for d in parsed.tensors["OutputTensors"]])}
-    return {"OutputTensor": join(inputs["InputTensors"], scalars["Axis"])}
+    """{output field: array(s)}: the operator run by the core on the tensors its descs read."""
+    spec = registered(parsed.operator)
+    arrays = [a for f in spec.tensor_fields() if f.is_input for a in
+              (inputs[f.name] if isinstance(inputs[f.name], list) else [inputs[f.name]])]
+    outputs = spec.compute(arrays, spec.attrs_of(parsed))
+    results = {}
+    for f in spec.tensor_fields():
+        if f.kind == "output":
+            results[f.name] = outputs.pop(0)
+        elif f.kind == "outputs":
+            results[f.name], outputs = outputs, []
+    return results
 
 
 def _each(value, fn):

@@ -4,15 +4,14 @@ import math
 
 import numpy as np
 
-from ..operators.bitwise import bit_or
 from ..datatypes import FLOAT_TYPES, type_name, unsigned_of_width
-from ..operators.depth_space import depth_to_space, order_name, space_to_depth
-from .dxdispatch import load_model
 from ..errors import DescriptorError
-from .levels import OPERATOR_PREFIX, operator_name
-from ..operators.split_join import join, split
-from .validate import normalized_dispatchable, operator_fields
+from ..operators import operator
+from ..operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, SCALE_BIAS
+from .dxdispatch import load_model
+from .validate import normalized_dispatchable
 
+# The core functions' names, which model_for also accepts for an operator.
 _CORE_NAMES = {
     "depth_to_space": "DEPTH_TO_SPACE1",
     "space_to_depth": "SPACE_TO_DEPTH1",
@@ -20,29 +19,13 @@ _CORE_NAMES = {
     "split": "SPLIT",
     "join": "JOIN",
 }
-_ATTRS = {
-    "DEPTH_TO_SPACE1": ("block_size", "order"),
-    "SPACE_TO_DEPTH1": ("block_size", "order"),
-    "ELEMENT_WISE_BIT_OR": (),
-    "SPLIT": ("axis", "sizes"),
-    "JOIN": ("axis",),
-}
-# Resource names per bind point; array fields get an index appended.
-_RESOURCE_NAMES = {
-    "InputTensor": "input",
-    "ATensor": "A",
-    "BTensor": "B",
-    "OutputTensor": "output",
-    "InputTensors": "input",
-    "OutputTensors": "output",
-}
 
 
 def export_operator_name(op):
     """'SPLIT' from a core function name (split, bit_or, ...) or a DirectML operator name."""
     if isinstance(op, str) and op.strip().lower() in _CORE_NAMES:
         return _CORE_NAMES[op.strip().lower()]
-    return operator_name(op, "op")
+    return operator(op, "op").name
 
 
 def _canonical_nan_bits(dtype):
@@ -68,45 +51,13 @@ def initial_values(array):
     return data_type, ["nan" if v != v else words.get(v, v) for v in flat.astype(np.float64).tolist()]
 
 
-def _inputs_list(operator, inputs):
+def _inputs_list(spec, inputs):
     if isinstance(inputs, np.ndarray):
         inputs = [inputs]
     if not isinstance(inputs, (list, tuple)) or not all(isinstance(x, np.ndarray) for x in inputs):
         raise DescriptorError("inputs: expected a numpy array or a list of numpy arrays")
-    expected = {"ELEMENT_WISE_BIT_OR": 2, "JOIN": None}.get(operator, 1)
-    if expected is not None and len(inputs) != expected:
-        raise DescriptorError(f"inputs: {OPERATOR_PREFIX}{operator} takes {expected} input array(s), got {len(inputs)}")
+    spec.check_arity(len(inputs))
     return list(inputs)
-
-
-def _compute(operator, inputs, attrs):
-    if operator == "DEPTH_TO_SPACE1":
-        return [depth_to_space(inputs[0], attrs["block_size"], attrs.get("order", "DEPTH_COLUMN_ROW"))]
-    if operator == "SPACE_TO_DEPTH1":
-        return [space_to_depth(inputs[0], attrs["block_size"], attrs.get("order", "DEPTH_COLUMN_ROW"))]
-    if operator == "ELEMENT_WISE_BIT_OR":
-        return [bit_or(inputs[0], inputs[1])]
-    if operator == "SPLIT":
-        return split(inputs[0], attrs["axis"], attrs["sizes"])
-    return [join(inputs, attrs["axis"])]
-
-
-def _check_attrs(operator, attrs):
-    if operator not in _ATTRS:
-        raise DescriptorError(
-            f"op {OPERATOR_PREFIX}{operator}: works on buffers through two descs, not on arrays; its model comes "
-            "from ops.operators.identity.identity_model"
-        )
-    allowed = _ATTRS[operator]
-    for key in attrs:
-        if key not in allowed:
-            raise DescriptorError(
-                f"{key}: not an argument of {OPERATOR_PREFIX}{operator}; expected {', '.join(allowed) or 'none'}"
-            )
-    required = [a for a in allowed if a != "order"]
-    for key in required:
-        if key not in attrs:
-            raise DescriptorError(f"{key}: missing argument for {OPERATOR_PREFIX}{operator}")
 
 
 def _tensor_json(array):
@@ -116,22 +67,22 @@ def _tensor_json(array):
 def model_for(op, inputs, **attrs):
     """A DxDispatch model (dict) whose run reproduces the core function's result for these inputs.
 
-    Resources are named input/A/B/input0.. and output/output0..; the dispatchable is named after the
-    operator in lower case; print commands follow the dispatch, one per output.
+    Resources are named after each tensor field (input/A/B, input0.., output/output0..); the dispatchable is named
+    after the operator in lower case; print commands follow the dispatch, one per output.
     """
-    operator = export_operator_name(op)
-    _check_attrs(operator, attrs)
-    inputs = _inputs_list(operator, inputs)
-    outputs = _compute(operator, inputs, attrs)
+    spec = operator(export_operator_name(op))
+    inputs = _inputs_list(spec, inputs)
+    canonical = spec.canonical_attrs(attrs)
+    outputs = spec.run(inputs, **canonical)
 
     resources, bindings, desc = {}, {}, {}
     arrays = {"input": list(inputs), "output": list(outputs)}
-    for name, kind in operator_fields(operator).items():
-        if kind in ("input", "output", "inputs", "outputs"):
-            base = _RESOURCE_NAMES[name]
-            role = "input" if kind.startswith("input") else "output"
-            taken = [arrays[role].pop(0)] if kind in ("input", "output") else arrays[role]
-            names = [base] if kind in ("input", "output") else [f"{base}{i}" for i in range(len(taken))]
+    for f in spec.fields:
+        if f.is_tensor:
+            role = "input" if f.is_input else "output"
+            single = f.kind in (INPUT, OUTPUT)
+            taken = [arrays[role].pop(0)] if single else arrays[role]
+            names = [f.resource] if single else [f"{f.resource}{i}" for i in range(len(taken))]
             for resource, array in zip(names, taken):
                 if role == "input":
                     data_type, values = initial_values(array)
@@ -139,24 +90,20 @@ def model_for(op, inputs, **attrs):
                     data_type, values = type_name(array.dtype), {"valueCount": int(array.size), "value": 0}
                 resources[resource] = {"initialValuesDataType": data_type, "initialValues": values}
             descs = [_tensor_json(a) for a in taken]
-            desc[name] = descs[0] if kind in ("input", "output") else descs
-            bindings[name] = names[0] if kind in ("input", "output") else names
-            if kind in ("inputs", "outputs"):
+            desc[f.name] = descs[0] if single else descs
+            bindings[f.name] = names[0] if single else names
+            if not single:
                 arrays[role] = []
-        elif kind == "count":
-            desc[name] = len(outputs) if name == "OutputCount" else len(inputs)
-        elif kind == "block":
-            desc[name] = attrs["block_size"]
-        elif kind == "order":
-            desc[name] = order_name(attrs.get("order", "DEPTH_COLUMN_ROW"))
-        else:
-            desc[name] = attrs["axis"]
+        elif f.kind == COUNT:
+            desc[f.name] = len(inputs) if spec.field(f.counts).kind == INPUTS else len(outputs)
+        elif f.kind != SCALE_BIAS:
+            desc[f.name] = canonical[f.attribute]
 
-    dispatchable = operator.lower()
+    dispatchable = spec.name.lower()
     output_names = [n for n in resources if n.startswith("output")]
     return {
         "resources": resources,
-        "dispatchables": {dispatchable: {"type": OPERATOR_PREFIX + operator, "desc": desc}},
+        "dispatchables": {dispatchable: {"type": spec.full_name, "desc": desc}},
         "commands": [{"type": "dispatch", "dispatchable": dispatchable, "bindings": bindings}]
         + [{"type": "print", "resource": n} for n in output_names],
     }
@@ -197,31 +144,30 @@ def _cpp_tensor(var, desc):
 def cpp_snippet(dispatchable):
     """C++ filling the DML_BUFFER_TENSOR_DESCs, DML_TENSOR_DESCs, the operator desc and DML_OPERATOR_DESC."""
     parsed = normalized_dispatchable(dispatchable, "6_4")
-    operator = parsed.operator
-    op_var = _camel("".join(p.capitalize() for p in operator.split("_"))) + "Desc"
-    lines = [f"// {OPERATOR_PREFIX}{operator}: every field of the descriptor, ready for IDMLDevice::CreateOperator."]
+    spec = operator(parsed.operator)
+    op_var = _camel("".join(p.capitalize() for p in spec.name.split("_"))) + "Desc"
+    lines = [f"// {spec.full_name}: every field of the descriptor, ready for IDMLDevice::CreateOperator."]
     assignments = []
-    for name, kind in operator_fields(operator).items():
-        if kind in ("input", "output"):
-            var = _camel(name)
-            lines += _cpp_tensor(var, parsed.tensors[name])
+    for f in spec.fields:
+        var = _camel(f.name)
+        if f.kind in (INPUT, OUTPUT):
+            lines += _cpp_tensor(var, parsed.tensors[f.name])
             lines.append(f"const DML_TENSOR_DESC {var} = {{DML_TENSOR_TYPE_BUFFER, &{var}Buffer}};")
-            assignments.append(f"{op_var}.{name} = &{var};")
-        elif kind in ("inputs", "outputs"):
-            var = _camel(name)
-            descs = parsed.tensors[name]
+            assignments.append(f"{op_var}.{f.name} = &{var};")
+        elif f.is_tensor:
+            descs = parsed.tensors[f.name]
             for i, desc in enumerate(descs):
                 lines += _cpp_tensor(f"{var}{i}", desc)
             entries = ", ".join(f"{{DML_TENSOR_TYPE_BUFFER, &{var}{i}Buffer}}" for i in range(len(descs)))
             lines.append(f"const DML_TENSOR_DESC {var}[{len(descs)}] = {{{entries}}};")
-            assignments.append(f"{op_var}.{name} = {var};")
-        elif kind == "order":
-            assignments.append(f"{op_var}.{name} = DML_DEPTH_SPACE_ORDER_{parsed.scalars[name]};")
-        elif kind == "scale_bias":
-            assignments.append(f"{op_var}.{name} = nullptr;  // _Maybenull_: no scale or bias, a plain copy")
+            assignments.append(f"{op_var}.{f.name} = {var};")
+        elif f.kind == ENUM:
+            assignments.append(f"{op_var}.{f.name} = {f.enum.prefix}{parsed.scalars[f.name]};")
+        elif f.kind == SCALE_BIAS:
+            assignments.append(f"{op_var}.{f.name} = nullptr;  // _Maybenull_: no scale or bias, a plain copy")
         else:
-            assignments.append(f"{op_var}.{name} = {parsed.scalars[name]};")
-    lines.append(f"DML_{operator}_OPERATOR_DESC {op_var} = {{}};")
+            assignments.append(f"{op_var}.{f.name} = {parsed.scalars[f.name]};")
+    lines.append(f"{spec.desc_struct} {op_var} = {{}};")
     lines += assignments
-    lines.append(f"const DML_OPERATOR_DESC operatorDesc = {{{OPERATOR_PREFIX}{operator}, &{op_var}}};")
+    lines.append(f"const DML_OPERATOR_DESC operatorDesc = {{{spec.full_name}, &{op_var}}};")
     return "\n".join(lines) + "\n"

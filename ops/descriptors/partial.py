@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from ..errors import DescriptorError
 from ..guard import element_cap
 from .dxdispatch import load_model, parse_model_text, refused_dispatchables, resource_bytes, run_model_detailed
-from .levels import OPERATOR_PREFIX, operator_name
-from .tensor_desc import join_path
+from ..levels import OPERATOR_PREFIX
+from ..operators import operator
+from ..tensor_desc import join_path
 from .validate import validate_problems
 
 VALID = "modelled, valid"
@@ -249,7 +250,7 @@ def _resource_status(name, obj, budget):
 def _operator_status(name, obj, path, type_path, kind):
     """The status of a dispatchable whose type names a DirectML operator (or nothing known)."""
     try:
-        modelled = operator_name(kind)
+        modelled = operator(kind).name
     except DescriptorError:
         modelled = None
     if modelled:

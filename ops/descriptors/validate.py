@@ -8,18 +8,11 @@ a JSON object at all, or an unknown feature level, raises DescriptorError.
 
 from dataclasses import dataclass, field
 
-from ..operators.depth_space import ORDER_PREFIX, ORDERS, order_name
 from ..errors import DescriptorError
-from .levels import (
-    OPERATOR_PREFIX,
-    OPERATORS,
-    first_level_supporting,
-    level_name,
-    operator_name,
-    support_row,
-    support_table,
-)
-from .tensor_desc import (
+from ..levels import OPERATOR_PREFIX, level_name
+from ..operators import OPERATORS, operator
+from ..operators.base import COUNT, ENUM, SCALE_BIAS, TENSOR_KINDS
+from ..tensor_desc import (
     Problem,
     exact_enum,
     find_overlap,
@@ -31,31 +24,14 @@ from .tensor_desc import (
 )
 
 __all__ = [
-    "OPERATOR_FIELDS",
     "ParsedDispatchable",
     "Problem",
-    "operator_fields",
     "parse_dispatchable",
     "tensor_fields",
     "validate",
     "validate_problems",
 ]
 
-# Field name -> kind, in C struct order. "input"/"output" are one tensor, "inputs"/"outputs" an array.
-OPERATOR_FIELDS = {
-    "DEPTH_TO_SPACE1": {"InputTensor": "input", "OutputTensor": "output", "BlockSize": "block", "Order": "order"},
-    "SPACE_TO_DEPTH1": {"InputTensor": "input", "OutputTensor": "output", "BlockSize": "block", "Order": "order"},
-    "ELEMENT_WISE_BIT_OR": {"ATensor": "input", "BTensor": "input", "OutputTensor": "output"},
-    "SPLIT": {"InputTensor": "input", "OutputCount": "count", "OutputTensors": "outputs", "Axis": "axis"},
-    "JOIN": {"InputCount": "count", "InputTensors": "inputs", "OutputTensor": "output", "Axis": "axis"},
-    "ELEMENT_WISE_IDENTITY": {"InputTensor": "input", "OutputTensor": "output", "ScaleBias": "scale_bias"},
-}
-# Fields DirectML marks _Maybenull_: absent or null means "not given".
-OPTIONAL_KINDS = ("scale_bias",)
-# DirectML helper functions, DMLCalcBufferTensorSize: "DirectML requires that all bound buffers must have a total
-# size that is DWORD-aligned" (learn.microsoft.com/windows/ai/directml/dml-helper-functions).
-_COUNTED = {"OutputCount": "OutputTensors", "InputCount": "InputTensors"}
-TENSOR_KINDS = ("input", "output", "inputs", "outputs")
 # What DxDispatch reads beside the operator desc (DxDispatch/src/model/JsonParsers.cpp,
 # ParseModelDmlDispatchableDesc; JsonParsersGenerated.cpp, ParseDmlExecutionFlags and ParseDmlCompileType).
 DISPATCHABLE_FIELDS = ("type", "Type", "desc", "Desc", "executionFlags", "dmlCompileType", "bindings")
@@ -66,13 +42,9 @@ COMPILE_TYPES = ("DmlCompileOp", "DmlCompileGraph")
 OTHER_DISPATCHABLES = {"hlsl": "an HLSL shader", "onnx": "an ONNX model", "dmlserializedgraph": "a serialized DirectML graph"}
 
 
-def operator_fields(operator):
-    return OPERATOR_FIELDS[operator_name(operator)]
-
-
-def tensor_fields(operator):
-    """[(field, kind)] of the bind points, kind in input/output/inputs/outputs."""
-    return [(name, kind) for name, kind in operator_fields(operator).items() if kind in TENSOR_KINDS]
+def tensor_fields(name):
+    """[(field, kind)] of the operator's bind points, kind in input/output/inputs/outputs."""
+    return [(f.name, f.kind) for f in operator(name).tensor_fields()]
 
 
 @dataclass
@@ -97,15 +69,12 @@ class ParsedDispatchable:
 
     def to_json(self):
         desc = {}
-        for name, kind in operator_fields(self.operator).items():
-            if kind in TENSOR_KINDS:
-                value = self.tensors[name]
-                desc[name] = [d.to_json() for d in value] if isinstance(value, list) else value.to_json()
-            elif kind in OPTIONAL_KINDS:
-                if self.scalars.get(name) is not None:
-                    desc[name] = self.scalars[name]
-            else:
-                desc[name] = self.scalars[name]
+        for f in operator(self.operator).fields:
+            if f.is_tensor:
+                value = self.tensors[f.name]
+                desc[f.name] = [d.to_json() for d in value] if isinstance(value, list) else value.to_json()
+            elif f.kind != SCALE_BIAS or self.scalars.get(f.name) is not None:
+                desc[f.name] = self.scalars[f.name]
         return {"type": OPERATOR_PREFIX + self.operator, "desc": desc, **self.extras}
 
 
@@ -149,29 +118,32 @@ def _parse_scale_bias(value, path, problems):
     return None
 
 
-def _parse_scalar(kind, name, value, path, problems, strict):
-    if kind == "scale_bias":
+def _parse_scalar(f, value, path, problems, strict):
+    if f.kind == SCALE_BIAS:
         return _parse_scale_bias(value, path, problems)
-    if kind == "order":
+    if f.kind == ENUM:
         if strict:
-            # JsonParsersGenerated.cpp, ParseDmlDepthSpaceOrder: the two names, exactly; no DCR/CRD.
-            order = exact_enum(value, ORDER_PREFIX, ORDERS)
-            if order is None:
-                problems.append(Problem(path, f"Order {value!r}: expected DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH, "
-                                              f"optionally prefixed with {ORDER_PREFIX}, spelled exactly (DxDispatch "
-                                              "knows no DCR/CRD aliases and matches case)"))
-            return order
+            # JsonParsersGenerated.cpp, Parse<Enum> (ParseDmlDepthSpaceOrder): the names, exactly; no aliases.
+            found = f.enum.exact(value)
+            if found is None:
+                aliases = "/".join(alias for alias, _ in f.enum.aliases)
+                rule = f"DxDispatch knows no {aliases} aliases and matches case" if aliases else "DxDispatch matches case"
+                problems.append(Problem(path, f"{f.name} {value!r}: expected {' or '.join(f.enum.names)}, optionally "
+                                              f"prefixed with {f.enum.prefix}, spelled exactly ({rule})"))
+            return found
         try:
-            return order_name(value)
+            return f.enum.name(value, f.name)
         except DescriptorError as error:
             problems.append(Problem(path, str(error)))
             return None
     if not is_uint(value):
-        problems.append(Problem(path, f"{name} {value!r}: must be an unsigned integer (UINT)"))
+        problems.append(Problem(path, f"{f.name} {value!r}: must be an unsigned integer (UINT)"))
         return None
-    if kind in ("block", "count") and value < 1:
-        rule = "BlockSize must be at least 1" if kind == "block" else f"{name} must be greater than 0"
-        problems.append(Problem(path, f"{name} {value}: {rule}"))
+    if f.kind == COUNT and value < 1:
+        problems.append(Problem(path, f"{f.name} {value}: {f.name} must be greater than 0"))
+        return None
+    if value < f.minimum:
+        problems.append(Problem(path, f"{f.name} {value}: {f.name} must be at least {f.minimum}"))
         return None
     return value
 
@@ -196,14 +168,14 @@ def _operator(dispatchable, path, problems, strict):
             problems.append(Problem(join_path(path, type_key), f"type {value!r}: {OTHER_DISPATCHABLES[value.lower()]} "
                                                                "dispatchable, which this app does not run"))
             return None
-        operator = exact_enum(value, OPERATOR_PREFIX, OPERATORS)
-        if operator is None:
+        found = exact_enum(value, OPERATOR_PREFIX, OPERATORS)
+        if found is None:
             problems.append(Problem(join_path(path, type_key), f"type {value!r}: not an operator modelled here, "
                                                                "spelled exactly; expected one of "
                                                                + ", ".join(OPERATOR_PREFIX + op for op in OPERATORS)))
-        return operator
+        return found
     try:
-        return operator_name(value)
+        return operator(value).name
     except DescriptorError as error:
         problems.append(Problem(join_path(path, type_key), str(error)))
         return None
@@ -258,7 +230,7 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
     if not isinstance(dispatchable, dict):
         raise DescriptorError(f"{path or 'dispatchable'}: expected a JSON object with type and desc")
     problems = []
-    operator = _operator(dispatchable, path, problems, strict)
+    name = _operator(dispatchable, path, problems, strict)
     extras = _dispatchable_extras(dispatchable, path, problems)
     desc, desc_path, inline = _desc_object(dispatchable, path)
     if not inline:
@@ -269,37 +241,33 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
     if not isinstance(desc, dict):
         problems.append(Problem(desc_path, f"desc: expected a JSON object of operator fields, got {desc!r:.60}"))
         return None, problems
-    if operator is None:
+    if name is None:
         return None, problems
 
-    fields = OPERATOR_FIELDS[operator]
-    parsed = ParsedDispatchable(operator, extras=extras)
+    fields = {f.name: f for f in operator(name).fields}
+    parsed = ParsedDispatchable(name, extras=extras)
     for key in desc:
         if key not in fields:
-            unknown_field(desc_path, key, f"unknown field {key!r} for {OPERATOR_PREFIX}{operator}; expected "
+            unknown_field(desc_path, key, f"unknown field {key!r} for {OPERATOR_PREFIX}{name}; expected "
                                           f"{', '.join(fields)}", problems, notes)
-    for count_name, array_name in _COUNTED.items():
-        count, array = desc.get(count_name), desc.get(array_name)
-        if count_name in fields and is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
-            problems.append(
-                Problem(
-                    join_path(desc_path, count_name),
-                    f"{count_name} {count}: must equal the number of {array_name} ({len(array)})",
-                )
-            )
-    for name, kind in fields.items():
-        field_path = join_path(desc_path, name)
-        if name not in desc and kind in OPTIONAL_KINDS:
-            parsed.scalars[name] = None
-        elif name not in desc:
-            problems.append(Problem(field_path, f"{name}: missing required field"))
-        elif kind in ("input", "output"):
-            parsed.tensors[name], more = parse_tensor_desc(desc[name], field_path, strict, notes)
+    for f in fields.values():
+        count, array = desc.get(f.name), desc.get(f.counts)
+        if f.kind == COUNT and is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
+            problems.append(Problem(join_path(desc_path, f.name),
+                                    f"{f.name} {count}: must equal the number of {f.counts} ({len(array)})"))
+    for f in fields.values():
+        field_path = join_path(desc_path, f.name)
+        if f.name not in desc and f.kind == SCALE_BIAS:
+            parsed.scalars[f.name] = None
+        elif f.name not in desc:
+            problems.append(Problem(field_path, f"{f.name}: missing required field"))
+        elif f.kind in ("input", "output"):
+            parsed.tensors[f.name], more = parse_tensor_desc(desc[f.name], field_path, strict, notes)
             problems += more
-        elif kind in ("inputs", "outputs"):
-            parsed.tensors[name] = _parse_tensor_array(desc[name], name, field_path, problems, strict, notes)
+        elif f.kind in ("inputs", "outputs"):
+            parsed.tensors[f.name] = _parse_tensor_array(desc[f.name], f.name, field_path, problems, strict, notes)
         else:
-            parsed.scalars[name] = _parse_scalar(kind, name, desc[name], field_path, problems, strict)
+            parsed.scalars[f.name] = _parse_scalar(f, desc[f.name], field_path, problems, strict)
     return parsed, problems
 
 
@@ -315,7 +283,7 @@ def _type_problems(parsed, row, level, desc_path):
     problems = []
     for label, desc, _ in parsed.tensor_list():
         if desc.DataType not in row.types:
-            where = _where_supported(first_level_supporting(parsed.operator, data_type=desc.DataType))
+            where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType))
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DataType",
@@ -324,7 +292,7 @@ def _type_problems(parsed, row, level, desc_path):
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
-            where = _where_supported(first_level_supporting(parsed.operator, dimension_count=desc.DimensionCount))
+            where = _where_supported(operator(parsed.operator).first_level_supporting(dimension_count=desc.DimensionCount))
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DimensionCount",
@@ -376,134 +344,6 @@ def _overlap_problems(label, desc, desc_path):
     ]
 
 
-def _sizes_rule(path, label, actual, expected, formula):
-    if list(actual) == list(expected):
-        return []
-    return [Problem(path, f"{label}.Sizes {list(actual)}: must be {list(expected)} = {formula}")]
-
-
-def _depth_space_problems(parsed, desc_path):
-    inp, out = parsed.tensors["InputTensor"], parsed.tensors["OutputTensor"]
-    block = parsed.scalars.get("BlockSize")
-    if block is None or inp.DimensionCount != 4 or out.DimensionCount != 4:
-        return []
-    n, c, h, w = inp.Sizes
-    block_path = f"{_dot(desc_path)}BlockSize"
-    if parsed.operator == "DEPTH_TO_SPACE1":
-        if c % (block * block):
-            return [
-                Problem(
-                    block_path,
-                    f"BlockSize {block}: the input's channel count {c} is not divisible by BlockSize^2 = {block * block}",
-                )
-            ]
-        expected = (n, c // (block * block), h * block, w * block)
-        formula = "{N, C/BlockSize^2, H*BlockSize, W*BlockSize}"
-    else:
-        bad = [(name, size) for name, size in (("height", h), ("width", w)) if size % block]
-        if bad:
-            return [
-                Problem(block_path, f"BlockSize {block}: the input's {name} {size} is not divisible by BlockSize {block}")
-                for name, size in bad
-            ]
-        expected = (n, c * block * block, h // block, w // block)
-        formula = "{N, C*BlockSize^2, H/BlockSize, W/BlockSize}"
-    return _sizes_rule(f"{_dot(desc_path)}OutputTensor.Sizes", "OutputTensor", out.Sizes, expected, formula)
-
-
-def _bit_or_problems(parsed, desc_path):
-    a = parsed.tensors["ATensor"]
-    problems = []
-    for name in ("BTensor", "OutputTensor"):
-        other = parsed.tensors[name]
-        if other.Sizes != a.Sizes:
-            problems.append(
-                Problem(
-                    f"{_dot(desc_path)}{name}.Sizes",
-                    f"{name}.Sizes {list(other.Sizes)}: must equal ATensor.Sizes {list(a.Sizes)} (no implicit "
-                    "broadcasting; broadcast with a 0 stride instead)",
-                )
-            )
-    return problems
-
-
-def _split_join_problems(parsed, desc_path):
-    if parsed.operator == "SPLIT":
-        whole_name, parts_name = "InputTensor", "OutputTensors"
-    else:
-        whole_name, parts_name = "OutputTensor", "InputTensors"
-    whole, parts = parsed.tensors[whole_name], parsed.tensors[parts_name]
-    problems = []
-    axis = parsed.scalars.get("Axis")
-    if axis is None:
-        return problems
-    if axis >= whole.DimensionCount:
-        problems.append(
-            Problem(
-                f"{_dot(desc_path)}Axis",
-                f"Axis {axis}: must be in [0, {whole.DimensionCount - 1}] ({whole_name}.DimensionCount - 1)",
-            )
-        )
-        return problems
-    total, aligned = 0, True
-    for i, part in enumerate(parts):
-        label = f"{parts_name}[{i}]"
-        if part.DimensionCount != whole.DimensionCount:
-            problems.append(
-                Problem(
-                    f"{_dot(desc_path)}{label}.DimensionCount",
-                    f"DimensionCount {part.DimensionCount}: must equal {whole_name}.DimensionCount {whole.DimensionCount}",
-                )
-            )
-            aligned = False
-            continue
-        for d in range(whole.DimensionCount):
-            if d != axis and part.Sizes[d] != whole.Sizes[d]:
-                problems.append(
-                    Problem(
-                        f"{_dot(desc_path)}{label}.Sizes",
-                        f"{label}.Sizes[{d}] = {part.Sizes[d]}: must equal {whole_name}.Sizes[{d}] = "
-                        f"{whole.Sizes[d]} (only Axis {axis} may differ)",
-                    )
-                )
-        total += part.Sizes[axis]
-    if aligned and total != whole.Sizes[axis]:
-        terms = " + ".join(str(p.Sizes[axis]) for p in parts)
-        problems.append(
-            Problem(
-                f"{_dot(desc_path)}{parts_name}",
-                f"{parts_name} sizes along Axis {axis}: {terms} = {total}, but {whole_name}.Sizes[{axis}] is "
-                f"{whole.Sizes[axis]}; they must sum exactly",
-            )
-        )
-    return problems
-
-
-def _identity_problems(parsed, desc_path):
-    """DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, "Tensor constraints": InputTensor and OutputTensor must have the
-    same DataType, DimensionCount, and Sizes (DataType is checked for every operator)."""
-    inp, out = parsed.tensors["InputTensor"], parsed.tensors["OutputTensor"]
-    if out.Sizes == inp.Sizes:
-        return []
-    return [
-        Problem(
-            f"{desc_path}.OutputTensor.Sizes",
-            f"OutputTensor.Sizes {list(out.Sizes)}: must equal InputTensor.Sizes {list(inp.Sizes)} (strides, not "
-            "sizes, change the layout)",
-        )
-    ]
-
-
-_SHAPE_RULES = {
-    "DEPTH_TO_SPACE1": _depth_space_problems,
-    "SPACE_TO_DEPTH1": _depth_space_problems,
-    "ELEMENT_WISE_BIT_OR": _bit_or_problems,
-    "SPLIT": _split_join_problems,
-    "JOIN": _split_join_problems,
-    "ELEMENT_WISE_IDENTITY": _identity_problems,
-}
-
-
 def validate_problems(dispatchable, feature_level, path="", strict=False, notes=None):
     """Every rule the dispatchable breaks at `feature_level`, as Problem(path, message); [] = valid.
 
@@ -515,9 +355,10 @@ def validate_problems(dispatchable, feature_level, path="", strict=False, notes=
         return problems
     type_path = join_path(path, _key(dispatchable, "type"))
     desc_path = desc_path_of(dispatchable, path)
-    row = support_row(parsed.operator, level)
+    spec = operator(parsed.operator)
+    row = spec.support_row(level)
     if row is None:
-        introduced = support_table(parsed.operator)[0].level
+        introduced = spec.introduced
         problems.append(
             Problem(
                 type_path,
@@ -529,14 +370,14 @@ def validate_problems(dispatchable, feature_level, path="", strict=False, notes=
         return problems
     # An operator missing at this level is still checked against its broadest table, so shape
     # problems show up together with the level problem.
-    problems += _type_problems(parsed, row or support_table(parsed.operator)[-1], level, desc_path)
+    problems += _type_problems(parsed, row or spec.support[-1], level, desc_path)
     problems += _consistency_problems(parsed, desc_path)
     # TotalTensorSizeInBytes need only reach the implied size (SPEC section 1, rounded up to 4), which the desc
     # parser checks; it need not be a multiple of 4. DirectML itself is the authority where its pages are silent:
     # its CreateOperator accepts 5, 7, 26, 50 and 194 bytes at every level and runs a 50-byte FLOAT32 binding
     # (docs/directml_verdicts.md, tests/test_directml_verdicts.py), so this project's former multiple-of-4 rule
     # is gone.
-    problems += _SHAPE_RULES[parsed.operator](parsed, desc_path)
+    problems += spec.shape_problems(parsed, desc_path)
     return problems
 
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..datatypes import FLOAT_TYPES, numpy_dtype, type_name, unsigned_of_width
 from ..descriptors.export import cpp_snippet, export_operator_name
-from ..descriptors.levels import OPERATOR_PREFIX
+from ..levels import OPERATOR_PREFIX
 from ..descriptors.validate import normalized_dispatchable
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_positive_int

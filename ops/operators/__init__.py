@@ -1,1 +1,42 @@
-"""The operators themselves: what each DirectML operator computes, and where every output element comes from."""
+"""The operator registry: every operator this project models, one module per family, collected here.
+
+`OPERATORS` maps each DirectML operator name (without DML_OPERATOR_) to its Operator (base.py); `operator` finds one
+by any accepted spelling; `run` runs one on arrays. Adding an operator is writing its module and listing it below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import DescriptorError
+from ..levels import OPERATOR_PREFIX
+from ..names import enum_suffix
+from . import bitwise, depth_space, identity, split_join
+from .base import Call, Operator
+
+OPERATORS: dict[str, Operator] = {
+    op.name: op
+    for family in (depth_space, bitwise, split_join, identity)
+    for op in family.OPERATORS
+}
+
+
+def operator(name, field="type") -> Operator:
+    """The registered operator `name` names: 'SPLIT' or 'DML_OPERATOR_SPLIT', any case."""
+    if isinstance(name, Operator):
+        return name
+    found = enum_suffix(name, OPERATOR_PREFIX, OPERATORS)
+    if found:
+        return OPERATORS[found]
+    raise DescriptorError(f"{field} {name!r}: not a supported operator; expected one of "
+                          + ", ".join(OPERATOR_PREFIX + op for op in OPERATORS)
+                          + f" (the {OPERATOR_PREFIX} prefix is optional)")
+
+
+def run(name, inputs, **attrs) -> list[np.ndarray]:
+    """The output arrays of operator `name` on `inputs` (a list of arrays) with its attributes, computed by the
+    reference core; DescriptorError naming the field for anything DirectML would refuse."""
+    return operator(name, "op").run(inputs, **attrs)
+
+
+__all__ = ["Call", "OPERATORS", "Operator", "operator", "run"]

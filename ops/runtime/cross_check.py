@@ -6,47 +6,9 @@ This module only validates the call, chooses the runtime and hands over; each ru
 
 import numpy as np
 
-from ..descriptors.levels import operator_name
 from ..errors import DescriptorError
-from ..operators.depth_space import order_name
+from ..operators import operator
 from . import directml_check, onnxruntime_check
-from .report import OPERATORS
-
-
-def _check_arguments(name, inputs, attrs):
-    spec = OPERATORS[name]
-    if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)):
-        raise DescriptorError(f"inputs: expected a list of arrays, got {type(inputs).__name__}")
-    fewest, most = spec.input_count
-    if len(inputs) < fewest or (most is not None and len(inputs) > most):
-        wanted = f"exactly {fewest}" if fewest == most else f"at least {fewest}"
-        raise DescriptorError(f"inputs: {name} takes {wanted} input array(s), got {len(inputs)}")
-    unknown = sorted(set(attrs) - set(spec.required) - set(spec.optional))
-    missing = [a for a in spec.required if a not in attrs]
-    accepted = ", ".join(spec.required + spec.optional) or "none"
-    if unknown:
-        raise DescriptorError(f"{unknown[0]}: not an attribute of {name}; accepted: {accepted}")
-    if missing:
-        raise DescriptorError(f"{missing[0]}: required by {name}")
-
-
-def _core_outputs(name, inputs, attrs):
-    spec = OPERATORS[name]
-    if name == "JOIN":
-        return [spec.core(list(inputs), **attrs)]
-    result = spec.core(*inputs, **attrs)
-    return list(result) if name == "SPLIT" else [result]
-
-
-def _canonical_attrs(name, attrs):
-    """The attributes as the core accepted them, hashable, for session keys."""
-    if name in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        return {"block_size": int(attrs["block_size"]), "order": order_name(attrs.get("order", "DEPTH_COLUMN_ROW"))}
-    if name == "SPLIT":
-        return {"axis": int(attrs["axis"]), "sizes": tuple(int(s) for s in attrs["sizes"])}
-    if name == "JOIN":
-        return {"axis": int(attrs["axis"])}
-    return {}
 
 
 RUNTIMES = ("directml", "onnxruntime")
@@ -79,7 +41,7 @@ def _chosen(runtime, on_directml, on_onnxruntime):
 def _identity_cross_check(inputs, provider, expected, attrs, runtime):
     """ELEMENT_WISE_IDENTITY works on buffers through two descs: inputs = [input buffer] or [input buffer, output
     buffer's previous contents]; attrs input_desc and output_desc (ops/runtime/identity_check.py)."""
-    from ..operators.identity import element_wise_identity, identity_descs
+    from ..descriptors.layouts import element_wise_identity, identity_descs
     from .identity_check import identity_cross_check
 
     if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)) or len(inputs) not in (1, 2):
@@ -115,14 +77,16 @@ def cross_check(op, inputs, provider=None, expected=None, runtime=None, **attrs)
     the call gives a report with available=False saying why, never an exception. `expected` replaces the core's
     outputs as the comparison target (the core still validates the call), for checking the check.
     """
-    name = operator_name(op, "op")
-    if name == "ELEMENT_WISE_IDENTITY":
+    spec = operator(op, "op")
+    if spec.copies_between_layouts:
         return _identity_cross_check(inputs, provider, expected, attrs, runtime)
-    _check_arguments(name, inputs, attrs)
-    core_outputs = _core_outputs(name, inputs, attrs)
+    if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)):
+        raise DescriptorError(f"inputs: expected a list of arrays, got {type(inputs).__name__}")
+    spec.check_arity(len(inputs))
+    attrs = spec.canonical_attrs(attrs)
+    core_outputs = spec.run(list(inputs), **attrs)
     runtime = _runtime_choice(runtime, provider)
     expected = core_outputs if expected is None else [np.asarray(e) for e in expected]
-    attrs = _canonical_attrs(name, attrs)
     return _chosen(runtime,
-                   lambda: directml_check.run_operator(name, list(inputs), attrs, expected),
-                   lambda: onnxruntime_check.run_operator(name, inputs, attrs, expected, provider))
+                   lambda: directml_check.run_operator(spec.name, list(inputs), attrs, expected),
+                   lambda: onnxruntime_check.run_operator(spec.name, inputs, attrs, expected, provider))

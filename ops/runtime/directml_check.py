@@ -12,7 +12,8 @@ import re
 import numpy as np
 
 from ..datatypes import type_name
-from ..descriptors.tensor_desc import TensorDesc, round_up
+from ..operators import operator
+from ..tensor_desc import TensorDesc, round_up
 from .directml import WorkerFailed, directml_status, hresult_text, run_operator as run_on_directml
 from .report import CrossCheckReport, compare_outputs
 
@@ -45,14 +46,6 @@ def refusal(status, result, data_type):
     return text + "."
 
 
-def _attrs(name, attrs):
-    if name in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        return {"block_size": attrs["block_size"], "order": attrs["order"]}
-    if name in ("SPLIT", "JOIN"):
-        return {"axis": attrs["axis"]}
-    return {}
-
-
 def run_buffers(name, inputs, outputs, attrs, expected, data_type):
     """CrossCheckReport for one DirectML run. inputs: (desc, bytes); outputs: (desc, bytes before the run, shape,
     dtype), read back as arrays of that shape."""
@@ -83,7 +76,7 @@ def run_operator(name, inputs, attrs, expected):
         desc = packed_desc(e.shape, e.dtype)
         outputs.append((desc, bytes(desc.TotalTensorSizeInBytes), e.shape, e.dtype))
     return run_buffers(name, [(d, _buffer(a, d)) for d, a in zip(input_descs, inputs)], outputs,
-                       _attrs(name, attrs), expected, type_name(inputs[0].dtype))
+                       operator(name).desc_attrs(attrs), expected, type_name(inputs[0].dtype))
 
 
 def run_identity(input_buffer, inp, out, previous, expected):
@@ -119,7 +112,7 @@ def _matrix_calls(dtype, rng):
 def matrix_rows(seed=0):
     """One dict per cell (operator, setting, data type): what DirectML did with arbitrary bytes, next to the core."""
     from ..datatypes import DML_TYPES, numpy_dtype
-    from ..operators.identity import LAYOUT_PRESETS, identity_descs, layout_preset
+    from ..descriptors.layouts import LAYOUT_PRESETS, identity_descs, layout_preset
     from .cross_check import cross_check
 
     rows = []

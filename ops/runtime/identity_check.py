@@ -15,8 +15,8 @@ import functools
 import numpy as np
 
 from ..datatypes import type_name, unsigned_of_width
-from ..descriptors.tensor_desc import element_offsets, packed_strides
-from ..operators.identity import element_wise_identity, identity_descs
+from ..tensor_desc import element_offsets, packed_strides
+from ..descriptors.layouts import element_wise_identity, identity_descs
 from . import onnxruntime_check as cc
 from .report import CrossCheckReport, compare_outputs, first_line
 
@@ -181,7 +181,7 @@ def matrix_rows(provider=None):
     """The cross-check of every layout preset for every data type: one dict per (preset, type), arbitrary bytes in
     both buffers (seeded), so float types carry NaN payloads, -0.0 and subnormals."""
     from ..datatypes import DML_TYPES
-    from ..operators.identity import LAYOUT_PRESETS, layout_preset
+    from ..descriptors.layouts import LAYOUT_PRESETS, layout_preset
 
     rows = []
     for preset in LAYOUT_PRESETS:

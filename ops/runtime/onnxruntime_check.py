@@ -19,7 +19,8 @@ import functools
 import numpy as np
 
 from ..datatypes import type_name, unsigned_of_width
-from .report import OPERATORS, CrossCheckReport, Unavailable, compare_outputs, first_difference, first_line, hex_bits
+from ..operators import operator
+from .report import CrossCheckReport, Unavailable, compare_outputs, first_difference, first_line, hex_bits
 
 OPSET = 18
 # IR 8 is the first IR version that carries opset 18; the installed onnx would write a newer one that older
@@ -90,19 +91,18 @@ def _encode(name, route, arrays, attrs):
         return list(arrays), attrs
     if route.kind == "bits":
         return [np.ascontiguousarray(a).view(route.dtype) for a in arrays], attrs
-    if OPERATORS[name].byte_axis == "batch":
+    spec = operator(name)
+    if spec.byte_axis == "batch":
         return [fold_bytes_into_batch(a) for a in arrays], attrs
     k = arrays[0].dtype.itemsize
     widened = [np.ascontiguousarray(a).view(np.uint8) for a in arrays]
-    if name == "SPLIT" and attrs["axis"] == arrays[0].ndim - 1:
-        attrs = {**attrs, "sizes": tuple(s * k for s in attrs["sizes"])}
-    return widened, attrs
+    return widened, spec.widened_attrs(attrs, k, arrays[0].ndim)
 
 
 def _decode(name, route, outputs, dtype):
     if route.kind == "native":
         return outputs
-    if route.kind == "bytes" and OPERATORS[name].byte_axis == "batch":
+    if route.kind == "bytes" and operator(name).byte_axis == "batch":
         return [unfold_bytes_from_batch(y, dtype) for y in outputs]
     return [np.ascontiguousarray(y).view(dtype) for y in outputs]
 
@@ -119,43 +119,15 @@ def _runtime():
 
 
 def _model(name, attrs, dtype, shapes):
-    from onnx import helper, numpy_helper
+    from onnx import helper
 
     element = helper.np_dtype_to_tensor_dtype(dtype)
-    inputs = [f"x{i}" for i in range(len(shapes))]
-    output_count = len(attrs["sizes"]) if name == "SPLIT" else 1
-    outputs = [f"y{i}" for i in range(output_count)]
-    initializers = []
-    if name == "DEPTH_TO_SPACE1":
-        mode = "DCR" if attrs["order"] == "DEPTH_COLUMN_ROW" else "CRD"
-        nodes = [helper.make_node("DepthToSpace", inputs, outputs, blocksize=attrs["block_size"], mode=mode)]
-    elif name == "SPACE_TO_DEPTH1" and attrs["order"] == "DEPTH_COLUMN_ROW":
-        nodes = [helper.make_node("SpaceToDepth", inputs, outputs, blocksize=attrs["block_size"])]
-    elif name == "SPACE_TO_DEPTH1":
-        # ONNX's SpaceToDepth definition with the block axes (bh, bw) placed after the channel, not before it:
-        # output channel c*bs*bs + bh*bs + bw, which is COLUMN_ROW_DEPTH.
-        n, c, h, w = shapes[0]
-        b = attrs["block_size"]
-        initializers = [
-            numpy_helper.from_array(np.array([n, c, h // b, b, w // b, b], np.int64), "blocks"),
-            numpy_helper.from_array(np.array([n, c * b * b, h // b, w // b], np.int64), "depth"),
-        ]
-        nodes = [
-            helper.make_node("Reshape", ["x0", "blocks"], ["split_space"]),
-            helper.make_node("Transpose", ["split_space"], ["blocks_behind_channel"], perm=[0, 1, 3, 5, 2, 4]),
-            helper.make_node("Reshape", ["blocks_behind_channel", "depth"], outputs),
-        ]
-    elif name == "ELEMENT_WISE_BIT_OR":
-        nodes = [helper.make_node("BitwiseOr", inputs, outputs)]
-    elif name == "SPLIT":
-        initializers = [numpy_helper.from_array(np.array(attrs["sizes"], np.int64), "split")]
-        nodes = [helper.make_node("Split", inputs + ["split"], outputs, axis=attrs["axis"])]
-    else:
-        nodes = [helper.make_node("Concat", inputs, outputs, axis=attrs["axis"])]
+    nodes, initializers = operator(name).onnx_graph(attrs, shapes)
+    outputs = [o for node in nodes for o in node.output if o.startswith("y")]
     graph = helper.make_graph(
         nodes,
         f"cross_check_{name.lower()}",
-        [helper.make_tensor_value_info(i, element, s) for i, s in zip(inputs, shapes)],
+        [helper.make_tensor_value_info(f"x{i}", element, s) for i, s in enumerate(shapes)],
         [helper.make_tensor_value_info(o, element, None) for o in outputs],
         initializer=initializers,
     )
@@ -226,20 +198,13 @@ def probe_tensor(dtype):
 
 def _identity_call(name, order, dtype):
     """Inputs and attributes for which the operator must return its first input unchanged."""
-    x = probe_tensor(dtype)
-    if name in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        return [x.reshape(1, x.size, 1, 1)], {"block_size": 1, "order": order}
-    if name == "ELEMENT_WISE_BIT_OR":
-        return [x, x], {}
-    if name == "SPLIT":
-        return [x], {"axis": 0, "sizes": (x.size,)}
-    return [x], {"axis": 0}
+    return operator(name).identity_call(probe_tensor(dtype), {"order": order} if order else {})
 
 
 def _route_fault(name, order, dtype, route, provider):
     """None if the route returns the probe's bits unchanged on this provider, else why it cannot be used."""
     inputs, attrs = _identity_call(name, order, dtype)
-    what = f"{type_name(route.dtype)} {OPERATORS[name].onnx} on {provider}"
+    what = f"{type_name(route.dtype)} {operator(name).onnx} on {provider}"
     try:
         [output] = _run_route(name, route, inputs, attrs, provider)
     except Exception as error:  # any ORT failure (missing kernel, type refused by the schema) rules the route out
@@ -272,24 +237,6 @@ def _choose_route(name, order, dtype, provider):
     return _chosen_routes[key]
 
 
-def _describe_onnx(name, attrs, input_count):
-    if name == "DEPTH_TO_SPACE1":
-        mode = "DCR" if attrs["order"] == "DEPTH_COLUMN_ROW" else "CRD"
-        return f"ONNX DepthToSpace (mode {mode}, blocksize {attrs['block_size']})"
-    if name == "SPACE_TO_DEPTH1" and attrs["order"] == "DEPTH_COLUMN_ROW":
-        return f"ONNX SpaceToDepth (blocksize {attrs['block_size']}; its only order, DCR, is DEPTH_COLUMN_ROW)"
-    if name == "SPACE_TO_DEPTH1":
-        return (
-            f"an ONNX Reshape -> Transpose -> Reshape graph (blocksize {attrs['block_size']}; it stands in for "
-            "SpaceToDepth, which has no COLUMN_ROW_DEPTH (CRD) order in ONNX)"
-        )
-    if name == "ELEMENT_WISE_BIT_OR":
-        return "ONNX BitwiseOr"
-    if name == "SPLIT":
-        return f"ONNX Split (axis {attrs['axis']}, split input {list(attrs['sizes'])})"
-    return f"ONNX Concat (axis {attrs['axis']}, {input_count} inputs)"
-
-
 def _describe_route(name, route, dtype, skipped):
     original = type_name(dtype)
     if route.kind == "native":
@@ -301,12 +248,11 @@ def _describe_route(name, route, dtype, skipped):
             f"(same width, no value conversion),{because}."
         )
     k = dtype.itemsize
-    if OPERATORS[name].byte_axis == "batch":
-        where = f"its {k}-byte axis folded into the batch dimension N, which {OPERATORS[name].onnx} never mixes"
+    spec = operator(name)
+    if spec.byte_axis == "batch":
+        where = f"its {k}-byte axis folded into the batch dimension N, which {spec.onnx} never mixes"
     else:
-        where = f"its {k}-byte axis folded into the last dimension"
-        if name == "SPLIT":
-            where += f" (split sizes along the last axis scaled by {k})"
+        where = f"its {k}-byte axis folded into the last dimension{spec.widening_note(k)}"
     return f"The {original} data ran reinterpreted as UINT8 bytes, {where}, and was reassembled bit for bit,{because}."
 
 
@@ -332,7 +278,7 @@ def run_operator(name, inputs, attrs, expected, provider=None):
         return report(provider, False, False, actual=[], note=refusal, ort_version=version)
 
     dtype = inputs[0].dtype
-    described = _describe_onnx(name, attrs, len(inputs))
+    described = operator(name).onnx_text(attrs, len(inputs))
     try:
         route, skipped = _choose_route(name, attrs.get("order"), dtype, chosen)
         actual = _run_route(name, route, list(inputs), attrs, chosen)

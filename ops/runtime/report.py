@@ -6,29 +6,6 @@ import re
 import numpy as np
 
 from ..datatypes import unsigned_of_width
-from ..operators.bitwise import bit_or
-from ..operators.depth_space import depth_to_space, space_to_depth
-from ..operators.split_join import join, split
-
-
-@dataclasses.dataclass(frozen=True)
-class _Operator:
-    core: object
-    input_count: tuple  # (fewest, most) input arrays
-    required: tuple
-    optional: tuple
-    # Where a UINT8 byte axis can go without the operator mixing bytes of different elements.
-    byte_axis: str  # "batch" (dimension N) or "last" (widens the last dimension)
-    onnx: str
-
-
-OPERATORS = {
-    "DEPTH_TO_SPACE1": _Operator(depth_to_space, (1, 1), ("block_size",), ("order",), "batch", "DepthToSpace"),
-    "SPACE_TO_DEPTH1": _Operator(space_to_depth, (1, 1), ("block_size",), ("order",), "batch", "SpaceToDepth"),
-    "ELEMENT_WISE_BIT_OR": _Operator(bit_or, (2, 2), (), (), "last", "BitwiseOr"),
-    "SPLIT": _Operator(split, (1, 1), ("axis", "sizes"), (), "last", "Split"),
-    "JOIN": _Operator(join, (1, None), ("axis",), (), "last", "Concat"),
-}
 
 
 @dataclasses.dataclass

@@ -2,13 +2,13 @@
 
 `directml_status()` says whether it can run here and on what; `run_operator` runs one operator on given buffers;
 `create_operator_verdict` asks DirectML's CreateOperator what it thinks of a descriptor. Descriptors are the core's
-TensorDesc (ops/descriptors/tensor_desc.py): what the core validated is exactly what DirectML receives.
+TensorDesc (ops/tensor_desc.py): what the core validated is exactly what DirectML receives.
 """
 
 import dataclasses
 import functools
 
-from ...descriptors.levels import FEATURE_LEVELS
+from ...levels import FEATURE_LEVELS
 from .process import Worker, WorkerFailed, install_dir, missing_pieces
 
 # DirectML's release for each feature level's first appearance (SPEC section 7).

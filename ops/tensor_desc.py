@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..datatypes import NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, type_name
-from ..errors import DescriptorError
-from ..guard import check_element_count
-from ..names import enum_suffix
+from .datatypes import NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, type_name
+from .errors import DescriptorError
+from .guard import check_element_count
+from .names import enum_suffix
 
 FLAG_PREFIX = "DML_TENSOR_FLAG_"
 FLAGS = ("NONE", "OWNED_BY_DML")

@@ -1,0 +1,412 @@
+"""What an operator is: the registry's vocabulary.
+
+An `Operator` owns everything specific to one DirectML operator, the way ONNX's reference operators each live in one
+small module (onnx/reference/ops): its DirectML name and DML_OPERATOR_TYPE value, the fields of its
+DML_*_OPERATOR_DESC in C order, its tensor support table per feature level, its attributes and their checks, its
+output shapes, the core function, its rules on a parsed descriptor, and its ONNX form for the cross-check.
+Validation, DxDispatch models, C++ export, the cross-check, the framework snippets, the detective and the pages look
+operators up in the registry (ops/operators/__init__.py) and never branch on their names.
+
+A `Call` is one call of one operator, checked and frozen: the single representation of a call from a page's URL to
+the DirectML worker's request.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..datatypes import NUMPY_DTYPES, type_name
+from ..errors import DescriptorError
+from ..guard import check_element_count, check_positive_int, check_tensor
+from ..levels import OPERATOR_PREFIX, SupportRow, first_level_supporting, row_in_force
+from ..names import enum_suffix
+
+# Field kinds of a DML_*_OPERATOR_DESC. A tensor field is one DML_TENSOR_DESC*, an array field a count plus a
+# DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*.
+INPUT, OUTPUT, INPUTS, OUTPUTS = "input", "output", "inputs", "outputs"
+COUNT, UINT, ENUM, SCALE_BIAS = "count", "uint", "enum", "scale_bias"
+TENSOR_KINDS = (INPUT, OUTPUT, INPUTS, OUTPUTS)
+REQUIRED = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Enum:
+    """A DirectML enum as users write it: full name, bare suffix, any case, or an alias."""
+
+    prefix: str
+    names: tuple
+    aliases: tuple = ()  # ((alias, name), ...)
+    label: str = ""  # the field that holds it, for messages
+
+    def name(self, value, field=None):
+        """The canonical member `value` names, else DescriptorError naming `field` and the choices."""
+        aliases = dict(self.aliases)
+        found = enum_suffix(value, self.prefix, self.names + tuple(aliases))
+        if found:
+            return aliases.get(found, found)
+        spelled = " or ".join(f"{n} ({a})" if (a := self.short(n)) else n for n in self.names)
+        raise DescriptorError(f"{field or self.label} {value!r}: expected {spelled}, optionally prefixed with "
+                              f"{self.prefix}")
+
+    def exact(self, value):
+        """The member `value` spells exactly, with or without the prefix (DxDispatch's strcmp), else None."""
+        if not isinstance(value, str):
+            return None
+        name = value[len(self.prefix):] if value.startswith(self.prefix) else value
+        return name if name in self.names else None
+
+    def short(self, name):
+        return next((alias for alias, full in self.aliases if full == name), "")
+
+    def code(self, name):
+        """The enum's integer value: members count from 0 in declaration order (DirectML.h)."""
+        return self.names.index(name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Attribute:
+    """A keyword argument of the core function: `check` turns any accepted spelling into the canonical value."""
+
+    name: str
+    label: str  # the name messages use: the desc field it becomes ("BlockSize"), or what it is
+    check: Callable
+    default: object = REQUIRED
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One field of the operator's DML_*_OPERATOR_DESC, in C order.
+
+    `attribute` is the attribute a UINT or ENUM field carries; `resource` names the DxDispatch resource bound to a
+    tensor field (array fields get an index appended); `counts` is the array field a COUNT field counts.
+    """
+
+    name: str
+    kind: str
+    attribute: str = ""
+    resource: str = ""
+    counts: str = ""
+    enum: Enum | None = None
+    minimum: int = 0  # the smallest value a UINT field takes (BlockSize: 1)
+
+    @property
+    def is_tensor(self):
+        return self.kind in TENSOR_KINDS
+
+    @property
+    def is_input(self):
+        return self.kind in (INPUT, INPUTS)
+
+
+def check_uint(value, field):
+    return check_positive_int(value, field)
+
+
+def check_axis(axis, dimension_count, field="Axis"):
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
+        raise DescriptorError(f"{field} {axis!r}: must be an integer")
+    if not 0 <= axis < dimension_count:
+        raise DescriptorError(f"{field} {axis}: must be in [0, {dimension_count - 1}] for a {dimension_count}-D tensor")
+    return int(axis)
+
+
+def check_sizes(value, field, dims=(1, 8)):
+    """A tuple of positive sizes within the element cap, `dims` an exact count or (low, high)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise DescriptorError(f"{field} {value!r}: expected a list of sizes")
+    low, high = (dims, dims) if isinstance(dims, int) else dims
+    if not low <= len(value) <= high:
+        wanted = str(low) if low == high else f"{low} to {high}"
+        raise DescriptorError(f"{field} {list(value)}: {len(value)} dimensions; this operator needs {wanted}")
+    sizes = tuple(check_positive_int(s, f"{field}[{i}]") for i, s in enumerate(value))
+    check_element_count(sizes, field)
+    return sizes
+
+
+class Operator:
+    """One DirectML operator. Subclasses (one module per operator family) fill the class attributes and implement
+    `output_shapes` and `compute`; the rest has a general form they may refine."""
+
+    name: str  # DML_OPERATOR_<name>
+    code: int  # its DML_OPERATOR_TYPE value (DirectML.h)
+    summary: str  # what it does, in one line
+    fields: tuple  # Field, in the C struct's order
+    support: tuple  # SupportRow, by the feature level each takes effect at
+    attributes: tuple = ()  # Attribute
+    arity: tuple = (1, 1)  # (fewest, most) input arrays; most None: any number
+    dims: tuple = (1, 8)  # dimension counts the core accepts (the widest row of the support table)
+    in_place: bool = False  # OutputTensor may alias an input (its API page says so)
+    same_type_everywhere: bool = True  # every tensor shares one DataType (BIT_COUNT's output does not)
+    # Cross-checked on whole buffers through an input and an output desc (the layout copy), not on arrays.
+    copies_between_layouts: bool = False
+    onnx: str | None = None  # the ONNX operator ONNX Runtime's DirectML provider maps it to (SPEC section 8)
+    # Where a UINT8 byte axis can go when ONNX Runtime runs a type as bytes: "batch" (dimension N, which the
+    # operator never mixes) or "last" (widens the last dimension).
+    byte_axis: str = "last"
+
+    @property
+    def full_name(self):
+        return OPERATOR_PREFIX + self.name
+
+    @property
+    def desc_struct(self):
+        return f"DML_{self.name}_OPERATOR_DESC"
+
+    def __repr__(self):
+        return f"<operator {self.name}>"
+
+    # ------------------------------------------------------------ attributes and calls
+
+    def canonical_attrs(self, attrs):
+        """The attributes with defaults filled and every value in its canonical form; DescriptorError for an
+        unknown, missing or invalid one."""
+        names = [a.name for a in self.attributes]
+        unknown = sorted(set(attrs) - set(names))
+        if unknown:
+            raise DescriptorError(f"{unknown[0]}: not an attribute of {self.name}; accepted: "
+                                  f"{', '.join(names) or 'none'}")
+        result = {}
+        for attribute in self.attributes:
+            if attribute.name in attrs:
+                result[attribute.name] = attribute.check(attrs[attribute.name])
+            elif attribute.default is REQUIRED:
+                raise DescriptorError(f"{attribute.name}: required by {self.name} ({attribute.label})")
+            else:
+                result[attribute.name] = attribute.default
+        return result
+
+    def check_arity(self, count, what="inputs"):
+        fewest, most = self.arity
+        if count < fewest or (most is not None and count > most):
+            wanted = f"exactly {fewest}" if fewest == most else f"at least {fewest}"
+            raise DescriptorError(f"{what}: {self.name} takes {wanted} input array(s), got {count}")
+
+    def input_labels(self, count):
+        """The desc field each input array binds to: ATensor, BTensor; InputTensors[0], ..."""
+        labels = []
+        for field in self.fields:
+            if field.kind == INPUT:
+                labels.append(field.name)
+            elif field.kind == INPUTS:
+                labels += [f"{field.name}[{i}]" for i in range(count - len(labels))]
+        return labels[:count]
+
+    def output_shapes(self, input_shapes, attrs):
+        """The output sizes for these input sizes and canonical attributes; DescriptorError naming the rule."""
+        raise NotImplementedError
+
+    def output_types(self, input_types, output_count):
+        """The output DataTypes: by default the inputs' one type."""
+        return [input_types[0]] * output_count
+
+    def compute(self, inputs, attrs):
+        """The core: output arrays for checked inputs and canonical attributes."""
+        raise NotImplementedError
+
+    def check_inputs(self, inputs):
+        """The input arrays checked as one call: count, dimension counts, types, the cap."""
+        if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)):
+            raise DescriptorError(f"inputs: expected a list of arrays, got {type(inputs).__name__}")
+        self.check_arity(len(inputs))
+        labels = self.input_labels(len(inputs))
+        for label, array in zip(labels, inputs):
+            check_tensor(array, label, dims=self.dims)
+        if self.same_type_everywhere:
+            for label, array in zip(labels[1:], inputs[1:]):
+                if array.dtype != inputs[0].dtype:
+                    raise DescriptorError(f"{label} DataType {array.dtype}: must equal {labels[0]} DataType "
+                                          f"{inputs[0].dtype}")
+        return list(inputs)
+
+    def run(self, inputs, **attrs):
+        """The list of output arrays of this operator on `inputs`; DescriptorError naming the field for bad input."""
+        inputs = self.check_inputs(inputs)
+        attrs = self.canonical_attrs(attrs)
+        for shape in self.output_shapes([a.shape for a in inputs], attrs):
+            check_element_count(shape, "OutputTensor Sizes")
+        return self.compute(inputs, attrs)
+
+    def index_map(self, input_shapes, **attrs):
+        """For each output, an array of its shape holding each element's (input number, flat index in that input).
+
+        Running the real operator on indices keeps the maps exact by construction: whatever the operator does to
+        values, it does to their addresses. Operators that compute rather than move values have no index map."""
+        attrs = self.canonical_attrs(attrs)
+        shapes = [check_sizes(s, f"{label} Sizes", self.dims) for s, label in
+                  zip(input_shapes, self.input_labels(len(input_shapes)))]
+        flats = [np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes]
+        numbers = [np.full(s, i, dtype=np.int64) for i, s in enumerate(shapes)]
+        return list(zip(self.compute(numbers, attrs), self.compute(flats, attrs)))
+
+    # ------------------------------------------------------------ descriptors
+
+    def field(self, name):
+        return next(f for f in self.fields if f.name == name)
+
+    def tensor_fields(self):
+        return [f for f in self.fields if f.is_tensor]
+
+    def scalar_fields(self):
+        return [f for f in self.fields if not f.is_tensor]
+
+    def support_row(self, level):
+        """The support row in force at a feature level, or None before the operator exists."""
+        return row_in_force(self.support, level)
+
+    @property
+    def introduced(self):
+        return self.support[0].level
+
+    def first_level_supporting(self, data_type=None, dimension_count=None):
+        return first_level_supporting(self.support, data_type, dimension_count)
+
+    def shape_problems(self, parsed, path):
+        """Rules between the parsed descriptor's tensors beyond types and dimension counts ([Problem])."""
+        return []
+
+    def implied_output_shapes(self, input_shapes, attrs):
+        """The output sizes a descriptor of these settings carries even when they break a rule (which validation
+        then names), or None when the settings imply no output shape at all."""
+        try:
+            return [list(s) for s in self.output_shapes(input_shapes, self.canonical_attrs(attrs))]
+        except (DescriptorError, KeyError, TypeError):
+            return None
+
+    def dispatchable(self, input_sizes, data_type, attrs, output_sizes=None):
+        """The DxDispatch dispatchable {type, desc} of a call: packed tensors of `data_type`, the attributes in their
+        fields (as given: validation names what is wrong with them). Without `output_sizes` the output fields are
+        left out."""
+        inputs = [{"DataType": data_type, "Sizes": [int(s) for s in sizes]} for sizes in input_sizes]
+        outputs = [{"DataType": data_type, "Sizes": [int(s) for s in sizes]} for sizes in output_sizes or []]
+        attributes = {a.name: a for a in self.attributes}
+        desc = {}
+        for f in self.fields:
+            if f.kind == INPUT:
+                desc[f.name] = inputs.pop(0)
+            elif f.kind == INPUTS:
+                desc[f.name], inputs = inputs, []
+            elif f.kind == OUTPUT and outputs:
+                desc[f.name] = outputs.pop(0)
+            elif f.kind == OUTPUTS:
+                desc[f.name], outputs = outputs, []
+            elif f.kind == COUNT:
+                desc[f.name] = len(desc.get(f.counts, outputs if self.field(f.counts).kind == OUTPUTS else inputs))
+            elif f.attribute:
+                value = attrs.get(f.attribute, attributes[f.attribute].default)
+                desc[f.name] = f.enum.name(value, f.name) if f.kind == ENUM else value
+        return {"type": self.full_name, "desc": desc}
+
+    def desc_attrs(self, attrs):
+        """The attributes that are fields of the descriptor (SPLIT's sizes live in its output descs instead)."""
+        return {f.attribute: attrs[f.attribute] for f in self.scalar_fields() if f.attribute}
+
+    def attrs_of(self, parsed):
+        """The core's attributes for a parsed descriptor: each UINT/ENUM field's value under its attribute name."""
+        return {f.attribute: parsed.scalars[f.name] for f in self.scalar_fields() if f.attribute}
+
+    def call_of(self, parsed):
+        """The Call a parsed, valid descriptor makes."""
+        inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
+        return Call.of(self.name, [d.Sizes for d in inputs], inputs[0].DataType, **self.attrs_of(parsed))
+
+    # ------------------------------------------------------------ ONNX (the cross-check on ONNX Runtime)
+
+    def onnx_graph(self, attrs, shapes):
+        """(nodes, initializers) of an ONNX graph computing this operator: inputs x0, x1, ...; outputs y0, ..."""
+        raise NotImplementedError
+
+    def onnx_text(self, attrs, input_count):
+        """The ONNX form in words, for the cross-check's report."""
+        return f"ONNX {self.onnx}"
+
+    def widened_attrs(self, attrs, k, ndim):
+        """The attributes for the same call on UINT8 bytes whose last axis is `k` times longer."""
+        return attrs
+
+    def widening_note(self, k):
+        """What `widened_attrs` changed, in words, for the report ("" when nothing)."""
+        return ""
+
+    def identity_call(self, x, attrs):
+        """(inputs, attrs) for which the operator returns `x` (1-D) unchanged: how a route through ONNX Runtime is
+        checked for bit exactness before it is trusted."""
+        raise NotImplementedError
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """One call of one operator, checked: the operator's name, the data type, every input's sizes and the
+    attributes in canonical form (a tuple of (name, value) pairs, hashable, in the operator's order)."""
+
+    op: str
+    data_type: str
+    input_sizes: tuple
+    attrs: tuple = ()
+
+    @classmethod
+    def of(cls, op, input_sizes, data_type="FLOAT32", **attrs):
+        """A checked Call; DescriptorError naming the field for anything the operator refuses."""
+        from . import operator
+
+        spec = operator(op)
+        data_type = type_name(data_type)
+        if isinstance(input_sizes, (str, bytes)) or not isinstance(input_sizes, Sequence) or not input_sizes:
+            raise DescriptorError(f"inputs: expected the sizes of each input, got {input_sizes!r:.60}")
+        if not isinstance(input_sizes[0], Sequence):  # one input's sizes given bare
+            input_sizes = [input_sizes]
+        spec.check_arity(len(input_sizes))
+        labels = spec.input_labels(len(input_sizes))
+        sizes = tuple(check_sizes(s, f"{label} Sizes", spec.dims) for s, label in zip(input_sizes, labels))
+        canonical = spec.canonical_attrs(attrs)
+        for shape in spec.output_shapes(sizes, canonical):
+            check_element_count(shape, "OutputTensor Sizes")
+        return cls(spec.name, data_type, sizes, tuple(canonical.items()))
+
+    @property
+    def operator(self) -> Operator:
+        from . import operator
+
+        return operator(self.op)
+
+    @property
+    def attributes(self):
+        return dict(self.attrs)
+
+    def attr(self, name):
+        return self.attributes[name]
+
+    @property
+    def dtype(self):
+        return NUMPY_DTYPES[self.data_type]
+
+    @property
+    def output_sizes(self):
+        return tuple(tuple(s) for s in self.operator.output_shapes(self.input_sizes, self.attributes))
+
+    @property
+    def output_types(self):
+        return tuple(self.operator.output_types([self.data_type] * len(self.input_sizes), len(self.output_sizes)))
+
+    def run(self, inputs):
+        return self.operator.run(inputs, **self.attributes)
+
+    def replace(self, **changes):
+        """The same call with some fields changed, checked again."""
+        attrs = {**self.attributes, **changes.pop("attrs", {})}
+        fields = {"op": self.op, "input_sizes": self.input_sizes, "data_type": self.data_type, **changes}
+        return Call.of(fields["op"], fields["input_sizes"], fields["data_type"], **attrs)
+
+
+def support_rows(operator, *rows):
+    """SupportRows from (level, min_dims, max_dims, types[, source]) tuples."""
+    return tuple(SupportRow(operator, *row) for row in rows)
+
+
+# The seeds' own ordering of the types in their support tables.
+ALL_TYPES = ("FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8", "UINT64", "UINT32", "UINT16",
+             "UINT8")
+NO_64_BIT = tuple(t for t in ALL_TYPES if not t.endswith("64"))
