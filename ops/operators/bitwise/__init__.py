@@ -2,12 +2,12 @@
 
 import numpy as np
 
-from . import parallel
-from ..datatypes import unsigned_of_width
-from ..errors import DescriptorError
-from ..guard import check_tensor
-from ..tensor_desc import Problem, join_path
-from .base import ALL_TYPES, INPUT, OUTPUT, Field, Operator, support_rows
+from .. import parallel
+from ...datatypes import unsigned_of_width
+from ...errors import DescriptorError
+from ...guard import check_tensor
+from ...tensor_desc import Problem, join_path
+from ..base import ALL_TYPES, INPUT, OUTPUT, Field, Operator, support_rows
 
 
 def bit_or(a, b):

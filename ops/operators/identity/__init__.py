@@ -6,8 +6,8 @@ DimensionCount and Sizes, so on arrays the operator is a copy; what it changes i
 tensor descs' Strides give (ops/descriptors/layouts.py works on the buffers).
 """
 
-from ..tensor_desc import Problem, join_path
-from .base import INPUT, NO_64_BIT, OUTPUT, SCALE_BIAS, Field, Operator, ALL_TYPES, support_rows
+from ...tensor_desc import Problem, join_path
+from ..base import INPUT, NO_64_BIT, OUTPUT, SCALE_BIAS, Field, Operator, ALL_TYPES, support_rows
 
 _FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 

@@ -2,11 +2,11 @@
 
 import numpy as np
 
-from . import parallel
-from ..errors import DescriptorError
-from ..guard import check_element_count, check_positive_int, check_tensor
-from ..tensor_desc import Problem, join_path
-from .base import (
+from .. import parallel
+from ...errors import DescriptorError
+from ...guard import check_element_count, check_positive_int, check_tensor
+from ...tensor_desc import Problem, join_path
+from ..base import (
     ALL_TYPES,
     COUNT,
     INPUT,

@@ -8,11 +8,11 @@ c'*bs*bs + bh*bs + bw (ONNX mode CRD).
 
 import numpy as np
 
-from . import parallel
-from ..errors import DescriptorError
-from ..guard import check_element_count, check_positive_int, check_tensor
-from ..tensor_desc import Problem, join_path
-from .base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
+from .. import parallel
+from ...errors import DescriptorError
+from ...guard import check_element_count, check_positive_int, check_tensor
+from ...tensor_desc import Problem, join_path
+from ..base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
 
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
              (("DCR", "DEPTH_COLUMN_ROW"), ("CRD", "COLUMN_ROW_DEPTH")), "Order")
