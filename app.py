@@ -10,23 +10,12 @@ from ops import element_cap_set_to  # noqa: E402
 from ui import url_state  # noqa: E402
 from ui.accessibility import readable_colors  # noqa: E402
 from ui.shared import APP_ELEMENT_CAP  # noqa: E402
+from ui.pages import navigation_pages  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 
-navigation = st.navigation(
-    [
-        st.Page("app_pages/overview.py", title="Overview", default=True),
-        st.Page("app_pages/depth_space.py", title="Depth <-> Space", url_path="depth_space"),
-        st.Page("app_pages/bitwise_or.py", title="Bitwise OR", url_path="bitwise_or"),
-        st.Page("app_pages/split_join.py", title="Split <-> Join", url_path="split_join"),
-        st.Page("app_pages/layouts.py", title="Layouts", url_path="layouts"),
-        st.Page("app_pages/workbench.py", title="Descriptor workbench", url_path="workbench"),
-        st.Page("app_pages/converter.py", title="DCR ↔ CRD converter", url_path="converter"),
-        st.Page("app_pages/detective.py", title="The layout detective", url_path="detective"),
-        st.Page("app_pages/onnx_model.py", title="Open an ONNX model", url_path="onnx_model"),
-    ]
-)
+navigation = st.navigation(list(navigation_pages()))
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
 render_sidebar(navigation.url_path)

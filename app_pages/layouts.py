@@ -8,7 +8,8 @@ from ops import LAYOUT_PRESETS, DescriptorError, element_size
 from ui import layouts_work as lw
 from ui import charts, url_state
 from viz.export import file_stem
-from ui.panels import WORKBENCH_KEY, WORKBENCH_PAGE, show_busy, show_error
+from ui.pages import WORKBENCH
+from ui.panels import WORKBENCH_KEY, show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
 from ui.toolbar import braced, intro, summary, toolbar
@@ -109,7 +110,7 @@ def copy_section(layout, settings, widths):
                                 key="ly_download_cpp")
         if buttons.button("Open in Descriptor workbench", key="ly_workbench"):
             st.session_state[WORKBENCH_KEY] = json.loads(model)
-            st.switch_page(WORKBENCH_PAGE, query_params={})
+            st.switch_page(WORKBENCH.path, query_params={})
         st.code(cpp, language="cpp")
         st.code(model, language="json")
 

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import charts, url_state, work
+from ui.pages import BITWISE, CONVERTER, DEPTH_SPACE, DETECTIVE, LAYOUTS, ONNX_MODEL, SPLIT_JOIN
 from ui.layouts_work import overview_picture, preset_fields
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
@@ -10,7 +11,7 @@ SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 SECTIONS = [
     dict(
         title="Depth ↔ Space: DML_DEPTH_TO_SPACE1, DML_SPACE_TO_DEPTH1",
-        page="app_pages/depth_space.py",
+        page=DEPTH_SPACE,
         text=(
             "DEPTH_TO_SPACE1 rearranges an input {N, C, H, W} into {N, C/BlockSize², H·BlockSize, W·BlockSize}: "
             "each group of BlockSize² channels becomes one BlockSize × BlockSize block of pixels. C must be "
@@ -29,7 +30,7 @@ SECTIONS = [
     ),
     dict(
         title="Bitwise OR: DML_ELEMENT_WISE_BIT_OR",
-        page="app_pages/bitwise_or.py",
+        page=BITWISE,
         text=(
             "Output = A | B element by element, on the bits of the data's native encoding: the DataType only sets "
             "the element width, so FLOAT32 1.0 | 2.0 = 0x7F800000 = +inf. A, B and Output share DataType, "
@@ -43,7 +44,7 @@ SECTIONS = [
     ),
     dict(
         title="Split ↔ Join: DML_SPLIT, DML_JOIN",
-        page="app_pages/split_join.py",
+        page=SPLIT_JOIN,
         text=(
             "SPLIT cuts the input along Axis into OutputCount tensors that keep every other size; their sizes "
             "along Axis must sum exactly to the input's. JOIN concatenates its inputs back along Axis (ONNX "
@@ -56,7 +57,7 @@ SECTIONS = [
     ),
     dict(
         title="Layouts: DML_ELEMENT_WISE_IDENTITY",
-        page="app_pages/layouts.py",
+        page=LAYOUTS,
         text=(
             "f(x) = x element by element, from one buffer tensor desc into another with the same DataType and "
             "Sizes: only the Strides differ, and they are the layout. Permuted strides transpose (NCHW → NHWC), a 0 "
@@ -72,10 +73,10 @@ SECTIONS = [
 
 
 PICTURES = {
-    "app_pages/depth_space.py": work.overview_depth_to_space,
-    "app_pages/bitwise_or.py": work.overview_bit_or,
-    "app_pages/split_join.py": work.overview_split,
-    "app_pages/layouts.py": overview_picture,
+    DEPTH_SPACE: work.overview_depth_to_space,
+    BITWISE: work.overview_bit_or,
+    SPLIT_JOIN: work.overview_split,
+    LAYOUTS: overview_picture,
 }
 
 
@@ -94,10 +95,10 @@ def section(spec, index):
     st.subheader(spec["title"])
     charts.show(PICTURES[spec["page"]](), f"overview_fig_{index}", f"overview_{index + 1}", spec["title"])
     st.markdown(spec["text"])
-    st.page_link(spec["page"], label="Open the page", icon=":material/arrow_forward:")
+    st.page_link(spec["page"].path, label="Open the page", icon=":material/arrow_forward:")
     for number, (label, values) in enumerate(spec["presets"]):
         st.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
-                  args=(spec["page"], values))
+                  args=(spec["page"].path, values))
 
 
 if GOTO in st.session_state:
@@ -120,7 +121,7 @@ st.markdown(
     "permutation that turns one into the other, and how to fold it into the convolution before; each operator "
     "page's Elsewhere tab gives the same call in numpy, einops, ONNX, PyTorch and TensorFlow."
 )
-st.page_link("app_pages/converter.py", label="Open the DCR ↔ CRD converter", icon=":material/swap_horiz:")
+st.page_link(CONVERTER.path, label="Open the DCR ↔ CRD converter", icon=":material/swap_horiz:")
 
 st.subheader("Bring your own operator or model")
 st.markdown(
@@ -129,7 +130,7 @@ st.markdown(
     "split and concat nodes with their settings and flags the risky ones."
 )
 links = st.container(horizontal=True, wrap=True)
-links.page_link("app_pages/detective.py", label="The layout detective", icon=":material/search:")
-links.page_link("app_pages/detective.py", label="A DCR/CRD mix-up, found", icon=":material/play_arrow:",
+links.page_link(DETECTIVE.path, label="The layout detective", icon=":material/search:")
+links.page_link(DETECTIVE.path, label="A DCR/CRD mix-up, found", icon=":material/play_arrow:",
                 query_params={"dt_example": "mixed_up"})
-links.page_link("app_pages/onnx_model.py", label="Open an ONNX model", icon=":material/account_tree:")
+links.page_link(ONNX_MODEL.path, label="Open an ONNX model", icon=":material/account_tree:")

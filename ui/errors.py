@@ -31,10 +31,10 @@ def offer_fixes(message, fixes, key, to_settings, pick_key):
     """The error `message` (the rule broken, naming its field), the nearest fixes in a sentence, one button each.
 
     `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}; a fix is applied as a preset is
-    (the pick made under the old settings is cleared)."""
-    suggestion = fixes.suggestion()
+    (the pick made under the old settings is cleared). `fixes` None: the rule has no fix to offer."""
+    suggestion = fixes.suggestion() if fixes else ""
     st.error(message + (f"  \nNearest valid settings: {suggestion}." if suggestion else ""), icon=":material/error:")
-    if not fixes.options:
+    if not fixes or not fixes.options:
         return
     preset_buttons(((fix.label, to_settings(fix)) for fix in fixes.options), f"{key}_fix", pick_key,
                    heading="**Fix:**", icon=":material/build:")

@@ -23,8 +23,8 @@ from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
 from . import url_state, work
+from .pages import WORKBENCH
 
-WORKBENCH_PAGE = "app_pages/workbench.py"
 WORKBENCH_KEY = "workbench_model"
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
@@ -270,7 +270,7 @@ def export_panel(call, settings, key):
     if buttons[1].button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
                          help=refusal):
         st.session_state[WORKBENCH_KEY] = model_for(op, list(call.make_inputs()), **attrs)
-        st.switch_page(WORKBENCH_PAGE, query_params={})
+        st.switch_page(WORKBENCH.path, query_params={})
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")
     st.code(cpp, language="cpp")
     st.caption("Arrays as .npy (numpy.load reads them; no pickle)")

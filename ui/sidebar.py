@@ -7,6 +7,7 @@ import streamlit as st
 from ops import DML_TYPES, FEATURE_LEVELS
 
 from . import url_state
+from .pages import by_url_path
 from .values import PATTERN_HELP, PATTERNS, typed_value_notes
 from .work import ValueSpec
 
@@ -43,13 +44,10 @@ class Settings:
         return ValueSpec(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
 
 
-# The shared settings a page reads, by url_path; pages not listed read all of them. The others are not drawn there
-# (they would change nothing) and stay out of its link; the session keeps their values for the pages that use them.
-SETTINGS_READ = {"": (), "workbench": ("level",), "converter": (), "detective": (), "onnx_model": ()}
-
-
 def render_sidebar(page=None):
-    shown = SETTINGS_READ.get(page, ("dtype", "level", "pattern"))
+    """The shared settings `page` (its url_path) reads (ui.pages): the others are not drawn there (they would
+    change nothing) and stay out of its link; the session keeps their values for the pages that use them."""
+    shown = by_url_path(page).reads
     pattern = None
     with st.sidebar:
         if "dtype" in shown:

@@ -149,6 +149,10 @@ class SplitJoin(Operator):
     def identity_call(self, x, attrs):
         return [x], self._one_part(x)
 
+    def whole_and_parts(self, call):
+        """(the whole tensor's sizes, each part's size along Axis) of a call."""
+        raise NotImplementedError
+
 
 class Split(SplitJoin):
     name = "SPLIT"
@@ -173,6 +177,9 @@ class Split(SplitJoin):
 
     def compute(self, inputs, attrs):
         return split(inputs[0], attrs["axis"], attrs["sizes"])
+
+    def whole_and_parts(self, call):
+        return call.input_sizes[0], call.attr("sizes")
 
     def attrs_of(self, parsed):
         axis = parsed.scalars["Axis"]
@@ -235,6 +242,10 @@ class Join(SplitJoin):
 
     def compute(self, inputs, attrs):
         return [join(inputs, attrs["axis"])]
+
+    def whole_and_parts(self, call):
+        axis = call.attr("axis")
+        return call.output_sizes[0], tuple(s[axis] for s in call.input_sizes)
 
     def implied_output_shapes(self, input_shapes, attrs):
         first, axis = list(input_shapes[0]), attrs.get("axis")

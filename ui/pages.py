@@ -1,0 +1,91 @@
+"""The app's pages, declared once.
+
+The router (app.py), the sidebar (which shared settings a page reads), the Overview's links and presets, and every
+link from a descriptor or a model to the operator page that shows it read this list; no page path is written
+anywhere else. A page that shows operators names them (the registry's names) and says how a call of one of them
+becomes its URL query, so a link opens the page exactly as a shared link would.
+"""
+
+import dataclasses
+import functools
+from collections.abc import Callable
+
+import streamlit as st
+
+from ops.operators import operator
+
+
+def _joined(values):
+    return ",".join(str(int(v)) for v in values)
+
+
+def _depth_space_query(call):
+    n, c, h, w = call.input_sizes[0]
+    return dict(direction=call.operator.direction, N=n, C=c, H=h, W=w, BlockSize=call.attr("block_size"),
+                Order=call.attr("order"))
+
+
+def _bitwise_query(call, b_sizes=None):
+    sizes = call.input_sizes[0]
+    b_sizes = b_sizes or call.input_sizes[1]
+    return dict(or_sizes=_joined(sizes), or_bcast=_joined(d for d, (a, b) in enumerate(zip(sizes, b_sizes))
+                                                           if b == 1 and a != 1))
+
+
+def _split_join_query(call):
+    """A JOIN opens as the SPLIT that undoes it: the page shows both."""
+    whole, parts = call.operator.whole_and_parts(call)
+    return dict(sj_sizes=_joined(whole), sj_axis=call.attr("axis"), sj_mode="sizes", sj_split=_joined(parts))
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    path: str
+    title: str
+    url_path: str = ""
+    default: bool = False
+    reads: tuple = ("dtype", "level", "pattern")  # the sidebar's shared settings the page uses
+    operators: tuple = ()  # the registry operators it shows
+    query: Callable | None = None  # call -> the page's URL settings for it (beside the sidebar's DataType)
+
+
+OVERVIEW = Page("app_pages/overview.py", "Overview", default=True, reads=())
+DEPTH_SPACE = Page("app_pages/depth_space.py", "Depth <-> Space", "depth_space",
+                   operators=("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"), query=_depth_space_query)
+BITWISE = Page("app_pages/bitwise_or.py", "Bitwise OR", "bitwise_or", operators=("ELEMENT_WISE_BIT_OR",),
+               query=_bitwise_query)
+SPLIT_JOIN = Page("app_pages/split_join.py", "Split <-> Join", "split_join", operators=("SPLIT", "JOIN"),
+                  query=_split_join_query)
+LAYOUTS = Page("app_pages/layouts.py", "Layouts", "layouts", operators=("ELEMENT_WISE_IDENTITY",))
+WORKBENCH = Page("app_pages/workbench.py", "Descriptor workbench", "workbench", reads=("level",))
+CONVERTER = Page("app_pages/converter.py", "DCR ↔ CRD converter", "converter", reads=())
+DETECTIVE = Page("app_pages/detective.py", "The layout detective", "detective", reads=())
+ONNX_MODEL = Page("app_pages/onnx_model.py", "Open an ONNX model", "onnx_model", reads=())
+PAGES = (OVERVIEW, DEPTH_SPACE, BITWISE, SPLIT_JOIN, LAYOUTS, WORKBENCH, CONVERTER, DETECTIVE, ONNX_MODEL)
+
+
+@functools.cache
+def navigation_pages():
+    """The st.Page objects of every page, made once for the server: st.navigation takes them in this order."""
+    return tuple(st.Page(p.path, title=p.title, url_path=p.url_path or None, default=p.default) for p in PAGES)
+
+
+def by_url_path(url_path):
+    return next((p for p in PAGES if p.url_path == url_path), OVERVIEW)
+
+
+def page_of(name):
+    """The page that shows operator `name`."""
+    name = operator(name).name
+    return next(p for p in PAGES if name in p.operators)
+
+
+def operator_link(call, **extra):
+    """(page path, query parameters) that open the operator page showing `call` (an ops Call); `extra` are
+    settings of the call the registry does not hold (BIT_OR's stored B sizes)."""
+    from .url_state import query_of
+
+    page = page_of(call.op)
+    if page.query is None:
+        raise ValueError(f"operator {call.op!r}: its page takes no link")
+    return page.path, query_of({"dtype": call.data_type, **page.query(call, **extra)})
