@@ -18,7 +18,7 @@ import re
 
 from ..descriptors.export import cpp_snippet, export_operator_name
 from ..errors import DescriptorError
-from ..operators import operator
+from ..operators import Call, Operator, operator
 from ..operators.base import INPUTS, OUTPUTS
 from ..operators.framework_forms import literal
 
@@ -51,16 +51,11 @@ def framework_snippets(op, input_sizes, data_type="FLOAT32", **settings):
     the (first) input's sizes. Invalid settings raise DescriptorError before any code is generated.
     """
     spec = operator(export_operator_name(op))
-    forms = spec.frameworks
-    if forms is None:
+    if spec.frameworks is None:
         raise DescriptorError(f"op {spec.name}: no snippets in other frameworks (see its operator module)")
-    call, stored = forms.checked(spec, input_sizes, data_type, settings)
-    snippets = []
-    for framework in FRAMEWORKS:
-        write = _WRITERS.get(framework)
-        snippet = write(call, stored) if write else _python(framework, call, stored)
-        snippets.append(dataclasses.replace(snippet, order=forms.conventions.get(framework, "")))
-    return snippets
+    shared = _Shared.of(spec, *spec.frameworks.checked(spec, input_sizes, data_type, settings))
+    return [_WRITERS[framework](shared) if framework in _WRITERS else _python(framework, shared)
+            for framework in FRAMEWORKS]
 
 
 # ---------------------------------------------------------------- what every snippet shares
@@ -76,16 +71,12 @@ def _bindings(spec):
     return tuple(f.name.removesuffix("Tensor").lower() for f in inputs)
 
 
-def _result(spec):
-    return "ys" if any(f.kind == OUTPUTS for f in spec.fields) else "y"
-
-
-def _title(call):
+def _title(spec, call):
     """The operator and its attributes as the descriptor labels them: an order's ONNX name in parentheses."""
-    parts = [call.op]
-    for attribute in call.operator.attributes:
+    parts = [spec.name]
+    for attribute in spec.attributes:
         value = call.attr(attribute.name)
-        field = next((f for f in call.operator.fields if f.attribute == attribute.name), None)
+        field = next((f for f in spec.fields if f.attribute == attribute.name), None)
         short = field.enum.short(value) if field and field.enum else ""
         parts.append(f"{attribute.label} {list(value) if isinstance(value, tuple) else value}"
                      + (f" ({short})" if short else ""))
@@ -100,22 +91,43 @@ def _shape_comment(call, stored, names):
     return f"# {', '.join(names)}: {call.data_type} [{literal(call.input_sizes[0])}]{broadcast}"
 
 
-def _header(call, stored, imports):
-    """Imports, a blank line, the call's title and its inputs' names, types and sizes."""
-    return [*imports, "", f"# {_title(call)}", _shape_comment(call, stored, _bindings(call.operator))]
+@dataclasses.dataclass(frozen=True)
+class _Shared:
+    """What the snippets of one call share: the call, each input's stored sizes, the operator, the names the code
+    reads its inputs from and leaves its result in, and the comment lines under the imports."""
+
+    call: Call
+    stored: tuple
+    spec: Operator
+    inputs: tuple
+    result: str
+    comments: tuple
+
+    @classmethod
+    def of(cls, spec, call, stored):
+        inputs = _bindings(spec)
+        result = "ys" if any(f.kind == OUTPUTS for f in spec.fields) else "y"
+        return cls(call, stored, spec, inputs, result,
+                   (f"# {_title(spec, call)}", _shape_comment(call, stored, inputs)))
+
+    def snippet(self, framework, language, code, note, inputs=None, result=None):
+        return Snippet(framework, language, code, note, self.inputs if inputs is None else inputs,
+                       result or self.result, self.spec.frameworks.conventions.get(framework, ""))
+
+    def code(self, imports, lines):
+        """Imports, a blank line, the comments, the lines."""
+        return "\n".join([*imports, "", *self.comments, *lines]) + "\n"
 
 
-def _python(framework, call, stored):
+def _python(framework, shared):
     """The operator's lines for `framework` under the shared header."""
-    form = getattr(call.operator.frameworks, framework)(call, stored)
-    names, result = _bindings(call.operator), _result(call.operator)
+    form = getattr(shared.spec.frameworks, framework)(shared.call, shared.stored)
     if form.lines is None:
-        return Snippet(framework, "python", None, form.note, names, result)
+        return shared.snippet(framework, "python", None, form.note)
     imports = _IMPORTS[framework]
     if any(_USES_NUMPY.search(line) for line in form.lines) and "import numpy as np" not in imports:
         imports = ("import numpy as np", *imports)
-    code = _header(call, stored, imports) + list(form.lines)
-    return Snippet(framework, "python", "\n".join(code) + "\n", form.note, names, result)
+    return shared.snippet(framework, "python", shared.code(imports, form.lines), form.note)
 
 
 # ---------------------------------------------------------------- ONNX
@@ -146,10 +158,11 @@ def _initializer_code(tensor):
     return f'numpy_helper.from_array(np.array({array.tolist()}, np.{array.dtype}), "{tensor.name}")'
 
 
-def _graph_code(call, stored, form):
+def _graph_code(shared, form):
     """Lines building `model` from the form's nodes and initializers, with typed graph inputs and outputs."""
     from onnx import TensorProto, helper
 
+    call = shared.call
     element = f"TensorProto.{TensorProto.DataType.Name(helper.np_dtype_to_tensor_dtype(call.dtype))}"
 
     def infos(prefix, all_sizes):
@@ -164,7 +177,7 @@ def _graph_code(call, stored, form):
         "graph = helper.make_graph(",
         "    nodes,",
         f'    "{call.op.lower()}",',
-        f"    [{infos('x', stored)}],",
+        f"    [{infos('x', shared.stored)}],",
         f"    [{infos('y', call.output_sizes)}],",
         "    initializer=initializers,",
         ")",
@@ -174,24 +187,23 @@ def _graph_code(call, stored, form):
     ]
 
 
-def _onnx(call, stored):
+def _onnx(shared):
     """The operator's ONNX graph as a model run on ONNX Runtime's CPU provider, inputs fed from the bound arrays."""
-    form = call.operator.frameworks.onnx(call, stored)
-    names, result = _bindings(call.operator), _result(call.operator)
-    if names == ("xs",):
+    form = shared.spec.frameworks.onnx(shared.call, shared.stored)
+    if shared.inputs == ("xs",):
         feeds = '{f"x{i}": part for i, part in enumerate(xs)}'
     else:
-        feeds = "{" + ", ".join(f'"x{i}": {name}' for i, name in enumerate(names)) + "}"
+        feeds = "{" + ", ".join(f'"x{i}": {name}' for i, name in enumerate(shared.inputs)) + "}"
     imports = ["import numpy as np"] if form.initializers else []
     imports += ["import onnx", "import onnxruntime as ort"]
     imports.append("from onnx import TensorProto, helper" + (", numpy_helper" if form.initializers else ""))
-    lines = _header(call, stored, imports) + _graph_code(call, stored, form) + [
+    lines = _graph_code(shared, form) + [
         "",
         'session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])',
         f"feeds = {feeds}",
-        f"{result} = session.run(None, feeds)" + ("" if result == "ys" else "[0]"),
+        f"{shared.result} = session.run(None, feeds)" + ("" if shared.result == "ys" else "[0]"),
     ]
-    return Snippet("onnx", "python", "\n".join(lines) + "\n", form.note, names, result)
+    return shared.snippet("onnx", "python", shared.code(imports, lines), form.note)
 
 
 # ---------------------------------------------------------------- DirectML
@@ -203,9 +215,9 @@ def _broadcast_strides(sizes, stored):
     return [0 if kept == 1 and size > 1 else step for size, kept, step in zip(sizes, stored, packed)]
 
 
-def _directml(call, stored):
+def _directml(shared):
     """The descriptor as C++ (ops.cpp_snippet of the call's dispatchable); a broadcast input as its 0 strides."""
-    spec = call.operator
+    spec, call, stored = shared.spec, shared.call, shared.stored
     dispatchable = spec.dispatchable(call.input_sizes, call.data_type, call.attributes, call.output_sizes)
     desc = dispatchable["desc"]
     input_descs = [d for f in spec.fields if f.is_input for d in (desc[f.name] if f.kind == INPUTS else [desc[f.name]])]
@@ -214,7 +226,7 @@ def _directml(call, stored):
         if kept != sizes:
             tensor["Strides"] = _broadcast_strides(sizes, kept)
             note += f"; {label}'s broadcast is its 0 strides"
-    return Snippet("directml", "cpp", cpp_snippet(dispatchable), note + ".", (), "operatorDesc")
+    return shared.snippet("directml", "cpp", cpp_snippet(dispatchable), note + ".", (), "operatorDesc")
 
 
 _WRITERS = {"onnx": _onnx, "directml": _directml}
