@@ -6,7 +6,7 @@ import pytest
 from conftest import error_texts, run_through_app
 
 import ops
-from ops.frameworks.snippets import ORDER_CONVENTIONS
+from ops.operators.depth_space.frameworks import ORDER_CONVENTIONS
 from ui.panels import FRAMEWORK_TITLES
 
 DS, OR, SJ = "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py"

@@ -5,13 +5,18 @@ build a model and run it on ONNX Runtime; PyTorch and TensorFlow snippets run wh
 (they are not project dependencies).
 """
 
+import inspect
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.frameworks.snippets import FRAMEWORKS, ORDER_CONVENTIONS, ORT_CPU_DEPTH_SPACE_TYPES
+from ops.frameworks import onnx_models
+from ops.frameworks import snippets as snippets_module
+from ops.frameworks.snippets import FRAMEWORKS
+from ops.operators.depth_space.frameworks import ORDER_CONVENTIONS, ORT_CPU_DEPTH_SPACE_TYPES
 
 ORDERS = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
 TYPES = list(ops.DML_TYPES)
@@ -354,22 +359,58 @@ def test_snippets_come_in_framework_order_and_name_their_bindings():
         (("TRANSPOSE", [1, 1, 1, 1]), {}, "not a supported operator"),
         (("DEPTH_TO_SPACE1", [1, 6, 2, 2]), {"block_size": 2}, "channel count 6 is not divisible"),
         (("DEPTH_TO_SPACE1", [1, 4, 2]), {"block_size": 2}, "3 dimensions; this operator needs 4"),
-        (("DEPTH_TO_SPACE1", [1, 4, 2, 2]), {}, "block_size: missing"),
+        (("DEPTH_TO_SPACE1", [1, 4, 2, 2]), {}, "block_size: required"),
         (("DEPTH_TO_SPACE1", [1, 4, 2, 2]), {"block_size": 2, "order": "RCD"}, "Order 'RCD'"),
         (("SPACE_TO_DEPTH1", [1, 1, 3, 4]), {"block_size": 2}, "height 3 is not divisible"),
-        (("SPACE_TO_DEPTH1", [1, 1, 2, 2]), {"block_size": 2, "axis": 1}, "axis: not a setting"),
+        (("SPACE_TO_DEPTH1", [1, 1, 2, 2]), {"block_size": 2, "axis": 1}, "axis: not an attribute"),
         (("ELEMENT_WISE_BIT_OR", [2, 3]), {"b_sizes": [2, 2]}, "dimension 1 is 2"),
         (("ELEMENT_WISE_BIT_OR", [2, 3]), {"b_sizes": [1, 2, 3]}, "3 dimensions; this operator needs 1 to 2"),
-        (("SPLIT", [4, 2]), {"axis": 0, "sizes": [1, 2]}, "1 \\+ 2 = 3, but InputTensor.Sizes\\[0\\] is 4"),
+        (("SPLIT", [4, 2]), {"axis": 0, "sizes": [1, 2]}, "1 \\+ 2 = 3, but the input's size along Axis is 4"),
         (("SPLIT", [4, 2]), {"axis": 2, "sizes": [4]}, "Axis 2: must be in \\[0, 1\\]"),
-        (("SPLIT", [4, 2]), {"axis": 0, "sizes": []}, "non-empty list"),
-        (("JOIN", [[2, 3], [2, 4]]), {"axis": 0}, "Sizes\\[1\\] = 4: must equal OutputTensor.Sizes\\[1\\] = 3"),
-        (("JOIN", [[2, 3], [2]]), {"axis": 1}, "DimensionCount 1: must equal OutputTensor.DimensionCount 2"),
-        (("JOIN", []), {"axis": 0}, "non-empty list"),
+        (("SPLIT", [4, 2]), {"axis": 0, "sizes": []}, "OutputCount 0: must be greater than 0"),
+        (("JOIN", [[2, 3], [2, 4]]), {"axis": 0}, "Sizes\\[1\\] = 4: must equal InputTensors\\[0\\] Sizes\\[1\\] = 3"),
+        (("JOIN", [[2, 3], [2]]), {"axis": 1}, "DimensionCount 1: must equal InputTensors\\[0\\]'s 2"),
+        (("JOIN", []), {"axis": 0}, "expected the sizes of each input"),
         (("DEPTH_TO_SPACE1", [1, 4, 1, 1], "BFLOAT16"), {"block_size": 2}, "not a DirectML data type"),
+        (("ELEMENT_WISE_BIT_OR", [2, 3]), {"c_sizes": [2, 3]}, "c_sizes: not a setting of ELEMENT_WISE_BIT_OR"),
+        (("ELEMENT_WISE_IDENTITY", [2, 3]), {}, "ELEMENT_WISE_IDENTITY: no snippets in other frameworks"),
     ],
 )
 def test_invalid_settings_raise_descriptor_errors(args, kwargs, message):
     with pytest.raises(ops.DescriptorError, match=message):
         ops.framework_snippets(*args, **kwargs)
 
+
+
+# ---------------------------------------------------------------- through the registry
+
+
+@pytest.mark.parametrize("name", list(ops.OPERATORS))
+def test_every_registered_operator_runs_in_each_framework_or_says_why_not(name):
+    spec = ops.OPERATORS[name]
+    if spec.frameworks is None:
+        with pytest.raises(ops.DescriptorError, match=f"{name}: no snippets in other frameworks"):
+            ops.framework_snippets(name, [4])
+        return
+    pytest.importorskip("onnxruntime")
+    inputs, attrs = spec.identity_call(np.arange(4, dtype=np.uint8) * 37, {})
+    sizes = [a.shape for a in inputs] if spec.arity[1] is None else inputs[0].shape
+    all_snippets = ops.framework_snippets(name, sizes, "UINT8", **attrs)
+    assert [s.framework for s in all_snippets] == list(FRAMEWORKS)
+    expected = ops.run(name, inputs, **attrs)
+    for s in all_snippets:
+        assert s.note
+        if s.code is None or s.language != "python" or s.framework in ("pytorch", "tensorflow"):
+            continue
+        bound = {"xs": inputs} if s.inputs == ("xs",) else dict(zip(s.inputs, inputs))
+        result = run(s, **bound)
+        assert all(same_bits(r, e) for r, e in zip(result if s.result == "ys" else [result], expected, strict=True))
+
+
+def test_the_framework_modules_name_no_operator():
+    # What is specific to an operator is its own (ops/operators/<family>/frameworks.py); these modules ask for it.
+    for module in (snippets_module, onnx_models):
+        source = inspect.getsource(module)
+        for spec in ops.OPERATORS.values():
+            for name in (spec.name, spec.onnx):
+                assert f'"{name}"' not in source and f"'{name}'" not in source, (module.__name__, name)

@@ -196,6 +196,16 @@ def test_split_concat_and_bitwise_or_settings():
         ops.cross_check_node(report, ored.index, inputs=[np.zeros((1, 1, 4), np.float32), np.zeros((2, 3, 4), np.int32)])
 
 
+def test_the_listed_nodes_are_of_the_operators_the_registry_reads_from_onnx():
+    # ELEMENT_WISE_IDENTITY's ONNX form is Identity, but it reads no model node (it has no framework forms): an Identity
+    # is no operator the pages show, so it is not listed.
+    nodes = [helper.make_node("Identity", ["x"], ["copy"], name="copy"),
+             helper.make_node("Concat", ["copy", "x"], ["y"], name="concat", axis=0)]
+    report = ops.open_onnx_model(model_bytes(nodes, [value("x", [2])], [value("y", [4])]))
+    assert [(n.name, n.settings["operator"]) for n in report.nodes] == [("concat", "JOIN")]
+    assert report.nodes[0].call == ops.Call.of("JOIN", [[2], [2]], "FLOAT32", axis=0)
+
+
 def test_nodes_without_directml_settings_say_why():
     nodes = [
         helper.make_node("DepthToSpace", ["x"], ["y"], name="dynamic", blocksize=2),

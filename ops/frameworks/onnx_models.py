@@ -16,26 +16,17 @@ from ..datatypes import numpy_dtype, type_name
 from ..detective.identify import block_size_between, identify
 from ..errors import DescriptorError
 from ..guard import check_element_count
-from ..operators.bitwise import bit_or
-from ..operators.depth_space import depth_to_space, space_to_depth
-from ..operators.split_join import join, split
+from ..operators import OPERATORS, Call
+from ..operators.depth_space import DEPTH_TO_SPACE1, DIRECTIONS, SPACE_TO_DEPTH1
 from ..runtime.onnxruntime_check import _options, _runtime, select_provider
 from ..runtime.report import CrossCheckReport, compare_outputs, first_line
-from .snippets import checked_call
 
 ONNX_BYTE_CAP = 16 * 2**20
 STANDARD_DOMAINS = ("", "ai.onnx")
-OPERATOR_NODES = {
-    "DepthToSpace": "DEPTH_TO_SPACE1",
-    "SpaceToDepth": "SPACE_TO_DEPTH1",
-    "BitwiseOr": "ELEMENT_WISE_BIT_OR",
-    "Split": "SPLIT",
-    "Concat": "JOIN",
-}
+# The ONNX operators whose nodes are listed: each registered operator's ONNX form, where its frameworks read one.
+OPERATOR_NODES = {op.onnx: op for op in OPERATORS.values() if op.frameworks and op.frameworks.from_onnx}
 # Reshape -> Transpose -> Reshape chains are traced on an index tensor of this many elements at most.
 TRACE_CAP = 2**22
-_ORDER_OF_MODE = {"DCR": "DEPTH_COLUMN_ROW", "CRD": "COLUMN_ROW_DEPTH"}
-_SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
 # What exporters leave in node names and metadata (torch.onnx: node names such as "/ps/DepthToSpace" or
 # "node_pixel_shuffle", metadata "pkg.torch.onnx.class_hierarchy" naming torch.nn.modules.pixelshuffle.PixelShuffle;
 # seen here with torch 2.13.0 and onnxscript 0.7.2).
@@ -63,6 +54,7 @@ class ModelNode:
     settings: dict | None
     problem: str | None
     risks: list
+    call: Call | None = None  # the registry's call the settings describe (None with them)
 
 
 @dataclasses.dataclass
@@ -248,30 +240,11 @@ def _static(shape):
 # ---------------------------------------------------------------- nodes as DirectML settings
 
 
-def _split_sizes(node, attrs, constants, size, opset):
-    """The outputs' sizes along the axis, as ONNX Split defines them (https://onnx.ai/onnx/operators/onnx__Split.html):
-    the `split` input (opset 13+) or attribute (before), else equal parts, the last smaller when num_outputs does
-    not divide the size (opset 18)."""
-    if len(node.input) > 1 and node.input[1]:
-        if node.input[1] not in constants:
-            raise DescriptorError(f"split input {node.input[1]!r} is computed at run time; its sizes are unknown here")
-        return [int(s) for s in np.ravel(constants[node.input[1]])]
-    if "split" in attrs and opset < 13:
-        return [int(s) for s in attrs["split"]]
-    count = len(node.output)
-    if size % count == 0:
-        return [size // count] * count
-    chunk = -(-size // count)
-    return [chunk] * (count - 1) + [size - chunk * (count - 1)]
-
-
 def _call_for(node, infos, constants, opset):
-    """(operator, input_sizes, data_type, attrs) of the DirectML call the node amounts to; DescriptorError if none."""
-    attrs = _attributes(node)
-    operator = OPERATOR_NODES[node.op_type]
-    data_inputs = [name for name in node.input if name]
-    if node.op_type in ("DepthToSpace", "SpaceToDepth", "Split"):
-        data_inputs = data_inputs[:1]  # Split's second input holds the sizes, not data
+    """(Call, stored input sizes) of the DirectML call the node amounts to; DescriptorError if none."""
+    spec = OPERATOR_NODES[node.op_type]
+    # Inputs past the operator's own (Split's second, its sizes) are settings, not data.
+    data_inputs = [name for name in node.input if name][:spec.arity[1]]
     shapes = [infos.get(name, (None, None))[1] for name in data_inputs]
     types = {infos.get(name, (None, None))[0] for name in data_inputs}
     for name, shape in zip(data_inputs, shapes):
@@ -282,45 +255,13 @@ def _call_for(node, infos, constants, opset):
     data_type = types.pop() if len(types) == 1 else None
     if data_type is None:
         raise DescriptorError("the input data type is unknown after shape inference")
-    if node.op_type in ("DepthToSpace", "SpaceToDepth"):
-        mode = attrs.get("mode", "DCR") if node.op_type == "DepthToSpace" else "DCR"
-        order = _ORDER_OF_MODE.get(mode, mode)
-        return operator, shapes[0], data_type, {"block_size": attrs.get("blocksize"), "order": order}
-    if node.op_type == "BitwiseOr":
-        a, b = shapes
-        rank = max(len(a), len(b))
-        a, b = [1] * (rank - len(a)) + a, [1] * (rank - len(b)) + b
-        out = [max(x, y) for x, y in zip(a, b)]
-        for d, (x, y) in enumerate(zip(a, b)):
-            if x not in (1, y) and y not in (1, x):
-                raise DescriptorError(f"inputs of sizes {shapes[0]} and {shapes[1]} do not broadcast at dimension {d}")
-        if a != out and b == out:
-            a, b = b, a  # OR commutes; the settings broadcast B
-        if a != out:
-            raise DescriptorError(
-                f"both inputs ({shapes[0]} and {shapes[1]}) are broadcast to {out}; the settings here broadcast B only"
-            )
-        return operator, a, data_type, {"b_sizes": b}
-    rank = len(shapes[0])
-    axis = attrs.get("axis", 0)
-    axis = axis + rank if isinstance(axis, int) and axis < 0 else axis
-    if node.op_type == "Split":
-        sizes = _split_sizes(node, attrs, constants, shapes[0][axis], opset)
-        return operator, shapes[0], data_type, {"axis": axis, "sizes": sizes}
-    return operator, shapes, data_type, {"axis": axis}
+    input_sizes, settings = spec.frameworks.from_onnx(node, _attributes(node), shapes, constants, opset)
+    return spec.frameworks.checked(spec, input_sizes, data_type, settings)
 
 
-def _settings(call):
-    settings = {"operator": call.operator, "DataType": call.data_type}
-    if call.operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        settings.update(Sizes=list(call.inputs[0]), BlockSize=call.block_size, Order=call.order)
-    elif call.operator == "ELEMENT_WISE_BIT_OR":
-        settings.update(Sizes=list(call.inputs[0]), ASizes=list(call.inputs[0]), BSizes=list(call.inputs[1]))
-    elif call.operator == "SPLIT":
-        settings.update(Sizes=list(call.inputs[0]), Axis=call.axis, AxisSizes=list(call.split))
-    else:
-        settings.update(InputSizes=[list(s) for s in call.inputs], Axis=call.axis)
-    return settings
+def _settings(call, stored):
+    """The call as the operator pages' settings (ModelNode.settings)."""
+    return {"operator": call.op, "DataType": call.data_type, **call.operator.frameworks.page_settings(call, stored)}
 
 
 def _provenance(node):
@@ -396,7 +337,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
     report = identify(flat, traced)
     data_type = infos.get(nodes[0].input[0], (None, None))[0]
     settings, risks = None, []
-    depth_space = [m for m in report.matches if m["operator"] in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1")]
+    depth_space = [m for m in report.matches if m["operator"] in DIRECTIONS.values()]
     chain = "Reshape -> Transpose -> Reshape"
     if depth_space and depth_space[0]["BlockSize"] > 1:
         m = depth_space[0]
@@ -404,7 +345,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
                     "BlockSize": m["BlockSize"], "Order": m["Order"]}
         both = " (both orders agree here: one channel per block)" if len(depth_space) > 1 else ""
         note = f"This {chain} computes {m['operator']} with BlockSize {m['BlockSize']} and Order {m['Order']}{both}."
-        if m["operator"] == "SPACE_TO_DEPTH1" and m["Order"] == "COLUMN_ROW_DEPTH" and not both:
+        if m["operator"] == SPACE_TO_DEPTH1.name and m["Order"] == "COLUMN_ROW_DEPTH" and not both:
             # torch.onnx's TorchScript exporter writes pixel_unshuffle this way (pytorch/pytorch
             # torch/onnx/symbolic_opset9.py, pixel_unshuffle: perm [0, 1, 3, 5, 2, 4]); so did torch 2.13.0 with
             # onnxscript 0.7.2 here. ONNX SpaceToDepth has no CRD mode to replace it (onnx/onnx#6162, #3739).
@@ -422,7 +363,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
             "the mark of a DCR/CRD mix-up in a conversion (as in PINTO0309/onnx2tf#91); check the order was meant"
         )
     else:
-        note = f"This {chain} is a rearrangement that none of DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 reproduces."
+        note = f"This {chain} is a rearrangement that none of {' and '.join(DIRECTIONS.values())} reproduces."
         if block_size_between(flat.shape, traced.shape) or block_size_between(traced.shape, flat.shape):
             risks.append(
                 "its sizes are those of a depth/space operation, but it moves the elements in neither DCR nor CRD "
@@ -437,7 +378,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
 
 def _order_of(entry):
     settings = entry.settings
-    if settings and settings["operator"] in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and settings["BlockSize"] > 1:
+    if settings and settings["operator"] in DIRECTIONS.values() and settings["BlockSize"] > 1:
         return settings["Order"]
     return None
 
@@ -447,16 +388,15 @@ def _flag_risks(model, nodes, rearrangements):
     for entry in nodes:
         node = graph.node[entry.index]
         provenance = _provenance(node)
-        if node.op_type == "SpaceToDepth" and _PIXEL_UNSHUFFLE.search(provenance):
+        if node.op_type == SPACE_TO_DEPTH1.onnx and _PIXEL_UNSHUFFLE.search(provenance):
             entry.risks.append(
                 "exported from PyTorch's PixelUnshuffle, which is COLUMN_ROW_DEPTH, but ONNX SpaceToDepth is "
                 "DEPTH_COLUMN_ROW: its output channels come out permuted (microsoft/onnxscript#2891); the CRD "
                 "equivalent is a Reshape -> Transpose -> Reshape graph, or reorder the next convolution's input "
                 "channels (ops.permute_conv_input_channels)"
             )
-        if node.op_type == "DepthToSpace" and entry.attributes.get("mode", "DCR") == "DCR" and _PIXEL_SHUFFLE.search(
-            provenance
-        ) and not _PIXEL_UNSHUFFLE.search(provenance):
+        if (node.op_type == DEPTH_TO_SPACE1.onnx and entry.attributes.get("mode", "DCR") == "DCR"
+                and _PIXEL_SHUFFLE.search(provenance) and not _PIXEL_UNSHUFFLE.search(provenance)):
             entry.risks.append(
                 "named after PyTorch's PixelShuffle, which is COLUMN_ROW_DEPTH (torch.onnx exports it with mode CRD), "
                 "but this node's mode is DCR: the channels land in other places unless the weights before it were "
@@ -511,7 +451,8 @@ def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
             _attributes(node), None, None, [],
         )
         try:
-            entry.settings = _settings(checked_call(*_call_for(node, infos, constants, opset)))
+            entry.call, stored = _call_for(node, infos, constants, opset)
+            entry.settings = _settings(entry.call, stored)
         except DescriptorError as error:
             entry.problem = str(error)
         nodes.append(entry)
@@ -573,21 +514,6 @@ def _default_input(sizes, data_type, salt):
     return wrapped.view(dtype).reshape(sizes)
 
 
-def _core(settings, arrays):
-    operator = settings["operator"]
-    if operator == "DEPTH_TO_SPACE1":
-        return [depth_to_space(arrays[0], settings["BlockSize"], settings["Order"])]
-    if operator == "SPACE_TO_DEPTH1":
-        return [space_to_depth(arrays[0], settings["BlockSize"], settings["Order"])]
-    if operator == "ELEMENT_WISE_BIT_OR":
-        shape = np.broadcast_shapes(arrays[0].shape, arrays[1].shape)
-        a, b = (np.ascontiguousarray(np.broadcast_to(x, shape)) for x in arrays)
-        return [bit_or(a, b)]
-    if operator == "SPLIT":
-        return split(arrays[0], settings["Axis"], settings["AxisSizes"])
-    return [join(arrays, settings["Axis"])]
-
-
 def cross_check_node(report, index, inputs=None, provider=None):
     """Run node `index`, extracted into a model of its own, on ONNX Runtime and compare its outputs byte for byte with
     the reference core's for the node's DirectML settings. `inputs` feed the node's non-constant inputs in order
@@ -611,11 +537,11 @@ def cross_check_node(report, index, inputs=None, provider=None):
             got = f"{array.dtype} {list(array.shape)}" if isinstance(array, np.ndarray) else type(array).__name__
             raise DescriptorError(f"inputs: {name!r} must be a {dtype} array of sizes {shapes[name]}, got {got}")
     given = dict(zip(feeds_needed, inputs))
-    arrays = [given[n] if n in given else constants[n] for n in entry.inputs if n]
-    if entry.op_type == "Split":
-        arrays = arrays[:1]
-    expected = _core(entry.settings, arrays)
-    operator = entry.settings["operator"]
+    call = entry.call
+    arrays = [given[n] if n in given else constants[n] for n in entry.inputs if n][:call.operator.arity[1]]
+    # An input ONNX broadcasts (Bitwise OR's B) reaches the call's sizes as DirectML's 0 strides read it.
+    expected = call.run([np.ascontiguousarray(np.broadcast_to(a, sizes)) for a, sizes in zip(arrays, call.input_sizes)])
+    operator = call.op
     attributes = "".join(f", {k} {v}" for k, v in entry.attributes.items())
     described = f"node {entry.name!r} ({entry.op_type}{attributes})"
     try:

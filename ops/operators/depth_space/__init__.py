@@ -13,6 +13,7 @@ from ...errors import DescriptorError
 from ...guard import check_element_count, check_positive_int, check_tensor
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
+from .frameworks import DepthToSpaceForms, SpaceToDepthForms
 
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
              (("DCR", "DEPTH_COLUMN_ROW"), ("CRD", "COLUMN_ROW_DEPTH")), "Order")
@@ -217,6 +218,7 @@ class DepthToSpace(DepthSpace):
     to_space = True
     onnx = "DepthToSpace"
     support = support_rows("DEPTH_TO_SPACE1", ("2_1", 4, 4, NO_64_BIT), ("5_0", 4, 4, ALL_TYPES))
+    frameworks = DepthToSpaceForms()
 
     output_shape = staticmethod(depth_to_space_shape)
     indivisible = staticmethod(depth_indivisible)
@@ -231,6 +233,7 @@ class SpaceToDepth(DepthSpace):
     to_space = False
     onnx = "SpaceToDepth"
     support = support_rows("SPACE_TO_DEPTH1", ("2_1", 4, 4, NO_64_BIT), ("5_0", 4, 4, ALL_TYPES))
+    frameworks = SpaceToDepthForms()
 
     output_shape = staticmethod(space_to_depth_shape)
     indivisible = staticmethod(space_indivisible)

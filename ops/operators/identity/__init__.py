@@ -25,6 +25,9 @@ class Identity(Operator):
     # sdk-api-src/content/directml/ns-directml-dml_element_wise_identity_operator_desc.md).
     support = support_rows("ELEMENT_WISE_IDENTITY", ("1_0", 4, 5, _FLOATS_32_16), ("2_1", 4, 5, NO_64_BIT),
                            ("3_0", 1, 8, NO_64_BIT), ("4_1", 1, 8, ALL_TYPES))
+    # No snippets in other frameworks: on arrays it is a copy; what it changes, the layout, lives in the two
+    # descriptors' Strides, which no framework's call takes (the Layouts page shows them).
+    frameworks = None
 
     def output_shapes(self, input_shapes, attrs):
         return [tuple(input_shapes[0])]

@@ -21,6 +21,7 @@ from ..base import (
     check_axis,
     support_rows,
 )
+from .frameworks import JoinForms, SplitForms
 
 DIMS = (1, 8)
 # DML_SPLIT at 1_0 and DML_JOIN at 1_0: these six types (SPEC sections 5-6).
@@ -165,6 +166,7 @@ class Split(SplitJoin):
               Field("OutputTensors", OUTPUTS, resource="output"), Field("Axis", UINT, "axis"))
     support = support_rows("SPLIT", ("1_0", 4, 4, _TYPES_1_0), ("2_1", 4, 4, NO_64_BIT), ("3_0", 1, 8, NO_64_BIT),
                            ("4_1", 1, 8, ALL_TYPES))
+    frameworks = SplitForms()
 
     def output_shapes(self, input_shapes, attrs):
         shape = tuple(input_shapes[0])
@@ -226,6 +228,7 @@ class Join(SplitJoin):
               Field("OutputTensor", OUTPUT, resource="output"), Field("Axis", UINT, "axis"))
     support = support_rows("JOIN", ("1_0", 4, 4, _TYPES_1_0), ("2_1", 4, 4, NO_64_BIT), ("3_0", 4, 5, NO_64_BIT),
                            ("3_1", 1, 8, NO_64_BIT, _JOIN_3_1_SOURCE), ("4_1", 1, 8, ALL_TYPES))
+    frameworks = JoinForms()
 
     def output_shapes(self, input_shapes, attrs):
         first = tuple(input_shapes[0])
