@@ -401,7 +401,7 @@ def show_explorer(raw, default_type):
     st.caption(
         f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
         f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,}). "
-        + figure.to_dict()["layout"]["meta"]["reading"]
+        + figure.to_dict()["layout"].get("meta", {}).get("reading", "")
     )
 
 

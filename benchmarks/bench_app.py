@@ -10,17 +10,15 @@ default, <= 1 s at the cap, figures <= 2 MB. Cold start: the server launched to 
 
 import argparse
 import statistics
-import sys
 import time
 
 from streamlit import logger as streamlit_logger
 from streamlit.testing.v1 import AppTest
-from visitor import ROOT, served_app
+from support.paths import ROOT
+from support.visitor import served_app
 
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM_ARGS  # noqa: E402
-from ui.url_state import query_of  # noqa: E402
+from support.browser import CHROMIUM_ARGS
+from ui.url_state import query_of
 GOALS = {"default": 0.150, "cap": 1.0, "large": 1.0}
 FIGURE_BUDGET = 2_000_000
 

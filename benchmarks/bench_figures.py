@@ -26,7 +26,7 @@ import plotly.io as pio
 
 import ops
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import ROOT
 BUILDERS = {
     "depth_space": ("depth_space_fig", "depth_space_figure"),
     "bitwise": ("bitwise_fig", "bitwise_figure"),

@@ -21,7 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from visitor import ROOT, cpu_seconds, free_port, memory_of, run_visitors, served_app
+from support.paths import ROOT
+from support.visitor import cpu_seconds, free_port, memory_of, run_visitors, served_app
 
 DEFAULT_PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
 CAP_LINK = "dtype=FLOAT64&pattern=random&seed={}&C=64&H=512&W=512"
@@ -273,8 +274,7 @@ def scenarios():
 def interactions(root):
     from playwright.sync_api import sync_playwright
 
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from support.browser import CHROMIUM, CHROMIUM_ARGS
 
     print("\n**One user in Chromium**: seconds from a control change or click until the new figure is drawn and "
           "no run is under way (10 actions each, the first page load not counted); the messages and bytes the "

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import ROOT
 sys.path.insert(0, str(ROOT))
 
 from ops import validate_problems  # noqa: E402

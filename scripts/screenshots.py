@@ -6,17 +6,14 @@ frames are the figure's own, stepped one by one, so a rerun changes a picture on
 """
 
 import io
-import sys
 from pathlib import Path
 
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHART, CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from visitor import served_app  # noqa: E402
+from support.paths import ROOT
+from support.browser import CHART, CHROMIUM, CHROMIUM_ARGS
+from support.visitor import served_app
 
 IMAGES = ROOT / "docs" / "img"
 VIEWPORT = {"width": 1400, "height": 900}

@@ -1,0 +1,75 @@
+"""The app as a user sees it, without a browser: AppTest runs of app.py and what they drew."""
+
+import json
+
+from .paths import ROOT
+
+
+def run_through_app(page=None, query=None, session=None, **settings):
+    """The app as a user sees it (AppTest): app.py's router and sidebar, then `page` (default: the first page).
+
+    `query` plays the URL's query parameters as texts; `settings` are the same given as values (the URL is how a
+    view's settings arrive); `session` is session state set before the first run (a hand-over between pages).
+    """
+    from streamlit.testing.v1 import AppTest
+
+    from ui.url_state import query_of
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in {**(query or {}), **query_of(settings)}.items():
+        at.query_params[key] = value
+    for key, value in (session or {}).items():
+        at.session_state[key] = value
+    if page:
+        at.switch_page(page)
+    at.run()
+    return at
+
+
+def error_texts(at):
+    return [e.value for e in at.error]
+
+
+def charts(at):
+    """Every chart on the page, in page order (ui.charts draws them all as components)."""
+    return [node for block in (at.main, at.sidebar) for node in block if node.type == "bidi_component"]
+
+
+def chart_figures(at):
+    """The figure dict of every chart on the page, in page order."""
+    from ui.charts import figure_of
+
+    return [figure_of(node) for node in charts(at)]
+
+
+def chart_figure(at, key):
+    """The figure dict of the chart ui.charts.show drew with `key` (AssertionError when none is on the page)."""
+    from ui.charts import figure_of
+
+    return figure_of(_chart_node(at, key))
+
+
+def _chart_node(at, key):
+    drawn = [node for node in at.get("bidi_component") if node.key == key]
+    assert len(drawn) == 1, f"{len(drawn)} charts with key {key!r} on the page"
+    return drawn[0]
+
+
+def click_chart(at, key, points):
+    """Click the chart ui.charts.show drew with `key` on `points`, and rerun: the "select" trigger value that
+    ui/plotly_chart.js sends ({"points": [...]}), which calls the chart's on_select.
+
+    AppTest has no API for a component's triggers, so this adds the widget state the browser would send: one JSON
+    list of {event, value} under the component's trigger aggregator id (streamlit/components/v2/bidi_component/main.py).
+    """
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+
+    states = at._tree.get_widget_states()
+    trigger = states.widgets.add()
+    trigger.id = _make_trigger_id(_chart_node(at, key).proto.id, "events")
+    trigger.json_trigger_value = json.dumps([{"event": "select", "value": {"points": points}}])
+    return at._run(states)
+
+
+def click_button(at, label_start):
+    next(b for b in at.button if b.label.startswith(label_start)).click().run()

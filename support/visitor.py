@@ -1,0 +1,219 @@
+"""A visitor of the app over Streamlit's own websocket, without a browser: what the load test and benchmark use.
+
+Each visit opens the websocket a browser tab opens (/_stcore/stream, subprotocol "streamlit"), asks for one page
+run with a page name and query string exactly as the frontend does on load, and reads ForwardMsgs until the run
+finishes. It records how long the run took, every exception element the page produced, every error box, and the
+URL the app wrote back (st.query_params). Thirty of these at once cost the client little, so the server's cores
+measure the server.
+"""
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from .paths import ROOT
+
+# As scripts/app.sh and serve/serve.sh run the server: freed large arrays go back to the system.
+SERVER_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "1048576"}
+FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+
+
+@dataclasses.dataclass
+class Visit:
+    page: str
+    query: str
+    seconds: float = 0.0
+    finished: bool = False
+    exceptions: list = dataclasses.field(default_factory=list)
+    errors: list = dataclasses.field(default_factory=list)
+    warnings: list = dataclasses.field(default_factory=list)
+    charts: int = 0
+    bytes_received: int = 0
+    url_query: str | None = None  # the query string the app last wrote to the address bar
+    failure: str | None = None  # a transport failure: refused connection, timeout, closed socket
+
+    @property
+    def ok(self):
+        return self.finished and not self.exceptions and self.failure is None
+
+
+def _read(visit, message):
+    if message.HasField("delta") and message.delta.HasField("new_element"):
+        element = message.delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            visit.exceptions.append(f"{element.exception.type}: {element.exception.message}")
+        elif kind == "alert" and element.alert.format == element.alert.ERROR:
+            visit.errors.append(element.alert.body)
+        elif kind == "alert" and element.alert.format == element.alert.WARNING:
+            visit.warnings.append(element.alert.body)
+        elif kind == "bidi_component":  # a chart (ui.charts)
+            visit.charts += 1
+    if message.HasField("page_info_changed"):
+        visit.url_query = message.page_info_changed.query_string
+
+
+async def visit(base_url, page="", query="", timeout=120.0):
+    """One page load: connect, run `page` (url path, "" for the default page) with `query`, wait for the end."""
+    record = Visit(page, query)
+    parts = urllib.parse.urlsplit(base_url)
+    ws_url = f"ws://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream"
+    request = BackMsg()
+    request.rerun_script.query_string = query
+    request.rerun_script.page_name = page
+    request.rerun_script.context_info.url = f"{base_url.rstrip('/')}/{page}" + (f"?{query}" if query else "")
+    start = time.perf_counter()
+    try:
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None,
+                                      open_timeout=timeout, ping_interval=None) as socket:
+            await socket.send(request.SerializeToString())
+            async with asyncio.timeout(timeout):
+                async for data in socket:
+                    record.bytes_received += len(data)
+                    message = ForwardMsg()
+                    message.ParseFromString(data)
+                    _read(record, message)
+                    if message.HasField("script_finished"):
+                        if message.script_finished in FINISHED:
+                            record.finished = True
+                            break
+                        if message.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                            record.failure = "the script failed to compile"
+                            break
+    except (OSError, TimeoutError, websockets.WebSocketException) as error:
+        record.failure = f"{type(error).__name__}: {error}"
+    record.seconds = time.perf_counter() - start
+    return record
+
+
+async def visitors(base_url, plans, concurrency=None):
+    """Run visit plans (lists of (page, query), one list per visitor) at once; each visitor's pages in order."""
+    gate = asyncio.Semaphore(concurrency or len(plans) or 1)
+
+    async def one(plan):
+        async with gate:
+            return [await visit(base_url, page, query) for page, query in plan]
+
+    results = await asyncio.gather(*(one(plan) for plan in plans))
+    return [v for visits in results for v in visits]
+
+
+def run_visitors(base_url, plans, concurrency=None):
+    """visitors() from synchronous code, in a thread of its own: the caller may already run an event loop (the
+    Playwright sync API does), where asyncio.run refuses to start another."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(asyncio.run(visitors(base_url, plans, concurrency))))
+    thread.start()
+    thread.join()
+    if not results:
+        raise RuntimeError("the visitors' event loop ended without results (see the thread's traceback above)")
+    return results[0]
+
+
+# ---------------------------------------------------------------- a fresh server to visit
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def process_tree(pid):
+    """`pid` and its live descendants (the app's DirectML worker among them), from /proc (Linux)."""
+    children = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):  # a process that ended while being read
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo.extend(children.get(tree[-1], []))
+    return tree
+
+
+def memory_of(pid):
+    """(resident, peak resident) bytes of a process and its live descendants, from /proc (Linux)."""
+    resident = peak = 0
+    for member in process_tree(pid):
+        try:
+            with open(f"/proc/{member}/status") as status:
+                for line in status:
+                    key, _, value = line.partition(":")
+                    if key == "VmRSS":
+                        resident += int(value.split()[0]) * 1024
+                    elif key == "VmHWM":
+                        peak += int(value.split()[0]) * 1024
+        except OSError:
+            continue
+    return resident, peak
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process and its live descendants: a cost that other load on the machine
+    does not inflate."""
+    total = 0
+    for member in process_tree(pid):
+        try:
+            with open(f"/proc/{member}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.contextmanager
+def served_app(port=None, timeout=60.0, root=ROOT, env=None):
+    """The app of the checkout at `root` on a free loopback port, started fresh as its README starts it; yields
+    (url, process). `env` adds to the server's environment.
+
+    The server runs from `root` with its own .streamlit/config.toml, so an older checkout (without serve/launch.py,
+    which warms the process up before it listens) is served as it was, by `streamlit run app.py`.
+    """
+    port = port or free_port()
+    root = Path(root)
+    if (root / "serve" / "launch.py").exists():
+        command = [sys.executable, "-m", "serve.launch"]
+    else:
+        command = [sys.executable, "-m", "streamlit", "run", str(root / "app.py")]
+    process = subprocess.Popen(
+        [*command, "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, **SERVER_ENV, **(env or {})},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
+                time.sleep(0.2)
+        yield url, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

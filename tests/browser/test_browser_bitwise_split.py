@@ -1,0 +1,147 @@
+"""Bitwise OR and Split <-> Join in Chromium: load cleanly, Play animates, deep links restore settings."""
+
+import pytest
+from support.browser import open_animated_page, open_popover
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PAGES = {
+    "bitwise_or": "DML_ELEMENT_WISE_BIT_OR",
+    "split_join": "DML_SPLIT and DML_JOIN",
+}
+
+RECORD_FRAMES = """() => {
+    const plot = document.querySelector('.js-plotly-plot');
+    window.__frames = [];
+    plot.on('plotly_animatingframe', event => window.__frames.push(event.name));
+}"""
+
+
+def shoot(page, path):
+    """The page top and, separately, the figure: Streamlit scrolls inside its own container."""
+    page.screenshot(path=str(path.with_suffix(".png")))
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    chart.screenshot(path=str(path.with_name(path.stem + "_figure.png")))
+
+
+def assert_clean(page):
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_page_loads_and_play_animates(page, app_url, screenshot_dir, path):
+    open_animated_page(page, f"{app_url}/{path}")
+    assert page.get_by_text(PAGES[path]).count() >= 1
+    assert_clean(page)
+    shoot(page, screenshot_dir / f"{path}_default.png")
+    page.evaluate(RECORD_FRAMES)
+    page.locator(".js-plotly-plot .updatemenu-button").first.click()
+    page.wait_for_function("window.__frames.length >= 2", timeout=30_000)
+    page.locator(".js-plotly-plot").first.screenshot(path=str(screenshot_dir / f"{path}_playing.png"))
+    frames = page.evaluate("window.__frames")
+    assert frames[0] != frames[1]
+    assert_clean(page)
+
+
+def test_bitwise_preset_screenshot(page, app_url, screenshot_dir):
+    open_animated_page(page, f"{app_url}/bitwise_or")
+    open_popover(page, "Presets")
+    page.get_by_role("button", name="float32 1.0 | 2.0 = +inf").click()
+    page.get_by_text("0x7F800000").first.wait_for(timeout=30_000)
+    page.wait_for_load_state("networkidle")
+    assert "or_sizes=1" in page.url  # the preset lands in the shareable link
+    assert_clean(page)
+    shoot(page, screenshot_dir / "bitwise_or_preset_inf.png")
+
+
+def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
+    open_animated_page(page, f"{app_url}/split_join?sj_sizes=2,6,4&sj_axis=1&sj_split=1,2,3&dtype=INT16")
+    page.get_by_text("OutputCount 3: [0] [2, 1, 4], [1] [2, 2, 4], [2] [2, 3, 4]").wait_for(timeout=30_000)
+    # A widget given its value by the server shows it a moment after it appears: expect() waits for that.
+    open_popover(page, "Operator & sizes")
+    expect(page.get_by_role("textbox", name="Sizes", exact=True)).to_have_value("2,6,4")
+    expect(page.get_by_role("textbox", name="Output sizes along Axis")).to_have_value("1,2,3")
+    assert_clean(page)
+    shoot(page, screenshot_dir / "split_join_deep_link.png")
+
+
+def test_bitwise_deep_link_restores_settings(page, app_url):
+    open_animated_page(page, f"{app_url}/bitwise_or?or_sizes=4&or_bcast=0&dtype=UINT8")
+    page.get_by_text("Drawing elements 0 to 3 of 4").wait_for(timeout=30_000)
+    open_popover(page, "Operands")
+    expect(page.get_by_role("textbox", name="Broadcast B along dims")).to_have_value("0")
+    assert_clean(page)
+
+
+CELL_POINT = """([xaxis, yaxis, col, row]) => {
+    const gd = document.querySelector('.js-plotly-plot');
+    const xa = gd._fullLayout[xaxis], ya = gd._fullLayout[yaxis];
+    const box = gd.getBoundingClientRect();
+    return [box.left + xa._offset + xa.l2p(col), box.top + ya._offset + ya.l2p(row)];
+}"""
+
+STILL = """() => { const top = document.querySelector('.js-plotly-plot').getBoundingClientRect().top;
+    const still = window.__chartTop === top && performance.now() - window.__chartSince > 300;
+    if (window.__chartTop !== top) { window.__chartTop = top; window.__chartSince = performance.now(); }
+    return still; }"""
+
+PICK_SHAPES = """() => {
+    const gd = document.querySelector('.js-plotly-plot');
+    return (gd.layout.shapes || []).filter(s => (s.name || '').startsWith('pick')).map(s => [s.name, s.path]);
+}"""
+
+
+def click_cell(page, xaxis, yaxis, col, row):
+    """Click the middle of one heatmap cell, found from the plot's own axes, once plotly hovers a marker there."""
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    # The run a previous click started may still be adding elements above the chart (the pick's explanation):
+    # the point is taken once no run is under way and the chart has not moved for a while.
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
+    page.wait_for_function(STILL, timeout=30_000, polling=100)
+    point = page.evaluate(CELL_POINT, [xaxis, yaxis, col, row])
+    page.mouse.move(*point)
+    page.wait_for_function("() => (document.querySelector('.js-plotly-plot')._hoverdata || []).length > 0",
+                           timeout=30_000)
+    page.mouse.click(*point)
+
+
+def wait_for_pick_shapes(page, count, containing=""):
+    page.wait_for_function(
+        """([count, containing]) => { const gd = document.querySelector('.js-plotly-plot');
+               const picks = (gd && gd.layout.shapes || []).filter(s => (s.name || '').startsWith('pick'));
+               return picks.length === count && picks.some(s => s.path.includes(containing)); }""",
+        arg=[count, containing], timeout=30_000)
+
+
+def test_split_join_click_an_input_then_an_output_cell(page, app_url, screenshot_dir):
+    open_animated_page(page, f"{app_url}/split_join?sj_sizes=1,1,6,2&sj_axis=2&sj_split=2,1,3")
+    # Input cell row 3, column 1 -> OutputTensors[2] (rows 3..5), its row 0.
+    click_cell(page, "xaxis", "yaxis", 1, 3)
+    page.get_by_text("Picked: InputTensor[0, 0, 3, 1] → OutputTensors[2][0, 0, 0, 1]").wait_for(timeout=30_000)
+    wait_for_pick_shapes(page, 2)
+    # At rest the right panel shows the outputs apart: [2] starts at row 3 + 2 gaps, so row 0 of it is row 5.
+    assert dict(page.evaluate(PICK_SHAPES)) == {
+        "pick-source": "M0.5,2.5 L1.5,2.5 L1.5,3.5 L0.5,3.5 Z",
+        "pick-destination": "M0.5,4.5 L1.5,4.5 L1.5,5.5 L0.5,5.5 Z",
+    }
+    assert_clean(page)
+    shoot(page, screenshot_dir / "split_join_pick.png")
+    # Output cell: right panel row 6, column 0 is OutputTensors[2][0, 0, 1, 0], from input row 4.
+    click_cell(page, "xaxis2", "yaxis2", 0, 6)
+    page.get_by_text("Picked: InputTensor[0, 0, 4, 0] → OutputTensors[2][0, 0, 1, 0]").wait_for(timeout=30_000)
+    wait_for_pick_shapes(page, 2, "M-0.5,3.5")
+    assert_clean(page)
+
+
+def test_bitwise_click_a_bit_highlights_it_in_a_b_and_output(page, app_url, screenshot_dir):
+    open_animated_page(page, f"{app_url}/bitwise_or?dtype=FLOAT32")
+    click_cell(page, "xaxis3", "yaxis3", 1, 1)  # Output grid: element 1, second bit from the left = bit 30
+    page.get_by_text("Picked: element #1, bit 30 (exponent)").wait_for(timeout=30_000)
+    wait_for_pick_shapes(page, 3)
+    assert {path for _, path in page.evaluate(PICK_SHAPES)} == {"M0.5,0.5 L1.5,0.5 L1.5,1.5 L0.5,1.5 Z"}
+    assert_clean(page)
+    shoot(page, screenshot_dir / "bitwise_or_pick.png")

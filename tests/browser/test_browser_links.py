@@ -1,0 +1,121 @@
+"""Every view is its URL, in Chromium: each preset and Overview button is pressed from a non-default view, the
+address it leaves is opened in a fresh browser context, and what the plots draw and every input's value must be
+the same there (the inputs in the toolbar's popovers read with each popover open)."""
+
+import pytest
+from support.browser import close_popover, open_popover
+from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
+
+from ui.url_state import query_of
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 60_000
+# The overview's buttons by label, in the order of OVERVIEW_BUTTONS.
+OVERVIEW_LABELS = ["Seed example, both orders", "Space → depth, BlockSize 3", "FLOAT32 1.0 | 2.0 = +inf",
+                   "Seed: Axis 3 into two {1,1,6,1}"]
+PREFIX = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}
+
+# What the user sees, read off the page: every plot's traces (the data plotly draws) and outlines, and every
+# input's value (number and text inputs, text areas, select boxes, radio and check boxes), in page order.
+VIEW = """() => {
+    const plots = [...document.querySelectorAll('.js-plotly-plot')].map(gd => JSON.stringify([
+        gd.data.map(t => [t.type, t.name, t.z, t.text, t.customdata, t.x, t.y, t.x0, t.y0]),
+        (gd.layout.shapes || []).map(s => [s.name, s.path, s.x0, s.y0]),
+        (gd.layout.annotations || []).map(a => a.text)]));
+    const inputs = [...document.querySelectorAll('input, textarea')]
+        .filter(e => e.type !== 'file' && e.type !== 'hidden')
+        .map(e => (e.type === 'radio' || e.type === 'checkbox')
+            ? [(e.closest('[role="radiogroup"]')?.getAttribute('aria-label') || '') + ': ' +
+               (e.closest('label')?.innerText || ''), e.checked]
+            : [e.getAttribute('aria-label') || e.type, e.value]);
+    return {path: location.pathname, plots, inputs};
+}"""
+
+
+def settle(page, before=None):
+    """Until the run the last action started has finished: the address changed (if `before`), nothing runs."""
+    if before is not None:
+        page.wait_for_function("(before) => location.href !== before", arg=before, timeout=TIMEOUT)
+    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=TIMEOUT)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=TIMEOUT)
+    page.wait_for_timeout(400)  # plotly draws after the run's last message
+
+
+def view(page):
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert not page.js_errors, page.js_errors
+    if page.locator('[data-testid="stPopoverBody"]').count():
+        close_popover(page)  # the Presets popover stays open after its button's rerun
+    seen = page.evaluate(VIEW)
+    for text in page.locator('[data-testid="stPopover"] button').all_inner_texts():
+        label = text.splitlines()[0]  # the rest is the icon's name
+        open_popover(page, label)
+        seen["inputs"] += [label, steady_inputs(page)]
+        close_popover(page)
+    return seen
+
+
+def steady_inputs(page, interval=250, attempts=40):
+    """The inputs of an opened popover once two reads `interval` ms apart agree: a widget shows the value the
+    server gave it a moment after it appears, later on a loaded machine."""
+    last = page.evaluate(VIEW)["inputs"]
+    for _ in range(attempts):
+        page.wait_for_timeout(interval)
+        current = page.evaluate(VIEW)["inputs"]
+        if current == last:
+            return current
+        last = current
+    raise AssertionError(f"the popover's inputs kept changing: {last}")
+
+
+def reopen(browser, address):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    fresh = context.new_page()
+    fresh.js_errors = []
+    fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
+    fresh.goto(address)
+    settle(fresh)
+    seen = view(fresh)
+    context.close()
+    return seen
+
+
+def start(page, app_url, path, settings):
+    query = "&".join(f"{k}={v}" for k, v in query_of(settings).items())
+    page.goto(f"{app_url}/{path}?{query}")
+    settle(page)
+
+
+CASES = [(path, index) for path, count in PRESET_COUNTS.items() for index in range(count)]
+
+
+@pytest.mark.parametrize("path, index", CASES, ids=[f"{p}-{i}" for p, i in CASES])
+def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url, path, index):
+    start(page, app_url, path, AWAY[path])
+    before = page.evaluate("location.href")
+    open_popover(page, "Presets")
+    page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click()
+    settle(page, before)
+    seen = view(page)
+    assert reopen(browser, page.evaluate("location.href")) == seen
+
+
+@pytest.mark.parametrize("key, label", list(zip(OVERVIEW_BUTTONS, OVERVIEW_LABELS)))
+def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url,
+                                                                                       key, label):
+    start(page, app_url, "", dict(dtype="FLOAT64", pattern="random", seed=11, level="3_1"))
+    # The Overview reads none of the shared settings, so its own link drops them (the session keeps them): wait
+    # for that address, or the button's new one could not be told from it.
+    page.wait_for_function("() => location.search === ''", timeout=TIMEOUT)
+    before = page.evaluate("location.href")
+    page.locator(f".st-key-{key} button").click()
+    settle(page, before)
+    # The Overview's sidebar is empty: the target page's run has drawn once its sidebar holds inputs.
+    page.wait_for_selector('[data-testid="stSidebar"] input', timeout=TIMEOUT)
+    settle(page)
+    seen = view(page)
+    assert seen["path"] != "/"
+    assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0
+    assert reopen(browser, page.evaluate("location.href")) == seen

@@ -1,0 +1,78 @@
+"""More than one process: serve/serve.sh starts app processes behind nginx, which keeps each browser on one of them.
+
+Twenty visitors at once through the proxy see no exception and are spread over both processes; a browser's page
+and its websocket reach the same process (its session lives there), and the page works through the proxy.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from support.browser import open_popover
+from support.paths import ROOT
+from support.visitor import free_port, run_visitors
+
+pytestmark = pytest.mark.load
+
+PATH = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
+PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
+
+
+@pytest.fixture(scope="module")
+def proxied():
+    """(url, run folder) of serve/serve.sh with 2 processes; the run folder holds nginx's access log."""
+    if not shutil.which("nginx", path=PATH):
+        if os.environ.get("CI"):
+            pytest.fail("nginx missing: apt-get install nginx")
+        pytest.skip("nginx missing: apt-get install nginx")
+    port = free_port()
+    process = subprocess.Popen(["bash", "serve/serve.sh", "2", str(port)], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env={**os.environ, "PATH": PATH},
+                               start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        line = process.stdout.readline()  # "Serving on ... (logs in RUN_DIR)" once nginx is up
+        match = re.search(r"logs in (\S+)\)", line)
+        assert match, line + process.stdout.read(2000)
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield url, Path(match[1])
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def upstreams(run_dir, pattern):
+    log = (run_dir / "access.log").read_text()
+    return [m[1] for m in re.finditer(rf'"GET {pattern}[^"]*" \d+ upstream=(\S+) route=(\S+)', log)]
+
+
+def test_twenty_visitors_at_once_through_the_proxy_see_no_exception_and_use_both_processes(proxied):
+    url, run_dir = proxied
+    visits = run_visitors(url, [[PAGES[(i + k) % len(PAGES)] for k in range(3)] for i in range(20)])
+    assert all(v.ok for v in visits), [(v.page, v.exceptions, v.failure) for v in visits if not v.ok]
+    assert len(set(upstreams(run_dir, "/_stcore/stream"))) == 2
+
+
+def test_a_browser_stays_on_one_process_and_the_page_works_through_the_proxy(proxied, page):
+    url, run_dir = proxied
+    before = len(upstreams(run_dir, "/"))
+    page.goto(url + "/depth_space?C=18&BlockSize=3")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
+    open_popover(page, "Shape")
+    page.locator('input[aria-label="H"]').fill("4")
+    page.locator('input[aria-label="H"]').press("Enter")
+    page.wait_for_function("() => location.search.includes('H=4')", timeout=60_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    served = upstreams(run_dir, "/")[before:]
+    assert served and len(set(served)) == 1, served  # the page, its files and its websocket: one process
