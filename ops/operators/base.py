@@ -238,9 +238,11 @@ class Operator:
         attrs = self.canonical_attrs(attrs)
         shapes = [check_sizes(s, f"{label} Sizes", self.dims) for s, label in
                   zip(input_shapes, self.input_labels(len(input_shapes)))]
-        flats = [np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes]
+        flats = self.compute([np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes], attrs)
+        if len(shapes) == 1:  # every element comes from input 0: no need to run the operator a second time
+            return [(np.zeros(flat.shape, dtype=np.int64), flat) for flat in flats]
         numbers = [np.full(s, i, dtype=np.int64) for i, s in enumerate(shapes)]
-        return list(zip(self.compute(numbers, attrs), self.compute(flats, attrs)))
+        return list(zip(self.compute(numbers, attrs), flats))
 
     # ------------------------------------------------------------ descriptors
 
