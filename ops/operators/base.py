@@ -24,6 +24,7 @@ from ..errors import DescriptorError
 from ..guard import check_element_count, check_positive_int, check_tensor
 from ..levels import OPERATOR_PREFIX, SupportRow, first_level_supporting, row_in_force
 from ..names import enum_suffix
+from .fixes import NONE
 
 # Field kinds of a DML_*_OPERATOR_DESC. A tensor field is one DML_TENSOR_DESC*, an array field a count plus a
 # DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*.
@@ -337,6 +338,14 @@ class Operator:
         """(inputs, attrs) for which the operator returns `x` (1-D) unchanged: how a route through ONNX Runtime is
         checked for bit exactness before it is trusted."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------ fixes
+    # An operator that has them sets these from its family's fixes.py; the default is an operator with nothing to
+    # fix.
+
+    def fixes(self, input_sizes, attrs):
+        """The nearest valid settings (fixes.Fixes) to these, which may break the operator's rules."""
+        return NONE
 
 
 @dataclasses.dataclass(frozen=True)

@@ -13,6 +13,7 @@ from ...errors import DescriptorError
 from ...guard import check_element_count, check_positive_int, check_tensor
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
+from .fixes import nearest_fixes
 
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
              (("DCR", "DEPTH_COLUMN_ROW"), ("CRD", "COLUMN_ROW_DEPTH")), "Order")
@@ -157,6 +158,8 @@ class DepthSpace(Operator):
                   Attribute("order", "Order", order_name, "DEPTH_COLUMN_ROW"))
     fields = (Field("InputTensor", INPUT, resource="input"), Field("OutputTensor", OUTPUT, resource="output"),
               Field("BlockSize", UINT, "block_size", minimum=1), Field("Order", ENUM, "order", enum=ORDER))
+    dimension_names = DIMENSION_NAMES
+    fixes = nearest_fixes  # its fixes: fixes.py
 
     @property
     def direction(self):

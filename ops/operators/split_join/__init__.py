@@ -21,6 +21,7 @@ from ..base import (
     check_axis,
     support_rows,
 )
+from .fixes import nearest_fixes
 
 DIMS = (1, 8)
 # DML_SPLIT at 1_0 and DML_JOIN at 1_0: these six types (SPEC sections 5-6).
@@ -116,6 +117,7 @@ class SplitJoin(Operator):
 
     whole_name: str  # the desc field of the whole tensor
     parts_name: str  # and of the parts
+    fixes = nearest_fixes  # its fixes: fixes.py
 
     def shape_problems(self, parsed, path):
         whole, parts = parsed.tensors[self.whole_name], parsed.tensors[self.parts_name]
