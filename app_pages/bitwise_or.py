@@ -7,6 +7,7 @@ import math
 import streamlit as st
 
 from ops import DescriptorError, QuizSettings, buffer_tensor_size, index_formula
+from ops import Call as OperatorCall
 from ops.tensor_desc import packed_strides
 from ops.guard import check_element_count
 from ui import charts, explain, url_state, work
@@ -131,11 +132,14 @@ def b_strides(operands):
     return b_descriptor(operands.spec.data_type, operands.sizes, operands.broadcast)["Strides"]
 
 
+def or_call(operands):
+    return OperatorCall.of("ELEMENT_WISE_BIT_OR", [operands.sizes] * 2, operands.spec.data_type)
+
+
 def bit_formula(operands, element, bit):
     a, _, b = work.or_operands(operands)
-    values = (int(bits_of(a)[element]), int(bits_of(b)[element]), a.dtype.itemsize * 8)
-    return index_formula("ELEMENT_WISE_BIT_OR", None, None, [operands.sizes], (element, bit), values=values,
-                         b_strides=b_strides(operands))
+    values = (int(bits_of(a)[element]), int(bits_of(b)[element]))
+    return index_formula(or_call(operands), (element, bit), values=values, b_strides=b_strides(operands))
 
 
 def step_formula(operands, title, step):
@@ -144,9 +148,7 @@ def step_formula(operands, title, step):
 
 def quiz_settings(operands):
     a, _, b = work.or_operands(operands)
-    return QuizSettings("ELEMENT_WISE_BIT_OR", operands.sizes, data_type=operands.spec.data_type,
-                        a=tuple(int(v) for v in bits_of(a)[:QUIZ_ELEMENTS]),
-                        b=tuple(int(v) for v in bits_of(b)[:QUIZ_ELEMENTS]))
+    return QuizSettings(or_call(operands), tuple(tuple(int(v) for v in bits_of(x)[:QUIZ_ELEMENTS]) for x in (a, b)))
 
 
 def reveal(operands, in_place, question):

@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from ops import ORDERS, DescriptorError, QuizSettings, index_formula
+from ops import Call as OperatorCall
 from ops.descriptors.fixes import NONE, depth_space_fixes, inverse_shape
 from ui import charts, explain, url_state, work
 from ui.errors import last_valid_figure, offer_fixes, remember_valid
@@ -161,11 +162,11 @@ def work_bytes(spec, shape, orders):
 def pick_formula(op, shape, block_size, order, pick):
     """The formula of the picked input element (flat index `pick`) under `order`."""
     cell = np.unravel_index(pick, shape)
-    return index_formula(op, order, block_size, [shape], cell)
+    return index_formula(OperatorCall.of(op, [shape], block_size=block_size, order=order), cell)
 
 
 def step_formula(op, shape, block_size, order, step):
-    return index_formula(op, order, block_size, [shape], step.source)
+    return index_formula(OperatorCall.of(op, [shape], block_size=block_size, order=order), step.source)
 
 
 def reveal(spec, shape, block_size, order, direction, question):
@@ -307,7 +308,8 @@ def page():
                 validity_banner(op, shape, block_size, orders[0], settings)
                 if quiz_on:
                     # Compare mode quizzes on the first order; the prompt names it.
-                    explain.quiz(QuizSettings(op, shape, orders[0], block_size), "ds",
+                    explain.quiz(QuizSettings(OperatorCall.of(op, [shape], block_size=block_size, order=orders[0])),
+                                 "ds",
                                  functools.partial(reveal, spec, shape, block_size, orders[0], direction))
                     return
                 figures(spec, shape, block_size, tuple(orders), direction, steps_on, speed)

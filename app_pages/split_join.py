@@ -7,6 +7,7 @@ import functools
 import streamlit as st
 
 from ops import DescriptorError, QuizSettings, index_formula
+from ops import Call as OperatorCall
 from ops.descriptors.fixes import NONE, axis_fixes, count_fixes, even_split_fixes, split_fixes
 from ops.guard import check_element_count
 from ops.operators.split_join import check_axis
@@ -199,13 +200,13 @@ def part_shapes(sizes, axis, output_sizes):
 
 
 def split_formula(sizes, axis, output_sizes, cell):
-    return index_formula("SPLIT", None, None, [sizes, *part_shapes(sizes, axis, output_sizes)], cell, axis=axis)
+    return index_formula(OperatorCall.of("SPLIT", [sizes], axis=axis, sizes=output_sizes), cell)
 
 
 def join_formula(sizes, axis, output_sizes, cell):
     """JOIN's formula for the same element, read from the output of SPLIT it sits in."""
     destination = split_formula(sizes, axis, output_sizes, cell).destination
-    return index_formula("JOIN", None, None, part_shapes(sizes, axis, output_sizes), destination, axis=axis)
+    return index_formula(OperatorCall.of("JOIN", part_shapes(sizes, axis, output_sizes), axis=axis), destination)
 
 
 def step_formula(sizes, axis, output_sizes, title, step):
@@ -364,7 +365,7 @@ def page():
                 raise Refused(str(exc), split_fixes(sizes, axis, output_sizes), (sizes, axis, output_sizes)) from None
             same = work.joined(spec, sizes, axis, output_sizes).tobytes() == x.tobytes()
             if quiz_on:
-                explain.quiz(QuizSettings("SPLIT", sizes, axis=axis, part_sizes=output_sizes), "sj",
+                explain.quiz(QuizSettings(OperatorCall.of("SPLIT", [sizes], axis=axis, sizes=output_sizes)), "sj",
                              functools.partial(reveal, spec, sizes, axis, output_sizes))
                 return
             figure(spec, sizes, axis, output_sizes, joining, steps_on, speed)

@@ -339,9 +339,19 @@ class Operator:
         checked for bit exactness before it is trusted."""
         raise NotImplementedError
 
-    # ------------------------------------------------------------ fixes
-    # An operator that has them sets these from its family's fixes.py; the default is an operator with nothing to
-    # fix.
+    # ------------------------------------------------------------ teaching and fixes
+    # An operator that has them sets these from its family's teaching.py and fixes.py; the defaults are an
+    # operator with nothing to teach or fix.
+
+    def formula(self, call, cell, side, **given):
+        """The lessons.Formula taking one element of `call` (`cell`, on `side`: "input" or "output") across, with
+        its numbers substituted; `given` is what else the operator needs (BIT_OR: the element's bit patterns)."""
+        raise DescriptorError(f"op {self.name}: no index formula for this operator")
+
+    def question(self, quiz, rng, kind):
+        """A lessons.QuestionDraft about `quiz.call` (an ops.teaching QuizSettings), drawn with `rng`; `kind` is
+        "where" (an input element's destination) or "feeds" (an output element's source)."""
+        raise DescriptorError(f"op {self.name}: no questions for this operator")
 
     def fixes(self, input_sizes, attrs):
         """The nearest valid settings (fixes.Fixes) to these, which may break the operator's rules."""

@@ -13,6 +13,7 @@ from ...errors import DescriptorError
 from ...guard import check_element_count, check_positive_int, check_tensor
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
+from . import teaching
 from .fixes import nearest_fixes
 
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
@@ -159,7 +160,8 @@ class DepthSpace(Operator):
     fields = (Field("InputTensor", INPUT, resource="input"), Field("OutputTensor", OUTPUT, resource="output"),
               Field("BlockSize", UINT, "block_size", minimum=1), Field("Order", ENUM, "order", enum=ORDER))
     dimension_names = DIMENSION_NAMES
-    fixes = nearest_fixes  # its fixes: fixes.py
+    # Its teaching and its fixes: teaching.py, fixes.py.
+    formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
 
     @property
     def direction(self):

@@ -21,6 +21,7 @@ from ..base import (
     check_axis,
     support_rows,
 )
+from . import teaching
 from .fixes import nearest_fixes
 
 DIMS = (1, 8)
@@ -117,7 +118,8 @@ class SplitJoin(Operator):
 
     whole_name: str  # the desc field of the whole tensor
     parts_name: str  # and of the parts
-    fixes = nearest_fixes  # its fixes: fixes.py
+    # Its teaching and its fixes: teaching.py, fixes.py.
+    formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
 
     def shape_problems(self, parsed, path):
         whole, parts = parsed.tensors[self.whole_name], parsed.tensors[self.parts_name]
