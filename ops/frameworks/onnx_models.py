@@ -13,10 +13,11 @@ import re
 import numpy as np
 
 from ..datatypes import numpy_dtype, type_name
-from ..detective.identify import block_size_between, identify
+from ..detective.identify import identify
 from ..errors import DescriptorError
 from ..guard import check_element_count
 from ..operators.bitwise import bit_or
+from ..operators.depth_space import OPERATORS as DEPTH_SPACE_OPERATORS
 from ..operators.depth_space import depth_to_space, space_to_depth
 from ..operators.split_join import join, split
 from ..runtime.onnxruntime_check import _options, _runtime, select_provider
@@ -423,7 +424,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
         )
     else:
         note = f"This {chain} is a rearrangement that none of DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 reproduces."
-        if block_size_between(flat.shape, traced.shape) or block_size_between(traced.shape, flat.shape):
+        if any(op.candidates([flat.shape], [traced.shape]) for op in DEPTH_SPACE_OPERATORS):
             risks.append(
                 "its sizes are those of a depth/space operation, but it moves the elements in neither DCR nor CRD "
                 "order, nor in one after permuting channels: an early torch.onnx PixelShuffle export was reported "

@@ -3,7 +3,9 @@
 An `Operator` owns everything specific to one DirectML operator, the way ONNX's reference operators each live in one
 small module (onnx/reference/ops): its DirectML name and DML_OPERATOR_TYPE value, the fields of its
 DML_*_OPERATOR_DESC in C order, its tensor support table per feature level, its attributes and their checks, its
-output shapes, the core function, its rules on a parsed descriptor, and its ONNX form for the cross-check.
+output shapes, the core function, its rules on a parsed descriptor, its ONNX form for the cross-check, and what
+it teaches (its index formula and quiz questions), the nearest fixes of settings it refuses, and the descriptors it
+proposes to the layout detective.
 Validation, DxDispatch models, C++ export, the cross-check, the framework snippets, the detective and the pages look
 operators up in the registry (ops/operators/__init__.py) and never branch on their names.
 
@@ -339,9 +341,9 @@ class Operator:
         checked for bit exactness before it is trusted."""
         raise NotImplementedError
 
-    # ------------------------------------------------------------ teaching and fixes
-    # An operator that has them sets these from its family's teaching.py and fixes.py; the defaults are an
-    # operator with nothing to teach or fix.
+    # ------------------------------------------------------------ teaching, fixes and the layout detective
+    # An operator that has them sets these from its family's teaching.py, fixes.py and detective.py; the defaults
+    # are an operator with nothing to teach, fix or propose.
 
     def formula(self, call, cell, side, **given):
         """The lessons.Formula taking one element of `call` (`cell`, on `side`: "input" or "output") across, with
@@ -356,6 +358,37 @@ class Operator:
     def fixes(self, input_sizes, attrs):
         """The nearest valid settings (fixes.Fixes) to these, which may break the operator's rules."""
         return NONE
+
+    def candidates(self, input_shapes, output_shapes):
+        """Attributes (dicts) under which the operator takes inputs of `input_shapes` to outputs of
+        `output_shapes`: what the layout detective then checks element by element with `index_map`."""
+        return []
+
+    def descriptor_settings(self, input_shapes, attrs):
+        """The call's non-tensor desc fields by name, as the layout detective reports a descriptor."""
+        counted = {INPUTS: len(input_shapes), OUTPUTS: len(self.output_shapes(input_shapes, attrs))}
+        return {f.name: counted[self.field(f.counts).kind] if f.kind == COUNT else attrs[f.attribute]
+                for f in self.scalar_fields() if f.kind == COUNT or f.attribute}
+
+    def describe(self, settings):
+        """descriptor_settings in words: 'DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)'."""
+        words = []
+        for f in self.scalar_fields():
+            if f.name in settings:
+                short = f.enum.short(settings[f.name]) if f.enum else ""
+                words.append(f"{f.name} {settings[f.name]}" + (f" ({short})" if short else ""))
+        return f"{self.name} with {' and '.join(words)}" if words else self.name
+
+    def channel_mix_ups(self, input_shape, output_shape, source):
+        """(attrs, P, applies_to) for each call that matches once the channels are permuted by P: applies_to
+        "input channels" (source == op(x[:, P])) or "output channels" (source == op(x)[:, P]), where `source` holds,
+        for each output element, its flat index in x."""
+        return []
+
+    def mix_up_advice(self, match):
+        """One of channel_mix_ups' matches, as the detective reports it ({"descriptor", "permutation",
+        "applies_to"}), in words, with what to do about it."""
+        raise NotImplementedError
 
 
 @dataclasses.dataclass(frozen=True)

@@ -21,7 +21,7 @@ from ..base import (
     check_axis,
     support_rows,
 )
-from . import teaching
+from . import detective, teaching
 from .fixes import nearest_fixes
 
 DIMS = (1, 8)
@@ -118,8 +118,9 @@ class SplitJoin(Operator):
 
     whole_name: str  # the desc field of the whole tensor
     parts_name: str  # and of the parts
-    # Its teaching and its fixes: teaching.py, fixes.py.
+    # Its teaching, its fixes and what the layout detective asks of it: teaching.py, fixes.py, detective.py.
     formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
+    candidates, descriptor_settings, describe = detective.candidates, detective.descriptor_settings, detective.describe
 
     def shape_problems(self, parsed, path):
         whole, parts = parsed.tensors[self.whole_name], parsed.tensors[self.parts_name]
