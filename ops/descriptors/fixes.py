@@ -7,17 +7,17 @@ operator family's fixes.py.
 from ..errors import DescriptorError
 from ..operators import operator
 from ..operators.depth_space import DIRECTIONS
-from ..operators.fixes import NONE, Fix, Fixes
+from ..operators.fixes import NONE
 from ..operators.split_join import SPLIT
 from ..operators.split_join.fixes import axis_fixes, count_fixes, even_split_fixes
 
-__all__ = ["NONE", "Fix", "Fixes", "axis_fixes", "count_fixes", "depth_space_fixes", "even_split_fixes",
+__all__ = ["NONE", "axis_fixes", "count_fixes", "depth_space_fixes", "even_split_fixes",
            "inverse_shape", "split_fixes"]
 
 
-def depth_space_fixes(direction, sizes, block_size, max_block=64):
+def depth_space_fixes(direction, sizes, block_size):
     """Fixes for DEPTH_TO_SPACE1 (direction 'depth_to_space') or SPACE_TO_DEPTH1 settings {N, C, H, W}."""
-    return operator(DIRECTIONS[direction]).fixes([sizes], {"block_size": block_size}, max_block)
+    return operator(DIRECTIONS[direction]).fixes([sizes], {"block_size": block_size})
 
 
 def inverse_shape(direction, sizes, block_size):

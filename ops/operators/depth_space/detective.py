@@ -13,7 +13,7 @@ from ...errors import DescriptorError
 SHOWN_CHANNELS = 16  # a permutation longer than this is cut short in a sentence
 
 
-def block_size(op, input_shape, output_shape):
+def _block_size(op, input_shape, output_shape):
     """The BlockSize taking `input_shape` to `output_shape` under `op`, or None."""
     if len(input_shape) != 4 or len(output_shape) != 4:
         return None
@@ -31,7 +31,7 @@ def candidates(op, input_shapes, output_shapes):
     """Both orders at the one BlockSize that fits, when the shapes are those of a depth/space move."""
     if len(input_shapes) != 1 or len(output_shapes) != 1:
         return []
-    size = block_size(op, input_shapes[0], output_shapes[0])
+    size = _block_size(op, input_shapes[0], output_shapes[0])
     return [] if size is None else [{"block_size": size, "order": order} for order in op.field("Order").enum.names]
 
 
@@ -80,6 +80,8 @@ def _shown(permutation):
 
 
 def mix_up_advice(op, match):
+    """The mix-up in words, with where P goes: into the convolution before (input channels) or after (output
+    channels)."""
     words, p = op.describe(match["descriptor"]), _shown(match["permutation"])
     if match["applies_to"] == "input channels":
         return (f"permuting x's channels first (x[:, P] with P = {p}) makes it {words}: a channel-order mix-up such as "

@@ -10,13 +10,13 @@ from ..fixes import NONE, Fix, Fixes, nearest_below_and_above, nearest_multiple
 MAX_BLOCK = 64  # the largest BlockSize a fix offers
 
 
-def nearest_fixes(op, input_sizes, attrs, max_block=MAX_BLOCK):
+def nearest_fixes(op, input_sizes, attrs):
     """Fixes for the operator `op` on one input of `input_sizes[0]` = {N, C, H, W} with attrs["block_size"]."""
     sizes = [int(s) for s in input_sizes[0]]
     block_size = attrs["block_size"]
     zero = [(name, size) for name, size in zip(op.dimension_names, sizes) if size < 1]
     if zero:
-        return _zero_sizes_fixes(op, sizes, attrs, zero, max_block)
+        return _zero_sizes_fixes(op, sizes, attrs, zero)
     _, c, h, w = sizes
 
     def fits(b):
@@ -24,7 +24,7 @@ def nearest_fixes(op, input_sizes, attrs, max_block=MAX_BLOCK):
 
     if block_size >= 1 and fits(block_size):
         return NONE
-    limit = max_block if op.to_space else min(max_block, h, w)
+    limit = MAX_BLOCK if op.to_space else min(MAX_BLOCK, h, w)
     # BlockSize 1 always fits, so a BlockSize below 1 is offered at least that.
     options = [_block_fix(b) for b in nearest_below_and_above(block_size, [b for b in range(1, limit + 1) if fits(b)])]
     if block_size < 1:
@@ -41,11 +41,11 @@ def nearest_fixes(op, input_sizes, attrs, max_block=MAX_BLOCK):
     return Fixes(f"{' and '.join(broken)} {verb} not divisible by BlockSize {block_size}", tuple(options))
 
 
-def _zero_sizes_fixes(op, sizes, attrs, zero, max_block):
+def _zero_sizes_fixes(op, sizes, attrs, zero):
     reason = f"{', '.join(f'{name} = {size}' for name, size in zero)} is not a size (at least 1)"
     ones = tuple((name, 1) for name, _ in zero)
     # The sizes made 1 may break the BlockSize rule in turn: each fix then changes both, so one click is enough.
-    rest = nearest_fixes(op, [[max(1, s) for s in sizes]], attrs, max_block)
+    rest = nearest_fixes(op, [[max(1, s) for s in sizes]], attrs)
     combined = []
     for fix in rest.options or (Fix("", ()),):
         changes = {**dict(ones), **fix.as_dict}

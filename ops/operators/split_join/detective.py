@@ -11,11 +11,13 @@ def _whole_and_parts(op, input_shapes, output_shapes):
 
 
 def candidates(op, input_shapes, output_shapes):
+    """Every Axis (with SPLIT, the parts' sizes along it) that takes these inputs to these outputs."""
     wholes, parts = _whole_and_parts(op, input_shapes, output_shapes)
     if len(wholes) != 1:
         return []
     whole = tuple(wholes[0])
-    takes_sizes = any(a.name == "sizes" for a in op.attributes)  # SPLIT's sizes are an attribute, JOIN's inputs'
+    # SPLIT is told its parts' sizes along Axis; JOIN's are its inputs' own.
+    takes_sizes = any(a.name == "sizes" for a in op.attributes)
     found = []
     for axis in range(len(whole)):
         agree = all(len(p) == len(whole) and all(p[d] == whole[d] for d in range(len(whole)) if d != axis)
