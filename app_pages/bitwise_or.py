@@ -7,13 +7,13 @@ import math
 
 import streamlit as st
 
-from ops import DescriptorError, QuizSettings, buffer_tensor_size, index_formula
+from ops import Call, DescriptorError, QuizSettings, buffer_tensor_size, index_formula
 from ops.guard import check_element_count
 from ops.tensor_desc import packed_strides
 from ui import charts, explain, url_state, work
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
-from ui.panels import Call
+from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, show_value_notes
@@ -62,6 +62,10 @@ class Settings:
     operands: work.OrOperands
     in_place: bool
 
+    @property
+    def call(self):
+        return or_call(self.operands)
+
     def work_bytes(self):
         """A, B, the output and the cross-check's copy."""
         return self.operands.spec.nbytes(self.operands.sizes) * 4
@@ -100,11 +104,15 @@ def b_descriptor(data_type, sizes, broadcast):
                 TotalTensorSizeInBytes=buffer_tensor_size(data_type, sizes, strides))
 
 
+def or_call(operands):
+    return Call.of(OPERATOR, [operands.sizes] * 2, operands.spec.data_type)
+
+
 def bit_formula(operands, element, bit):
     a, _, b = work.or_operands(operands)
-    values = (int(bits_of(a)[element]), int(bits_of(b)[element]), a.dtype.itemsize * 8)
+    values = (int(bits_of(a)[element]), int(bits_of(b)[element]))
     b_strides = b_descriptor(operands.spec.data_type, operands.sizes, operands.broadcast).get("Strides")
-    return index_formula(OPERATOR, None, None, [operands.sizes], (element, bit), values=values, b_strides=b_strides)
+    return index_formula(or_call(operands), (element, bit), values=values, b_strides=b_strides)
 
 
 def reveal(s, question):
@@ -255,9 +263,7 @@ class BitwisePage(OperatorPage):
 
     def quiz(self, s):
         a, _, b = work.or_operands(s.operands)
-        questions = QuizSettings(OPERATOR, s.operands.sizes, data_type=s.operands.spec.data_type,
-                                 a=tuple(int(v) for v in bits_of(a)[:QUIZ_ELEMENTS]),
-                                 b=tuple(int(v) for v in bits_of(b)[:QUIZ_ELEMENTS]))
+        questions = QuizSettings(s.call, tuple(tuple(int(v) for v in bits_of(x)[:QUIZ_ELEMENTS]) for x in (a, b)))
         return questions, functools.partial(reveal, s)
 
     def figure(self, s, steps_on, speed):
@@ -272,9 +278,10 @@ class BitwisePage(OperatorPage):
 
     def panels(self, s, refusal=None):
         operands = s.operands
-        return [Panels(Call(OPERATOR, (operands.sizes, operands.sizes), (), ("bit_or", operands),
-                            functools.partial(inputs_of, operands), functools.partial(outputs_of, operands), refusal,
-                            elsewhere=(("b_sizes", operands.b_sizes),)), "or_panels")]
+        return [Panels(Call(OPERATOR, operands.spec.data_type, (operands.sizes, operands.sizes)),
+                       Arrays(("bit_or", operands), functools.partial(inputs_of, operands),
+                              functools.partial(outputs_of, operands), refusal,
+                              elsewhere=(("b_sizes", operands.b_sizes),)), "or_panels")]
 
 
 render(BitwisePage())

@@ -6,13 +6,13 @@ import functools
 import numpy as np
 import streamlit as st
 
-from ops import DescriptorError, QuizSettings, index_formula
+from ops import Call, DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import depth_space_fixes, inverse_shape
 from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
 from ui import charts, explain, url_state, work
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
-from ui.panels import Call, show_error
+from ui.panels import Arrays, show_error
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
 from ui.toolbar import sizes_text
@@ -53,6 +53,10 @@ class Settings:
     @property
     def op(self):
         return DIRECTIONS[self.direction]
+
+    def call(self, order):
+        """The ops Call of one order (checked: only for settings the core accepted)."""
+        return Call.of(self.op, [self.shape], self.spec.data_type, block_size=self.block_size, order=order)
 
     def work_bytes(self):
         """The input, each order's output and its cross-check copy."""
@@ -124,7 +128,7 @@ def picked_input(selection):
 
 
 def element_formula(s, order, cell):
-    return index_formula(s.op, order, s.block_size, [s.shape], cell)
+    return index_formula(s.call(order), cell)
 
 
 def reveal(s, question):
@@ -249,7 +253,7 @@ class DepthSpacePage(OperatorPage):
 
     def quiz(self, s):
         # Compare mode quizzes on the first order; the prompt names it.
-        return QuizSettings(s.op, s.shape, s.orders[0], s.block_size), functools.partial(reveal, s)
+        return QuizSettings(s.call(s.orders[0])), functools.partial(reveal, s)
 
     def figure(self, s, steps_on, speed):
         figures(s, steps_on, speed)
@@ -258,9 +262,9 @@ class DepthSpacePage(OperatorPage):
         draw_figures(drawn, interactive=False)
 
     def panels(self, s, refusal=None):
-        return [Panels(Call(s.op, (s.shape,), (("block_size", s.block_size), ("order", order)),
-                            ("depth_space", s.spec, s.shape, s.block_size, order, s.direction),
-                            functools.partial(inputs_of, s), functools.partial(outputs_of, s, order), refusal),
+        return [Panels(Call(s.op, s.spec.data_type, (s.shape,), (("block_size", s.block_size), ("order", order))),
+                       Arrays(("depth_space", s.spec, s.shape, s.block_size, order, s.direction),
+                              functools.partial(inputs_of, s), functools.partial(outputs_of, s, order), refusal),
                        f"ds_{order}", f"Panels: {order}" if len(s.orders) > 1 else None) for order in s.orders]
 
     def fix_settings(self, fix, s):

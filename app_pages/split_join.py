@@ -6,14 +6,14 @@ import functools
 
 import streamlit as st
 
-from ops import DescriptorError, QuizSettings, index_formula
+from ops import Call, DescriptorError, QuizSettings, index_formula
 from ops.descriptors.fixes import axis_fixes, count_fixes, even_split_fixes, split_fixes
 from ops.guard import check_element_count
 from ops.operators.base import check_axis
 from ui import charts, explain, url_state, work
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
-from ui.panels import Call, show_error
+from ui.panels import Arrays, show_error
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
 from ui.toolbar import braced, summary, toolbar
@@ -69,6 +69,14 @@ class Settings:
         return self.spec, self.sizes, self.axis, self.output_sizes
 
     @property
+    def split(self):
+        return Call.of("SPLIT", [self.sizes], self.spec.data_type, axis=self.axis, sizes=self.output_sizes)
+
+    @property
+    def joining(self):
+        return Call.of("JOIN", self.pieces, self.spec.data_type, axis=self.axis)
+
+    @property
     def pieces(self):
         return tuple((*self.sizes[:self.axis], s, *self.sizes[self.axis + 1:]) for s in self.output_sizes)
 
@@ -110,12 +118,12 @@ def show_pick(s, drawn_pick):
 
 
 def split_formula(s, cell):
-    return index_formula("SPLIT", None, None, [s.sizes, *s.pieces], cell, axis=s.axis)
+    return index_formula(s.split, cell)
 
 
 def join_formula(s, cell):
     """JOIN's formula for the same element, read from the output of SPLIT it sits in."""
-    return index_formula("JOIN", None, None, s.pieces, split_formula(s, cell).destination, axis=s.axis)
+    return index_formula(s.joining, split_formula(s, cell).destination)
 
 
 def reveal(s, question):
@@ -293,7 +301,7 @@ class SplitJoinPage(OperatorPage):
             raise Refused(str(exc), split_fixes(s.sizes, s.axis, s.output_sizes), s) from None
 
     def quiz(self, s):
-        return QuizSettings("SPLIT", s.sizes, axis=s.axis, part_sizes=s.output_sizes), functools.partial(reveal, s)
+        return QuizSettings(s.split), functools.partial(reveal, s)
 
     def figure(self, s, steps_on, speed):
         figure(s, steps_on, speed)
@@ -312,13 +320,15 @@ class SplitJoinPage(OperatorPage):
 
     def panels(self, s, refusal=None):
         """SPLIT's and JOIN's panels (JOIN's alone when it is set up from its inputs)."""
-        join = Panels(Call("JOIN", s.pieces, (("axis", s.axis),), ("join", *s.key), functools.partial(parts_of, s),
-                           functools.partial(joined_of, s), refusal), "sj_join_panels", "JOIN")
+        data_type = s.spec.data_type
+        join = Panels(Call("JOIN", data_type, s.pieces, (("axis", s.axis),)),
+                      Arrays(("join", *s.key), functools.partial(parts_of, s), functools.partial(joined_of, s), refusal),
+                      "sj_join_panels", "JOIN")
         if s.join:
             return [join]
-        split = Panels(Call("SPLIT", (s.sizes,), (("axis", s.axis), ("sizes", s.output_sizes)), ("split", *s.key),
-                            functools.partial(inputs_of, s), functools.partial(parts_of, s), refusal),
-                       "sj_split_panels", "SPLIT")
+        split = Panels(Call("SPLIT", data_type, (s.sizes,), (("axis", s.axis), ("sizes", s.output_sizes))),
+                       Arrays(("split", *s.key), functools.partial(inputs_of, s), functools.partial(parts_of, s),
+                              refusal), "sj_split_panels", "SPLIT")
         return [split, join]
 
     def fix_settings(self, fix, c):

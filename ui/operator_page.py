@@ -17,10 +17,11 @@ import dataclasses
 import streamlit as st
 
 from ops import DescriptorError
-
 from . import explain
 from .errors import last_valid_figure, offer_fixes, remember_valid
-from .panels import Call, operator_panels, settings_problems, show_busy
+from ops import Call
+
+from .panels import Arrays, operator_panels, settings_problems, show_busy
 from .picks import preset_buttons
 from .shared import Busy, admitted
 from .sidebar import current_settings
@@ -40,9 +41,12 @@ class Refused(DescriptorError):
 
 @dataclasses.dataclass(frozen=True)
 class Panels:
-    """One operator call's panels: `title` above them when a page shows several, `call` the panels' Call."""
+    """One operator call's panels: the call (an ops Call, made without Call.of's checks so that refused settings
+    still describe their descriptor), how its arrays are made, its widgets' key, and a title when a page shows
+    several."""
 
     call: Call
+    arrays: Arrays
     key: str
     title: str | None = None
 
@@ -143,14 +147,15 @@ def show_panels(calls, settings):
     for panels in calls:
         if panels.title:
             st.subheader(panels.title)
-        operator_panels(panels.call, settings, key=panels.key)
+        operator_panels(panels.call, panels.arrays, settings, key=panels.key)
 
 
 def validity_banner(call, settings):
     """One line at the top when the descriptor is invalid at the chosen level; the Validation tab lists every
     problem."""
     try:
-        problems = settings_problems(call.op, call.shapes, settings.data_type, call.kwargs, settings.feature_level)
+        problems = settings_problems(call.op, call.input_sizes, call.data_type, call.attributes,
+                                     settings.feature_level)
     except DescriptorError as exc:
         problems = [str(exc)]
     if problems:

@@ -1,9 +1,9 @@
 """The panels under every operator's figures: Validation, Cross-check, Export and Elsewhere.
 
-`operator_panels(call, settings)` takes a `Call`: the operator's DirectML name (DEPTH_TO_SPACE1,
-SPACE_TO_DEPTH1, ELEMENT_WISE_BIT_OR, SPLIT, JOIN), its input shapes, the core function's keyword arguments
-and shared work functions that rebuild its arrays. The call may be invalid (a size of 0, an over-cap tensor):
-the Validation tab still shows the descriptor and every problem, the other tabs say why they cannot run.
+`operator_panels(call, arrays, settings)` takes an ops Call (the operator, its data type, input sizes and
+attributes) and the page's Arrays (shared work functions that rebuild its arrays). The call may be invalid (a size
+of 0, an over-cap tensor, a BlockSize that does not divide): made without Call.of's checks, it still gets its
+Validation tab, with the descriptor and every problem; the other tabs say why they cannot run.
 """
 
 import dataclasses
@@ -61,31 +61,21 @@ def settings_problems(op, shapes, data_type, attrs, level):
 
 
 @dataclasses.dataclass(frozen=True)
-class Call:
-    """One operator call as the panels see it: shapes and attributes, and how to rebuild its arrays on demand.
-
-    `make_inputs`/`make_outputs` are shared work functions bound to small settings, so a download button that
-    keeps them for the session keeps no tensor; `key` says how the inputs are made (the cross-check's cache key);
+class Arrays:
+    """How a page makes one call's arrays: shared work functions bound to small settings, so a download button that
+    keeps them for the session keeps no tensor. `key` says how the inputs are made (the cross-check's cache key);
     `refusal` is the core's refusal of the call, if any; `elsewhere` holds settings only other frameworks' code
-    needs (B's stored sizes, which DirectML reads through 0 strides and numpy broadcasts).
-    """
+    needs (B's stored sizes, which DirectML reads through 0 strides and numpy broadcasts)."""
 
-    op: str
-    shapes: tuple
-    attrs: tuple
     key: tuple
     make_inputs: object
     make_outputs: object
     refusal: str | None = None
     elsewhere: tuple = ()
 
-    @property
-    def kwargs(self):
-        return dict(self.attrs)
 
-    @property
-    def elements(self):
-        return sum(math.prod(shape) for shape in self.shapes)
+def _elements(call):
+    return sum(math.prod(shape) for shape in call.input_sizes)
 
 
 PANELS = ("Validation", "Cross-check", "Export", "Elsewhere")
@@ -93,23 +83,23 @@ FRAMEWORK_TITLES = {"numpy": "numpy", "einops": "einops", "onnx": "ONNX (run on 
                     "tensorflow": "TensorFlow", "directml": "DirectML descriptor (C++)"}
 
 
-def operator_panels(call, settings, key="panels"):
+def operator_panels(call, arrays, settings, key="panels"):
     """Validation, Cross-check, Export and Elsewhere tabs for one operator call; `key` keeps widget keys unique.
 
     Only the open tab is drawn (it is a setting of the view, in the URL as `<key>_tab`): the others would cost a
     class's server their ONNX Runtime runs, C++ and JSON on every page run, and the browser their elements.
     """
-    verdict(call)
+    verdict(call, arrays)
     containers, opened = url_state.tabs(PANELS, f"{key}_tab")
     with containers[PANELS.index(opened)]:
         if opened == "Validation":
-            validation_panel(call.op, call.shapes, call.kwargs, settings)
+            validation_panel(call.op, call.input_sizes, call.attributes, settings)
         elif opened == "Cross-check":
-            cross_check_panel(call)
+            cross_check_panel(call, arrays)
         elif opened == "Export":
-            export_panel(call, settings, key)
+            export_panel(call, arrays, settings, key)
         else:
-            elsewhere_panel(call, settings)
+            elsewhere_panel(call, arrays, settings)
 
 
 def validation_panel(op, shapes, attrs, settings):
@@ -173,12 +163,12 @@ def verdict_line(checks):
     return line + "."
 
 
-def verdict(call):
+def verdict(call, arrays):
     """The cross-check's outcome in one line above the tabs: every result is checked, whichever tab is open."""
-    if call.refusal is not None:
+    if arrays.refusal is not None:
         return
     try:
-        checks = work.check(call.op, call.key, call.make_inputs, call.attrs)
+        checks = work.check(call.op, arrays.key, arrays.make_inputs, call.attrs)
     except DescriptorError:
         return  # the Cross-check tab names the refusal
     st.caption(verdict_line(checks))
@@ -199,12 +189,12 @@ def runtime_section(summary, title):
         mismatch_view(summary)
 
 
-def cross_check_panel(call):
-    if call.refusal is not None:
-        st.info(f"Nothing to cross-check: the reference core refuses this call. {call.refusal}")
+def cross_check_panel(call, arrays):
+    if arrays.refusal is not None:
+        st.info(f"Nothing to cross-check: the reference core refuses this call. {arrays.refusal}")
         return
     try:
-        checks = work.check(call.op, call.key, call.make_inputs, call.attrs)
+        checks = work.check(call.op, arrays.key, arrays.make_inputs, call.attrs)
     except DescriptorError as exc:
         show_error(exc)
         return
@@ -242,20 +232,20 @@ def _npy_download(make_arrays, index):
     return npy_bytes(make_arrays()[index])
 
 
-def export_panel(call, settings, key):
-    if call.refusal is not None:
-        st.info(f"Nothing to export: the reference core refuses this call. {call.refusal}")
+def export_panel(call, arrays, settings, key):
+    if arrays.refusal is not None:
+        st.info(f"Nothing to export: the reference core refuses this call. {arrays.refusal}")
         return
-    op, attrs = call.op, call.kwargs
+    op, attrs = call.op, call.attributes
     try:
-        dispatchable = settings_dispatchable(op, call.shapes, settings.data_type, attrs)
+        dispatchable = settings_dispatchable(op, call.input_sizes, settings.data_type, attrs)
         cpp = cpp_snippet(dispatchable)
     except DescriptorError as exc:
         show_error(exc)
         return
     name = op.lower()
-    elements = call.elements
-    model_json = functools.partial(_model_json, op, call.make_inputs, attrs)
+    elements = _elements(call)
+    model_json = functools.partial(_model_json, op, arrays.make_inputs, attrs)
     st.caption("DxDispatch model: running it prints the outputs shown above")
     if elements <= SHOWN_MODEL_ELEMENTS:
         st.code(model_json(), language="json", height=300)
@@ -269,28 +259,28 @@ def export_panel(call, settings, key):
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
     if buttons[1].button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
                          help=refusal):
-        st.session_state[WORKBENCH_KEY] = model_for(op, list(call.make_inputs()), **attrs)
+        st.session_state[WORKBENCH_KEY] = model_for(op, list(arrays.make_inputs()), **attrs)
         st.switch_page(WORKBENCH.path, query_params={})
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")
     st.code(cpp, language="cpp")
     st.caption("Arrays as .npy (numpy.load reads them; no pickle)")
-    output_shapes = _output_shapes(op, call.shapes, attrs)
-    arrays = [(f"input{i}" if len(call.shapes) > 1 else "input", call.make_inputs, i, shape)
-              for i, shape in enumerate(call.shapes)]
-    arrays += [(f"output{i}" if len(output_shapes) > 1 else "output", call.make_outputs, i, shape)
-               for i, shape in enumerate(output_shapes)]
-    columns = st.columns(min(4, len(arrays)))
-    for i, (label, make, index, shape) in enumerate(arrays):
+    output_shapes = _output_shapes(op, call.input_sizes, attrs)
+    files = [(f"input{i}" if len(call.input_sizes) > 1 else "input", arrays.make_inputs, i, shape)
+             for i, shape in enumerate(call.input_sizes)]
+    files += [(f"output{i}" if len(output_shapes) > 1 else "output", arrays.make_outputs, i, shape)
+              for i, shape in enumerate(output_shapes)]
+    columns = st.columns(min(4, len(files)))
+    for i, (label, make, index, shape) in enumerate(files):
         columns[i % len(columns)].download_button(
             f"{label}.npy {list(shape)}", functools.partial(_npy_download, make, index), f"{name}_{label}.npy",
             "application/octet-stream", key=f"{key}_{label}_npy", on_click="ignore")
 
 
-def elsewhere_panel(call, settings):
+def elsewhere_panel(call, arrays, settings):
     """The same operation in other frameworks, generated from the settings: one copyable snippet each."""
-    input_sizes = call.shapes if call.op == "JOIN" else call.shapes[0]
     try:
-        snippets = work.snippets(call.op, input_sizes, settings.data_type, tuple(sorted(call.attrs + call.elsewhere)))
+        snippets = work.snippets(call.op, call.input_sizes, settings.data_type,
+                                 tuple(sorted(call.attrs + arrays.elsewhere)))
     except DescriptorError as exc:
         show_error(exc)
         return

@@ -3,8 +3,9 @@
 x's values serve as keys: each must occur once in x (an origin-coded input guarantees it), and each value of y
 is looked up among them. Where x and y share one data type the keys are the bit patterns (so -0.0, 0.0 and
 NaN payloads stay distinct); otherwise both sides are compared by value in FLOAT64 (a framework may hand back
-float64 or int64 for a float32 input). The resulting index map is then compared with every descriptor whose
-shapes fit: DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 for one 4-D x and y, SPLIT for a list y, JOIN for a list x.
+float64 or int64 for a float32 input). The resulting index map is then compared with every descriptor the
+registered operators propose for these shapes (Operator.candidates: DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 for one 4-D
+x and y, SPLIT for a list y, JOIN for a list x), each run on indices (Operator.index_map).
 """
 
 import dataclasses
@@ -14,16 +15,10 @@ import numpy as np
 from ..datatypes import type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_tensor
-from ..operators.depth_space import (
-    ORDERS,
-    depth_to_space,
-    depth_to_space_shape,
-    space_to_depth,
-)
-from ..operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
+from ..operators import OPERATORS, Operator, operator
+from ..operators.base import INPUT, INPUTS, OUTPUT, OUTPUTS
 
 OFFENDING_SHOWN = 10
-_ORDER_HINTS = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
 
 
 @dataclasses.dataclass
@@ -132,81 +127,44 @@ def _sources(xs, ys, by_bits):
     return sources
 
 
-def block_size_between(depth_shape, space_shape):
-    """The BlockSize turning depth_shape into space_shape by DEPTH_TO_SPACE1, or None."""
-    if len(depth_shape) != 4 or len(space_shape) != 4 or space_shape[2] % depth_shape[2]:
-        return None
-    block_size = space_shape[2] // depth_shape[2]
-    try:
-        fits = depth_to_space_shape(depth_shape, block_size) == tuple(space_shape)
-    except DescriptorError:
-        return None
-    return block_size if fits else None
+def _many(op, single, array):
+    """Whether the operator's inputs (single INPUT, array INPUTS) or outputs come as a list: an array field, or
+    more than one tensor field."""
+    return [f.kind for f in op.fields if f.kind in (single, array)] != [single]
 
 
-def _agree_except_axis(shapes, reference, axis):
-    return all(
-        len(s) == len(reference) and all(s[d] == reference[d] for d in range(len(reference)) if d != axis)
-        for s in shapes
-    )
+def _suspects(x_is_list, y_is_list):
+    """The operators whose inputs and outputs come as x and y do: one array or a list."""
+    return [op for op in OPERATORS.values()
+            if _many(op, INPUT, INPUTS) == x_is_list and _many(op, OUTPUT, OUTPUTS) == y_is_list]
+
+
+def _named_operators():
+    """The operators the detective can name: those that propose descriptors for given shapes."""
+    return [op.name for op in OPERATORS.values() if type(op).candidates is not Operator.candidates]
+
+
+def _descriptor(op, input_shapes, attrs):
+    return {"operator": op.name, **op.descriptor_settings(input_shapes, attrs)}
 
 
 def _candidates(xs, ys, x_is_list, y_is_list, starts):
     """(descriptor, expected source arrays) for every descriptor whose shapes fit."""
-    if not x_is_list and not y_is_list:
-        x_shape, y_shape = xs[0].shape, ys[0].shape
-        block_size = block_size_between(x_shape, y_shape)
-        if block_size:
-            for order in ORDERS:
-                descriptor = {"operator": "DEPTH_TO_SPACE1", "BlockSize": block_size, "Order": order}
-                yield descriptor, [depth_to_space_map(x_shape, block_size, order)]
-        block_size = block_size_between(y_shape, x_shape)
-        if block_size:
-            for order in ORDERS:
-                descriptor = {"operator": "SPACE_TO_DEPTH1", "BlockSize": block_size, "Order": order}
-                yield descriptor, [space_to_depth_map(x_shape, block_size, order)]
-    elif y_is_list and not x_is_list:
-        x_shape = xs[0].shape
-        for axis in range(len(x_shape)):
-            sizes = [y.shape[axis] if y.ndim == len(x_shape) else 0 for y in ys]
-            if _agree_except_axis([y.shape for y in ys], x_shape, axis) and sum(sizes) == x_shape[axis]:
-                descriptor = {"operator": "SPLIT", "Axis": axis, "OutputCount": len(ys), "AxisSizes": sizes}
-                yield descriptor, split_map(x_shape, axis, sizes)
-    elif x_is_list and not y_is_list:
-        y_shape = ys[0].shape
-        for axis in range(len(y_shape)):
-            sizes = [x.shape[axis] if x.ndim == len(y_shape) else 0 for x in xs]
-            if _agree_except_axis([x.shape for x in xs], y_shape, axis) and sum(sizes) == y_shape[axis]:
-                which, flat = join_map([x.shape for x in xs], axis)
-                descriptor = {"operator": "JOIN", "Axis": axis, "InputCount": len(xs), "AxisSizes": sizes}
-                yield descriptor, [np.asarray(starts, dtype=np.int64)[which] + flat]
+    x_shapes, y_shapes = [x.shape for x in xs], [y.shape for y in ys]
+    offsets = np.asarray(starts, dtype=np.int64)
+    for op in _suspects(x_is_list, y_is_list):
+        for attrs in op.candidates(x_shapes, y_shapes):
+            maps = op.index_map(x_shapes, **attrs)
+            # Flat indices count through all the inputs: input i's element j is starts[i] + j.
+            expected = [flat if len(xs) == 1 else offsets[which] + flat for which, flat in maps]
+            yield _descriptor(op, x_shapes, attrs), expected
 
 
-def _channel_permutations(x_shape, y_shape, source):
-    """Descriptors that match once x's channels (DEPTH_TO_SPACE1) or y's (SPACE_TO_DEPTH1) are permuted."""
-    found = []
-    flat = np.arange(int(np.prod(x_shape)), dtype=np.int64).reshape(x_shape)
-    block_size = block_size_between(x_shape, y_shape)
-    if block_size and block_size > 1:
-        channels, plane = x_shape[1], x_shape[2] * x_shape[3]
-        for order in ORDERS:
-            # y == depth_to_space(x[:, P]) means space_to_depth(source) holds x[:, P]'s flat indices.
-            depth = space_to_depth(source, block_size, order)
-            p = (depth[0, :, 0, 0] // plane) % channels
-            if np.array_equal(depth, flat[:, p]):
-                descriptor = {"operator": "DEPTH_TO_SPACE1", "BlockSize": block_size, "Order": order}
-                found.append({"descriptor": descriptor, "permutation": p, "applies_to": "input channels"})
-    block_size = block_size_between(y_shape, x_shape)
-    if block_size and block_size > 1:
-        for order in ORDERS:
-            plain = space_to_depth_map(x_shape, block_size, order)
-            firsts = plain[0, :, 0, 0]
-            ranked = np.argsort(firsts)
-            position = np.minimum(np.searchsorted(firsts[ranked], source[0, :, 0, 0]), firsts.size - 1)
-            p = ranked[position]
-            if np.array_equal(plain[:, p], source):
-                descriptor = {"operator": "SPACE_TO_DEPTH1", "BlockSize": block_size, "Order": order}
-                found.append({"descriptor": descriptor, "permutation": p, "applies_to": "output channels"})
+def _channel_mix_ups(x_shape, y_shape, source):
+    """Descriptors that match once x's or y's channels are permuted, fewest moved channels first."""
+    found = [{"descriptor": _descriptor(op, [x_shape], attrs), "permutation": p, "applies_to": applies_to}
+             for op in _suspects(False, False)
+             for attrs, p, applies_to in op.channel_mix_ups(x_shape, y_shape, source)]
     return sorted(found, key=lambda m: int((m["permutation"] != np.arange(m["permutation"].size)).sum()))
 
 
@@ -237,21 +195,9 @@ def _transpose_axes(x_shape, source):
 
 
 def describe(descriptor):
-    """A descriptor dict in words: 'DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)'."""
-    op = descriptor["operator"]
-    if op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        order = descriptor["Order"]
-        return f"{op} with BlockSize {descriptor['BlockSize']} and Order {order} ({_ORDER_HINTS[order]})"
-    count = "OutputCount" if op == "SPLIT" else "InputCount"
-    return f"{op} along Axis {descriptor['Axis']} with {count} {descriptor[count]} (sizes {descriptor['AxisSizes']})"
-
-
-def _short(permutation, shown=16):
-    """A permutation for a sentence: whole when short, else its start and its length."""
-    values = permutation.tolist()
-    if len(values) <= shown:
-        return str(values)
-    return f"[{', '.join(map(str, values[:shown]))}, ...] ({len(values)} channels)"
+    """A descriptor dict in words, as its operator says it: 'DEPTH_TO_SPACE1 with BlockSize 2 and Order
+    COLUMN_ROW_DEPTH (CRD)'."""
+    return operator(descriptor["operator"], "operator").describe(descriptor)
 
 
 def _kind(sources, x_count):
@@ -264,49 +210,37 @@ def _kind(sources, x_count):
     return "permutation" if (uses == 1).all() else "gather"
 
 
-def _note(report, xs, ys, unmatched_total):
-    sentences = []
-    if report.compared_by == "value":
-        types = sorted({type_name(a.dtype) for a in xs + ys})
-        sentences.append(f"x and y differ in data type ({', '.join(types)}), so values were compared by value.")
-    if report.kind == "not a rearrangement":
-        first = report.offending[0]
-        where = _where(ys, first["output"], first["index"])
-        sentences.append(
-            f"{report.unmatched_count:,} of {unmatched_total:,} values of y are not values of x, so y is not a "
-            f"rearrangement of x; the first is y{where} = {first['value']!r}."
-        )
-        if report.near_matches:
-            sentences.append(f"Everywhere else y agrees with {describe(report.near_matches[0])}.")
-        return " ".join(sentences)
+def _none_of():
+    """'none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT and JOIN reproduces'."""
+    *others, last = _named_operators()
+    return f"none of {', '.join(others)} and {last} reproduces" if others else f"{last} does not reproduce"
+
+
+def _unmatched_note(report, ys, unmatched_total):
+    first = report.offending[0]
+    where = _where(ys, first["output"], first["index"])
+    sentences = [f"{report.unmatched_count:,} of {unmatched_total:,} values of y are not values of x, so y is not a "
+                 f"rearrangement of x; the first is y{where} = {first['value']!r}."]
+    if report.near_matches:
+        sentences.append(f"Everywhere else y agrees with {describe(report.near_matches[0])}.")
+    return sentences
+
+
+def _rearrangement_note(report):
+    """What a rearrangement (every value of y a value of x) is: a descriptor, one after a channel permutation, a
+    transpose, or none of these."""
     identity = report.transpose is not None and report.transpose == tuple(range(len(report.transpose)))
+    sentences = []
     if report.matches:
         named = "; ".join(describe(m) for m in report.matches)
         sentences.append(f"y equals x, as through {named}." if identity else f"y is x through {named}.")
     elif report.permuted_matches:
         best = report.permuted_matches[0]
-        p = best["permutation"]
-        if best["applies_to"] == "input channels":
-            how = (
-                f"permuting x's channels first (x[:, P] with P = {_short(p)}) makes it {describe(best['descriptor'])}: "
-                "a channel-order mix-up such as DCR for CRD; apply P to the preceding convolution's output channels "
-                "(weights[P], bias[P])"
-            )
-        else:
-            how = (
-                f"y is {describe(best['descriptor'])} with its output channels permuted (y == out[:, P] with "
-                f"P = {_short(p)}): a channel-order mix-up such as DCR for CRD; the following convolution can absorb P "
-                "in its input channels"
-            )
-        sentences.append(f"No descriptor maps x to y as given, but {how}.")
+        advice = operator(best["descriptor"]["operator"]).mix_up_advice(best)
+        sentences.append(f"No descriptor maps x to y as given, but {advice}.")
     if report.transpose is not None and not report.matches:
-        if identity:
-            sentences.append("y equals x.")
-        else:
-            sentences.append(
-                f"y is x transposed with axes {report.transpose}: every element kept, a rearrangement that none of "
-                "DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT and JOIN reproduces."
-            )
+        sentences.append("y equals x." if identity else f"y is x transposed with axes {report.transpose}: every "
+                         f"element kept, a rearrangement that {_none_of()}.")
     elif not report.matches and not report.permuted_matches:
         meaning = {
             "permutation": "Every element of x appears exactly once in y, but in an order",
@@ -315,11 +249,43 @@ def _note(report, xs, ys, unmatched_total):
                 "y repeats some of x's elements (as a broadcast or a gather with repeats does), in an arrangement"
             ),
         }[report.kind]
-        sentences.append(
-            f"{meaning} that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT and JOIN reproduces; "
-            "the index map shows where each element came from."
-        )
+        sentences.append(f"{meaning} that {_none_of()}; the index map shows where each element came from.")
+    return sentences
+
+
+def _note(report, xs, ys, unmatched_total):
+    sentences = []
+    if report.compared_by == "value":
+        types = sorted({type_name(a.dtype) for a in xs + ys})
+        sentences.append(f"x and y differ in data type ({', '.join(types)}), so values were compared by value.")
+    if report.kind == "not a rearrangement":
+        sentences += _unmatched_note(report, ys, unmatched_total)
+    else:
+        sentences += _rearrangement_note(report)
     return " ".join(sentences)
+
+
+def _offending(ys, sources):
+    """The first OFFENDING_SHOWN elements of y whose value is not in x, and how many there are."""
+    offending, unmatched = [], 0
+    for i, (y_array, source) in enumerate(zip(ys, sources)):
+        missing = np.argwhere(source < 0)
+        unmatched += len(missing)
+        for index in missing[: OFFENDING_SHOWN - len(offending)]:
+            index = tuple(int(k) for k in index)
+            offending.append({"output": i, "index": index, "value": y_array[index].item()})
+    return offending, unmatched
+
+
+def _matches(xs, ys, x_is_list, y_is_list, starts, sources, unmatched):
+    """(descriptors that map x to y, descriptors y agrees with everywhere but at its unmatched elements)."""
+    matches, near = [], []
+    for descriptor, expected in _candidates(xs, ys, x_is_list, y_is_list, starts):
+        if all(np.array_equal(e, s) for e, s in zip(expected, sources)):
+            matches.append(descriptor)
+        elif unmatched and all(np.array_equal(e[s >= 0], s[s >= 0]) for e, s in zip(expected, sources)):
+            near.append(descriptor)
+    return matches, near
 
 
 def identify(x, y):
@@ -337,26 +303,13 @@ def identify(x, y):
     starts = tuple(int(s) for s in np.cumsum([0] + [a.size for a in xs])[:-1])
     sources = _sources(xs, ys, by_bits)
     kind = _kind(sources, x_count)
-
-    offending, unmatched = [], 0
-    for i, (y_array, source) in enumerate(zip(ys, sources)):
-        missing = np.argwhere(source < 0)
-        unmatched += len(missing)
-        for index in missing[: OFFENDING_SHOWN - len(offending)]:
-            index = tuple(int(k) for k in index)
-            offending.append({"output": i, "index": index, "value": y_array[index].item()})
-
-    matches, near = [], []
-    for descriptor, expected in _candidates(xs, ys, x_is_list, y_is_list, starts):
-        if all(np.array_equal(e, s) for e, s in zip(expected, sources)):
-            matches.append(descriptor)
-        elif unmatched and all(np.array_equal(e[s >= 0], s[s >= 0]) for e, s in zip(expected, sources)):
-            near.append(descriptor)
+    offending, unmatched = _offending(ys, sources)
+    matches, near = _matches(xs, ys, x_is_list, y_is_list, starts, sources, unmatched)
 
     single = not x_is_list and not y_is_list
     permuted = []
-    if single and kind == "permutation" and not matches and xs[0].ndim == 4 and ys[0].ndim == 4:
-        permuted = _channel_permutations(xs[0].shape, ys[0].shape, sources[0])
+    if single and kind == "permutation" and not matches:
+        permuted = _channel_mix_ups(xs[0].shape, ys[0].shape, sources[0])
     transpose = _transpose_axes(xs[0].shape, sources[0]) if single and kind == "permutation" else None
 
     report = IdentifyReport(
@@ -377,19 +330,18 @@ def identify(x, y):
     return report
 
 
-
 def descriptor_sources(x_shape, descriptor, permutation=None, applies_to="input channels"):
-    """Where each output element of a DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 descriptor comes from in x (flat indices),
-    optionally with a channel permutation applied as permuted_matches describe it."""
-    operator, block_size, order = descriptor["operator"], descriptor["BlockSize"], descriptor["Order"]
+    """Where each output element of a one-input, one-output descriptor (as identify reports it) comes from in x
+    (flat indices), optionally with a channel permutation applied as permuted_matches describe it."""
+    op = operator(descriptor["operator"], "operator")
+    attrs = {f.attribute: descriptor[f.name] for f in op.scalar_fields() if f.attribute}
     flat = np.arange(int(np.prod(x_shape)), dtype=np.int64).reshape(x_shape)
-    if operator == "DEPTH_TO_SPACE1":
-        if permutation is not None and applies_to == "input channels":
-            flat = flat[:, permutation]
-        return depth_to_space(flat, block_size, order)
-    if operator != "SPACE_TO_DEPTH1":
-        raise DescriptorError(f"operator {operator!r}: expected DEPTH_TO_SPACE1 or SPACE_TO_DEPTH1")
-    sources = space_to_depth(flat, block_size, order)
+    if permutation is not None and applies_to == "input channels":
+        flat = flat[:, permutation]
+    outputs = op.run([flat], **attrs)
+    if len(outputs) != 1:
+        raise DescriptorError(f"operator {op.name}: has {len(outputs)} outputs; expected a one-output descriptor")
+    sources = outputs[0]
     return sources if permutation is None or applies_to != "output channels" else sources[:, permutation]
 
 

@@ -13,11 +13,12 @@ import re
 import numpy as np
 
 from ..datatypes import numpy_dtype, type_name
-from ..detective.identify import block_size_between, identify
+from ..detective.identify import identify
 from ..errors import DescriptorError
 from ..guard import check_element_count
 from ..operators import OPERATORS, Call
 from ..operators.depth_space import DEPTH_TO_SPACE1, DIRECTIONS, SPACE_TO_DEPTH1
+from ..operators.depth_space import OPERATORS as DEPTH_SPACE_OPERATORS
 from ..runtime.onnxruntime_check import _options, _runtime, select_provider
 from ..runtime.report import CrossCheckReport, compare_outputs, first_line
 
@@ -364,7 +365,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
         )
     else:
         note = f"This {chain} is a rearrangement that none of {' and '.join(DIRECTIONS.values())} reproduces."
-        if block_size_between(flat.shape, traced.shape) or block_size_between(traced.shape, flat.shape):
+        if any(op.candidates([flat.shape], [traced.shape]) for op in DEPTH_SPACE_OPERATORS):
             risks.append(
                 "its sizes are those of a depth/space operation, but it moves the elements in neither DCR nor CRD "
                 "order, nor in one after permuting channels: an early torch.onnx PixelShuffle export was reported "

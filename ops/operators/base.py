@@ -3,7 +3,9 @@
 An `Operator` owns everything specific to one DirectML operator, the way ONNX's reference operators each live in one
 small module (onnx/reference/ops): its DirectML name and DML_OPERATOR_TYPE value, the fields of its
 DML_*_OPERATOR_DESC in C order, its tensor support table per feature level, its attributes and their checks, its
-output shapes, the core function, its rules on a parsed descriptor, and its ONNX form for the cross-check.
+output shapes, the core function, its rules on a parsed descriptor, its ONNX form for the cross-check, and what
+it teaches (its index formula and quiz questions), the nearest fixes of settings it refuses, and the descriptors it
+proposes to the layout detective.
 Validation, DxDispatch models, C++ export, the cross-check, the framework snippets, the detective and the pages look
 operators up in the registry (ops/operators/__init__.py) and never branch on their names.
 
@@ -24,6 +26,7 @@ from ..errors import DescriptorError
 from ..guard import check_element_count, check_positive_int, check_tensor
 from ..levels import OPERATOR_PREFIX, SupportRow, first_level_supporting, row_in_force
 from ..names import enum_suffix
+from .fixes import NONE
 
 # Field kinds of a DML_*_OPERATOR_DESC. A tensor field is one DML_TENSOR_DESC*, an array field a count plus a
 # DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*.
@@ -238,9 +241,11 @@ class Operator:
         attrs = self.canonical_attrs(attrs)
         shapes = [check_sizes(s, f"{label} Sizes", self.dims) for s, label in
                   zip(input_shapes, self.input_labels(len(input_shapes)))]
-        flats = [np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes]
+        flats = self.compute([np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes], attrs)
+        if len(shapes) == 1:  # every element comes from input 0: no need to run the operator a second time
+            return [(np.zeros(flat.shape, dtype=np.int64), flat) for flat in flats]
         numbers = [np.full(s, i, dtype=np.int64) for i, s in enumerate(shapes)]
-        return list(zip(self.compute(numbers, attrs), self.compute(flats, attrs)))
+        return list(zip(self.compute(numbers, attrs), flats))
 
     # ------------------------------------------------------------ descriptors
 
@@ -334,6 +339,55 @@ class Operator:
     def identity_call(self, x, attrs):
         """(inputs, attrs) for which the operator returns `x` (1-D) unchanged: how a route through ONNX Runtime is
         checked for bit exactness before it is trusted."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ teaching, fixes and the layout detective
+    # An operator that has them sets these from its family's teaching.py, fixes.py and detective.py; the defaults
+    # are an operator with nothing to teach, fix or propose.
+
+    def formula(self, call, cell, side, **given):
+        """The lessons.Formula taking one element of `call` (`cell`, on `side`: "input" or "output") across, with
+        its numbers substituted; `given` is what else the operator needs (BIT_OR: the element's bit patterns)."""
+        raise DescriptorError(f"op {self.name}: no index formula for this operator")
+
+    def question(self, quiz, rng, kind):
+        """A lessons.QuestionDraft about `quiz.call` (an ops.teaching QuizSettings), drawn with `rng`; `kind` is
+        "where" (an input element's destination) or "feeds" (an output element's source)."""
+        raise DescriptorError(f"op {self.name}: no questions for this operator")
+
+    def fixes(self, input_sizes, attrs):
+        """The nearest valid settings (fixes.Fixes) to these, which may break the operator's rules."""
+        return NONE
+
+    def candidates(self, input_shapes, output_shapes):
+        """Attributes (dicts) under which the operator takes inputs of `input_shapes` to outputs of
+        `output_shapes`: what the layout detective then checks element by element with `index_map`."""
+        return []
+
+    def descriptor_settings(self, input_shapes, attrs):
+        """The call's non-tensor desc fields by name, as the layout detective reports a descriptor."""
+        counted = {INPUTS: len(input_shapes), OUTPUTS: len(self.output_shapes(input_shapes, attrs))}
+        return {f.name: counted[self.field(f.counts).kind] if f.kind == COUNT else attrs[f.attribute]
+                for f in self.scalar_fields() if f.kind == COUNT or f.attribute}
+
+    def describe(self, settings):
+        """descriptor_settings in words: 'DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)'."""
+        words = []
+        for f in self.scalar_fields():
+            if f.name in settings:
+                short = f.enum.short(settings[f.name]) if f.enum else ""
+                words.append(f"{f.name} {settings[f.name]}" + (f" ({short})" if short else ""))
+        return f"{self.name} with {' and '.join(words)}" if words else self.name
+
+    def channel_mix_ups(self, input_shape, output_shape, source):
+        """(attrs, P, applies_to) for each call that matches once the channels are permuted by P: applies_to
+        "input channels" (source == op(x[:, P])) or "output channels" (source == op(x)[:, P]), where `source` holds,
+        for each output element, its flat index in x."""
+        return []
+
+    def mix_up_advice(self, match):
+        """One of channel_mix_ups' matches, as the detective reports it ({"descriptor", "permutation",
+        "applies_to"}), in words, with what to do about it."""
         raise NotImplementedError
 
 

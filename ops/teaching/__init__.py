@@ -1,7 +1,10 @@
-"""Teaching aids computed from the operators' definitions: index formulas with numbers, and quiz questions."""
+"""Teaching aids computed from the operators' definitions: index formulas with numbers, and quiz questions.
 
-from .formulas import CHANNEL_FORMULA, Formula, Term, index_formula
+The operators own what they teach (each family's teaching.py); this package asks them and shapes the answers.
+"""
+
+from ..operators.lessons import Formula, Term
+from .formulas import index_formula
 from .quiz import QUIZ_LENGTH, Question, QuizSettings, quiz_questions
 
-__all__ = ["CHANNEL_FORMULA", "Formula", "index_formula", "Question", "QUIZ_LENGTH", "QuizSettings", "quiz_questions",
-           "Term"]
+__all__ = ["Formula", "index_formula", "Question", "QUIZ_LENGTH", "QuizSettings", "quiz_questions", "Term"]

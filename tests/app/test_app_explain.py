@@ -8,14 +8,14 @@ the score, and that a link reproduces the same questions.
 import pytest
 from support.app import chart_figures, click_button, run_through_app
 
-from ops import QuizSettings, quiz_questions
+from ops import Call, QuizSettings, quiz_questions
 
 PAGES = {"depth_space": "app_pages/depth_space.py", "bitwise_or": "app_pages/bitwise_or.py",
          "split_join": "app_pages/split_join.py"}
 # The pages' default settings as quiz settings (depth: the seed's {1,8,2,3}; split: the seed's {1,1,6,2}).
 QUIZZES = {
-    "depth_space": QuizSettings("DEPTH_TO_SPACE1", (1, 8, 2, 3), "DEPTH_COLUMN_ROW", 2),
-    "split_join": QuizSettings("SPLIT", (1, 1, 6, 2), axis=2, part_sizes=(2, 1, 3)),
+    "depth_space": QuizSettings(Call.of("DEPTH_TO_SPACE1", [(1, 8, 2, 3)], block_size=2, order="DEPTH_COLUMN_ROW")),
+    "split_join": QuizSettings(Call.of("SPLIT", [(1, 1, 6, 2)], axis=2, sizes=(2, 1, 3))),
 }
 
 
@@ -237,7 +237,8 @@ def test_quiz_link_asks_the_settings_questions(path, seed):
 def test_quiz_follows_the_configuration_in_the_link():
     at = run_through_app(PAGES["depth_space"], query={"quiz": "1", "direction": "space_to_depth", "C": "2", "H": "4",
                                                        "W": "6", "Order": "COLUMN_ROW_DEPTH"})
-    expected = quiz_questions(QuizSettings("SPACE_TO_DEPTH1", (1, 2, 4, 6), "COLUMN_ROW_DEPTH", 2), 0)[0]
+    expected = quiz_questions(QuizSettings(Call.of("SPACE_TO_DEPTH1", [(1, 2, 4, 6)], block_size=2,
+                                                     order="COLUMN_ROW_DEPTH")), 0)[0]
     assert expected.prompt in prompt(at)
 
 

@@ -10,14 +10,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from ops import QuizSettings, quiz_questions
+from ops import Call, QuizSettings, quiz_questions
 
 pytestmark = pytest.mark.browser
 
 QUIZZES = {
-    "depth_space": QuizSettings("DEPTH_TO_SPACE1", (1, 8, 2, 3), "DEPTH_COLUMN_ROW", 2),
+    "depth_space": QuizSettings(Call.of("DEPTH_TO_SPACE1", [(1, 8, 2, 3)], block_size=2, order="DEPTH_COLUMN_ROW")),
     "bitwise_or": None,  # the page's A and B come from its pattern: the test reads the prompt instead
-    "split_join": QuizSettings("SPLIT", (1, 1, 6, 2), axis=2, part_sizes=(2, 1, 3)),
+    "split_join": QuizSettings(Call.of("SPLIT", [(1, 1, 6, 2)], axis=2, sizes=(2, 1, 3))),
 }
 FOCUSED = "() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.innerText || " \
           "e.value || e.tagName) : ''; }"

@@ -268,6 +268,49 @@ def test_lists_on_both_sides_get_an_index_map_and_no_descriptor():
     np.testing.assert_array_equal(report.source_index[0], [[4, 5, 6, 7]])
 
 
+# ---------------------------------------------------------------- what identify asks of the registry
+
+
+@st.composite
+def moving_call(draw):
+    """A call of an operator that moves elements, by its own sizes and attributes."""
+    op = draw(st.sampled_from(["DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SPLIT", "JOIN"]))
+    if op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
+        bs, c, h, w = (draw(st.integers(1, 3)) for _ in range(4))
+        shape = (draw(st.integers(1, 2)), c * bs * bs, h, w) if op == "DEPTH_TO_SPACE1" else (1, c, h * bs, w * bs)
+        return ops.Call.of(op, [shape], block_size=bs, order=draw(st.sampled_from(ORDERS)))
+    whole = draw(st.lists(st.integers(1, 3), min_size=1, max_size=4))
+    axis = draw(st.integers(0, len(whole) - 1))
+    sizes = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+    parts = [tuple(whole[:axis] + [s] + whole[axis + 1:]) for s in sizes]
+    whole[axis] = sum(sizes)
+    if op == "SPLIT":
+        return ops.Call.of(op, [whole], axis=axis, sizes=sizes)
+    return ops.Call.of(op, parts, axis=axis)
+
+
+@settings(max_examples=100, deadline=None)
+@given(moving_call())
+def test_each_operator_proposes_the_call_that_made_its_shapes(call):
+    """Operator.candidates, which identify runs through the operator's index map, proposes the call's own
+    attributes for the call's sizes, and every proposal fits those sizes."""
+    op = call.operator
+    proposed = op.candidates(call.input_sizes, call.output_sizes)
+    assert call.attributes in proposed
+    for attrs in proposed:
+        assert ops.Call.of(op.name, call.input_sizes, **attrs).output_sizes == call.output_sizes
+
+
+def test_descriptors_are_worded_by_their_operator():
+    x = ops.origin_coded_input((1, 8, 2, 3))
+    report = ops.identify(x, ops.depth_to_space(x, 2, "CRD"))
+    assert report.note == "y is x through DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)."
+    report = ops.identify(x, ops.split(x, 1, [3, 5]))
+    assert "SPLIT along Axis 1 with OutputCount 2 (sizes [3, 5])" in report.note
+    assert ops.identify(x, x.transpose(0, 2, 3, 1)).note.endswith(
+        "a rearrangement that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT and JOIN reproduces.")
+
+
 # ---------------------------------------------------------------- broadcasts, gathers and the general map
 
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ops import DescriptorError, split
+from ops import DescriptorError, operator, split
 from ops.descriptors.fixes import (
     axis_fixes,
     count_fixes,
@@ -139,3 +139,16 @@ def test_axis_and_count_fixes():
     assert axis_fixes(-1, 4).options[0].as_dict == {"axis": 0}
     fixes = count_fixes(4, [2, 1])
     assert [f.as_dict for f in fixes.options] == [{"count": 2}, {"join_sizes": (2, 1, 1, 1)}]
+
+
+def test_the_operators_own_their_fixes():
+    """The thin names above ask the registry: SPLIT and JOIN name an Axis out of range first, and an operator with
+    no rule of this kind offers nothing."""
+    split_op, join_op = operator("SPLIT"), operator("JOIN")
+    assert split_op.fixes([(2, 6)], {"axis": 2, "sizes": (1, 1)}).options[0].as_dict == {"axis": 1}
+    assert split_op.fixes([(2, 6)], {"axis": 1, "sizes": (1, 1)}).options[0].as_dict == {"output_sizes": (1, 5)}
+    assert join_op.fixes([(2, 6), (2, 1)], {"axis": -1}).options[0].as_dict == {"axis": 0}
+    assert join_op.fixes([(2, 6), (2, 1)], {"axis": 1}).reason is None
+    assert operator("ELEMENT_WISE_BIT_OR").fixes([(2,), (3,)], {}).reason is None
+    assert operator("SPACE_TO_DEPTH1").fixes([(1, 8, 3, 5)], {"block_size": 2}) == \
+        depth_space_fixes("space_to_depth", [1, 8, 3, 5], 2)

@@ -1,4 +1,5 @@
-"""ops.teaching: the index formulas and quiz questions hold against the operators themselves.
+"""ops.teaching: the index formulas and quiz questions, which each operator writes, hold against the operators
+themselves.
 
 The formulas' substituted arithmetic is evaluated (integers only, through the ast) and compared with where the
 operator actually puts the element, found by running the operator on a tensor of flat indices.
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops import DescriptorError, QuizSettings, index_formula, quiz_questions
+from ops import Call, DescriptorError, QuizSettings, index_formula, quiz_questions
 
 BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
           ast.Mod: operator.mod, ast.RShift: operator.rshift, ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
@@ -52,6 +53,10 @@ def depth_space_map(op, shape, bs, order):
     return (ops.depth_to_space_map if op == "DEPTH_TO_SPACE1" else ops.space_to_depth_map)(shape, bs, order)
 
 
+def depth_space_call(op, order, bs, shape):
+    return Call.of(op, [shape], block_size=bs, order=order)
+
+
 @settings(max_examples=60, deadline=None)
 @given(depth_space_case())
 def test_depth_space_formula_is_the_operators_move(case):
@@ -59,13 +64,14 @@ def test_depth_space_formula_is_the_operators_move(case):
     out_map = depth_space_map(op, shape, bs, order)
     # From an input cell: the formula's destination holds that input's flat index.
     source = np.unravel_index(pick % int(np.prod(shape)), shape)
-    formula = index_formula(op, order, bs, [shape], source)
+    call = depth_space_call(op, order, bs, shape)
+    formula = index_formula(call, source)
     check_terms(formula)
     assert formula.source == tuple(int(i) for i in source)
     assert out_map[formula.destination] == np.ravel_multi_index(source, shape)
     # From an output cell: the formula's source is the input the operator copied there.
     cell = np.unravel_index(pick % out_map.size, out_map.shape)
-    back = index_formula(op, order, bs, [shape], cell, side="output")
+    back = index_formula(call, cell, side="output")
     check_terms(back)
     assert np.ravel_multi_index(back.source, shape) == out_map[cell]
     assert back.destination == tuple(int(i) for i in cell)
@@ -74,10 +80,10 @@ def test_depth_space_formula_is_the_operators_move(case):
 def test_seed_example_formula_text_matches_spec():
     """SPEC section 2: under DEPTH_COLUMN_ROW, input channel = (bh*bs + bw)*C' + c'; the seed's input element
     (0, 5, 1, 2) (value 9*5 + 3 + 2 = 50) lands at output (0, 1, 3, 4), where the seed's output holds 50."""
-    formula = index_formula("DEPTH_TO_SPACE1", "DEPTH_COLUMN_ROW", 2, [(1, 8, 2, 3)], (0, 5, 1, 2))
+    formula = index_formula(depth_space_call("DEPTH_TO_SPACE1", "DEPTH_COLUMN_ROW", 2, (1, 8, 2, 3)), (0, 5, 1, 2))
     assert "input channel c = (bh*bs + bw)*C' + c' = (1*2 + 0)*2 + 1 = 5" in formula.lines()
     assert formula.destination == (0, 1, 3, 4)
-    crd = index_formula("DEPTH_TO_SPACE1", "CRD", 2, [(1, 8, 2, 3)], (0, 5, 1, 2))
+    crd = index_formula(depth_space_call("DEPTH_TO_SPACE1", "CRD", 2, (1, 8, 2, 3)), (0, 5, 1, 2))
     assert "input channel c = c'*bs*bs + bh*bs + bw = 1*2*2 + 0*2 + 1 = 5" in crd.lines()
     assert crd.destination == (0, 1, 2, 5)
 
@@ -99,18 +105,20 @@ def test_split_and_join_formulas_are_the_operators_moves(case):
     parts = [whole[:axis] + (s,) + whole[axis + 1:] for s in sizes]
     split_maps = ops.split_map(whole, axis, sizes)
     cell = np.unravel_index(pick % int(np.prod(whole)), whole)
-    formula = index_formula("SPLIT", None, None, [whole, *parts], cell, axis=axis)
+    split = Call.of("SPLIT", [whole], axis=axis, sizes=sizes)
+    formula = index_formula(split, cell)
     check_terms(formula)
     k, *index = formula.destination
     assert split_maps[k][tuple(index)] == np.ravel_multi_index(cell, whole)
-    back = index_formula("SPLIT", None, None, [whole, *parts], formula.destination, side="output", axis=axis)
+    back = index_formula(split, formula.destination, side="output")
     assert back.source == tuple(int(i) for i in cell)
     which, flat = ops.join_map(parts, axis)
-    joined = index_formula("JOIN", None, None, parts, formula.destination, axis=axis)
+    join = Call.of("JOIN", parts, axis=axis)
+    joined = index_formula(join, formula.destination)
     check_terms(joined)
     assert joined.destination == tuple(int(i) for i in cell)
     assert (which[cell], flat[cell]) == (k, np.ravel_multi_index(index, parts[k]))
-    assert index_formula("JOIN", None, None, parts, cell, side="output", axis=axis).source == formula.destination
+    assert index_formula(join, cell, side="output").source == formula.destination
 
 
 @settings(max_examples=60, deadline=None)
@@ -135,8 +143,8 @@ def test_bit_or_formula_is_the_operators_bits(data_type, sizes, data):
     packed = [int(np.prod(stored[d + 1:])) for d in range(len(sizes))]
     strides = [0 if d in broadcast else packed[d] for d in range(len(sizes))]
     a_bits, b_bits = (int(x[index].view(unsigned)) for x in (a, b))
-    formula = index_formula("ELEMENT_WISE_BIT_OR", None, None, [sizes], (element, bit), values=(a_bits, b_bits, width),
-                            b_strides=strides)
+    call = Call.of("ELEMENT_WISE_BIT_OR", [sizes, sizes], data_type)
+    formula = index_formula(call, (element, bit), values=(a_bits, b_bits), b_strides=strides)
     check_terms(formula)
     terms = {t.name: t for t in formula.terms}
     out_bits = int(out[index].view(unsigned))
@@ -146,13 +154,18 @@ def test_bit_or_formula_is_the_operators_bits(data_type, sizes, data):
 
 
 @pytest.mark.parametrize("call, field", [
-    (lambda: index_formula("DEPTH_TO_SPACE1", "DCR", 2, [(1, 6, 2, 2)], (0, 0, 0, 0)), "BlockSize"),
-    (lambda: index_formula("DEPTH_TO_SPACE1", "DCR", 2, [(1, 8, 2, 2)], (0, 8, 0, 0)), "input index"),
-    (lambda: index_formula("DEPTH_TO_SPACE1", "sideways", 2, [(1, 8, 2, 2)], (0, 0, 0, 0)), "Order"),
-    (lambda: index_formula("SPLIT", None, None, [(4,), (1,), (2,)], (0,), axis=0), "sum to 3, not 4"),
-    (lambda: index_formula("JOIN", None, None, [(1,), (2,)], (2, 0), side="input", axis=0), "tensor number 2"),
-    (lambda: index_formula("ELEMENT_WISE_BIT_OR", None, None, [(2,)], (0, 8), values=(1, 2, 8)), "bit 8"),
-    (lambda: index_formula("CONVOLUTION", None, None, [(1,)], (0,)), "op 'CONVOLUTION'"),
+    (lambda: index_formula(depth_space_call("DEPTH_TO_SPACE1", "DCR", 2, (1, 6, 2, 2)), (0, 0, 0, 0)), "BlockSize"),
+    (lambda: index_formula(depth_space_call("DEPTH_TO_SPACE1", "DCR", 2, (1, 8, 2, 2)), (0, 8, 0, 0)), "input index"),
+    (lambda: index_formula(depth_space_call("DEPTH_TO_SPACE1", "sideways", 2, (1, 8, 2, 2)), (0, 0, 0, 0)), "Order"),
+    (lambda: index_formula(Call.of("SPLIT", [(4,)], axis=0, sizes=(1, 2)), (0,)), "= 3, but the input's size along "
+                                                                                   "Axis is 4"),
+    (lambda: index_formula(Call.of("JOIN", [(1,), (2,)], axis=0), (2, 0), side="input"), "tensor number 2"),
+    (lambda: index_formula(Call.of("ELEMENT_WISE_BIT_OR", [(2,), (2,)], "UINT8"), (0, 8), values=(1, 2)), "bit 8"),
+    (lambda: index_formula(Call.of("ELEMENT_WISE_BIT_OR", [(2,), (2,)], "UINT8"), (0, 0), values=(1, 256)),
+     "8-bit patterns"),
+    (lambda: index_formula(Call.of("ELEMENT_WISE_IDENTITY", [(1,)]), (0,)), "ELEMENT_WISE_IDENTITY: no index formula"),
+    (lambda: index_formula(depth_space_call("DEPTH_TO_SPACE1", "DCR", 2, (1, 8, 2, 2)), (0,) * 4, side="across"),
+     "side 'across'"),
 ])
 def test_refusals_name_the_field(call, field):
     with pytest.raises(DescriptorError, match=field.replace("(", r"\(").replace("[", r"\[")):
@@ -160,20 +173,24 @@ def test_refusals_name_the_field(call, field):
 
 
 QUIZ_SETTINGS = [
-    QuizSettings("DEPTH_TO_SPACE1", (1, 8, 2, 3), "DEPTH_COLUMN_ROW", 2),
-    QuizSettings("DEPTH_TO_SPACE1", (2, 18, 2, 2), "COLUMN_ROW_DEPTH", 3),
-    QuizSettings("SPACE_TO_DEPTH1", (1, 2, 4, 6), "COLUMN_ROW_DEPTH", 2),
-    QuizSettings("SPACE_TO_DEPTH1", (1, 3, 4, 4), "DEPTH_COLUMN_ROW", 4),
-    QuizSettings("SPLIT", (1, 1, 6, 2), axis=2, part_sizes=(2, 1, 3)),
-    QuizSettings("JOIN", (2, 5), axis=1, part_sizes=(1, 4)),
+    QuizSettings(depth_space_call("DEPTH_TO_SPACE1", "DEPTH_COLUMN_ROW", 2, (1, 8, 2, 3))),
+    QuizSettings(depth_space_call("DEPTH_TO_SPACE1", "COLUMN_ROW_DEPTH", 3, (2, 18, 2, 2))),
+    QuizSettings(depth_space_call("SPACE_TO_DEPTH1", "COLUMN_ROW_DEPTH", 2, (1, 2, 4, 6))),
+    QuizSettings(depth_space_call("SPACE_TO_DEPTH1", "DEPTH_COLUMN_ROW", 4, (1, 3, 4, 4))),
+    QuizSettings(Call.of("SPLIT", [(1, 1, 6, 2)], axis=2, sizes=(2, 1, 3))),
+    QuizSettings(Call.of("JOIN", [(2, 1), (2, 4)], axis=1)),
 ]
+
+
+def quiz_id(quiz):
+    return "-".join(str(v) for v in (quiz.call.op, *quiz.call.attributes.values()))
 
 
 def parse_index(text):
     return tuple(int(v) for v in text[text.index("(") + 1:text.index(")")].split(","))
 
 
-@pytest.mark.parametrize("quiz", QUIZ_SETTINGS, ids=lambda q: f"{q.op}-{q.order}")
+@pytest.mark.parametrize("quiz", QUIZ_SETTINGS, ids=quiz_id)
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_quiz_answers_are_what_the_operator_does(quiz, seed):
     questions = quiz_questions(quiz, seed)
@@ -181,16 +198,17 @@ def test_quiz_answers_are_what_the_operator_does(quiz, seed):
     for q in questions:
         assert len(set(q.choices)) == len(q.choices) >= 2
         right = parse_index(q.right)
-        if quiz.op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-            out_map = depth_space_map(quiz.op, quiz.shape, quiz.block_size, quiz.order)
+        call = quiz.call
+        if call.op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
+            [shape] = call.input_sizes
+            out_map = depth_space_map(call.op, shape, call.attr("block_size"), call.attr("order"))
             if q.kind == "where":
-                assert out_map[right] == np.ravel_multi_index(q.cell, quiz.shape)
+                assert out_map[right] == np.ravel_multi_index(q.cell, shape)
             else:
-                assert out_map[q.cell] == np.ravel_multi_index(right, quiz.shape)
+                assert out_map[q.cell] == np.ravel_multi_index(right, shape)
         else:
-            sizes = list(quiz.part_sizes)
-            parts = [quiz.shape[:quiz.axis] + (s,) + quiz.shape[quiz.axis + 1:] for s in sizes]
-            which, flat = ops.join_map(parts, quiz.axis)
+            parts = call.output_sizes if call.op == "SPLIT" else call.input_sizes
+            which, flat = ops.join_map(parts, call.attr("axis"))
             k_text = q.right[q.right.index("[") + 1:q.right.index("]")] if "s[" in q.right else None
             whole_index, (k, part_index) = ((q.cell, (int(k_text), right)) if k_text is not None
                                             else (right, (q.cell[0], q.cell[1:])))
@@ -213,7 +231,7 @@ def test_or_questions_answer_with_bit_or(data_type, a, b):
     dtype = ops.numpy_dtype(data_type)
     unsigned = f"u{dtype.itemsize}"
     expected = ops.bit_or(np.array(a, dtype=unsigned).view(dtype), np.array(b, dtype=unsigned).view(dtype))
-    quiz = QuizSettings("ELEMENT_WISE_BIT_OR", (len(a),), data_type=data_type, a=a, b=b)
+    quiz = QuizSettings(Call.of("ELEMENT_WISE_BIT_OR", [(len(a),)] * 2, data_type), (a, b))
     for q in quiz_questions(quiz, 5):
         element = q.cell[0]
         assert int(q.right.split()[0], 16) == int(expected[element].view(unsigned))
@@ -224,11 +242,15 @@ def test_or_questions_answer_with_bit_or(data_type, a, b):
 
 def test_quiz_refuses_invalid_settings():
     with pytest.raises(DescriptorError, match="BlockSize 3"):
-        quiz_questions(QuizSettings("DEPTH_TO_SPACE1", (1, 8, 2, 3), "DCR", 3), 0)
+        quiz_questions(QuizSettings(depth_space_call("DEPTH_TO_SPACE1", "DCR", 3, (1, 8, 2, 3))), 0)
+    with pytest.raises(DescriptorError, match="values: ELEMENT_WISE_BIT_OR questions need"):
+        quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_OR", [(2,), (2,)], "UINT8")), 0)
+    with pytest.raises(DescriptorError, match="ELEMENT_WISE_IDENTITY: no questions"):
+        quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_IDENTITY", [(2,)])), 0)
 
 
 def test_or_explanation_spells_the_bits_and_works_the_bit_where_a_and_b_differ():
-    quiz = QuizSettings("ELEMENT_WISE_BIT_OR", (1,), data_type="UINT8", a=(0b0101_0011,), b=(0b0110_0001,))
+    quiz = QuizSettings(Call.of("ELEMENT_WISE_BIT_OR", [(1,), (1,)], "UINT8"), ((0b0101_0011,), (0b0110_0001,)))
     question = quiz_questions(quiz, 0)[0]
     assert "A     = 01010011" in question.explanation and "B     = 01100001" in question.explanation
     assert "A | B = 01110011  (bit 0 on the right)" in question.explanation
@@ -236,7 +258,7 @@ def test_or_explanation_spells_the_bits_and_works_the_bit_where_a_and_b_differ()
     assert "Output bit 5 = A bit | B bit = 0 | 1 = 1" in question.explanation
 
 
-@pytest.mark.parametrize("quiz", QUIZ_SETTINGS, ids=lambda q: f"{q.op}-{q.order}")
+@pytest.mark.parametrize("quiz", QUIZ_SETTINGS, ids=quiz_id)
 def test_question_names_the_answer_on_both_sides(quiz):
     """source/destination (what the page outlines when it reveals) are the asked cell and the right answer."""
     for q in quiz_questions(quiz, 2):

@@ -9,6 +9,7 @@ from ...guard import check_tensor
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, INPUT, OUTPUT, Field, Operator, support_rows
 from .frameworks import BinaryBitwiseForms
+from . import teaching
 
 
 def bit_or(a, b):
@@ -66,6 +67,7 @@ class BitOr(BinaryBitwise):
     code = 122
     summary = "Output = A | B on each element's raw bits"
     onnx = "BitwiseOr"
+    formula, question = teaching.formula, teaching.question  # its teaching: teaching.py
     support = support_rows("ELEMENT_WISE_BIT_OR", ("3_0", 1, 8, ("UINT32", "UINT16", "UINT8")), ("4_1", 1, 8, ALL_TYPES))
     frameworks = BinaryBitwiseForms("np.bitwise_or", "torch.bitwise_or", "tf.bitwise.bitwise_or", commutes=True)
 

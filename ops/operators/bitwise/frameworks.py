@@ -2,6 +2,7 @@
 through the unsigned integer type of the same width and back, unchanged. B may be stored smaller and broadcast to A's
 sizes, as DirectML reads it through 0 strides and numpy, PyTorch and ONNX broadcast."""
 
+from collections.abc import Sequence
 import dataclasses
 
 from ...datatypes import FLOAT_TYPES, unsigned_of_width
@@ -30,6 +31,8 @@ class BinaryBitwiseForms(Forms):
             raise DescriptorError(f"{unknown[0]}: not a setting of {spec.name}; accepted: {', '.join(accepted)}")
         settings = dict(settings)
         b_sizes = settings.pop("b_sizes", None)
+        if input_sizes and isinstance(input_sizes[0], Sequence):  # every input's sizes, as a Call holds them
+            input_sizes = input_sizes[0]
         call = Call.of(spec, [input_sizes, input_sizes], data_type, **settings)
         a = call.input_sizes[0]
         b = a if b_sizes is None else check_sizes(b_sizes, "BTensor Sizes", (1, len(a)))

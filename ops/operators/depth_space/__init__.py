@@ -14,6 +14,8 @@ from ...guard import check_element_count, check_positive_int, check_tensor
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
 from .frameworks import DepthToSpaceForms, SpaceToDepthForms
+from . import detective, teaching
+from .fixes import nearest_fixes
 
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
              (("DCR", "DEPTH_COLUMN_ROW"), ("CRD", "COLUMN_ROW_DEPTH")), "Order")
@@ -158,6 +160,11 @@ class DepthSpace(Operator):
                   Attribute("order", "Order", order_name, "DEPTH_COLUMN_ROW"))
     fields = (Field("InputTensor", INPUT, resource="input"), Field("OutputTensor", OUTPUT, resource="output"),
               Field("BlockSize", UINT, "block_size", minimum=1), Field("Order", ENUM, "order", enum=ORDER))
+    dimension_names = DIMENSION_NAMES
+    # Its teaching, its fixes and what the layout detective asks of it: teaching.py, fixes.py, detective.py.
+    formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
+    candidates, channel_mix_ups = detective.candidates, detective.channel_mix_ups
+    mix_up_advice = detective.mix_up_advice
 
     @property
     def direction(self):

@@ -22,6 +22,8 @@ from ..base import (
     support_rows,
 )
 from .frameworks import JoinForms, SplitForms
+from . import detective, teaching
+from .fixes import nearest_fixes
 
 DIMS = (1, 8)
 # DML_SPLIT at 1_0 and DML_JOIN at 1_0: these six types (SPEC sections 5-6).
@@ -117,6 +119,9 @@ class SplitJoin(Operator):
 
     whole_name: str  # the desc field of the whole tensor
     parts_name: str  # and of the parts
+    # Its teaching, its fixes and what the layout detective asks of it: teaching.py, fixes.py, detective.py.
+    formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
+    candidates, descriptor_settings, describe = detective.candidates, detective.descriptor_settings, detective.describe
 
     def shape_problems(self, parsed, path):
         whole, parts = parsed.tensors[self.whole_name], parsed.tensors[self.parts_name]
