@@ -17,9 +17,10 @@ from ops import (
     to_npy_bytes,
     type_name,
 )
+from ops.detective.identify import describe, descriptor_call
 from ui import detective_work as work
 from ui import charts, url_state
-from ui.operator_links import PAGE_TITLES, operator_link
+from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.toolbar import braced, intro, summary, toolbar
@@ -145,30 +146,10 @@ def _split_outputs(text):
     return parts + ["\n".join(current)]
 
 
-def describe(descriptor):
-    operator = descriptor["operator"]
-    if operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        return f"**{operator}**, BlockSize {descriptor['BlockSize']}, Order **{descriptor['Order']}**"
-    count = descriptor.get("OutputCount", descriptor.get("InputCount"))
-    what = "outputs" if operator == "SPLIT" else "inputs"
-    return f"**{operator}** along Axis {descriptor['Axis']}, {count} {what} of sizes {descriptor['AxisSizes']}"
-
-
-def link_settings(descriptor, xs):
-    """The descriptor as the operator pages' settings (ModelNode.settings' form)."""
-    settings = {"operator": descriptor["operator"], "DataType": type_name(xs[0].dtype)}
-    if descriptor["operator"] in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        settings.update(Sizes=list(xs[0].shape), BlockSize=descriptor["BlockSize"], Order=descriptor["Order"])
-    elif descriptor["operator"] == "SPLIT":
-        settings.update(Sizes=list(xs[0].shape), Axis=descriptor["Axis"], AxisSizes=descriptor["AxisSizes"])
-    else:
-        settings.update(InputSizes=[list(x.shape) for x in xs], Axis=descriptor["Axis"])
-    return settings
-
-
-def open_link(descriptor, xs):
-    page, query = operator_link(link_settings(descriptor, xs))
-    st.page_link(page, label=f"Open in its operator page ({PAGE_TITLES[page]})", query_params=query,
+def open_link(descriptor, xs, ys):
+    call = descriptor_call(descriptor, [x.shape for x in xs], [y.shape for y in ys], type_name(xs[0].dtype))
+    page, query = operator_link(call)
+    st.page_link(page.path, label=f"Open in its operator page ({page.title})", query_params=query,
                  icon=":material/open_in_new:")
 
 
@@ -178,9 +159,9 @@ def verdict(case):
         st.success(report.note, icon=":material/check_circle:")
         for i, descriptor in enumerate(report.matches):
             left, right = st.columns([3, 2], vertical_alignment="center")
-            left.markdown(f"Reproduced by {describe(descriptor)}")
+            left.markdown(f"Reproduced by **{describe(descriptor)}**")
             with right:
-                open_link(descriptor, xs)
+                open_link(descriptor, xs, ys)
         if len(report.matches) > 1:
             st.caption("Several descriptors agree here: with these sizes they move the elements the same way.")
     elif report.permuted_matches:
@@ -193,9 +174,9 @@ def verdict(case):
         st.dataframe(rows, hide_index=True, width="content")
         for descriptor in report.near_matches:
             left, right = st.columns([3, 2], vertical_alignment="center")
-            left.markdown(f"Everywhere else it agrees with {describe(descriptor)}")
+            left.markdown(f"Everywhere else it agrees with **{describe(descriptor)}**")
             with right:
-                open_link(descriptor, xs)
+                open_link(descriptor, xs, ys)
     else:
         st.info(report.note, icon=":material/info:")
 
@@ -206,9 +187,9 @@ def permutation_section(case):
     descriptor, p = best["descriptor"], best["permutation"]
     st.warning(report.note, icon=":material/swap_horiz:")
     left, right = st.columns([3, 2], vertical_alignment="center")
-    left.markdown(f"With the permutation it is {describe(descriptor)}")
+    left.markdown(f"With the permutation it is **{describe(descriptor)}**")
     with right:
-        open_link(descriptor, case.xs)
+        open_link(descriptor, case.xs, case.ys)
     st.markdown(f"**The channel permutation** P = `{p.tolist()}`")
     if best["applies_to"] == "input channels":
         st.markdown(

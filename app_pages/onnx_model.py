@@ -8,7 +8,7 @@ import streamlit as st
 from ops import ONNX_BYTE_CAP, DescriptorError, cross_check_node, example_upscaling_model, numpy_dtype
 from ui import detective_work as work
 from ui import url_state
-from ui.operator_links import PAGE_TITLES, operator_link
+from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.shared import CACHE, Busy, admitted
 
@@ -81,9 +81,9 @@ def checked(key, report, index):
     return CACHE.get(("onnx_node_check", key, index), run)
 
 
-def open_link(settings, label="Open in its operator page"):
-    page, query = operator_link(settings)
-    st.page_link(page, label=f"{label} ({PAGE_TITLES[page]})", query_params=query, icon=":material/open_in_new:")
+def open_link(call, stored=None, label="Open in its operator page"):
+    page, query = operator_link(call, stored)
+    st.page_link(page.path, label=f"{label} ({page.title})", query_params=query, icon=":material/open_in_new:")
 
 
 def node_card(key, report, node, check_index):
@@ -102,7 +102,7 @@ def node_card(key, report, node, check_index):
                     f"{_settings_text(node.settings)}")
         left, right = st.columns(2, vertical_alignment="center")
         with left:
-            open_link(node.settings)
+            open_link(node.call, node.stored)
         right.button("Cross-check this node on ONNX Runtime", key=f"onx_check_{node.index}",
                      on_click=choose_check, args=(node.index,), icon=":material/fact_check:")
         if check_index == node.index:
@@ -126,8 +126,8 @@ def rearrangement_card(chain):
         st.markdown(chain.note)
         for risk in chain.risks:
             st.warning(risk, icon=":material/warning:")
-        if chain.settings is not None and chain.settings["DataType"] is not None:
-            open_link(chain.settings, "Open what it computes")
+        if chain.call is not None:
+            open_link(chain.call, label="Open what it computes")
 
 
 def page():

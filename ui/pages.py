@@ -19,20 +19,20 @@ def _joined(values):
     return ",".join(str(int(v)) for v in values)
 
 
-def _depth_space_query(call):
+def _depth_space_query(call, stored):
     n, c, h, w = call.input_sizes[0]
     return dict(direction=call.operator.direction, N=n, C=c, H=h, W=w, BlockSize=call.attr("block_size"),
                 Order=call.attr("order"))
 
 
-def _bitwise_query(call, b_sizes=None):
-    sizes = call.input_sizes[0]
-    b_sizes = b_sizes or call.input_sizes[1]
+def _bitwise_query(call, stored):
+    sizes, b_sizes = call.input_sizes[0], stored[1]
+    b_sizes = (1,) * (len(sizes) - len(b_sizes)) + tuple(b_sizes)
     return dict(or_sizes=_joined(sizes), or_bcast=_joined(d for d, (a, b) in enumerate(zip(sizes, b_sizes))
                                                            if b == 1 and a != 1))
 
 
-def _split_join_query(call):
+def _split_join_query(call, stored):
     """A JOIN opens as the SPLIT that undoes it: the page shows both."""
     whole, parts = call.operator.whole_and_parts(call)
     return dict(sj_sizes=_joined(whole), sj_axis=call.attr("axis"), sj_mode="sizes", sj_split=_joined(parts))
@@ -46,7 +46,8 @@ class Page:
     default: bool = False
     reads: tuple = ("dtype", "level", "pattern")  # the sidebar's shared settings the page uses
     operators: tuple = ()  # the registry operators it shows
-    query: Callable | None = None  # call -> the page's URL settings for it (beside the sidebar's DataType)
+    # (call, each input's sizes as stored) -> the page's URL settings for the call (beside the sidebar's DataType)
+    query: Callable | None = None
 
 
 OVERVIEW = Page("app_pages/overview.py", "Overview", default=True, reads=())
@@ -80,12 +81,10 @@ def page_of(name):
     return next(p for p in PAGES if name in p.operators)
 
 
-def operator_link(call, **extra):
-    """(page path, query parameters) that open the operator page showing `call` (an ops Call); `extra` are
-    settings of the call the registry does not hold (BIT_OR's stored B sizes)."""
+def operator_link(call, stored=None):
+    """(page, query parameters) that open the operator page showing `call` (an ops Call); `stored` are each
+    input's sizes as stored, where an input is broadcast from smaller sizes (Bitwise OR's B)."""
     from .url_state import query_of
 
     page = page_of(call.op)
-    if page.query is None:
-        raise ValueError(f"operator {call.op!r}: its page takes no link")
-    return page.path, query_of({"dtype": call.data_type, **page.query(call, **extra)})
+    return page, query_of({"dtype": call.data_type, **page.query(call, stored or call.input_sizes)})

@@ -15,7 +15,7 @@ import numpy as np
 from ..datatypes import type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_tensor
-from ..operators import OPERATORS, Operator, operator
+from ..operators import Call, OPERATORS, Operator, operator
 from ..operators.base import INPUT, INPUTS, OUTPUT, OUTPUTS
 
 OFFENDING_SHOWN = 10
@@ -192,6 +192,14 @@ def _transpose_axes(x_shape, source):
     axes = tuple(next(spare) if a is None else a for a in axes)
     flat = np.arange(source.size, dtype=np.int64).reshape(x_shape)
     return axes if np.array_equal(flat.transpose(axes), source) else None
+
+
+def descriptor_call(descriptor, x_shapes, y_shapes, data_type):
+    """The registry's Call of a descriptor identify() reported for inputs of `x_shapes` and outputs of
+    `y_shapes`."""
+    op = operator(descriptor["operator"], "operator")
+    attrs = next(a for a in op.candidates(x_shapes, y_shapes) if _descriptor(op, x_shapes, a) == descriptor)
+    return Call.of(op.name, x_shapes, data_type, **attrs)
 
 
 def describe(descriptor):

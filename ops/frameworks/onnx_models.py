@@ -56,6 +56,7 @@ class ModelNode:
     problem: str | None
     risks: list
     call: Call | None = None  # the registry's call the settings describe (None with them)
+    stored: tuple | None = None  # each input's sizes as stored (a broadcast input is smaller than the call's)
 
 
 @dataclasses.dataclass
@@ -69,7 +70,7 @@ class Rearrangement:
     settings: dict | None  # the DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 it computes, else None
     note: str
     risks: list
-
+    call: Call | None = None  # the same as the registry's call
 
 @dataclasses.dataclass
 class OnnxModelReport:
@@ -337,13 +338,15 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
     names = [n.name or n.op_type for n in nodes]
     report = identify(flat, traced)
     data_type = infos.get(nodes[0].input[0], (None, None))[0]
-    settings, risks = None, []
+    settings, call, risks = None, None, []
     depth_space = [m for m in report.matches if m["operator"] in DIRECTIONS.values()]
     chain = "Reshape -> Transpose -> Reshape"
     if depth_space and depth_space[0]["BlockSize"] > 1:
         m = depth_space[0]
         settings = {"operator": m["operator"], "DataType": data_type, "Sizes": list(flat.shape),
                     "BlockSize": m["BlockSize"], "Order": m["Order"]}
+        if data_type is not None:
+            call = Call.of(m["operator"], [flat.shape], data_type, block_size=m["BlockSize"], order=m["Order"])
         both = " (both orders agree here: one channel per block)" if len(depth_space) > 1 else ""
         note = f"This {chain} computes {m['operator']} with BlockSize {m['BlockSize']} and Order {m['Order']}{both}."
         if m["operator"] == SPACE_TO_DEPTH1.name and m["Order"] == "COLUMN_ROW_DEPTH" and not both:
@@ -371,7 +374,7 @@ def _named_rearrangement(indices, graph, flat, traced, infos):
                 "order, nor in one after permuting channels: an early torch.onnx PixelShuffle export was reported "
                 "to scramble elements like this (pytorch/pytorch#18429); check what was meant"
             )
-    return Rearrangement(indices, names, nodes[0].input[0], nodes[-1].output[0], settings, note, risks)
+    return Rearrangement(indices, names, nodes[0].input[0], nodes[-1].output[0], settings, note, risks, call)
 
 
 # ---------------------------------------------------------------- risks
@@ -452,8 +455,8 @@ def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
             _attributes(node), None, None, [],
         )
         try:
-            entry.call, stored = _call_for(node, infos, constants, opset)
-            entry.settings = _settings(entry.call, stored)
+            entry.call, entry.stored = _call_for(node, infos, constants, opset)
+            entry.settings = _settings(entry.call, entry.stored)
         except DescriptorError as error:
             entry.problem = str(error)
         nodes.append(entry)
