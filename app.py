@@ -9,8 +9,8 @@ import streamlit as st  # noqa: E402  (after the warm-up: every session waits th
 from ops import element_cap_set_to  # noqa: E402
 from ui import url_state  # noqa: E402
 from ui.accessibility import readable_colors  # noqa: E402
-from ui.shared import APP_ELEMENT_CAP  # noqa: E402
 from ui.pages import navigation_pages  # noqa: E402
+from ui.shared import APP_ELEMENT_CAP  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")

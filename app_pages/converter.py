@@ -7,9 +7,9 @@ import streamlit as st
 
 from ops import DescriptorError
 from ui import charts, url_state, work
-from viz.export import file_stem
 from ui.panels import show_error
 from ui.toolbar import intro, summary, toolbar
+from viz.export import file_stem
 
 DEFAULTS = {"C": 8, "BlockSize": 2, "convert": "CRD_to_DCR"}
 # C and BlockSize are the Depth <-> Space page's settings too (same names and bounds): a visitor moving between the

@@ -18,8 +18,8 @@ from ops import (
     type_name,
 )
 from ops.detective.identify import describe, descriptor_call
-from ui import detective_work as work
 from ui import charts, url_state
+from ui import detective_work as work
 from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.shared import Busy, admitted

@@ -5,15 +5,15 @@ import json
 import streamlit as st
 
 from ops import LAYOUT_PRESETS, DescriptorError, element_size
-from ui import layouts_work as lw
 from ui import charts, url_state
-from viz.export import file_stem
+from ui import layouts_work as lw
 from ui.pages import WORKBENCH
 from ui.panels import WORKBENCH_KEY, show_busy, show_error
 from ui.shared import Busy, admitted
 from ui.sidebar import current_settings
 from ui.toolbar import braced, intro, summary, toolbar
 from ui.values import parse_int_list
+from viz.export import file_stem
 
 TOTAL_MAX = lw.BUFFER_CAP * 8
 DEFAULTS = dict(ly_in_sizes="3,4", ly_in_strides="", ly_in_total=0, ly_out_sizes="", ly_out_strides="1,3",

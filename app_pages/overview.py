@@ -3,8 +3,8 @@
 import streamlit as st
 
 from ui import charts, url_state, work
-from ui.pages import BITWISE, CONVERTER, DEPTH_SPACE, DETECTIVE, LAYOUTS, ONNX_MODEL, SPLIT_JOIN
 from ui.layouts_work import overview_picture, preset_fields
+from ui.pages import BITWISE, CONVERTER, DEPTH_SPACE, DETECTIVE, LAYOUTS, ONNX_MODEL, SPLIT_JOIN
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 

@@ -14,11 +14,12 @@ import time
 
 from streamlit import logger as streamlit_logger
 from streamlit.testing.v1 import AppTest
-from support.paths import ROOT
-from support.visitor import served_app
 
 from support.browser import CHROMIUM_ARGS
+from support.paths import ROOT
+from support.visitor import served_app
 from ui.url_state import query_of
+
 GOALS = {"default": 0.150, "cap": 1.0, "large": 1.0}
 FIGURE_BUDGET = 2_000_000
 

@@ -14,13 +14,12 @@ import time
 
 import numpy as np
 import onnxruntime as ort
+from bench_core import interleaved_medians_ms
 from onnx import TensorProto, helper
 
 import ops
 from ops.runtime import directml as dml
 from ops.runtime.directml_check import packed_desc
-
-from bench_core import interleaved_medians_ms
 
 
 def ort_copy(shape):

@@ -25,8 +25,8 @@ import numpy as np
 import plotly.io as pio
 
 import ops
-
 from support.paths import ROOT
+
 BUILDERS = {
     "depth_space": ("depth_space_fig", "depth_space_figure"),
     "bitwise": ("bitwise_fig", "bitwise_figure"),

@@ -3,10 +3,6 @@
 No UI code lives here: the app and the tests both call these names.
 """
 
-from .operators.bitwise import bit_or
-from .runtime.cross_check import cross_check
-from .runtime.directml import DirectMLStatus, directml_status
-from .runtime.report import CrossCheckReport
 from .datatypes import (
     DML_TYPES,
     FLOAT_TYPES,
@@ -16,25 +12,15 @@ from .datatypes import (
     numpy_dtype,
     type_name,
 )
-from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_depth
-from .descriptors.dxdispatch import load_model, model_notes, model_run_bytes, run_byte_budget, run_model, run_model_detailed
-from .errors import DescriptorError
-from .descriptors.export import cpp_snippet, model_for, normalize_model
-from .descriptors.partial import (
-    INVALID,
-    NOT_MODELLED,
-    VALID,
-    ModelInspection,
-    PartialRun,
-    UNKNOWN_KIND,
-    PartStatus,
-    inspect_model,
-    run_model_partial,
+from .descriptors.dxdispatch import (
+    load_model,
+    model_notes,
+    model_run_bytes,
+    run_byte_budget,
+    run_model,
+    run_model_detailed,
 )
-from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
-from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
-from .levels import FEATURE_LEVELS, level_name
-from .operators.split_join import join, split
+from .descriptors.export import cpp_snippet, model_for, normalize_model
 from .descriptors.layouts import (
     LAYOUT_PRESETS,
     copy_order,
@@ -43,8 +29,17 @@ from .descriptors.layouts import (
     layout_preset,
     logical_tensor,
 )
-from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map
-from .operators import OPERATORS, Call, operator, run
+from .descriptors.partial import (
+    INVALID,
+    NOT_MODELLED,
+    UNKNOWN_KIND,
+    VALID,
+    ModelInspection,
+    PartialRun,
+    PartStatus,
+    inspect_model,
+    run_model_partial,
+)
 from .descriptors.validate import validate, validate_problems
 from .detective.channels import (
     channel_permutation,
@@ -63,6 +58,7 @@ from .detective.origin import (
     read_printed_array,
     to_npy_bytes,
 )
+from .errors import DescriptorError
 from .frameworks.example_model import example_upscaling_model
 from .frameworks.onnx_models import (
     ONNX_BYTE_CAP,
@@ -74,7 +70,18 @@ from .frameworks.onnx_models import (
     open_onnx_model,
 )
 from .frameworks.snippets import FRAMEWORKS, Snippet, framework_snippets
+from .guard import DEFAULT_ELEMENT_CAP, element_cap, element_cap_set_to, set_element_cap
+from .levels import FEATURE_LEVELS, level_name
+from .operators import OPERATORS, Call, operator, run
+from .operators.bitwise import bit_or
+from .operators.depth_space import ORDERS, depth_to_space, order_name, space_to_depth
+from .operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
+from .operators.split_join import join, split
+from .runtime.cross_check import cross_check
+from .runtime.directml import DirectMLStatus, directml_status
+from .runtime.report import CrossCheckReport
 from .teaching import Formula, Question, QuizSettings, Term, index_formula, quiz_questions
+from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 
 __all__ = [
     "bit_or",

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .datatypes import NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, type_name
+from .datatypes import NUMPY_DTYPES, type_name
+from .datatypes import PREFIX as DATA_TYPE_PREFIX
 from .errors import DescriptorError
 from .guard import check_element_count
 from .names import enum_suffix

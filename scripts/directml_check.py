@@ -25,8 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ops import DML_TYPES, CrossCheckReport, cross_check, numpy_dtype  # noqa: E402
-from ops.operators import OPERATORS  # noqa: E402  (every operator the core models)
 from ops.descriptors.layouts import identity_descs, layout_preset  # noqa: E402
+from ops.operators import OPERATORS  # noqa: E402  (every operator the core models)
 
 DIRECTML = "DmlExecutionProvider"
 # DXGI_ADAPTER_FLAG_SOFTWARE (dxgi.h): the adapter is WARP, Windows' software rasterizer ("Microsoft Basic Render

@@ -6,13 +6,12 @@ frames are the figure's own, stepped one by one, so a rerun changes a picture on
 """
 
 import io
-from pathlib import Path
 
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-from support.paths import ROOT
 from support.browser import CHART, CHROMIUM, CHROMIUM_ARGS
+from support.paths import ROOT
 from support.visitor import served_app
 
 IMAGES = ROOT / "docs" / "img"

@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg

@@ -8,12 +8,12 @@ import dataclasses
 import hashlib
 
 from ops import (
+    detective_example,
     element_cap_set_to,
     identify,
     mix_up_diff,
     open_onnx_model,
     origin_coded_inputs,
-    detective_example,
 )
 from viz.detective_fig import detective_figure, diff_figure
 

@@ -16,8 +16,8 @@ from ops import (
     logical_tensor,
     memory_map,
 )
-from ops.tensor_desc import element_offsets, last_element_index, packed_strides, parse_tensor_desc
 from ops.descriptors.layouts import identity_dispatchable, identity_model, identity_problems
+from ops.tensor_desc import element_offsets, last_element_index, packed_strides, parse_tensor_desc
 from viz.layouts_fig import copy_figure, layout_columns, logical_figure
 from viz.memory_map_fig import memory_map_figure
 

@@ -16,11 +16,10 @@ import dataclasses
 
 import streamlit as st
 
-from ops import DescriptorError
-from . import explain
-from .errors import last_valid_figure, offer_fixes, remember_valid
-from ops import Call
+from ops import Call, DescriptorError
 
+from . import explain
+from .errors import last_valid_figure, offer_fixes
 from .panels import Arrays, operator_panels, settings_problems, show_busy
 from .picks import preset_buttons
 from .shared import Busy, admitted

@@ -9,9 +9,9 @@ import numpy as np
 
 from ops import FEATURE_LEVELS, DescriptorError, element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
-from ops.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
 from ops.descriptors.layouts import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
+from ops.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"

@@ -4,13 +4,14 @@ Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, tes
 """
 
 import math
-
 from dataclasses import dataclass
 
 import numpy as np
 
 from ops import DescriptorError
 
+from .colorblind import parse_color
+from .colors import BLUE, ORANGE, PURPLE, VERMILLION
 from .common import (
     click_targets,
     pick_outline,
@@ -20,8 +21,6 @@ from .common import (
     subplot_layout,
     trace,
 )
-from .colorblind import parse_color
-from .colors import BLUE, ORANGE, PURPLE, VERMILLION
 from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096

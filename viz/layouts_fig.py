@@ -9,11 +9,10 @@ buffers are grids of cells, one per element, `columns` per row, row 0 at the top
 import math
 
 import numpy as np
-
 from plotly.colors import sequential
 
-from .common import MAX_CELLS, MAX_FRAMES, format_values, named_colorscale, play_controls, subplot_layout, trace
 from .colors import stepwise_colorscale
+from .common import MAX_CELLS, MAX_FRAMES, format_values, named_colorscale, play_controls, subplot_layout, trace
 from .memory_map_fig import COLORS, MAX_COLUMNS, ONCE, SHARED, UNTOUCHED, default_columns
 from .spec import SpecFigure, figure_spec
 

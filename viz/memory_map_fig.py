@@ -10,8 +10,8 @@ import numpy as np
 
 from ops.tensor_desc import packed_strides
 
-from .common import MAX_CELLS, empty_figure, trace
 from .colors import BLUE, GREY, ORANGE, stepwise_colorscale
+from .common import MAX_CELLS, empty_figure, trace
 from .spec import SpecFigure, figure_spec
 
 MAX_LOGICAL_ELEMENTS = 2**20

@@ -12,6 +12,7 @@ import numpy as np
 
 from ops import DescriptorError, join_map, split_map
 
+from .colors import categorical, stepwise_colorscale
 from .common import (
     click_targets,
     pick_outline,
@@ -21,7 +22,6 @@ from .common import (
     subplot_layout,
     trace,
 )
-from .colors import categorical, stepwise_colorscale
 from .spec import SpecFigure, figure_spec
 
 MAX_CELLS = 4096

@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, PREFIX as DATA_TYPE_PREFIX, unsigned_of_width
+from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, unsigned_of_width
+from ..datatypes import PREFIX as DATA_TYPE_PREFIX
 from ..errors import DescriptorError
 from ..guard import element_cap
-from ..operators import OPERATORS, operator as registered
+from ..operators import OPERATORS
+from ..operators import operator as registered
 from ..tensor_desc import (
     Problem,
     exact_enum,

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..datatypes import element_size, type_name
-from ..tensor_desc import TensorDesc, element_offsets, normalize_tensor_desc, packed_strides, round_up
-from .validate import normalized_dispatchable, validate_problems
 from ..errors import DescriptorError
 from ..guard import check_element_count
+from ..tensor_desc import TensorDesc, element_offsets, normalize_tensor_desc, packed_strides, round_up
+from .validate import normalized_dispatchable, validate_problems
 
 OPERATOR = "DML_OPERATOR_ELEMENT_WISE_IDENTITY"
 

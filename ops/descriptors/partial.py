@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 from ..errors import DescriptorError
 from ..guard import element_cap
-from .dxdispatch import load_model, parse_model_text, refused_dispatchables, resource_bytes, run_model_detailed
 from ..levels import OPERATOR_PREFIX
 from ..operators import operator
 from ..tensor_desc import join_path
+from .dxdispatch import load_model, parse_model_text, refused_dispatchables, resource_bytes, run_model_detailed
 from .validate import validate_problems
 
 VALID = "modelled, valid"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..errors import DescriptorError
 from ..levels import OPERATOR_PREFIX, level_name
 from ..operators import OPERATORS, operator
-from ..operators.base import COUNT, ENUM, SCALE_BIAS, TENSOR_KINDS
+from ..operators.base import COUNT, ENUM, SCALE_BIAS
 from ..tensor_desc import (
     Problem,
     exact_enum,

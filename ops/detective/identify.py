@@ -15,7 +15,7 @@ import numpy as np
 from ..datatypes import type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_tensor
-from ..operators import Call, OPERATORS, Operator, operator
+from ..operators import OPERATORS, Call, Operator, operator
 from ..operators.base import INPUT, INPUTS, OUTPUT, OUTPUTS
 
 OFFENDING_SHOWN = 10

@@ -10,7 +10,6 @@ from ..errors import DescriptorError
 from ..operators import operator
 from . import directml_check, onnxruntime_check
 
-
 RUNTIMES = ("directml", "onnxruntime")
 
 

@@ -14,7 +14,8 @@ import numpy as np
 from ..datatypes import type_name
 from ..operators import operator
 from ..tensor_desc import TensorDesc, round_up
-from .directml import WorkerFailed, directml_status, hresult_text, run_operator as run_on_directml
+from .directml import WorkerFailed, directml_status, hresult_text
+from .directml import run_operator as run_on_directml
 from .report import CrossCheckReport, compare_outputs
 
 RUNTIME_LABEL = "DirectML"

@@ -15,8 +15,8 @@ import functools
 import numpy as np
 
 from ..datatypes import type_name, unsigned_of_width
-from ..tensor_desc import element_offsets, packed_strides
 from ..descriptors.layouts import element_wise_identity, identity_descs
+from ..tensor_desc import element_offsets, packed_strides
 from . import onnxruntime_check as cc
 from .report import CrossCheckReport, compare_outputs, first_line
 

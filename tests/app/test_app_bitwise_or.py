@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+
 from support.app import chart_figures, click_button, click_chart, error_texts, run_through_app
 from support.figures import bits_of, plotly_array
 

@@ -6,11 +6,11 @@ import json
 
 import numpy as np
 import pytest
-from support.app import chart_figures, charts, error_texts, run_through_app
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from support.app import chart_figures, charts, error_texts, run_through_app
 from ui import work
 
 PAGE = "app_pages/converter.py"

@@ -4,11 +4,11 @@ import json
 
 import numpy as np
 import pytest
-from support.app import chart_figures, click_chart, run_through_app
-from support.paths import ROOT
 from streamlit.testing.v1 import AppTest
 
 from ops import run_model
+from support.app import chart_figures, click_chart, run_through_app
+from support.paths import ROOT
 
 PAGE = "app_pages/depth_space.py"
 

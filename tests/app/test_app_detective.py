@@ -6,10 +6,10 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app
-from support.paths import ROOT
 
 import ops
+from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app
+from support.paths import ROOT
 
 PAGE = "app_pages/detective.py"
 

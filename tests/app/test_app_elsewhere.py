@@ -3,10 +3,10 @@ page's settings, each with the order its framework uses; the open tab is part of
 
 import numpy as np
 import pytest
-from support.app import error_texts, run_through_app
 
 import ops
 from ops.operators.depth_space.frameworks import ORDER_CONVENTIONS
+from support.app import error_texts, run_through_app
 from ui.panels import FRAMEWORK_TITLES
 
 DS, OR, SJ = "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py"

@@ -6,9 +6,9 @@ the score, and that a link reproduces the same questions.
 """
 
 import pytest
-from support.app import chart_figures, click_button, run_through_app
 
 from ops import Call, QuizSettings, quiz_questions
+from support.app import chart_figures, click_button, run_through_app
 
 PAGES = {"depth_space": "app_pages/depth_space.py", "bitwise_or": "app_pages/bitwise_or.py",
          "split_join": "app_pages/split_join.py"}

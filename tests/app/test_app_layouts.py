@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.app import chart_figures, click_button, error_texts, run_through_app
 
 import ops
+from support.app import chart_figures, click_button, error_texts, run_through_app
 
 PAGE = "app_pages/layouts.py"
 

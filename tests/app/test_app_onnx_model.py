@@ -5,10 +5,10 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-from support.app import error_texts, run_through_app
 from onnx import TensorProto, helper, numpy_helper
 
 import ops
+from support.app import error_texts, run_through_app
 
 PAGE = "app_pages/onnx_model.py"
 PAGES = {"depth_space": "app_pages/depth_space.py", "bitwise_or": "app_pages/bitwise_or.py",

@@ -1,6 +1,7 @@
 """The overview page, the app's default page, run through app.py (AppTest)."""
 
 import pytest
+
 from support.app import chart_figures, run_through_app
 
 

@@ -1,6 +1,7 @@
 """The Split <-> Join page run through app.py as a user sees it (Streamlit AppTest)."""
 
 import pytest
+
 from support.app import chart_figures, click_button, click_chart, error_texts, run_through_app
 from support.figures import plotly_array
 

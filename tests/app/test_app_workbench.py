@@ -2,16 +2,15 @@
 
 import copy
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-from support.app import chart_figures, run_through_app
 
 from ops import buffer_tensor_size, load_model
 from ops.descriptors.export import model_for
-
+from support.app import chart_figures, run_through_app
 from support.paths import ROOT
+
 # The picker offers the examples in DxDispatch's own syntax too, after the others, named by their folder.
 EXAMPLES = (sorted(p.stem for p in (ROOT / "examples").glob("*.json"))
             + sorted(f"dxdispatch/{p.stem}" for p in (ROOT / "examples" / "dxdispatch").glob("*.json")))

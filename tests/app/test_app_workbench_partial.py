@@ -4,14 +4,13 @@ cannot be run."""
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
-from support.app import chart_figures, run_through_app
 
 from ops import NOT_MODELLED, VALID
-
+from support.app import chart_figures, run_through_app
 from support.paths import ROOT
+
 PARTIAL = {p.stem: json.loads(p.read_text()) for p in sorted((ROOT / "examples" / "partial").glob("*.json"))}
 # (commands that ran, first skipped command's reason start, printed lines) per example
 EXPECTED = {

@@ -4,7 +4,6 @@
 import json
 
 from support.app import charts, run_through_app
-
 from ui.charts import chart_data
 from viz.spec import SpecFigure
 

@@ -4,10 +4,8 @@ replace fields anywhere in them."""
 
 import copy
 import json
-from pathlib import Path
 
 import numpy as np
-from support.app import run_through_app
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,10 +13,11 @@ from ops import FEATURE_LEVELS, DescriptorError, load_model, run_model, validate
 from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet, model_for
 from ops.guard import element_cap_set_to
+from support.app import run_through_app
+from support.paths import ROOT
 from ui import workbench_state as wb
 from viz.memory_map_fig import memory_map_figure
 
-from support.paths import ROOT
 EXAMPLES = [json.loads(p.read_text()) for p in sorted((ROOT / "examples").glob("*.json"))]
 CAP = 2**14
 

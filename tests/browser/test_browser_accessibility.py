@@ -2,6 +2,7 @@
 axe-core; https://github.com/dequelabs/axe-core/blob/develop/doc/rule-descriptions.md lists the rules by tag)."""
 
 import pytest
+
 from support.browser import close_popover, open_popover
 
 pytestmark = pytest.mark.browser

@@ -3,6 +3,7 @@ rerun during Play each interrupt a Plotly animation, whose rejected promise plot
 (ui/plotly_chart.js handles exactly those); any other unhandled rejection still reaches the page's errors."""
 
 import pytest
+
 from support.browser import open_popover
 
 pytestmark = pytest.mark.browser

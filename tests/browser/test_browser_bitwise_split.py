@@ -1,8 +1,9 @@
 """Bitwise OR and Split <-> Join in Chromium: load cleanly, Play animates, deep links restore settings."""
 
 import pytest
-from support.browser import open_animated_page, open_popover
 from playwright.sync_api import expect
+
+from support.browser import open_animated_page, open_popover
 
 pytestmark = pytest.mark.browser
 

@@ -1,9 +1,9 @@
 """The DCR <-> CRD converter in Debian's Chromium: a link with C and BlockSize opens the page with its figure."""
 
 import pytest
-from support.browser import assert_clean, wait_for_app
 
 import ops
+from support.browser import assert_clean, wait_for_app
 
 pytestmark = pytest.mark.browser
 

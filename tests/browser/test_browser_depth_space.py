@@ -4,11 +4,11 @@ import json
 import re
 
 import pytest
-from support.browser import close_popover, open_popover
 from playwright.sync_api import expect
-from support.visitor import served_app
 
 from ops import depth_to_space
+from support.browser import close_popover, open_popover
+from support.visitor import served_app
 from ui.values import make_values
 from viz.depth_space_fig import depth_space_figure
 

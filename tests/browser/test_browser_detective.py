@@ -3,10 +3,10 @@ and diff, an uploaded output, the link into the operator page, and an ONNX node 
 
 import numpy as np
 import pytest
-from support.browser import CHART, close_popover, open_popover
 from playwright.sync_api import expect
 
 import ops
+from support.browser import CHART, close_popover, open_popover
 
 pytestmark = pytest.mark.browser
 

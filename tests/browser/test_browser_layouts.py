@@ -4,8 +4,9 @@ restores it."""
 import re
 
 import pytest
-from support.browser import close_popover, open_animated_page, open_popover
 from playwright.sync_api import expect
+
+from support.browser import close_popover, open_animated_page, open_popover
 
 pytestmark = pytest.mark.browser
 

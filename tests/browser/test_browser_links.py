@@ -3,9 +3,9 @@ address it leaves is opened in a fresh browser context, and what the plots draw 
 the same there (the inputs in the toolbar's popovers read with each popover open)."""
 
 import pytest
+
 from support.browser import close_popover, open_popover
 from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
-
 from ui.url_state import query_of
 
 pytestmark = pytest.mark.browser

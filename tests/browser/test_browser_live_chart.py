@@ -1,8 +1,8 @@
 """ui/plotly_chart.js in Chromium: one graph per chart, redrawn in place; a click redraws only the pick."""
 
 import pytest
-from support.browser import close_popover, open_popover
-from support.browser import assert_clean, wait_for_app
+
+from support.browser import assert_clean, close_popover, open_popover, wait_for_app
 
 pytestmark = pytest.mark.browser
 

@@ -4,13 +4,14 @@ import json
 from pathlib import Path
 
 import pytest
-from support.browser import CHART
 
 from ops import load_model
+from support.browser import CHART
 
 pytestmark = pytest.mark.browser
 
 from support.paths import ROOT
+
 # The CRD example reads its input through padded strides: the memory map shows the padding.
 MODEL = ROOT / "examples" / "depth_to_space1_crd.json"
 TIMEOUT = 60_000

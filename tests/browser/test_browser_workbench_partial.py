@@ -1,13 +1,14 @@
 """The workbench's partial mode in Chromium: a model mixing JOIN with CONVOLUTION, ONNX and a file-backed buffer."""
 
-from pathlib import Path
 
 import pytest
+
 from support.browser import CHART
 
 pytestmark = pytest.mark.browser
 
 from support.paths import ROOT
+
 MODEL = ROOT / "examples" / "partial" / "join_convolution_onnx.json"
 TIMEOUT = 60_000
 

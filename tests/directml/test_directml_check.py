@@ -6,12 +6,12 @@ import importlib.util
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
 from support.paths import ROOT
+
 SCRIPT = ROOT / "scripts" / "directml_check.py"
 
 

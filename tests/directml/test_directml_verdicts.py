@@ -9,7 +9,6 @@ except on CI (CI=true), where that is a failure.
 """
 
 import importlib.util
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from ops.runtime.directml import create_operator_verdict
 pytestmark = pytest.mark.directml
 
 from support.paths import ROOT
+
 LEVEL = "6_2"
 S_OK, E_INVALIDARG, DXGI_ERROR_UNSUPPORTED = 0, 0x80070057, 0x887A0004
 

@@ -9,12 +9,11 @@ import plotly
 import pytest
 
 from ops import depth_to_space
+from support.app import chart_figures, run_through_app
 from ui.values import make_values
 from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.depth_space_fig import depth_space_figure
 from viz.export import REMOVED_BUTTONS, animated_html, chart_config, file_stem
-
-from support.app import chart_figures, run_through_app
 
 PAGES = ["app_pages/overview.py", "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py",
          "app_pages/layouts.py", "app_pages/converter.py", "app_pages/detective.py",

@@ -11,7 +11,6 @@ from hypothesis.extra import numpy as hnp
 
 from ops import bit_or
 from support.figures import bits_of, plotly_array
-from viz.common import PROJECTOR_HEIGHT
 from viz.bitwise_fig import (
     MAX_CELLS,
     MAX_FRAMES,
@@ -23,6 +22,7 @@ from viz.bitwise_fig import (
     pick_from_selection,
     value_class,
 )
+from viz.common import PROJECTOR_HEIGHT
 
 ALL_DTYPES = [np.float16, np.float32, np.float64, np.uint8, np.uint16, np.uint32, np.uint64,
               np.int8, np.int16, np.int32, np.int64]

@@ -1,14 +1,12 @@
 """The partial run's command strip: every command once, in order, its state told by shape, color and legend."""
 
 import json
-from pathlib import Path
 
 from ops import run_model_partial
+from support.paths import ROOT
 from ui.workbench_state import command_steps_partial
 from viz.common import figure_json_size
 from viz.workbench_fig import AFTER_STOP, COMMAND_STATES, PASSED_OVER, RAN, STOPPED, command_strip
-
-from support.paths import ROOT
 
 
 def example(name):

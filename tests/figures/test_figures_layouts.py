@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.tensor_desc import element_offsets
 from ops.descriptors.layouts import identity_descs
+from ops.tensor_desc import element_offsets
 from viz.common import MAX_FRAMES, figure_json_size
 from viz.layouts_fig import copy_figure, frame_steps, layout_columns, logical_figure
 from viz.memory_map_fig import COLORS, ONCE, UNTOUCHED

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support.figures import plotly_array
 
 from ops import DescriptorError, split
+from support.figures import plotly_array
 from ui.values import parse_int_list
 from viz.split_join_fig import (
     MAX_CELLS,

@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+
 from support.visitor import memory_of, run_visitors, served_app
 
 pytestmark = pytest.mark.load

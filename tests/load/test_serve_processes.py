@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from support.browser import open_popover
 from support.paths import ROOT
 from support.visitor import free_port, run_visitors

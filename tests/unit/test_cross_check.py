@@ -11,8 +11,8 @@ import pytest
 
 import ops
 from ops.runtime.cross_check import cross_check
-from ops.runtime.report import CrossCheckReport
 from ops.runtime.onnxruntime_check import probe_tensor, select_provider
+from ops.runtime.report import CrossCheckReport
 
 # ops exports the function cross_check, which hides the submodule of the same name.
 cc_module = importlib.import_module("ops.runtime.onnxruntime_check")

@@ -1,11 +1,11 @@
 """The README is the front door: its first screen shows the app and how to start it, and no link in the docs is dead."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from support.paths import ROOT
+
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # Roughly what a browser shows of the README before scrolling.
 FIRST_SCREEN = 40

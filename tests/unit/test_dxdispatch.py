@@ -13,7 +13,6 @@ from ops.descriptors.dxdispatch import run_model_detailed
 from ops.descriptors.export import model_for
 from support.paths import EXAMPLES
 
-
 SEED_INPUT = [[[0, 1, 2], [3, 4, 5]], [[9, 10, 11], [12, 13, 14]], [[18, 19, 20], [21, 22, 23]],
               [[27, 28, 29], [30, 31, 32]], [[36, 37, 38], [39, 40, 41]], [[45, 46, 47], [48, 49, 50]],
               [[54, 55, 56], [57, 58, 59]], [[63, 64, 65], [66, 67, 68]]]

@@ -7,7 +7,6 @@ import time
 
 import numpy as np
 import pytest
-from support.app import run_through_app
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from ops.datatypes import unsigned_of_width
 from ops.descriptors import dxdispatch as dx
 from ops.descriptors import partial
 from ops.guard import element_cap_set_to
+from support.app import run_through_app
 
 WORKBENCH_CAP = 2**20  # app_pages/workbench.py ELEMENT_CAP
 MODEL_BYTES = 1_000_000

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from ops import DescriptorError, bit_or, depth_to_space, join, space_to_depth, split
 from ops.descriptors.dxdispatch import run_model_detailed
-from support.cpp import MOCK_HEADER
 from ops.descriptors.export import cpp_snippet, initial_values, model_for, normalize_model
+from support.cpp import MOCK_HEADER
 
 DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 

@@ -4,16 +4,16 @@ cross-check on ONNX Runtime for every data type and layout preset."""
 import json
 import shutil
 import subprocess
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.operators import operator
 from ops.descriptors.layouts import identity_descs, identity_spec
-from ops.runtime.identity_check import read_plan, write_plan
-from ops.runtime.identity_check import matrix_rows, matrix_table
+from ops.operators import operator
+from ops.runtime.identity_check import matrix_rows, matrix_table, read_plan, write_plan
 
 FLOAT32 = "FLOAT32"
 

@@ -3,7 +3,6 @@ run is exactly the strict run of the part that can run, stopping at the first di
 
 import copy
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,8 +21,8 @@ from ops import (
     run_model_partial,
 )
 from ops.guard import element_cap_set_to
-
 from support.paths import ROOT
+
 PARTIAL = {p.stem: json.loads(p.read_text()) for p in sorted((ROOT / "examples" / "partial").glob("*.json"))}
 FULL = {p.stem: json.loads(p.read_text()) for p in sorted((ROOT / "examples").glob("*.json"))}
 

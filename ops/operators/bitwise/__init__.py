@@ -2,14 +2,14 @@
 
 import numpy as np
 
-from .. import parallel
 from ...datatypes import unsigned_of_width
 from ...errors import DescriptorError
 from ...guard import check_tensor
 from ...tensor_desc import Problem, join_path
+from .. import parallel
 from ..base import ALL_TYPES, INPUT, OUTPUT, Field, Operator, support_rows
-from .frameworks import BinaryBitwiseForms
 from . import teaching
+from .frameworks import BinaryBitwiseForms
 
 
 def bit_or(a, b):

@@ -2,8 +2,8 @@
 through the unsigned integer type of the same width and back, unchanged. B may be stored smaller and broadcast to A's
 sizes, as DirectML reads it through 0 strides and numpy, PyTorch and ONNX broadcast."""
 
-from collections.abc import Sequence
 import dataclasses
+from collections.abc import Sequence
 
 from ...datatypes import FLOAT_TYPES, unsigned_of_width
 from ...errors import DescriptorError

@@ -8,14 +8,14 @@ c'*bs*bs + bh*bs + bw (ONNX mode CRD).
 
 import numpy as np
 
-from .. import parallel
 from ...errors import DescriptorError
 from ...guard import check_element_count, check_positive_int, check_tensor
 from ...tensor_desc import Problem, join_path
+from .. import parallel
 from ..base import ALL_TYPES, ENUM, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Enum, Field, Operator, support_rows
-from .frameworks import DepthToSpaceForms, SpaceToDepthForms
 from . import detective, teaching
 from .fixes import nearest_fixes
+from .frameworks import DepthToSpaceForms, SpaceToDepthForms
 
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
              (("DCR", "DEPTH_COLUMN_ROW"), ("CRD", "COLUMN_ROW_DEPTH")), "Order")

@@ -7,7 +7,7 @@ tensor descs' Strides give (ops/descriptors/layouts.py works on the buffers).
 """
 
 from ...tensor_desc import Problem, join_path
-from ..base import INPUT, NO_64_BIT, OUTPUT, SCALE_BIAS, Field, Operator, ALL_TYPES, support_rows
+from ..base import ALL_TYPES, INPUT, NO_64_BIT, OUTPUT, SCALE_BIAS, Field, Operator, support_rows
 
 _FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 

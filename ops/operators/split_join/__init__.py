@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from .. import parallel
 from ...errors import DescriptorError
 from ...guard import check_element_count, check_positive_int, check_tensor
 from ...tensor_desc import Problem, join_path
+from .. import parallel
 from ..base import (
     ALL_TYPES,
     COUNT,
@@ -21,9 +21,9 @@ from ..base import (
     check_axis,
     support_rows,
 )
-from .frameworks import JoinForms, SplitForms
 from . import detective, teaching
 from .fixes import nearest_fixes
+from .frameworks import JoinForms, SplitForms
 
 DIMS = (1, 8)
 # DML_SPLIT at 1_0 and DML_JOIN at 1_0: these six types (SPEC sections 5-6).
