@@ -157,7 +157,7 @@ def verdict(case):
     report, xs, ys = case.report, case.xs, case.ys
     if report.matches:
         st.success(report.note, icon=":material/check_circle:")
-        for i, descriptor in enumerate(report.matches):
+        for descriptor in report.matches:
             left, right = st.columns([3, 2], vertical_alignment="center")
             left.markdown(f"Reproduced by **{describe(descriptor)}**")
             with right:
@@ -289,13 +289,13 @@ def page():
 
 def show_case(case):
     """The figure of where every output cell came from, then what the detective concluded from it."""
-    meta = case.figure.to_dict()["layout"]["meta"]
+    drawn = case.figure.context.note
     shapes = ", ".join(str(list(y.shape)) for y in case.ys)
     st.caption(
         f"Output sizes {shapes}, compared by {case.report.compared_by}. Tiles are the last two dimensions, row 0 at "
         "the top; each output cell shows the flat index of the input element it came from and takes that "
         "element's color (✗: a value in no input). Hover for both indices."
-        + (f" Drawn: {meta['drawn']}." if meta["drawn"] else ""))
+        + (f" Drawn: {drawn}." if drawn else ""))
     charts.show(case.figure, "dt_chart", "detective", "Layout detective: where each element came from")
     st.subheader("What the detective found")
     verdict(case)

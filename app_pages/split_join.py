@@ -154,8 +154,8 @@ def plane_controls(s, view):
     return row, box, slice_indices(slice_text, other_dims), (int(row0), int(col0))
 
 
-def meta(figure):
-    return figure.to_dict()["layout"]["meta"]
+def fixed_text(fixed):
+    return ", ".join(f"dim {d} = {i}" for d, i in sorted(fixed.items())) or "none"
 
 
 def plane_caption(s):
@@ -184,7 +184,7 @@ def figure(s, steps_on, speed):
         rows_text = "one row (1-D tensor)" if row_dim is None else f"rows = dim {row_dim}, indices {row0} to {row1 - 1}"
         box.caption(plane_caption(s))
         summary(row, [f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1}",
-                      f"other dims fixed at: {', '.join(f'dim {d} = {i}' for d, i in meta(picture)['fixed']) or 'none'}"])
+                      f"other dims fixed at: {fixed_text(picture.context.fixed)}"])
         remember_valid("split_join", drawn)
         if steps_on:
             explain.stepper("split_join", [("SPLIT", picture)], lambda title, step: split_formula(s, step.source),
@@ -192,13 +192,13 @@ def figure(s, steps_on, speed):
             return
         pick = url_state.value(SplitJoinPage.pick, None)
         picked = work.picked("split_join", picture, pick)
-        show_pick(s, meta(picked)["pick"])
+        show_pick(s, picked.context.pick)
         operator = "JOIN" if s.join else "SPLIT"
         charts.show(explain.with_speed(picked, speed), CHART, file_stem(operator, s.spec.data_type, *s.sizes,
                                                                         f"axis{s.axis}"),
                     f"{operator}, {s.spec.data_type} {list(s.sizes)}, Axis {s.axis}, parts {list(s.output_sizes)}",
                     on_select=functools.partial(remember_pick, SplitJoinPage.pick, CHART, pick_from_selection))
-        if meta(picked)["pick"] is not None:
+        if picked.context.pick is not None:
             columns = st.columns(2)
             with columns[0]:
                 explain.formula_block("SPLIT: where the picked element goes", functools.partial(split_formula, s, pick))
@@ -322,7 +322,8 @@ class SplitJoinPage(OperatorPage):
         """SPLIT's and JOIN's panels (JOIN's alone when it is set up from its inputs)."""
         data_type = s.spec.data_type
         join = Panels(Call("JOIN", data_type, s.pieces, (("axis", s.axis),)),
-                      Arrays(("join", *s.key), functools.partial(parts_of, s), functools.partial(joined_of, s), refusal),
+                      Arrays(("join", *s.key), functools.partial(parts_of, s), functools.partial(joined_of, s),
+                             refusal),
                       "sj_join_panels", "JOIN")
         if s.join:
             return [join]

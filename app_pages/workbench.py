@@ -137,7 +137,8 @@ def show_validation(raw, level):
                  key="wb_report_table")
     for name, by_level in details.items():
         valid = [lvl for lvl, problems in by_level.items() if not problems]
-        st.markdown(f"`{name}`: " + (f"valid from feature level **{valid[0]}**" if valid else "**valid at no feature level**"))
+        st.markdown(f"`{name}`: " + (f"valid from feature level **{valid[0]}**" if valid
+                                     else "**valid at no feature level**"))
         failing = {lvl: problems for lvl, problems in by_level.items() if problems}
         if failing:
             with st.expander(f"Why `{name}` fails at {', '.join(failing)}"):
@@ -177,9 +178,11 @@ def show_dispatch(index, record, command, dispatchable, checking):
             zrange = color_limits(old, new)
             left, right = st.columns(2)
             with left:
-                show_heatmap(old, f"{label} {list(old.shape)} in {resource}: before", f"wb_before_{index}_{label}", zrange)
+                show_heatmap(old, f"{label} {list(old.shape)} in {resource}: before", f"wb_before_{index}_{label}",
+                             zrange)
             with right:
-                show_heatmap(new, f"{label} {list(new.shape)} in {resource}: after", f"wb_after_{index}_{label}", zrange)
+                show_heatmap(new, f"{label} {list(new.shape)} in {resource}: after", f"wb_after_{index}_{label}",
+                             zrange)
     if checking:
         show_cross_check(record, dispatchable)
 
@@ -336,7 +339,8 @@ def built_desc(default_type):
         if strides_text.strip():
             obj["Strides"] = list(parse_int_list(strides_text, "Strides", minimum=0))
         if total_text.strip():
-            obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0, max_count=1)[0]
+            obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0,
+                                                           max_count=1)[0]
     except (DescriptorError, IndexError) as error:
         st.error(str(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
         return None, kind
@@ -401,7 +405,7 @@ def show_explorer(raw, default_type):
     st.caption(
         f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
         f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,}). "
-        + figure.to_dict()["layout"].get("meta", {}).get("reading", "")
+        + figure.context.reading
     )
 
 

@@ -18,3 +18,8 @@ def bits_of(z):
     """A heatmap cell's z is 1 + 2 * field + bit; 0 = not yet written (returned as -1)."""
     z = plotly_array(z).astype(int)
     return np.where(z == 0, -1, np.mod(z - 1, 2))
+
+
+def changed_traces(frame):
+    """{trace position: the trace's properties the animation frame changes}."""
+    return dict(zip(frame["traces"], frame["data"]))

@@ -5,6 +5,7 @@ Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, tes
 
 import math
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 
@@ -191,17 +192,19 @@ def _grid(bits, codes, shown=None):
 
 
 def _cell_ids(first, count, width, bits):
-    """(element index, bit number, bit) of every cell, row-major: what a click picks and the hover shows."""
-    elements = np.broadcast_to(np.arange(first, first + count)[:, None], (count, width))
-    bit_numbers = np.broadcast_to(np.arange(width - 1, -1, -1)[None, :], (count, width))
-    ids = np.stack([elements, bit_numbers, bits], axis=-1).reshape(-1, 3)
-    return ids.astype(smallest_uint(max(first + count, width)))
+    """Column's values for every cell, row-major: what a click picks and the hover shows."""
+    ids = np.empty((count, width, len(Column)), dtype=smallest_uint(max(first + count, width)))
+    ids[..., Column.ELEMENT] = np.arange(first, first + count)[:, None]
+    ids[..., Column.BIT_NUMBER] = np.arange(width - 1, -1, -1)[None, :]
+    ids[..., Column.BIT] = bits
+    return ids.reshape(-1, len(Column))
 
 
 def pick_from_selection(selection):
     """(element index, bit number) of the clicked bit from st.plotly_chart's selection state, or None."""
     custom = selected_customdata(selection)
-    return None if custom is None or len(custom) < 2 else (custom[0], custom[1])
+    return None if custom is None or len(custom) < len(Column) else (custom[Column.ELEMENT],
+                                                                      custom[Column.BIT_NUMBER])
 
 
 def describe_pick(pick, a, b, out):
@@ -287,6 +290,25 @@ def _ticktext(flat, first, stop, index_offset):
 SUFFIXES = ("", "2", "3")  # the axes of the A, B and Output grids
 
 
+class Trace(IntEnum):
+    """The figure's traces, in order: a heatmap per grid, then each grid's click targets."""
+
+    A = 0
+    B = 1
+    OUTPUT = 2  # the grid Play fills (the frames change it alone)
+    A_CELLS = 3
+    B_CELLS = 4
+    OUTPUT_CELLS = 5
+
+
+class Column(IntEnum):
+    """The customdata columns of the click targets."""
+
+    ELEMENT = 0  # the element's row-major index in the whole tensor
+    BIT_NUMBER = 1  # 0 = least significant
+    BIT = 2  # its value, 0 or 1
+
+
 @dataclass(frozen=True)
 class BitGrid:
     """What with_pick needs to redraw a pick: the drawn window and the shapes drawn besides the pick."""
@@ -296,6 +318,51 @@ class BitGrid:
     width: int
     field_shapes: list
     highlights: list  # each frame's highlight shapes
+
+
+def _heatmaps(grids, codes, sizes, show_text):
+    return [
+        trace("heatmap", z=_grid(bits, codes), x=list(range(bits.shape[1])), y=list(range(bits.shape[0])),
+              zmin=NOT_WRITTEN, zmax=2 * len(FIELD_ORDER) + 1, colorscale=_colorscale(), showscale=False, xgap=1,
+              ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
+              textfont=dict(size=sizes.cell_font), hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}",
+              yaxis=f"y{suffix}")
+        for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
+    ]
+
+
+def _click_targets(grids, first):
+    """Invisible markers over every cell of each grid (customdata: Column); after the heatmaps, in Trace's order."""
+    count, width = grids[0].shape
+    rows, cols = np.indices((count, width), dtype=smallest_uint(max(count, width)))
+    template = (f"{{panel}} element %{{{{customdata[{int(Column.ELEMENT)}]}}}}<br>bit "
+                f"%{{{{customdata[{int(Column.BIT_NUMBER)}]}}}}: %{{{{customdata[{int(Column.BIT)}]}}}}<extra></extra>")
+    return [click_targets(f"{PANELS[panel]} cells", _cell_ids(first, count, width, bits),
+                          template.format(panel=PANELS[panel]), x=cols.ravel(), y=rows.ravel(), xaxis=f"x{suffix}",
+                          yaxis=f"y{suffix}")
+            for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))]
+
+
+def _axes(layout, arrays, first, stop, index_offset, sizes):
+    """Each grid's row labels (the elements decoded, thinned to sizes.label_every) and bit numbers under it.
+
+    Cells are as wide as the window allows and sizes.row high: a bit grid reads as well in rectangles, and rows of a
+    fixed height keep their labels apart on any screen. Row labels widen the left margin to fit (automargin), in the
+    app and in an exported file alike."""
+    width = arrays[0].dtype.itemsize * 8
+    every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
+    bit_ticks = [c for c in range(width) if (width - 1 - c) % every == every - 1 or c == width - 1]
+    rows = list(range(stop - first))
+    for flat, suffix in zip(arrays, SUFFIXES):
+        labels = _ticktext(flat, first, stop, index_offset)
+        layout[f"yaxis{suffix}"].update(
+            autorange="reversed", automargin=True, tickmode="array", tickvals=rows[::sizes.label_every],
+            ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
+        )
+        layout[f"xaxis{suffix}"].update(
+            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
+            tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
+        )
 
 
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
@@ -320,63 +387,28 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
     show_text = width <= 32 and sizes.cell_font >= 9
     output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
-    titles = [f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"]
-    layout, annotations = subplot_layout(titles, sizes.spacing, stacked=True)
+    layout, annotations = subplot_layout([f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"], sizes.spacing,
+                                         stacked=True)
     annotations[0]["yshift"] = FIELD_PX  # grid A's title goes over its field names
-    y = list(range(count))
-    x = list(range(width))
-    colorscale = _colorscale()
-    zmax = 2 * len(FIELD_ORDER) + 1
-    data = [
-        trace("heatmap", z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale,
-              showscale=False, xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-              textfont=dict(size=sizes.cell_font),
-              hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}", yaxis=f"y{suffix}")
-        for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
-    ]
-    # The markers come after the three heatmaps, so the frames' trace 2 stays the Output grid.
-    rows_, cols_ = np.indices((count, width), dtype=smallest_uint(max(count, width)))
-    for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES)):
-        data.append(click_targets(
-            f"{PANELS[panel]} cells", _cell_ids(first + index_offset, count, width, bits),
-            f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{customdata[2]}}<extra></extra>",
-            x=cols_.ravel(), y=rows_.ravel(), xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
-    every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
-    bit_ticks = [c for c in x if (width - 1 - c) % every == every - 1 or c == width - 1]
-    for panel, suffix in enumerate(SUFFIXES):
-        flat = (a, b, out)[panel]
-        labels = _ticktext(flat, first, stop, index_offset)
-        # Cells are as wide as the window allows and sizes.row high: a bit grid reads as well in rectangles, and
-        # rows of a fixed height keep their labels apart on any screen.
-        layout[f"yaxis{suffix}"].update(
-            autorange="reversed", tickmode="array", tickvals=y[::sizes.label_every],
-            ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
-        )
-        layout[f"xaxis{suffix}"].update(
-            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
-            tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
-        )
+    data = _heatmaps(grids, codes, sizes, show_text) + _click_targets(grids, first + index_offset)
+    _axes(layout, (a, b, out), first, stop, index_offset, sizes)
     field_shapes = _field_shapes(dtype, count, SUFFIXES)
     static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
     frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
                                              sizes.label_every, first + index_offset)
-    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
-    duration = max(60, min(400, 8000 // len(frames)))
-    names = [f["name"] for f in frames]
-    menus, sliders = play_controls(names, step_labels, active=len(frames) - 1, duration=duration, y=-0.02,
-                                   pad_top=36)
+    menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=len(frames) - 1,
+                                   duration=max(60, min(400, 8000 // len(frames))), y=-0.02, pad_top=36)
     layout.update(
-        annotations=annotations + _field_annotations(dtype),
-        height=sizes.height,
-        margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom),
-        hovermode="closest", clickmode="event+select", dragmode=False,
+        annotations=annotations + _field_annotations(dtype), height=sizes.height,
+        margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom), hovermode="closest", clickmode="event+select",
+        dragmode=False, updatemenus=menus, sliders=sliders,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
-        updatemenus=menus, sliders=sliders,
     )
     if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = static_shapes
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
 
 
@@ -467,4 +499,4 @@ def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every)
                               ticktext=ticktext[::label_every]))
     if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = shapes
-    return dict(name=name, data=[heatmap], traces=[2], layout=layout)
+    return dict(name=name, data=[heatmap], traces=[int(Trace.OUTPUT)], layout=layout)

@@ -99,8 +99,8 @@ def cell_square_path(rows, cols, pad=0.5):
 def rect_outline_xy(top, left, height, width):
     """x and y lists drawing rectangle outlines (cells [top, top+height) x [left, left+width)), None-separated."""
     xs, ys = [], []
-    for t, l, h, w in zip(top, left, height, width):
-        x0, x1, y0, y1 = l - 0.5, l + w - 0.5, t - 0.5, t + h - 0.5
+    for t, lft, h, w in zip(top, left, height, width):
+        x0, x1, y0, y1 = lft - 0.5, lft + w - 0.5, t - 0.5, t + h - 0.5
         xs += [x0, x1, x1, x0, x0, None]
         ys += [y0, y0, y1, y1, y0, None]
     return xs, ys
@@ -172,12 +172,12 @@ def figure_json_size(fig):
     return len(plotly.io.to_json(fig, validate=False))
 
 
-def empty_figure(message):
-    """A figure with only a centered note, for a state with nothing to draw."""
+def empty_figure(message, context=None):
+    """A figure with only a centered note, for a state with nothing to draw; `context` as its builder's would be."""
     return SpecFigure(figure_spec([], dict(
         annotations=[dict(showarrow=False, text=message, x=0.5, xref="paper", y=0.5, yref="paper")],
         xaxis=dict(visible=False), yaxis=dict(visible=False), height=200,
-    )))
+    )), context=context)
 
 
 def trace(kind, **props):

@@ -10,7 +10,7 @@ from ops import depth_to_space
 from support.browser import close_popover, open_popover
 from support.visitor import served_app
 from ui.values import make_values
-from viz.depth_space_fig import depth_space_figure
+from viz.depth_space_fig import Column, Trace, depth_space_figure
 
 pytestmark = pytest.mark.browser
 
@@ -31,11 +31,11 @@ def assert_clean(page):
 
 
 def plot_state(page, index=0):
-    """Trace 2 (the 'not yet written' cover) colorscale and the slider position of the index-th chart."""
+    """The 'not yet written' cover's colorscale and the slider position of the index-th chart."""
     return page.evaluate(
-        """(i) => { const gd = document.querySelectorAll('.js-plotly-plot')[i];
-                    return JSON.stringify([gd.data[2].colorscale, gd._fullLayout.sliders[0].active]); }""",
-        index,
+        """([i, cover]) => { const gd = document.querySelectorAll('.js-plotly-plot')[i];
+                    return JSON.stringify([gd.data[cover].colorscale, gd._fullLayout.sliders[0].active]); }""",
+        [index, int(Trace.COVER)],
     )
 
 
@@ -55,10 +55,10 @@ def test_depth_page_play_changes_the_drawn_frame(page, app_url, screenshot_dir):
     before = plot_state(page)
     page.locator(".js-plotly-plot .updatemenu-button").filter(has_text="Play").first.click()
     page.wait_for_function(
-        """(before) => { const gd = document.querySelector('.js-plotly-plot');
-                         const now = [gd.data[2].colorscale, gd._fullLayout.sliders[0].active];
+        """([before, cover]) => { const gd = document.querySelector('.js-plotly-plot');
+                         const now = [gd.data[cover].colorscale, gd._fullLayout.sliders[0].active];
                          return JSON.stringify(now) !== before; }""",
-        arg=before, timeout=LOAD_TIMEOUT,
+        arg=[before, int(Trace.COVER)], timeout=LOAD_TIMEOUT,
     )
     page.screenshot(path=str(screenshot_dir / "depth_space_playing.png"), full_page=True)
     assert plot_state(page) != before
@@ -88,7 +88,7 @@ def test_clicking_a_cell_highlights_source_and_destination(page, app_url, screen
     x = make_values("coded", (1, 8, 2, 3), "UINT32")
     fig = depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW", "depth_to_space")
     inputs = next(t for t in fig.data if t.type == "scatter" and t.name == "input")
-    i = [int(row[8]) for row in inputs.customdata].index(11)
+    i = [int(row[Column.IN_FLAT]) for row in inputs.customdata].index(11)
     point = page.evaluate(
         """([cx, cy]) => { const gd = document.querySelector('.js-plotly-plot');
                    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;

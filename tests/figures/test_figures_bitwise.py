@@ -14,6 +14,8 @@ from support.figures import bits_of, plotly_array
 from viz.bitwise_fig import (
     MAX_CELLS,
     MAX_FRAMES,
+    Column,
+    Trace,
     bit_matrix,
     bitwise_figure,
     decode_rows,
@@ -46,9 +48,9 @@ def test_seed_example_one_or_two_is_plus_inf():
     out = bit_or(a, b)
     data = spec(bitwise_figure(a, b, out))["data"]
     expected = [int(c) for c in f"{0x7F800000:032b}"]
-    assert bits_of(data[0]["z"])[0].tolist() == [int(c) for c in f"{0x3F800000:032b}"]
-    assert bits_of(data[1]["z"])[0].tolist() == [int(c) for c in f"{0x40000000:032b}"]
-    assert bits_of(data[2]["z"])[0].tolist() == expected
+    assert bits_of(data[Trace.A]["z"])[0].tolist() == [int(c) for c in f"{0x3F800000:032b}"]
+    assert bits_of(data[Trace.B]["z"])[0].tolist() == [int(c) for c in f"{0x40000000:032b}"]
+    assert bits_of(data[Trace.OUTPUT]["z"])[0].tolist() == expected
     rows = decode_rows(a, b, out, 0, 1)
     assert rows[0]["Output bits"] == "0x7F800000" and rows[0]["Output class"] == "+inf"
 
@@ -103,7 +105,8 @@ def test_decoded_values_and_classes_label_the_rows():
     (np.float32(-np.inf), "-inf"), (np.array([0x7F800001], np.uint32).view(np.float32)[0], "sNaN"),
     (np.array([0x7FC00000], np.uint32).view(np.float32)[0], "qNaN"),
     (np.array([0xFFC00001], np.uint32).view(np.float32)[0], "qNaN"),
-    (np.array([0x7D01], np.uint16).view(np.float16)[0], "sNaN"), (np.array([0x7E00], np.uint16).view(np.float16)[0], "qNaN"),
+    (np.array([0x7D01], np.uint16).view(np.float16)[0], "sNaN"),
+    (np.array([0x7E00], np.uint16).view(np.float16)[0], "qNaN"),
     (np.array([0x7FF0000000000001], np.uint64).view(np.float64)[0], "sNaN"),
     (np.array([0x7FF8000000000000], np.uint64).view(np.float64)[0], "qNaN"),
     (np.int8(-3), "integer"),
@@ -158,7 +161,7 @@ def test_window_draws_requested_elements():
     x = np.arange(100, dtype=np.uint32)
     figure = spec(bitwise_figure(x, x, x, first=40, rows=3))
     assert figure["layout"]["yaxis"]["ticktext"][0].startswith("#40 ")
-    assert int("".join(map(str, bits_of(figure["data"][0]["z"])[2])), 2) == 42
+    assert int("".join(map(str, bits_of(figure["data"][Trace.A]["z"])[2])), 2) == 42
 
 
 # Click-to-highlight: the picked bit outlined in A, B and Output, and the caption that names it.
@@ -231,16 +234,18 @@ def test_pick_in_a_window_counts_elements_of_the_whole_tensor():
 def test_click_targets_carry_element_bit_number_and_bit():
     a = np.array([0x0F, 0xA0, 0x33], np.uint8)
     figure = spec(bitwise_figure(a, a, a, first=1, rows=2))
-    targets = [t for t in figure["data"] if t["type"] == "scatter"]
+    data = figure["data"]
+    targets = [data[role] for role in (Trace.A_CELLS, Trace.B_CELLS, Trace.OUTPUT_CELLS)]
     assert [t["name"] for t in targets] == ["A cells", "B cells", "Output cells"]
-    for target, heatmap in zip(targets, figure["data"][:3]):
+    for target, heatmap in zip(targets, [data[role] for role in (Trace.A, Trace.B, Trace.OUTPUT)]):
         ids = plotly_array(target["customdata"])
         rows, cols = plotly_array(target["y"]), plotly_array(target["x"])
         grid = bits_of(heatmap["z"])
-        assert ids[:, 0].tolist() == [1 + r for r in rows.tolist()]  # element numbers of the whole tensor
-        assert ids[:, 1].tolist() == [7 - c for c in cols.tolist()]
-        assert ids[:, 2].tolist() == grid[rows, cols].tolist()
-    assert pick_from_selection({"points": [{"customdata": {"0": 2, "1": 5, "2": 1}}]}) == (2, 5)
+        assert ids[:, Column.ELEMENT].tolist() == [1 + r for r in rows.tolist()]  # numbered in the whole tensor
+        assert ids[:, Column.BIT_NUMBER].tolist() == [7 - c for c in cols.tolist()]
+        assert ids[:, Column.BIT].tolist() == grid[rows, cols].tolist()
+    clicked = {str(int(Column.ELEMENT)): 2, str(int(Column.BIT_NUMBER)): 5, str(int(Column.BIT)): 1}
+    assert pick_from_selection({"points": [{"customdata": clicked}]}) == (2, 5)
     assert pick_from_selection({"points": []}) is None
 
 

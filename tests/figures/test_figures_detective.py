@@ -19,10 +19,15 @@ def arrays(value):
     return decode_typed_array(value) if is_typed_array(value) else np.array(value, dtype=object)
 
 
-def figure_of(xs, ys):
+def build(xs, ys):
     report = ops.identify(xs[0] if len(xs) == 1 else xs, ys[0] if len(ys) == 1 else ys)
     sources = report.source_index if isinstance(report.source_index, list) else [report.source_index]
-    figure = detective_figure([x.shape for x in xs], [y.shape for y in ys], sources, report.input_starts, ys)
+    return report, sources, detective_figure([x.shape for x in xs], [y.shape for y in ys], sources,
+                                             report.input_starts, ys)
+
+
+def figure_of(xs, ys):
+    report, sources, figure = build(xs, ys)
     return report, sources, figure.to_dict()
 
 
@@ -70,7 +75,7 @@ def test_every_output_cell_names_its_source_as_the_index_map_does(order):
     seen, spec = check_every_output_cell([x], [ops.depth_to_space(x, 2, order)])
     assert seen == 48
     assert spec["layout"]["yaxis"]["range"][0] > spec["layout"]["yaxis"]["range"][1]  # row 0 at the top
-    assert spec["layout"]["meta"]["drawn"] == ""
+    assert build([x], [ops.depth_to_space(x, 2, order)])[2].context.note == ""
 
 
 @settings(max_examples=25, deadline=None)
@@ -117,9 +122,9 @@ def test_tiles_take_colorblind_safe_colors_then_a_sequential_scale():
 
 def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
     x = ops.origin_coded_input((1, 64, 100, 30))
-    _, _, spec = figure_of([x], [ops.depth_to_space(x, 4, "CRD")])
-    assert len(cells(spec)) <= 2 * MAX_CELLS
-    drawn = spec["layout"]["meta"]["drawn"]
+    _, _, figure = build([x], [ops.depth_to_space(x, 4, "CRD")])
+    assert len(cells(figure.to_dict())) <= 2 * MAX_CELLS
+    drawn = figure.context.note
     assert "x: the first 2 of 64 tiles, each its first 64 x 30 cells"  # 4,096 // (64 * 30) in drawn
     assert "y: the first 1 of 4 tiles, each its first 64 x 64 cells" in drawn
     assert figure_json_size(detective_figure([x.shape], [(1, 4, 400, 120)], [np.zeros((1, 4, 400, 120), int)],
