@@ -2,7 +2,8 @@
 "Download animated HTML" button whose file is made only when clicked.
 
 Figures are drawn by a small component (plotly_chart.js) that keeps one graph per key and redraws it in place, with
-the plotly.js of the Python plotly package served as a static file."""
+the plotly.js of the Python plotly package served as a static file: the server launcher (serve/launch.py) publishes
+it with publish_plotly_js before the server listens; importing this module writes nothing."""
 
 import functools
 import hashlib
@@ -22,19 +23,19 @@ from viz.spec import SpecFigure
 from .sidebar import presenting
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-# Streamlit serves <main script's folder>/static at app/static/ (server.enableStaticServing in .streamlit/config.toml)
-SERVED_PLOTLY_JS = Path(__file__).resolve().parent.parent / "static" / "plotly.min.js"
 
 
-def _serve_plotly_js():
-    """Put the installed plotly.min.js where Streamlit serves static files, once per install (a replace, so that
-    processes starting together never serve half a file)."""
-    if SERVED_PLOTLY_JS.exists() and SERVED_PLOTLY_JS.stat().st_size == PLOTLY_JS.stat().st_size:
+def publish_plotly_js(static_dir):
+    """Put the installed plotly.min.js in `static_dir`, the folder Streamlit serves at app/static/ (<app.py's
+    folder>/static, server.enableStaticServing in .streamlit/config.toml), unless it is there already. A replace,
+    so that processes starting together never serve half a file."""
+    served = Path(static_dir) / PLOTLY_JS.name
+    if served.exists() and served.stat().st_size == PLOTLY_JS.stat().st_size:
         return
-    SERVED_PLOTLY_JS.parent.mkdir(exist_ok=True)
-    partial = SERVED_PLOTLY_JS.with_suffix(f".{os.getpid()}.part")
+    served.parent.mkdir(exist_ok=True)
+    partial = served.with_suffix(f".{os.getpid()}.part")
     partial.write_bytes(PLOTLY_JS.read_bytes())
-    os.replace(partial, SERVED_PLOTLY_JS)
+    os.replace(partial, served)
 
 
 def _without_comments(path):
@@ -42,7 +43,6 @@ def _without_comments(path):
     return "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
 
 
-_serve_plotly_js()
 _chart = st.components.v2.component(
     f"dml_plotly_{get_plotlyjs_version()}", js=_without_comments(Path(__file__).with_name("plotly_chart.js")),
     isolate_styles=False)
@@ -95,7 +95,8 @@ def chart_data(figure, config, title, clickable):
     layout = to_json_plotly(spec["layout"])
     fields = {"config": config, "title": title, "clickable": clickable,
               "revision": _digest(traces), "frames_revision": _digest(frames)}
-    return f'{{"figure": {{"data": {traces}, "layout": {layout}, "frames": {frames}}}, {json.dumps(fields)[1:]}'.encode()
+    figure = f'{{"data": {traces}, "layout": {layout}, "frames": {frames}}}'
+    return f'{{"figure": {figure}, {json.dumps(fields)[1:]}'.encode()
 
 
 def _digest(text):

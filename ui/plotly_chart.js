@@ -2,7 +2,8 @@
 // same div. st.plotly_chart derives its element's identity from the figure (Streamlit 1.67,
 // elements/plotly_chart.py: key_as_main_identity=False), so every change of a setting mounted a new chart that
 // plotly drew twice: about two thirds of the browser's time after a change of C on the Depth page.
-// plotly.js itself is the one the Python plotly package ships, served from ./static (ui/charts.py puts it there).
+// plotly.js itself is the one the Python plotly package ships, served from ./static (the server launcher puts it there:
+// ui/charts.py, publish_plotly_js).
 
 const PLOTLY_URL = "app/static/plotly.min.js";
 
@@ -12,7 +13,10 @@ function plotlyLoaded() {
       const script = document.createElement("script");
       script.src = new URL(PLOTLY_URL, document.baseURI).href;
       script.onload = resolve;
-      script.onerror = () => { window.__dmlPlotly = null; reject(new Error(`${PLOTLY_URL} did not load`)); };
+      script.onerror = () => {
+        window.__dmlPlotly = null;
+        reject(new Error(`${PLOTLY_URL} did not load (the server launcher, python -m serve.launch, publishes it)`));
+      };
       document.head.appendChild(script);
     });
   }
