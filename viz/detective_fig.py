@@ -5,29 +5,29 @@ enumerating the tiles, row 0 at the top. The inputs are on the left, each cell l
 value, in an origin-coded input) and colored by the tile it sits in; the outputs are on the right, each cell
 labelled with the flat index of the input element it came from and colored by that element's tile, so a cell
 that moved keeps its source's color and number. Cells whose value is in no input are dark and marked "✗".
-Hover gives both indices. Colors are the Okabe-Ito palette (distinct under the common color-vision
-deficiencies) up to eight tiles and Cividis beyond; the labels carry the same information for every reader.
+Hover gives both indices. Colors are the operator pages' channel colors (viz.colors: distinct under the common
+color-vision deficiencies up to twelve tiles, with a band mark in each cell beyond); the labels carry the same
+information for every reader.
 """
 
 import dataclasses
 import math
 
 import numpy as np
-from plotly.colors import sequential
 
 from .common import (
     LABEL_CELLS,
     MAX_CELLS,
+    band_marks,
     canvas_axes,
-    named_colorscale,
+    channel_colorscale,
+    color_range,
     squarish_columns,
     tile_origins,
     trace,
 )
 from .spec import SpecFigure, figure_spec
 
-# Okabe & Ito, "Color Universal Design" (2002): eight colors told apart with any common color-vision deficiency.
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999")
 MISSING_COLOR = "#1A1A1A"
 SAME_COLOR = "rgba(150,150,150,0.35)"
 DIFFERS_COLOR = "#D55E00"
@@ -107,15 +107,9 @@ def _index_text(index, i):
 
 
 def _colors(tile_count):
-    """Stepwise colorscale and z range for tile numbers 0 .. tile_count - 1."""
-    if tile_count > len(OKABE_ITO):
-        return named_colorscale(sequential.Cividis), (-0.5, tile_count - 0.5)
-    if tile_count == 1:
-        return [[0.0, OKABE_ITO[0]], [1.0, OKABE_ITO[0]]], (-0.5, 0.5)
-    scale = []
-    for i in range(tile_count):
-        scale += [[i / tile_count, OKABE_ITO[i]], [(i + 1) / tile_count, OKABE_ITO[i]]]
-    return scale, (-0.5, tile_count - 0.5)
+    """Stepwise colorscale (viz.colors, as the operator pages color channels) and z range for tile numbers
+    0 .. tile_count - 1."""
+    return channel_colorscale(tile_count), color_range(tile_count)
 
 
 def _tile_of(shapes, starts, flat):
@@ -225,11 +219,13 @@ def _detective_traces(cells, tile_count, font_size):
     """The tiles' colors and labels, the "in no input" cells over them, and the hover targets."""
     colorscale, zrange = _colors(tile_count)
     show_text = np.count_nonzero(cells.text != "") <= 2 * LABEL_CELLS
+    rows, cols = np.nonzero(~np.isnan(cells.z))
+    marks = band_marks(rows, cols, cells.z[rows, cols].astype(int), tile_count, "tile bands")
     return [
         trace("heatmap", z=cells.z, x0=0, dx=1, y0=0, dy=1, name="cells", zmin=zrange[0], zmax=zrange[1],
               colorscale=colorscale, showscale=False, hoverinfo="skip", xgap=1, ygap=1,
               text=cells.text if show_text else None, texttemplate="%{text}" if show_text else None,
-              textfont=dict(size=font_size, color="#000000")),
+              textfont=dict(size=font_size)),  # plotly picks dark or light ink for each cell's color
         trace("heatmap", z=cells.missing, x0=0, dx=1, y0=0, dy=1, name="in no input", zmin=-0.5, zmax=0.5,
               colorscale=[[0.0, MISSING_COLOR], [1.0, MISSING_COLOR]], showscale=False, hoverinfo="skip",
               xgap=1, ygap=1, text=np.where(np.isnan(cells.missing), "", "✗").astype(object),
@@ -237,7 +233,7 @@ def _detective_traces(cells, tile_count, font_size):
         trace("scatter", x=np.array(cells.hover_x, dtype=np.int32), y=np.array(cells.hover_y, dtype=np.int32),
               mode="markers", name="cells", text=cells.hover_text, hovertemplate="%{text}<extra></extra>",
               marker=dict(symbol="square", size=12, opacity=0), showlegend=False),
-    ]
+    ] + ([marks] if marks is not None else [])
 
 
 def _canvas_layout(height, width, width_px, annotations):
@@ -245,7 +241,6 @@ def _canvas_layout(height, width, width_px, annotations):
     layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
                   height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10))
     layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
-    layout["yaxis"].pop("autorange")
     return layout
 
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from viz.common import MAX_CELLS, figure_json_size
-from viz.detective_fig import MISSING_COLOR, OKABE_ITO, detective_figure, diff_figure
+from viz.colors import distinct
+from viz.common import BAND_MARKS, MAX_CELLS, figure_json_size
+from viz.detective_fig import MISSING_COLOR, detective_figure, diff_figure
 from viz.spec import decode_typed_array, is_typed_array
 
 
@@ -33,7 +34,7 @@ def figure_of(xs, ys):
 
 def cells(spec):
     """{canvas (row, col): (label, z, missing, hover)} of every drawn cell."""
-    heat, missing, points = spec["data"]
+    heat, missing, points = spec["data"][:3]  # then, past twelve tiles, their band marks
     z, gone = arrays(heat["z"]), arrays(missing["z"])
     text = arrays(heat["text"]) if "text" in heat else np.full(z.shape, "", dtype=object)  # no labels past LABEL_CELLS
     xs, ys = arrays(points["x"]), arrays(points["y"])
@@ -111,13 +112,21 @@ def test_cells_in_no_input_are_dark_crossed_and_name_their_value():
     assert spec["data"][1]["colorscale"][0][1] == MISSING_COLOR
 
 
-def test_tiles_take_colorblind_safe_colors_then_a_sequential_scale():
+def test_tiles_take_the_channel_colors_and_band_marks_beyond_them():
+    """As on the operator pages: colors that every reader tells apart, and past them a mark in each cell that
+    names its band; the labels' ink is plotly's choice for each cell, never dark on a dark color."""
     x = ops.origin_coded_input((1, 8, 2, 3))
     _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
-    assert {step[1] for step in spec["data"][0]["colorscale"]} == set(OKABE_ITO)
+    assert {step[1] for step in spec["data"][0]["colorscale"]} == set(distinct()[:8])
+    assert "color" not in spec["data"][0]["textfont"]
+    assert not [t for t in spec["data"] if t.get("meta") == BAND_MARKS]
     x = ops.origin_coded_input((1, 16, 2, 3))
     _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
-    assert len(spec["data"][0]["colorscale"]) > 2 and spec["data"][0]["zmax"] == 15.5
+    bands = [step[1] for step in spec["data"][0]["colorscale"][::2]]
+    assert set(bands) <= set(distinct()) and len(set(bands[:8])) == len(set(bands[8:])) == 8
+    assert spec["data"][0]["zmax"] == 15.5
+    [marks] = [t for t in spec["data"] if t.get("meta") == BAND_MARKS]
+    assert len(marks["marker"]["symbol"]) == 2 * 8 * 2 * 3  # tiles 8 to 15 (the second band), input and output
 
 
 def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
