@@ -16,13 +16,17 @@ import streamlit as st
 from plotly.io.json import to_json_plotly
 from plotly.offline import get_plotlyjs_version
 
-from viz.common import for_projector
+from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.export import animated_html, chart_config
 from viz.spec import SpecFigure
 
 from .sidebar import presenting
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+# Cell labels, in CSS pixels: the browser fits them to the cells it draws, and leaves out those that would be smaller
+# than the minimum (plotly_chart.js, fitCellText); a projector wants them larger.
+CELL_TEXT = {"min": 10, "max": 16}
+PROJECTOR_CELL_TEXT = {"min": 12, "max": 22}
 
 
 def publish_plotly_js(static_dir):
@@ -48,6 +52,18 @@ _chart = st.components.v2.component(
     isolate_styles=False)
 
 
+PRELOAD_KEY = "dml_plotly_preload"  # the hidden element's key; its container's is the class the page's CSS hides
+
+
+def preload_plotly():
+    """Start loading plotly.js as the run starts (app.py), while the server still computes the page's figure: the
+    chart component fetches and runs it once, for every chart of the page (a hidden element, no space taken).
+    Without it the browser asked for plotly.js only when the first figure arrived, then drew it a second or more
+    later (benchmarks/bench_first_figure.py)."""
+    with st.container(key=f"{PRELOAD_KEY}_box"):
+        _chart(key=PRELOAD_KEY, data=b'{"preload": true}')
+
+
 def show(figure, key, stem, title, on_select=None):
     """Draw `figure` (a SpecFigure or go.Figure) with the app's toolbar.
 
@@ -57,7 +73,8 @@ def show(figure, key, stem, title, on_select=None):
     """
     figure = _spec(figure)
     clicks = {} if on_select is None else {"on_select_change": on_select}
-    _chart(key=key, data=chart_data(_sized(figure), chart_config(stem), title, on_select is not None), **clicks)
+    _chart(key=key, data=chart_data(_sized(figure), chart_config(stem), title, on_select is not None, _cell_text()),
+           **clicks)
     st.download_button(
         "Download animated HTML", data=functools.partial(animated_html, figure, title, stem),
         file_name=f"{stem}.html", mime="text/html", key=f"{key}_html", on_click="ignore",
@@ -71,7 +88,7 @@ def picture(figure, key, title):
     """Draw `figure` without toolbar, downloads or clicks: step views, quiz reveals, the greyed last valid view.
     They go through the same component as show(), so that stepping redraws in place and the page never loads a
     second plotly.js (st.plotly_chart brings Streamlit's own, about a second the first time)."""
-    _chart(key=key, data=chart_data(_sized(_spec(figure)), {"displayModeBar": False}, title, False))
+    _chart(key=key, data=chart_data(_sized(_spec(figure)), {"displayModeBar": False}, title, False, _cell_text()))
 
 
 def _spec(figure):
@@ -83,8 +100,19 @@ def _sized(figure):
     return for_projector(figure) if presenting() else figure
 
 
-def chart_data(figure, config, title, clickable):
+def height_for_screen(height):
+    """`height` (px) for a figure builder that fits its rows into the height it is given: on a projector, what
+    presentation mode leaves (viz.common.PROJECTOR_HEIGHT)."""
+    return min(height, PROJECTOR_HEIGHT) if presenting() else height
+
+
+def _cell_text():
+    return PROJECTOR_CELL_TEXT if presenting() else CELL_TEXT
+
+
+def chart_data(figure, config, title, clickable, cell_text=None):
     """The component's data: one JSON text as bytes (a dict would carry the figure's JSON as an escaped string).
+    `cell_text`: the smallest and largest cell label the browser draws (CELL_TEXT unless given).
 
     "revision" and "frames_revision" name the traces and the frames: with them the browser redraws only what
     changed (plotly_chart.js).
@@ -93,7 +121,7 @@ def chart_data(figure, config, title, clickable):
     traces = to_json_plotly(spec["data"])
     frames = to_json_plotly(spec.get("frames", []))
     layout = to_json_plotly(spec["layout"])
-    fields = {"config": config, "title": title, "clickable": clickable,
+    fields = {"config": config, "title": title, "clickable": clickable, "text": cell_text or CELL_TEXT,
               "revision": _digest(traces), "frames_revision": _digest(frames)}
     figure = f'{{"data": {traces}, "layout": {layout}, "frames": {frames}}}'
     return f'{{"figure": {figure}, {json.dumps(fields)[1:]}'.encode()

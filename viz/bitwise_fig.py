@@ -43,6 +43,17 @@ FIELD_HUES = {"sign": VERMILLION, "exponent": BLUE, "mantissa": ORANGE, "value":
 ZERO_ALPHA = 0.25
 FIELD_ORDER = ("sign", "exponent", "mantissa", "value")
 
+ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
+TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
+FIELD_PX = 18  # the field names over grid A
+TICK_PX = 26  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
+CONTROLS_PX = 115  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
+CONTROLS_PAD = 28  # from the Output grid's bit numbers down to Play
+# The figure's height when rows allow; presentation mode asks for viz.common.PROJECTOR_HEIGHT: at its default six
+# elements, 18 rows of at least 16 px, so that a bit's digit is drawn at 12 px or more.
+FIT_HEIGHT = 600
+TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
+
 
 def bit_fields(dtype):
     """The named bit fields of one element, MSB first; integers are one 'value' field (signed: sign + value)."""
@@ -275,7 +286,9 @@ def _field_annotations(dtype):
     edge = 0
     for name, width in bit_fields(dtype):
         short = name if width >= 8 or name in ("sign", "value") else name[:3]
-        place = dict(x=edge + 0.5, xanchor="right") if width == 1 else dict(x=edge - 0.5, xanchor="left")
+        # A few pixels off the boundary they share, so that "sign (1)" and "exponent (8)" never run together.
+        place = dict(x=edge + 0.5, xanchor="right", xshift=-3) if width == 1 else dict(x=edge - 0.5, xanchor="left",
+                                                                                      xshift=3)
         annotations.append(dict(xref="x", yref="y domain", y=1.0, yanchor="bottom", text=f"{short} ({width})",
                                 showarrow=False, font=dict(size=FIELD_FONT), **place))
         edge += width
@@ -355,26 +368,29 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
     rows = list(range(stop - first))
     for flat, suffix in zip(arrays, SUFFIXES):
         labels = _ticktext(flat, first, stop, index_offset)
+        # Fixed ranges: autorange would pad them for the click targets' markers, shrinking the cells by a tenth.
         layout[f"yaxis{suffix}"].update(
-            autorange="reversed", automargin=True, tickmode="array", tickvals=rows[::sizes.label_every],
+            range=[len(rows) - 0.5, -0.5], autorange=False, automargin=True, tickmode="array",
+            tickvals=rows[::sizes.label_every],
             ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
         )
         layout[f"xaxis{suffix}"].update(
-            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
+            range=[-0.5, width - 0.5], autorange=False, showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT),
+            ticks="", ticklen=0,
             tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
         )
 
 
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0, pick=None):
+                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT):
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
     Columns line up across the three grids, so reading down one column shows A's bit, B's bit and their OR.
     Only elements [first, first + rows) are drawn, at most max_cells cells per grid. index_offset numbers the
     elements when the arrays passed are a window cut from larger tensors (element 0 here is index_offset there).
     pick: (element index, bit number) outlined in all three grids when that element is drawn. Invisible markers
-    over the cells make them clickable and carry the hover. A SpecFigure: with_pick(figure, pick) redraws the
-    pick on a shared copy.
+    over the cells make them clickable and carry the hover. fit_height: the height the rows share, when they are
+    few enough. A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
     """
     a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
     dtype = a.dtype
@@ -383,7 +399,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     count = stop - first
     codes = _field_codes(dtype)
     grids = [bit_matrix(x[first:stop]) for x in (a, b, out)]
-    sizes = _sizes(count)
+    sizes = _sizes(count, fit_height)
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
     show_text = width <= 32 and sizes.cell_font >= 9
     output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
@@ -399,7 +415,8 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
                                              sizes.label_every, first + index_offset)
     menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=len(frames) - 1,
-                                   duration=max(60, min(400, 8000 // len(frames))), y=-0.02, pad_top=36)
+                                   duration=max(60, min(400, 8000 // len(frames))), y=-0.02,
+                                   pad_top=CONTROLS_PAD)
     layout.update(
         annotations=annotations + _field_annotations(dtype), height=sizes.height,
         margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom), hovermode="closest", clickmode="event+select",
@@ -410,6 +427,35 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         layout["shapes"] = static_shapes
     grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
+
+
+def input_only(figure, pick=None):
+    """`figure` (from bitwise_figure) cut to A and B, for a quiz that asks what the OR writes: their grids, labels
+    and fields, the bit `pick` = (element, bit number) outlined in both; no Output, no hover, no Play."""
+    spec, grid = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    top, bottom = layout["margin"]["t"], layout["margin"]["b"]
+    plot = layout["height"] - top - bottom
+    # The Output grid's share of the plot (its domain and the gap above it) goes: A and B keep their pixel heights.
+    kept_from = layout["yaxis2"]["domain"][0]
+    scale = 1 / (1 - kept_from)
+    trimmed = {key: value for key, value in layout.items()
+               if key not in ("updatemenus", "sliders", "shapes", "meta", "xaxis3", "yaxis3")}
+    for suffix in SUFFIXES[:2]:
+        low, high = layout[f"yaxis{suffix}"]["domain"]
+        trimmed[f"yaxis{suffix}"] = {**layout[f"yaxis{suffix}"],
+                                     "domain": [(low - kept_from) * scale, (high - kept_from) * scale]}
+    titles = [{**a, "y": (a["y"] - kept_from) * scale} for a in layout["annotations"]
+              if a.get("yref") == "paper" and a["y"] > kept_from]
+    trimmed.update(annotations=titles + [a for a in layout["annotations"] if a.get("yref") != "paper"],
+                   margin={**layout["margin"], "b": TICK_PX + 10}, hovermode=False,
+                   height=int(round(top + plot * (1 - kept_from) + TICK_PX + 10)))
+    shapes = [s for s in grid.field_shapes if s["xref"] != "x3"]
+    shapes += [s for s in _pick_shapes(pick, grid.first, grid.count, grid.width, SUFFIXES) if s["xref"] != "x3"]
+    if shapes:
+        trimmed["shapes"] = shapes
+    data = [{**spec["data"][role], "hoverinfo": "skip"} for role in (Trace.A, Trace.B)]
+    return SpecFigure(figure_spec(data, trimmed), grid)
 
 
 def with_pick(figure, pick):
@@ -423,13 +469,6 @@ def with_pick(figure, pick):
                                frames=[dict(shapes=(shapes + highlight) or None) for highlight in grid.highlights])
 
 
-ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
-TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
-FIELD_PX = 18  # the field names over grid A
-TICK_PX = 34  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
-CONTROLS_PX = 150  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
-FIT_HEIGHT = 600  # what presentation mode gives a figure (viz.common.PROJECTOR_HEIGHT): fit it when rows allow
-TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
 @dataclass(frozen=True)
@@ -444,12 +483,12 @@ class Sizes:
     cell_font: int  # a line of text (its box is about 1.4 em) stays inside its row
 
 
-def _sizes(count):
-    """Pixel layout: rows as high as fits FIT_HEIGHT (within ROW_PX_MIN..ROW_PX_MAX), fixed gaps for titles
+def _sizes(count, fit_height=FIT_HEIGHT):
+    """Pixel layout: rows as high as fits `fit_height` (within ROW_PX_MIN..ROW_PX_MAX), fixed gaps for titles
     and bit numbers between the grids, row labels thinned so that they never touch."""
     top, bottom, gap = TITLE_PX + FIELD_PX + 8, CONTROLS_PX, TICK_PX + TITLE_PX
     fixed = top + bottom + 2 * gap
-    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (FIT_HEIGHT - fixed) / (3 * count)))
+    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (fit_height - fixed) / (3 * count)))
     plot = 3 * count * row + 2 * gap
     tick_font = int(min(TICK_FONT, max(9, row - 4)))
     every = math.ceil((tick_font + 4) / row)

@@ -25,6 +25,8 @@ from .common import (
     LABEL_CELLS,
     MAX_CELLS,
     MAX_FRAMES,
+    PICK_COLOR,
+    band_marks,
     canvas_axes,
     canvas_extent,
     cell_square_path,
@@ -214,6 +216,7 @@ class _Side:
     width: int
     row: np.ndarray  # canvas row / column of each pair's element on this side
     col: np.ndarray
+    gutter: np.ndarray  # the empty canvas row under each pair's tile (a pick's link runs there)
 
     @property
     def x0(self):
@@ -228,7 +231,7 @@ def _layout_side(position, local_row, local_col, tile_h, tile_w, col_offset):
     height, width = canvas_extent(len(channels), tile_h, tile_w, ncols)
     tile = np.searchsorted(channels, position)
     return _Side(channels, tile_rows, tile_cols, tile_h, tile_w, height, width,
-                 tile_rows[tile] + local_row, tile_cols[tile] + local_col)
+                 tile_rows[tile] + local_row, tile_cols[tile] + local_col, tile_rows[tile] + tile_h)
 
 
 @dataclass(frozen=True)
@@ -378,7 +381,10 @@ def _traces(canvas, values, labels, fill):
         Trace.STEP: trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color="#888"),
                           hoverinfo="skip", showlegend=False),
     }
-    return [data[role] for role in Trace]
+    # After the roles: where channels outnumber the colors, each cell's band mark (viz.common.band_marks).
+    marks = [band_marks(side.row, side.col, color, len(canvas.left.channels), f"{name} bands")
+             for side, name in ((canvas.left, "input"), (right, "output"))]
+    return [data[role] for role in Trace] + [mark for mark in marks if mark is not None]
 
 
 def _frames(canvas, fill, width_px):
@@ -424,11 +430,33 @@ def _annotations(canvas, font_size):
 
 @dataclass(frozen=True)
 class PickCells:
-    """Where each drawn input element sits and where it lands on the canvas: what a pick outline needs."""
+    """Where each drawn input element sits and where it lands on the canvas, and the gutters a link between them
+    runs in: what a pick (or a step) needs to be drawn."""
 
     in_flat: np.ndarray
     source: tuple  # (rows, cols)
     destination: tuple
+    source_gutter: np.ndarray  # the empty row under each source's tile, and under each destination's
+    destination_gutter: np.ndarray
+    gap_x: float  # the column between the input's tiles and the output's
+
+    def index(self, pick):
+        """The pair of input flat index `pick`, or None when it is not drawn."""
+        hit = np.flatnonzero(self.in_flat == pick)
+        return int(hit[0]) if len(hit) else None
+
+    def link(self, i):
+        """The path from pair i's source cell to its destination cell through the gutters only, so that it crosses
+        no cell's number: down its tile's column to the empty row under the tile, along it to the gap between the
+        sides, along that to the destination tile's empty row, and up its column into the tile."""
+        (src_r, src_c), (dst_r, dst_c) = self.cells(i)
+        down, up = float(self.source_gutter[i]), float(self.destination_gutter[i])
+        return (f"M{src_c},{down - 0.5} L{src_c},{down} L{self.gap_x},{down} L{self.gap_x},{up} L{dst_c},{up} "
+                f"L{dst_c},{up - 0.5}")
+
+    def cells(self, i):
+        return ((int(self.source[0][i]), int(self.source[1][i])),
+                (int(self.destination[0][i]), int(self.destination[1][i])))
 
 
 def depth_space_figure(x, y, block_size, order, direction, window=None, pick=None, max_frames=MAX_FRAMES,
@@ -448,13 +476,15 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     labels = _labels(values, canvas.width, width_px)
     fill = _fill(canvas, max_frames)
     frames, menus, sliders = _frames(canvas, fill, width_px)
-    cells = PickCells(canvas.in_flat, (canvas.left.row, canvas.left.col), (canvas.right.row, canvas.right.col))
+    cells = PickCells(canvas.in_flat, (canvas.left.row, canvas.left.col), (canvas.right.row, canvas.right.col),
+                      canvas.left.gutter, canvas.right.gutter, canvas.left.width + (SIDE_GAP - 1) / 2)
     layout = dict(
         annotations=_annotations(canvas, labels.font), updatemenus=menus, sliders=sliders,
         height=figure_height(canvas.height, canvas.width, width_px), margin=dict(l=10, r=10, t=40, b=90),
         hovermode="closest", clickmode="event+select", dragmode=False,
         meta=dict(operator=OPERATORS[direction], order=order, cells=len(labels.values), steps=fill.count),
-        **canvas_axes(canvas.height, canvas.width),
+        # One row more than the tiles: the gutter under the last row of tiles, where a pick's link runs.
+        **canvas_axes(canvas.height + 1, canvas.width),
     )
     shapes = pick_shapes(pick, cells)
     if shapes:  # go.Figure leaves an empty shapes list out
@@ -470,6 +500,24 @@ def with_pick(figure, pick):
     return figure.with_overlay(layout=dict(shapes=pick_shapes(pick, figure.context) or None))
 
 
+def input_only(figure, pick=None):
+    """`figure` (from depth_space_figure) cut to its input, for a quiz that asks where an input element goes: the
+    input's tiles and their labels, `pick` (a flat input index) outlined; no output, no click targets or hover that
+    would name it, no Play."""
+    spec, cells = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    left_width = cells.gap_x - (SIDE_GAP - 1) / 2
+    shapes = [s for s in pick_shapes(pick, cells) if s["name"] == "pick-source"]
+    trimmed = {key: value for key, value in layout.items() if key not in ("updatemenus", "sliders", "shapes", "meta")}
+    trimmed.update(annotations=[a for a in layout["annotations"] if a["x"] < left_width],
+                   xaxis={**layout["xaxis"], "range": [-0.5, left_width - 0.5]},
+                   margin={**layout["margin"], "b": 10}, height=layout["height"] - layout["margin"]["b"] + 10,
+                   hovermode=False)
+    if shapes:
+        trimmed["shapes"] = shapes
+    return SpecFigure(figure_spec([{**spec["data"][Trace.INPUT], "hoverinfo": "skip"}], trimmed), cells)
+
+
 def cover_colorscale(done, steps):
     """Transparent for steps 0..done, gray for the later steps (z holds each cell's step)."""
     if steps == 1:
@@ -482,21 +530,17 @@ def cover_colorscale(done, steps):
 
 
 def pick_shapes(pick, cells):
-    """Outlines around the picked input element and where it lands, joined by a line (PickCells `cells`)."""
-    if pick is None:
+    """Outlines around the picked input element and where it lands, linked through the gutters (PickCells)."""
+    i = None if pick is None else cells.index(pick)
+    if i is None:
         return []
-    hit = np.flatnonzero(cells.in_flat == pick)
-    if not len(hit):
-        return []
-    i = hit[0]
-    src = (int(cells.source[0][i]), int(cells.source[1][i]))
-    dst = (int(cells.destination[0][i]), int(cells.destination[1][i]))
-    style = dict(line=dict(color="#E4002B", width=3), layer="above")
+    src, dst = cells.cells(i)
+    style = dict(line=dict(color=PICK_COLOR, width=3), layer="above")
     return [
         dict(type="path", name="pick-source", path=cell_square_path([src[0]], [src[1]]), **style),
         dict(type="path", name="pick-destination", path=cell_square_path([dst[0]], [dst[1]]), **style),
-        dict(type="line", name="pick-link", x0=src[1], y0=src[0], x1=dst[1], y1=dst[0],
-             line=dict(color="#E4002B", width=2, dash="dot"), layer="above"),
+        dict(type="path", name="pick-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2, dash="dot"),
+             layer="above"),
     ]
 
 

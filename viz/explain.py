@@ -78,18 +78,22 @@ def _index_text(index):
 
 def _depth_space(figure, number, count):
     inputs = _trace(figure, depth_space_fig.Trace.INPUT_CELLS)
-    outputs = _trace(figure, depth_space_fig.Trace.OUTPUT_CELLS)
     custom = _array(inputs["customdata"]).reshape(count, -1).astype(np.int64)
-    # The steps walk the output's row-major order.
+    # The steps walk the output's row-major order; the click targets are in the order of the figure's pairs.
     i = int(np.argsort(custom[:, depth_space_fig.Column.OUT_FLAT], kind="stable")[number])
-    src = int(_array(inputs["y"])[i]), int(_array(inputs["x"])[i])
-    dst = int(_array(outputs["y"])[i]), int(_array(outputs["x"])[i])
+    cells = figure.context
+    src, dst = cells.cells(i)
     source, destination = tuple(custom[i, INPUT_POSITION].tolist()), tuple(custom[i, OUTPUT_POSITION].tolist())
     label = f"input {_index_text(source)} → output {_index_text(destination)}"
-    arrow = dict(name="step-arrow", x=dst[1], y=dst[0], ax=src[1], ay=src[0], xref="x", yref="y", axref="x",
-                 ayref="y", text="", **ARROW)
-    shapes = [_outline(*src, "step-source"), _outline(*dst, "step-destination")]
-    return _overlay(figure, [arrow], shapes), Step(number, count, label, source, destination)
+    # The link runs through the gutters, as a pick's does (PickCells.link), and ends in an arrowhead pointing up the
+    # destination's column: a straight arrow struck through the numbers of every cell on its way.
+    up = float(cells.destination_gutter[i])
+    head = dict(name="step-arrow", x=dst[1], y=up - 0.5, ax=dst[1], ay=up, xref="x", yref="y", axref="x", ayref="y",
+                text="", **{**ARROW, "arrowwidth": 2})
+    shapes = [_outline(*src, "step-source"), _outline(*dst, "step-destination"),
+              dict(type="path", name="step-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2),
+                   layer="above")]
+    return _overlay(figure, [head], shapes), Step(number, count, label, source, destination)
 
 
 def _split_join(figure, number, count):
@@ -146,14 +150,8 @@ def _bitwise(figure, number, count, element):
                  text=f"bit {bit}: {a} | {b} = {out}", **ARROW)
     shapes = [_outline(row, column, f"step-{panel}", f"x{suffix}", f"y{suffix}")
               for panel, suffix in (("A", ""), ("B", "2"), ("Output", "3"))]
-    # Fixed ranges: autorange would make room for the arrow's tail and shrink the Output grid; the same ranges
-    # on all three grids keep their bit columns lined up.
-    axes = figure.to_dict()["layout"]
-    ranges = {}
-    for suffix in ("", "2", "3"):
-        ranges[f"xaxis{suffix}"] = {**axes[f"xaxis{suffix}"], "range": [-0.5, grid.width - 0.5], "autorange": False}
-        ranges[f"yaxis{suffix}"] = {**axes[f"yaxis{suffix}"], "range": [grid.count - 0.5, -0.5], "autorange": False}
-    return _overlay(figure, [arrow], shapes, **ranges), Step(number, count, label, (element, bit), (element, bit))
+    # The grids' ranges are fixed (bitwise_fig): the arrow's tail leaves them as they are.
+    return _overlay(figure, [arrow], shapes), Step(number, count, label, (element, bit), (element, bit))
 
 
 def with_step(kind, figure, number, element=None):

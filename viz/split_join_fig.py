@@ -15,6 +15,7 @@ from ops import DescriptorError, join_map, split_map
 
 from .colors import categorical, stepwise_colorscale
 from .common import (
+    band_marks,
     click_targets,
     pick_outline,
     play_controls,
@@ -29,6 +30,7 @@ MAX_CELLS = 4096
 MAX_FRAMES = 64
 WINDOW = 64
 ROW_PX = 40
+INPUT_COLOR = "rgba(127,127,127,0.25)"  # the input's cells when their colors would give an answer away
 
 
 def default_view(ndim, axis):
@@ -424,6 +426,11 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     color, hover = _colors_and_hover(cells, join)
     line_piece = _line_pieces(cells.pieces)
     data = _heatmaps(cells, color, names, rest) + _click_layers(cells, hover, line_piece, rest)
+    # Where outputs outnumber the colors, the input's cells carry their output's band mark (the outputs are labelled
+    # [k] beside them).
+    rows, cols = np.indices(color.shape)
+    marks = band_marks(rows, cols, color.astype(int), count, "input bands", xaxis="x", yaxis="y")
+    data += [marks] if marks is not None else []
     layout, titles = subplot_layout((f"{names[0]} {list(x.shape)}", f"{count} {names[1]} (drawn part)"), 0.08,
                                     stacked=False)
     rows = _plane_axes(layout, cells, rest)
@@ -447,6 +454,30 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     if shapes is not None:  # last, where with_pick would add it
         layout["shapes"] = shapes
     return SpecFigure(figure_spec(data, layout, frames), context=dataclasses.replace(peel, pick=picked))
+
+
+def input_only(figure, pick=None):
+    """`figure` (from split_join_figure) cut to its input, for a quiz that asks where an input element goes: the
+    input's cells with their values in one color (its colors name each element's output, the answer), `pick` (an
+    input multi-index) outlined; no outputs, no hover, no Play."""
+    spec, peel = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    heatmap = {**spec["data"][peel.traces.input], "z": [[0] * len(row) for row in _rows(peel)],
+               "colorscale": [[0.0, INPUT_COLOR], [1.0, INPUT_COLOR]], "zmin": 0, "zmax": 1, "hoverinfo": "skip"}
+    kept = {key: value for key, value in layout.items()
+            if key not in ("updatemenus", "sliders", "shapes", "meta", "xaxis2", "yaxis2")}
+    kept.update(annotations=[{**layout["annotations"][0], "x": 0.5}], xaxis={**layout["xaxis"], "domain": [0.0, 1.0]},
+                margin={**layout["margin"], "b": 60}, height=layout["height"] - layout["margin"]["b"] + 60,
+                hovermode=False)
+    cell = _pick_cell(peel, pick)
+    if cell is not None:
+        kept["shapes"] = [pick_outline([cell[0]], [cell[1]], "pick-source")]
+    return SpecFigure(figure_spec([heatmap], kept), peel)
+
+
+def _rows(peel):
+    row0, row1, col0, col1 = peel.bounds
+    return [range(col1 - col0)] * (row1 - row0)
 
 
 def with_pick(figure, pick):

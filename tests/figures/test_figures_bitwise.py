@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ops import bit_or
-from support.figures import bits_of, plotly_array
+from support.figures import bits_of, plotly_array, row_zero_on_top
+from ui.charts import PROJECTOR_CELL_TEXT
 from viz.bitwise_fig import (
     MAX_CELLS,
     MAX_FRAMES,
@@ -78,15 +79,26 @@ def test_rows_run_top_down_and_their_labels_never_touch(count):
     top, bottom = layout["margin"]["t"], layout["margin"]["b"]
     for suffix in ("", "2", "3"):
         axis = layout[f"yaxis{suffix}"]
-        assert axis["autorange"] == "reversed"
+        assert row_zero_on_top(axis)
         domain = axis["domain"]
         row_px = (domain[1] - domain[0]) * (layout["height"] - top - bottom) / count
         labelled = axis["tickvals"]
         assert labelled[0] == 0 and len(labelled) == len(axis["ticktext"])
         # Labels of neighbouring labelled rows are at least a font height apart.
         assert (labelled[1] - labelled[0] if len(labelled) > 1 else count) * row_px >= axis["tickfont"]["size"] + 2
-    if count <= 5:
-        assert layout["height"] <= PROJECTOR_HEIGHT  # fits a 1280x720 projector
+
+
+@pytest.mark.parametrize("count", [1, 5, 6])
+def test_a_projector_gets_every_row_high_enough_for_12_px_digits(count):
+    """Presentation mode gives the figure PROJECTOR_HEIGHT (ui.charts.height_for_screen): the page's default six
+    elements still get rows high enough for 12 px digits (the browser draws a digit at most 0.85 of its row high,
+    ui/plotly_chart.js fitCellText)."""
+    x = np.arange(count, dtype=np.uint32)
+    layout = spec(bitwise_figure(x, x, x, fit_height=PROJECTOR_HEIGHT))["layout"]
+    assert layout["height"] <= PROJECTOR_HEIGHT
+    domain = layout["yaxis"]["domain"]
+    row_px = (domain[1] - domain[0]) * (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / count
+    assert 0.85 * row_px >= PROJECTOR_CELL_TEXT["min"]
 
 
 def test_decoded_values_and_classes_label_the_rows():

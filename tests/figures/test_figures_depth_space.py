@@ -15,6 +15,7 @@ from ops import (
     space_to_depth,
     space_to_depth_map,
 )
+from support.figures import row_zero_on_top, struck_cells
 from ui.values import make_values
 from viz.common import MAX_CELLS, MAX_FRAMES, figure_json_size
 from viz.depth_space_fig import (
@@ -223,7 +224,7 @@ def test_pick_from_selection_reads_lists_and_typed_array_objects():
 
 def test_layout_conventions():
     _, _, fig = build((1, 8, 2, 3), 2, "DEPTH_COLUMN_ROW", "depth_to_space")
-    assert fig.layout.yaxis.autorange == "reversed"
+    assert row_zero_on_top(fig.to_dict()["layout"]["yaxis"])
     assert fig.layout.yaxis.scaleanchor == "x"
     assert fig.layout.paper_bgcolor is None and fig.layout.plot_bgcolor is None
     assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["Play", "Pause"]
@@ -238,3 +239,17 @@ def test_invalid_arguments_raise_descriptor_errors():
         side_shapes(x.shape, 2, "sideways")
     with pytest.raises(DescriptorError, match="BlockSize 65"):
         drawn_window((1, 65 * 65, 1, 1), 65)
+
+
+@settings(max_examples=40)
+@given(configurations(), st.data())
+def test_a_picks_link_crosses_no_cell(config, data):
+    """The link from a picked cell to where it lands runs through the gutters between tiles: no cell's number is
+    struck through (the two ends only touch their own tiles' edges)."""
+    shape, bs, order, direction = config
+    pick = data.draw(st.integers(0, math.prod(shape[1:]) - 1))  # batch 0 is drawn
+    _, _, fig = build(shape, bs, order, direction, pick=pick)
+    link = next(s for s in fig.to_dict()["layout"]["shapes"] if s["name"] == "pick-link")
+    cells = {(int(r), int(c)) for role in (Trace.INPUT_CELLS, Trace.OUTPUT_CELLS)
+             for r, c in zip(fig.data[role].y, fig.data[role].x)}
+    assert not struck_cells(link["path"], cells)
