@@ -92,15 +92,21 @@ def _natural_key(name):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
 
-def uploaded_outputs():
-    """(digest key, reader) of the uploaded .npy files, or None when nothing is uploaded."""
+def uploaded_outputs(input_text):
+    """(digest key, reader) of the uploaded .npy files, or None when nothing is uploaded.
+
+    A new file replaces the one before (added to it, it made a split of two unrelated outputs) unless the user asks
+    for several, the outputs of a split; files uploaded for other inputs (`input_text`: their sizes and type) are
+    not kept: the uploader is new for each."""
+    several = st.checkbox("Several outputs (a split's): each file uploaded is kept", key="dt_several")
     files = st.file_uploader(
-        f"Output .npy file(s), at most {UPLOAD_MB} MB each; several for the outputs of a split (taken in the order "
-        "of their names)", type=["npy"], accept_multiple_files=True, key="dt_upload", max_upload_size=UPLOAD_MB)
+        f"Output .npy file{'s, taken in the order of their names' if several else ''}, at most {UPLOAD_MB} MB"
+        + (" each" if several else ""), type=["npy"], accept_multiple_files=several,
+        key=f"dt_upload_{work.digest(f'{input_text} {several}')[:16]}", max_upload_size=UPLOAD_MB)
     st.caption("Files are read as plain arrays (never unpickled); an uploaded file is not part of the page's link.")
     if not files:
         return None
-    files = sorted(files, key=lambda f: _natural_key(f.name))
+    files = sorted(files, key=lambda f: _natural_key(f.name)) if several else [files]
     blobs = [(f.name, f.getvalue()) for f in files]
     key = tuple(work.digest(data) for _, data in blobs)
 
@@ -243,7 +249,7 @@ def page():
     st.title("The layout detective")
     intro("Bring your own operator: which input element did each output cell come from, and which DirectML "
           "descriptor does that?")
-    row, (example_box, input_box) = toolbar("Examples", "Input & output")
+    row, (example_box, input_box) = toolbar("Examples", "Input & output", expanded=("Examples",))
     with example_box:
         st.caption(
             "Download an **origin-coded input**, run it through your framework or model, and upload or paste what "
@@ -271,7 +277,7 @@ def page():
                 return
             summary(row, [f"Your output ({SOURCES[source]})", input_text])
             input_section(sizes, data_type)
-            brought = uploaded_outputs() if source == "upload" else pasted_outputs()
+            brought = uploaded_outputs(input_text) if source == "upload" else pasted_outputs()
             if brought is None:
                 st.info("Upload or paste your operator's output to identify it, or try one of the Examples above.",
                         icon=":material/upload:")

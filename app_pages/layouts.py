@@ -122,7 +122,7 @@ def page():
     intro("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where each "
           "element lives.")
     row, (preset_box, input_box, output_box, map_box) = toolbar("Presets", "InputTensor", "OutputTensor",
-                                                                "Memory maps")
+                                                                "Memory maps", expanded=("Presets",))
     with preset_box:
         st.caption(
             "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "

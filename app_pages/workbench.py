@@ -299,8 +299,9 @@ def show_partial(raw, run, label, settings):
                "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
                "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
     modelled = wb.modelled_part(raw, run.inspection)
-    status, report, ran, explorer, export = st.tabs(
-        ["Status", "Validation report", "Run (partial)", "Tensor descriptors", "Export"])
+    # The open tab is in the link (wb_partial_tab), as the operator pages' panels keep theirs.
+    (status, report, ran, explorer, export), _ = url_state.tabs(
+        ["Status", "Validation report", "Run (partial)", "Tensor descriptors", "Export"], "wb_partial_tab")
     with status:
         show_status(run)
     with report:
@@ -473,7 +474,9 @@ def page():
         for note in model_notes(raw):
             st.info(f"DxDispatch reads this differently: {note}")
 
-    report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
+    # The open tab is in the link (wb_tab): a teacher's link opens the tab it was made on.
+    (report, run, explorer, export), _ = url_state.tabs(["Validation report", "Run", "Tensor descriptors", "Export"],
+                                                        "wb_tab")
     with report:
         with element_cap_set_to(ELEMENT_CAP):
             show_validation(raw, settings.feature_level)

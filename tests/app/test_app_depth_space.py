@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from ops import run_model
 from support.app import chart_figures, click_chart, run_through_app
+from support.figures import row_zero_on_top
 from support.paths import ROOT
 from viz.depth_space_fig import OUTPUT_POSITION, Column
 
@@ -146,7 +147,7 @@ def test_figure_json_conventions():
     at = run_page()
     [fig] = figures(at)
     layout = fig["layout"]
-    assert layout["yaxis"]["autorange"] == "reversed"
+    assert row_zero_on_top(layout["yaxis"])
     assert layout["yaxis"]["scaleanchor"] == "x"
     assert 1 <= len(fig["frames"]) <= 64
     assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
