@@ -1,9 +1,10 @@
 """How soon a fresh browser sees an operator page's first figure, against a page holding one Streamlit heatmap.
 
-    .venv/bin/python benchmarks/bench_first_figure.py [--runs 7] [--root PATH]
+    .venv/bin/python benchmarks/bench_first_figure.py [--runs 7] [--root PATH] [--before PATH]
 
-Two servers with the same settings (this checkout's .streamlit/config.toml and flags): the app (`--root` serves
-another checkout, for a "before"), and a one-page app whose script draws one st.plotly_chart heatmap. Each run opens
+Servers with the same settings (this checkout's .streamlit/config.toml and flags): the app (`--root` serves another
+checkout), a one-page app whose script draws one st.plotly_chart heatmap, and with `--before`, another checkout's app
+beside it (its pages named "before/..."), so that before and after are measured in one run. Each run opens
 every page in a fresh Chromium context (nothing cached), the pages in turn so that the machine's load drifts over all
 of them alike, and reads from the browser's clock, from navigation start:
 
@@ -94,6 +95,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose app is measured")
+    parser.add_argument("--before", help="another checkout, measured in the same run")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -101,10 +103,13 @@ def main():
         folder = stack.enter_context(tempfile.TemporaryDirectory())
         reference, _ = stack.enter_context(served_app(root=one_heatmap_app(folder)))
         app, _ = stack.enter_context(served_app(root=args.root))
+        urls = {"one heatmap": reference, **{page: f"{app}/{page}" for page in PAGES}}
+        if args.before:
+            before, _ = stack.enter_context(served_app(root=args.before))
+            urls.update({f"before/{page}": f"{before}/{page}" for page in PAGES})
         playwright = stack.enter_context(sync_playwright())
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         stack.callback(browser.close)
-        urls = {"one heatmap": reference, **{page: f"{app}/{page}" for page in PAGES}}
         for url in urls.values():  # warm each server's caches, as the teacher's first visit does
             visit(browser, url)
         loads = [os.getloadavg()[0]]
@@ -114,15 +119,15 @@ def main():
                 runs[name].append(visit(browser, url))
             loads.append(os.getloadavg()[0])
     base = median([r["drawn"] for r in runs["one heatmap"]])
-    print(f"checkout {args.root}; {args.runs} runs; load average (1 min) {min(loads):.1f} to {max(loads):.1f} "
-          f"on {os.cpu_count()} cores")
-    print(f"{'page':<14} {'drawn':>8} {'x heatmap':>10} {'element':>9} {'plotly.js':>10} {'ready':>8}"
+    print(f"checkout {args.root}{f', before: {args.before}' if args.before else ''}; {args.runs} runs; "
+          f"load average (1 min) {min(loads):.1f} to {max(loads):.1f} on {os.cpu_count()} cores")
+    print(f"{'page':<21} {'drawn':>8} {'x heatmap':>10} {'element':>9} {'plotly.js':>10} {'ready':>8}"
           "   (medians, ms from navigation)")
     for name, samples in runs.items():
         drawn = median([r["drawn"] for r in samples])
         element = median([r["element"] for r in samples])
         plotly, ready = (median([r[key] for r in samples]) for key in ("plotly", "ready"))
-        print(f"{name:<14} {drawn:>8.0f} {drawn / base:>10.2f} {_ms(element):>9} {_ms(plotly):>10} {_ms(ready):>8}")
+        print(f"{name:<21} {drawn:>8.0f} {drawn / base:>10.2f} {_ms(element):>9} {_ms(plotly):>10} {_ms(ready):>8}")
 
 
 def _ms(value):

@@ -31,8 +31,12 @@ def error_texts(at):
 
 
 def charts(at):
-    """Every chart on the page, in page order (ui.charts draws them all as components)."""
-    return [node for block in (at.main, at.sidebar) for node in block if node.type == "bidi_component"]
+    """Every chart on the page, in page order (ui.charts draws them all as components; the hidden one that loads
+    plotly.js early is none)."""
+    from ui.charts import PRELOAD_KEY
+
+    return [node for block in (at.main, at.sidebar) for node in block
+            if node.type == "bidi_component" and node.key != PRELOAD_KEY]
 
 
 def chart_figures(at):

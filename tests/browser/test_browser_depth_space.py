@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ops import depth_to_space
-from support.browser import close_popover, open_popover
+from support.browser import open_group, wait_for_app
 from support.visitor import served_app
 from ui.values import make_values
 from viz.depth_space_fig import Column, Trace, depth_space_figure
@@ -15,14 +15,6 @@ from viz.depth_space_fig import Column, Trace, depth_space_figure
 pytestmark = pytest.mark.browser
 
 LOAD_TIMEOUT = 60_000
-
-
-def wait_for_app(page):
-    """Until the script has finished running (no running indicator) and something is drawn."""
-    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=LOAD_TIMEOUT)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=LOAD_TIMEOUT)
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LOAD_TIMEOUT)
 
 
 def assert_clean(page):
@@ -68,10 +60,9 @@ def test_depth_page_play_changes_the_drawn_frame(page, app_url, screenshot_dir):
 def test_deep_link_restores_settings(page, app_url, screenshot_dir):
     page.goto(app_url + "/depth_space?N=2&C=18&H=2&W=2&BlockSize=3&Order=compare&dtype=FLOAT16")
     wait_for_app(page)
-    open_popover(page, "Shape")
+    open_group(page, "Shape")
     expect(page.locator('input[aria-label="C"]')).to_have_value("18")
     expect(page.locator('input[aria-label="BlockSize"]')).to_have_value("3")
-    close_popover(page)
     assert page.locator(".js-plotly-plot").count() == 2
     expect(page.locator('input[aria-label="DataType"]')).to_have_value("FLOAT16")  # the shared settings too
     titles = page.evaluate(
@@ -117,7 +108,7 @@ def test_overview_preset_opens_the_depth_page_with_its_settings(page, app_url):
         "() => [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd.layout).length === 2",
         timeout=LOAD_TIMEOUT)
     page.wait_for_function("() => location.search.includes('BlockSize=3')", timeout=LOAD_TIMEOUT)
-    open_popover(page, "Shape")
+    open_group(page, "Shape")
     expect(page.locator('input[aria-label="BlockSize"]')).to_have_value("3")
     metas = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => gd.layout.meta)")
     assert [m["operator"] for m in metas] == ["SPACE_TO_DEPTH1"] * 2, json.dumps(metas)
@@ -132,7 +123,7 @@ def test_in_page_preset_updates_the_url_and_dark_theme_draws(browser, app_url, s
     try:
         page.goto(app_url + "/depth_space?C=4&H=3&W=3")
         wait_for_app(page)
-        open_popover(page, "Presets")
+        open_group(page, "Presets")
         page.get_by_role("button", name="Seed example, both orders").click()
         page.wait_for_function("() => location.search.includes('Order=compare')", timeout=LOAD_TIMEOUT)
         page.wait_for_function(

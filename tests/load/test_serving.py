@@ -126,7 +126,7 @@ def test_the_cache_never_holds_more_bytes_than_its_budget(sizes, asked, budget, 
     fits = min(budget // 4 if largest is None else largest, budget)
     for key in asked:
         size = sizes[key % len(sizes)]
-        assert cache.get(key, lambda: size, measure=lambda value: value) == size
+        assert cache.get(key, lambda size=size: size, measure=lambda value: value) == size
         assert kept(cache, key) == (size <= fits)
         used = cache.stats()["used"]
         assert used <= budget
@@ -161,24 +161,33 @@ def test_the_budget_queues_heavy_work_and_refuses_it_when_the_wait_runs_out():
     budget = WorkBudget(total=100, wait=0.3, free_below=10)
     order = []
 
-    def heavy(name, hold):
+    def heavy(name, holding=None, release=None):
+        """Reserve 60 of the 100; with `holding`, say so and keep them until `release`."""
         with budget.admit(60, name):
             order.append(name)
-            time.sleep(hold)
+            if holding is not None:
+                holding.set()
+                release.wait()
 
-    first = threading.Thread(target=heavy, args=("first", 0.15))
+    holding, release = threading.Event(), threading.Event()
+    first = threading.Thread(target=heavy, args=("first", holding, release))
     first.start()
-    time.sleep(0.02)
-    heavy("second", 0)  # waits for the first to finish, then runs
+    holding.wait()  # the first holds its 60
+    second = threading.Thread(target=heavy, args=("second",))
+    second.start()  # asks for 60 more than there is: waits for the first to finish, then runs
+    release.set()
     first.join()
+    second.join()
     assert order == ["first", "second"]
     assert budget.peak <= 100 and budget.reserved == 0
 
-    holder = threading.Thread(target=heavy, args=("holder", 0.8))
+    holding, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=heavy, args=("holder", holding, release))
     holder.start()
-    time.sleep(0.02)
+    holding.wait()
     with pytest.raises(Busy, match="busy with other large tensors"):
-        heavy("late", 0)
+        heavy("late")  # the holder keeps its 60 past the budget's wait
+    release.set()
     holder.join()
     with budget.admit(5):  # small work never waits
         pass
