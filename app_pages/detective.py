@@ -7,17 +7,10 @@ import re
 
 import streamlit as st
 
-from ops import (
-    DETECTIVE_EXAMPLES,
-    DML_TYPES,
-    NPY_BYTE_CAP,
-    DescriptorError,
-    read_npy,
-    read_printed_array,
-    to_npy_bytes,
-    type_name,
-)
+from ops import DML_TYPES, DescriptorError, read_npy, read_printed_array, type_name
+from ops.detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
 from ops.detective.identify import describe, descriptor_call
+from ops.detective.origin import NPY_BYTE_CAP, to_npy_bytes
 from ui import charts, url_state
 from ui import detective_work as work
 from ui.pages import operator_link

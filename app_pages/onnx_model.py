@@ -5,7 +5,9 @@ import math
 
 import streamlit as st
 
-from ops import ONNX_BYTE_CAP, DescriptorError, cross_check_node, example_upscaling_model, numpy_dtype
+from ops import DescriptorError, cross_check_node, numpy_dtype
+from ops.frameworks.example_model import example_upscaling_model
+from ops.frameworks.onnx_models import ONNX_BYTE_CAP
 from ui import detective_work as work
 from ui import url_state
 from ui.pages import operator_link

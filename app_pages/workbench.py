@@ -6,22 +6,10 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ops import (
-    DML_TYPES,
-    INVALID,
-    NOT_MODELLED,
-    UNKNOWN_KIND,
-    VALID,
-    DescriptorError,
-    cross_check,
-    load_model,
-    model_notes,
-    model_run_bytes,
-    run_byte_budget,
-    run_model_partial,
-)
-from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
+from ops import DML_TYPES, DescriptorError, cross_check, load_model, model_notes, run_model_partial
+from ops.descriptors.dxdispatch import model_run_bytes, parse_model_text, run_byte_budget, run_model_detailed
 from ops.descriptors.export import cpp_snippet
+from ops.descriptors.partial import INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
 from ops.guard import element_cap_set_to
 from ops.tensor_desc import find_overlap, parse_tensor_desc
 from ui import charts, url_state

@@ -7,14 +7,10 @@ a class uploading the same file (or opening the same example link) identifies it
 import dataclasses
 import hashlib
 
-from ops import (
-    detective_example,
-    element_cap_set_to,
-    identify,
-    mix_up_diff,
-    open_onnx_model,
-    origin_coded_inputs,
-)
+from ops import element_cap_set_to, identify, open_onnx_model
+from ops.detective.examples import detective_example
+from ops.detective.identify import mix_up_diff
+from ops.detective.origin import origin_coded_inputs
 from viz.detective_fig import detective_figure, diff_figure
 
 from .shared import CACHE, shared

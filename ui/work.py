@@ -12,21 +12,13 @@ import math
 
 import numpy as np
 
-from ops import (
-    DescriptorError,
-    bit_or,
-    channel_permutation,
-    cross_check,
-    depth_to_space,
-    element_cap,
-    framework_snippets,
-    inverse_permutation,
-    join,
-    numpy_dtype,
-    space_to_depth,
-    split,
-    to_npy_bytes,
-)
+from ops import DescriptorError, channel_permutation, cross_check, framework_snippets, numpy_dtype
+from ops.detective.channels import inverse_permutation
+from ops.detective.origin import to_npy_bytes
+from ops.guard import element_cap
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import depth_to_space, space_to_depth
+from ops.operators.split_join import join, split
 from viz import bitwise_fig, converter_fig, depth_space_fig, split_join_fig
 
 from .shared import CACHE, shared

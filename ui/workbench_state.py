@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ops import FEATURE_LEVELS, DescriptorError, element_size
+from ops import FEATURE_LEVELS, DescriptorError
+from ops.datatypes import element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from ops.descriptors.layouts import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems

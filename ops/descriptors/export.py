@@ -8,7 +8,6 @@ from ..datatypes import FLOAT_TYPES, type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..operators import operator
 from ..operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, SCALE_BIAS
-from .dxdispatch import load_model
 from .validate import normalized_dispatchable
 
 # The core functions' names, which model_for also accepts for an operator.
@@ -107,11 +106,6 @@ def model_for(op, inputs, **attrs):
         "commands": [{"type": "dispatch", "dispatchable": dispatchable, "bindings": bindings}]
         + [{"type": "print", "resource": n} for n in output_names],
     }
-
-
-def normalize_model(model):
-    """The model with every default filled (JSON-serializable dict); DescriptorError if it is refused."""
-    return load_model(model)
 
 
 # ---------------------------------------------------------------- C++

@@ -15,7 +15,6 @@ contents here; DirectML may write anywhere within TotalTensorSizeInBytes (DML_BU
 are unspecified there.
 """
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +22,7 @@ import numpy as np
 from ..datatypes import element_size, type_name
 from ..errors import DescriptorError
 from ..guard import check_element_count
-from ..tensor_desc import TensorDesc, element_offsets, normalize_tensor_desc, packed_strides, round_up
+from ..tensor_desc import TensorDesc, element_offsets, normalize_tensor_desc, round_up
 from .validate import normalized_dispatchable, validate_problems
 
 OPERATOR = "DML_OPERATOR_ELEMENT_WISE_IDENTITY"
@@ -115,18 +114,6 @@ def copy_order(input_desc, output_desc, limit=None):
     order = np.argsort(destination, kind="stable")[:limit]
     indices = np.stack(np.unravel_index(order, inp.Sizes), axis=1).tolist()
     return [CopyStep(tuple(i), int(source[k]), int(destination[k])) for i, k in zip(indices, order)]
-
-
-def identity_spec(input_buffer, input_sizes, input_strides, output_buffer, output_strides):
-    """Plain loops over every logical index, straight from the definitions (for tests): returns a new buffer."""
-    result = output_buffer.copy()
-    in_strides = input_strides or packed_strides(input_sizes)
-    out_strides = output_strides or packed_strides(input_sizes)
-    for index in itertools.product(*(range(s) for s in input_sizes)):
-        source = sum(i * s for i, s in zip(index, in_strides))
-        destination = sum(i * s for i, s in zip(index, out_strides))
-        result[destination] = input_buffer[source]
-    return result
 
 
 def _desc(data_type, sizes, strides=None, total_elements=None):

@@ -27,7 +27,6 @@ VALID = "modelled, valid"
 INVALID = "modelled, invalid"
 NOT_MODELLED = "not modelled here"
 UNKNOWN_KIND = "unknown kind"  # a dispatchable that is neither a DirectML operator nor one DxDispatch knows
-STATUSES = (VALID, INVALID, NOT_MODELLED, UNKNOWN_KIND)
 # ops.validate words a field of a modelled operator that the core does not compute (a non-null ScaleBias:
 # validate._parse_scale_bias) as "<field> <value>: not modelled here (why)". Such a dispatchable is legal DirectML,
 # so it is NOT_MODELLED rather than INVALID, unless it also breaks a rule.

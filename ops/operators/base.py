@@ -105,10 +105,6 @@ class Field:
         return self.kind in (INPUT, INPUTS)
 
 
-def check_uint(value, field):
-    return check_positive_int(value, field)
-
-
 def check_axis(axis, dimension_count, field="Axis"):
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
         raise DescriptorError(f"{field} {axis!r}: must be an integer")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-import ops
+from ops.frameworks.onnx_models import ONNX_BYTE_CAP
 from support.app import error_texts, run_through_app
 
 PAGE = "app_pages/onnx_model.py"
@@ -163,7 +163,7 @@ def custom_domain_model():
         ("truncated.onnx", pixel_shuffle_upscaler()[:-50], "model: not an ONNX model"),
         ("external.onnx", external_data_model(), "external data is refused"),
         ("custom.onnx", custom_domain_model(), "com.evil:Shuffle; custom domains are refused"),
-        ("oversized.onnx", bytes(ops.ONNX_BYTE_CAP + 1), f"exceed the cap of {ops.ONNX_BYTE_CAP:,} bytes"),
+        ("oversized.onnx", bytes(ONNX_BYTE_CAP + 1), f"exceed the cap of {ONNX_BYTE_CAP:,} bytes"),
     ],
 )
 def test_hostile_files_are_refused_with_a_message_and_no_traceback(name, data, message):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ops import NOT_MODELLED, VALID
+from ops.descriptors.partial import NOT_MODELLED, VALID
 from support.app import chart_figures, run_through_app
 from support.paths import ROOT
 

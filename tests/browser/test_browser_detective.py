@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 import ops
+from ops.operators.depth_space import depth_to_space
 from support.browser import CHART, close_popover, open_popover
 
 pytestmark = pytest.mark.browser
@@ -67,7 +68,7 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     # The user's own output: a PixelShuffle result saved as float64.
     x = ops.origin_coded_input((1, 8, 2, 3))
     output = tmp_path / "output.npy"
-    np.save(output, ops.depth_to_space(x, 2, "CRD").astype(np.float64))
+    np.save(output, depth_to_space(x, 2, "CRD").astype(np.float64))
     open_popover(page, "Input & output")
     page.get_by_text("upload .npy files").click()
     page.locator("input[type=file]").wait_for(state="attached", timeout=TIMEOUT)

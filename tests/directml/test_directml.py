@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ops
+from ops.operators.depth_space import depth_to_space
 from ops.runtime import directml as dml
 from ops.runtime.directml_check import packed_desc
 from ops.runtime.onnxruntime_check import probe_tensor
@@ -77,7 +78,7 @@ SEED_CALLS = {
                                          dict(block_size=2, order="DEPTH_COLUMN_ROW")),
     "DEPTH_TO_SPACE1 COLUMN_ROW_DEPTH": ("DEPTH_TO_SPACE1", lambda: [seed_input()],
                                          dict(block_size=2, order="COLUMN_ROW_DEPTH")),
-    "SPACE_TO_DEPTH1": ("SPACE_TO_DEPTH1", lambda: [ops.depth_to_space(seed_input(), 2)], dict(block_size=2)),
+    "SPACE_TO_DEPTH1": ("SPACE_TO_DEPTH1", lambda: [depth_to_space(seed_input(), 2)], dict(block_size=2)),
     "ELEMENT_WISE_BIT_OR 1.0 | 2.0": ("ELEMENT_WISE_BIT_OR", lambda: [np.float32([1.0]), np.float32([2.0])], {}),
     "SPLIT 2, 1, 3": ("SPLIT", lambda: [np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)],
                       dict(axis=2, sizes=(2, 1, 3))),

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from ops import bit_or
+from ops.operators.bitwise import bit_or
 from support.figures import bits_of, plotly_array
 from viz.bitwise_fig import (
     MAX_CELLS,

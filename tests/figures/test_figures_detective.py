@@ -10,6 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from ops.detective.examples import detective_example
+from ops.detective.identify import mix_up_diff
+from ops.detective.origin import origin_coded_inputs
+from ops.operators.depth_space import depth_to_space
+from ops.operators.split_join import join, split
 from viz.common import MAX_CELLS, figure_json_size
 from viz.detective_fig import MISSING_COLOR, OKABE_ITO, detective_figure, diff_figure
 from viz.spec import decode_typed_array, is_typed_array
@@ -67,7 +72,7 @@ def check_every_output_cell(xs, ys):
 @pytest.mark.parametrize("order", ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"])
 def test_every_output_cell_names_its_source_as_the_index_map_does(order):
     x = ops.origin_coded_input((1, 8, 2, 3))
-    seen, spec = check_every_output_cell([x], [ops.depth_to_space(x, 2, order)])
+    seen, spec = check_every_output_cell([x], [depth_to_space(x, 2, order)])
     assert seen == 48
     assert spec["layout"]["yaxis"]["range"][0] > spec["layout"]["yaxis"]["range"][1]  # row 0 at the top
     assert spec["layout"]["meta"]["drawn"] == ""
@@ -85,18 +90,18 @@ def test_any_gather_into_any_shape_is_drawn_cell_by_cell(ndim, out_shape, seed):
 
 def test_split_outputs_and_join_inputs_are_told_apart():
     x = ops.origin_coded_input((2, 3, 4))
-    seen, spec = check_every_output_cell([x], ops.split(x, 2, [1, 3]))
+    seen, spec = check_every_output_cell([x], split(x, 2, [1, 3]))
     assert seen == 24
     labels = [a["text"] for a in spec["layout"]["annotations"]]
     assert "y0[0]" in labels and "y1[1]" in labels
-    parts = ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
-    seen, _ = check_every_output_cell(parts, [ops.join(parts, 1)])
+    parts = origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
+    seen, _ = check_every_output_cell(parts, [join(parts, 1)])
     assert seen == 9
 
 
 def test_cells_in_no_input_are_dark_crossed_and_name_their_value():
     x = ops.origin_coded_input((1, 4, 1, 2))
-    y = ops.depth_to_space(x, 2, "CRD").astype(np.float64)
+    y = depth_to_space(x, 2, "CRD").astype(np.float64)
     y[0, 0, 1, 2] = 0.25
     _, _, spec = figure_of([x], [y])
     missing = [c for c in cells(spec).values() if c[2]]
@@ -108,16 +113,16 @@ def test_cells_in_no_input_are_dark_crossed_and_name_their_value():
 
 def test_tiles_take_colorblind_safe_colors_then_a_sequential_scale():
     x = ops.origin_coded_input((1, 8, 2, 3))
-    _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
+    _, _, spec = figure_of([x], [depth_to_space(x, 2, "DCR")])
     assert {step[1] for step in spec["data"][0]["colorscale"]} == set(OKABE_ITO)
     x = ops.origin_coded_input((1, 16, 2, 3))
-    _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
+    _, _, spec = figure_of([x], [depth_to_space(x, 2, "DCR")])
     assert len(spec["data"][0]["colorscale"]) > 2 and spec["data"][0]["zmax"] == 15.5
 
 
 def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
     x = ops.origin_coded_input((1, 64, 100, 30))
-    _, _, spec = figure_of([x], [ops.depth_to_space(x, 4, "CRD")])
+    _, _, spec = figure_of([x], [depth_to_space(x, 4, "CRD")])
     assert len(cells(spec)) <= 2 * MAX_CELLS
     drawn = spec["layout"]["meta"]["drawn"]
     assert "x: the first 2 of 64 tiles, each its first 64 x 30 cells"  # 4,096 // (64 * 30) in drawn
@@ -127,9 +132,9 @@ def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
 
 
 def test_the_diff_figure_marks_differing_cells_before_and_after():
-    [x], [y] = ops.detective_example("mixed_up")
+    [x], [y] = detective_example("mixed_up")
     report = ops.identify(x, y)
-    diff = ops.mix_up_diff(report, x.shape)
+    diff = mix_up_diff(report, x.shape)
     spec = diff_figure(diff["before"], diff["after"], "as given", "with P").to_dict()
     z, text = arrays(spec["data"][0]["z"]), arrays(spec["data"][0]["text"])
     assert int(np.nansum(z)) == int(diff["before"].sum()) > 0

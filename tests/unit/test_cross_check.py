@@ -10,6 +10,8 @@ import onnxruntime
 import pytest
 
 import ops
+from ops.operators.depth_space import depth_to_space
+from ops.operators.split_join import split
 from ops.runtime.cross_check import cross_check
 from ops.runtime.onnxruntime_check import probe_tensor, select_provider
 from ops.runtime.report import CrossCheckReport
@@ -117,7 +119,7 @@ def test_seed_split_example_on_onnx_runtime():
 
 
 def test_crd_against_dcr_expectation_is_reported_with_the_first_difference():
-    wrong = [ops.depth_to_space(SEED_INPUT, 2, "DEPTH_COLUMN_ROW")]
+    wrong = [depth_to_space(SEED_INPUT, 2, "DEPTH_COLUMN_ROW")]
     report = cross_check("DEPTH_TO_SPACE1", [SEED_INPUT], block_size=2, order="CRD", expected=wrong)
     assert report.available and not report.matches
     # Seed: row 0 is [0, 18, ...] in DCR and [0, 9, ...] in CRD.
@@ -142,7 +144,7 @@ def test_equal_numbers_with_different_bytes_do_not_match(stored, compared):
 
 def test_missing_expected_output_is_a_mismatch():
     x = np.arange(6, dtype=np.int16)
-    core = ops.split(x, 0, [2, 4])
+    core = split(x, 0, [2, 4])
     report = cross_check("SPLIT", [x], axis=0, sizes=[2, 4], expected=core[:1])
     assert not report.matches and report.first_mismatch == (1, None)
 

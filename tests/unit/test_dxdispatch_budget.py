@@ -14,6 +14,7 @@ import ops
 from ops.datatypes import unsigned_of_width
 from ops.descriptors import dxdispatch as dx
 from ops.descriptors import partial
+from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_model_detailed
 from ops.guard import element_cap_set_to
 from support.app import run_through_app
 
@@ -195,9 +196,9 @@ def test_huge_size_in_bytes_is_refused_before_allocating(generated_values):
 def test_many_dispatches_over_large_buffers_are_refused_at_the_command_that_overflows_the_run():
     model = text_of(identity_model(4000, WORKBENCH_CAP))
     with element_cap_set_to(WORKBENCH_CAP):
-        budget = ops.run_byte_budget()
+        budget = run_byte_budget()
         with pytest.raises(ops.DescriptorError) as error:
-            ops.run_model_detailed(model)
+            run_model_detailed(model)
     # buffers 4 x 8 MB, then 16 MB per dispatch (4 MB in, 3 x 4 MB out) against 128 MB
     overflowing = (budget - 4 * 8 * 2**20) // (16 * 2**20)
     assert str(error.value).startswith(f"commands[{overflowing}]: by this dispatch the run would hold about")
@@ -207,12 +208,12 @@ def test_many_dispatches_over_large_buffers_are_refused_at_the_command_that_over
 def test_a_run_within_the_budget_holds_no_more_than_its_estimate():
     model = identity_model(5, 2**16)
     with element_cap_set_to(WORKBENCH_CAP):
-        estimate = ops.model_run_bytes(model)
-        result = ops.run_model_detailed(model)
+        estimate = model_run_bytes(model)
+        result = run_model_detailed(model)
     held = sum(a.nbytes for r in result.dispatches for part in (r.inputs, r.outputs_before, r.outputs)
                for a in part.values())
     held += sum(b.nbytes for b in result.buffers.values()) + sum(b.nbytes for b in result.buffer_bytes.values())
-    assert held <= estimate <= ops.run_byte_budget()
+    assert held <= estimate <= run_byte_budget()
 
 
 def test_too_many_commands_are_refused():

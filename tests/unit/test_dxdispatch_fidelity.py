@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops import DescriptorError, load_model, model_notes, run_model, run_model_detailed, validate
+from ops import DescriptorError, load_model, model_notes, run_model, validate
+from ops.descriptors.dxdispatch import run_model_detailed
 from ops.operators import operator
+from ops.operators.depth_space import depth_to_space
 from ops.tensor_desc import buffer_tensor_size, parse_tensor_desc
 from support.paths import EXAMPLES as ALL_EXAMPLES
 
@@ -238,7 +240,7 @@ def test_enum_names_are_exact_in_model_files():
     # The Python API and the pages keep the friendly spellings.
     d2s["dispatchables"]["depth_to_space1"]["desc"]["Order"] = "crd"
     assert validate(d2s["dispatchables"]["depth_to_space1"], "6_4") == []
-    assert ops.depth_to_space(np.zeros((1, 4, 1, 1), np.uint8), 2, "CRD").shape == (1, 1, 2, 2)
+    assert depth_to_space(np.zeros((1, 4, 1, 1), np.uint8), 2, "CRD").shape == (1, 1, 2, 2)
 
 
 def test_integers_must_be_json_integers():

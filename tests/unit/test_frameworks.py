@@ -16,7 +16,10 @@ import ops
 from ops.frameworks import onnx_models
 from ops.frameworks import snippets as snippets_module
 from ops.frameworks.snippets import FRAMEWORKS
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import depth_to_space, order_name, space_to_depth
 from ops.operators.depth_space.frameworks import ORDER_CONVENTIONS, ORT_CPU_DEPTH_SPACE_TYPES
+from ops.operators.split_join import join, split
 
 ORDERS = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
 TYPES = list(ops.DML_TYPES)
@@ -46,15 +49,15 @@ def random_bits(rng, shape, data_type):
 def core(op, inputs, **attrs):
     """The reference core's outputs for a call as the snippets take it (B broadcast to A's sizes)."""
     if op == "DEPTH_TO_SPACE1":
-        return ops.depth_to_space(inputs[0], attrs["block_size"], attrs["order"])
+        return depth_to_space(inputs[0], attrs["block_size"], attrs["order"])
     if op == "SPACE_TO_DEPTH1":
-        return ops.space_to_depth(inputs[0], attrs["block_size"], attrs["order"])
+        return space_to_depth(inputs[0], attrs["block_size"], attrs["order"])
     if op == "ELEMENT_WISE_BIT_OR":
         a, b = inputs
-        return ops.bit_or(a, np.ascontiguousarray(np.broadcast_to(b, a.shape)))
+        return bit_or(a, np.ascontiguousarray(np.broadcast_to(b, a.shape)))
     if op == "SPLIT":
-        return ops.split(inputs[0], attrs["axis"], attrs["sizes"])
-    return ops.join(list(inputs), attrs["axis"])
+        return split(inputs[0], attrs["axis"], attrs["sizes"])
+    return join(list(inputs), attrs["axis"])
 
 
 def bindings(op, inputs):
@@ -126,7 +129,7 @@ def split_join_inputs(op, shape, axis, parts, data_type, seed):
     whole = random_bits(np.random.default_rng(seed), shape, data_type)
     if op == "SPLIT":
         return [whole], shape, {"axis": axis, "sizes": parts}
-    pieces = ops.split(whole, axis, parts)
+    pieces = split(whole, axis, parts)
     return pieces, [p.shape for p in pieces], {"axis": axis}
 
 
@@ -247,7 +250,7 @@ def _framework_cases():
         cases.append(("ELEMENT_WISE_BIT_OR", [a, b], data_type, a.shape, {"b_sizes": b.shape}))
         x = random_bits(rng, (2, 5, 3), data_type)
         cases.append(("SPLIT", [x], data_type, x.shape, {"axis": 1, "sizes": [1, 3, 1]}))
-        parts = ops.split(x, 2, [2, 1])
+        parts = split(x, 2, [2, 1])
         cases.append(("JOIN", parts, data_type, [p.shape for p in parts], {"axis": 2}))
     return cases
 
@@ -272,7 +275,7 @@ def test_tensorflow_snippets_match_the_core(op, inputs, data_type, sizes, attrs)
 def test_onnx_snippets_match_the_core_on_the_grid(op, inputs, data_type, sizes, attrs):
     pytest.importorskip("onnxruntime")
     kernel_missing = op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1") and data_type not in ORT_TYPES
-    if kernel_missing and not (op == "SPACE_TO_DEPTH1" and ops.order_name(attrs["order"]) == "COLUMN_ROW_DEPTH"):
+    if kernel_missing and not (op == "SPACE_TO_DEPTH1" and order_name(attrs["order"]) == "COLUMN_ROW_DEPTH"):
         pytest.skip(f"ONNX Runtime's CPU provider has no DepthToSpace/SpaceToDepth kernel for {data_type}")
     check("onnx", op, inputs, data_type, sizes, **attrs)
 

@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.descriptors.layouts import identity_descs, identity_spec
+from ops import load_model
+from ops.descriptors.layouts import copy_order, identity_descs, identity_problems, logical_tensor
 from ops.operators import operator
 from ops.runtime.identity_check import matrix_rows, matrix_table, read_plan, write_plan
+from support.specs import identity_spec
 
 FLOAT32 = "FLOAT32"
 
@@ -72,13 +74,13 @@ def test_float_bit_patterns_travel_unchanged():
 def test_logical_tensor_and_copy_order():
     inp, out = ops.layout_preset("NCHW -> NHWC", "FLOAT16")
     buffer = np.arange(24, dtype=np.float16)
-    assert np.array_equal(ops.logical_tensor(buffer, inp), buffer.reshape(1, 3, 2, 4))
-    steps = ops.copy_order(inp, out)
+    assert np.array_equal(logical_tensor(buffer, inp), buffer.reshape(1, 3, 2, 4))
+    steps = copy_order(inp, out)
     assert [s.destination for s in steps] == list(range(24))
     # Memory order of NHWC: channel fastest, so sources jump by H*W = 8 and come back.
     assert [s.source for s in steps[:4]] == [0, 8, 16, 1]
     assert steps[1].index == (0, 1, 0, 0)
-    assert len(ops.copy_order(inp, out, limit=5)) == 5
+    assert len(copy_order(inp, out, limit=5)) == 5
 
 
 def _layouts(draw_sizes):
@@ -118,7 +120,7 @@ def test_matches_plain_loops(layout, data_type, seed):
 
 
 def _problems(inp, out, level="6_4"):
-    return ops.identity_problems(inp, out, level)
+    return identity_problems(inp, out, level)
 
 
 def test_overlapping_output_writes_name_output_strides():
@@ -221,7 +223,7 @@ def test_dxdispatch_model_runs_a_transpose_and_round_trips():
     model = _model(inp, out, list(range(12)), 12)
     expected = ops.element_wise_identity(np.arange(12, dtype=np.float32), inp, out)
     assert ops.run_model(json.dumps(model))["out"].tolist() == expected.tolist()
-    normalized = ops.normalize_model(json.dumps(model))
+    normalized = load_model(json.dumps(model))
     assert "ScaleBias" not in json.dumps(normalized)
     assert ops.run_model(json.dumps(normalized))["out"].tolist() == expected.tolist()
 

@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 
 import ops
 from ops import Call, DescriptorError, QuizSettings, index_formula, quiz_questions
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import ORDERS
+from ops.operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 
 BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
           ast.Mod: operator.mod, ast.RShift: operator.rshift, ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
@@ -45,12 +48,12 @@ def depth_space_case(draw):
     n, h, w = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     op = draw(st.sampled_from(["DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"]))
     shape = (n, c_space * bs * bs, h, w) if op == "DEPTH_TO_SPACE1" else (n, c_space, h * bs, w * bs)
-    order = draw(st.sampled_from(ops.ORDERS))
+    order = draw(st.sampled_from(ORDERS))
     return op, order, bs, shape, draw(st.integers(0, 10**6))
 
 
 def depth_space_map(op, shape, bs, order):
-    return (ops.depth_to_space_map if op == "DEPTH_TO_SPACE1" else ops.space_to_depth_map)(shape, bs, order)
+    return (depth_to_space_map if op == "DEPTH_TO_SPACE1" else space_to_depth_map)(shape, bs, order)
 
 
 def depth_space_call(op, order, bs, shape):
@@ -103,7 +106,7 @@ def split_join_case(draw):
 def test_split_and_join_formulas_are_the_operators_moves(case):
     whole, axis, sizes, pick = case
     parts = [whole[:axis] + (s,) + whole[axis + 1:] for s in sizes]
-    split_maps = ops.split_map(whole, axis, sizes)
+    split_maps = split_map(whole, axis, sizes)
     cell = np.unravel_index(pick % int(np.prod(whole)), whole)
     split = Call.of("SPLIT", [whole], axis=axis, sizes=sizes)
     formula = index_formula(split, cell)
@@ -112,7 +115,7 @@ def test_split_and_join_formulas_are_the_operators_moves(case):
     assert split_maps[k][tuple(index)] == np.ravel_multi_index(cell, whole)
     back = index_formula(split, formula.destination, side="output")
     assert back.source == tuple(int(i) for i in cell)
-    which, flat = ops.join_map(parts, axis)
+    which, flat = join_map(parts, axis)
     join = Call.of("JOIN", parts, axis=axis)
     joined = index_formula(join, formula.destination)
     check_terms(joined)
@@ -137,7 +140,7 @@ def test_bit_or_formula_is_the_operators_bits(data_type, sizes, data):
     b_stored = np.array(data.draw(st.lists(st.integers(0, (1 << width) - 1), min_size=b_count, max_size=b_count)),
                         dtype=unsigned).view(dtype).reshape(stored)
     b = np.broadcast_to(b_stored, sizes)
-    out = ops.bit_or(a, np.ascontiguousarray(b))
+    out = bit_or(a, np.ascontiguousarray(b))
     element, bit = data.draw(st.integers(0, count - 1)), data.draw(st.integers(0, width - 1))
     index = np.unravel_index(element, sizes)
     packed = [int(np.prod(stored[d + 1:])) for d in range(len(sizes))]
@@ -208,7 +211,7 @@ def test_quiz_answers_are_what_the_operator_does(quiz, seed):
                 assert out_map[q.cell] == np.ravel_multi_index(right, shape)
         else:
             parts = call.output_sizes if call.op == "SPLIT" else call.input_sizes
-            which, flat = ops.join_map(parts, call.attr("axis"))
+            which, flat = join_map(parts, call.attr("axis"))
             k_text = q.right[q.right.index("[") + 1:q.right.index("]")] if "s[" in q.right else None
             whole_index, (k, part_index) = ((q.cell, (int(k_text), right)) if k_text is not None
                                             else (right, (q.cell[0], q.cell[1:])))
@@ -230,7 +233,7 @@ def test_quiz_is_reproducible_from_settings_and_seed():
 def test_or_questions_answer_with_bit_or(data_type, a, b):
     dtype = ops.numpy_dtype(data_type)
     unsigned = f"u{dtype.itemsize}"
-    expected = ops.bit_or(np.array(a, dtype=unsigned).view(dtype), np.array(b, dtype=unsigned).view(dtype))
+    expected = bit_or(np.array(a, dtype=unsigned).view(dtype), np.array(b, dtype=unsigned).view(dtype))
     quiz = QuizSettings(Call.of("ELEMENT_WISE_BIT_OR", [(len(a),)] * 2, data_type), (a, b))
     for q in quiz_questions(quiz, 5):
         element = q.cell[0]
