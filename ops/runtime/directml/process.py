@@ -34,7 +34,7 @@ def install_dir():
 
 def missing_pieces(root):
     needed = ["ready", "lib/libdirectml.so", "lib/libd3d12.so", "lib/libdxcore.so", "lib/libdmlrun.so",
-              "sysroot/usr/lib64/ld-linux-x86-64.so.2"]
+              "lib/libvkd3d-proton-d3d12core.so", "lvp_icd.json"]
     return [n for n in needed if not (root / n).exists()]
 
 
@@ -48,15 +48,18 @@ class Worker:
         self.starts = 0
 
     def _command(self):
-        libs = f"{self.root / 'sysroot/usr/lib/x86_64-linux-gnu'}:{self.root / 'lib'}"
-        return [str(self.root / "sysroot/usr/lib64/ld-linux-x86-64.so.2"), "--library-path", libs,
-                sys.executable, str(WORKER), str(self.root / "lib")]
+        return [sys.executable, str(WORKER), str(self.root / "lib")]
 
     def _start(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LD_", "PYTHON"))}
         # Mesa's window-system code asks for a runtime directory even when nothing is drawn.
         env.setdefault("XDG_RUNTIME_DIR", "/tmp")
-        # vkd3d-shader's errors say why a shader could not be translated; the worker passes them on per call.
+        env["LD_LIBRARY_PATH"] = f"{self.root / 'lib'}:{self.root / 'mesa/usr/lib/x86_64-linux-gnu'}"
+        env["VK_ICD_FILENAMES"] = str(self.root / "lvp_icd.json")
+        env["VK_LOADER_LAYERS_DISABLE"] = "~implicit~"
+        env["VKD3D_SHADER_CACHE_PATH"] = "0"
+        env["MESA_SHADER_CACHE_DISABLE"] = "true"
+        env.setdefault("VKD3D_DEBUG", "warn")
         env.setdefault("VKD3D_SHADER_DEBUG", "warn")
         self.stderr_tail.clear()
         self.process = subprocess.Popen(self._command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -80,11 +80,11 @@ class Runner:
         return self.lib.dmlrun_stage().decode()
 
     def hello(self):
-        shader = ctypes.CDLL("libvkd3d-shader.so.1")
-        shader.vkd3d_shader_get_version.restype = ctypes.c_char_p
-        vkd3d = shader.vkd3d_shader_get_version(None, None).decode()
+        self.lib.dmlrun_d3d12_version.restype = ctypes.c_char_p
+        self.lib.dmlrun_driver.restype = ctypes.c_char_p
+        vkd3d = "vkd3d-proton " + self.lib.dmlrun_d3d12_version().decode().removeprefix("v")
         answer = {"hr": self.opened, "stage": self.stage(), "device": self.lib.dmlrun_device_name().decode(),
-                  "vkd3d": vkd3d}
+                  "driver": self.lib.dmlrun_driver().decode(), "vkd3d": vkd3d}
         if self.opened == HRESULT_OK:
             failures = ctypes.create_string_buffer(1024)
             self.lib.dmlrun_bridge_check(failures, len(failures))
