@@ -88,7 +88,10 @@ static struct {
     HRESULT (*create_device1)(void *, int, int, REFIID, void **);
     struct { int level; void *dml; void *recorder; } levels[MAX_LEVELS];
     char device_name[256];
-    char driver[2 * VK_MAX_DRIVER_NAME_SIZE + VK_MAX_DRIVER_INFO_SIZE];
+    char driver[VK_MAX_DRIVER_INFO_SIZE];
+    /* What decides FLOAT64 (see dmlrun_fp64): the Vulkan driver's promises, read with the device's name. */
+    VkBool32 shader_float64, denorm_preserve_float64;
+    VkShaderFloatControlsIndependence denorm_independence;
     char stage[64];
 } rt;
 
@@ -115,11 +118,17 @@ static void describe_vulkan_device(void)
     snprintf(rt.device_name, sizeof rt.device_name, "unknown Vulkan device");
     if (vkCreateInstance(&info, NULL, &instance) != VK_SUCCESS) return;
     if (vkEnumeratePhysicalDevices(instance, &count, &physical) >= 0 && count) {
-        VkPhysicalDeviceDriverProperties driver = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+        VkPhysicalDeviceVulkan12Properties vulkan12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+        VkPhysicalDeviceDriverProperties driver = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES, &vulkan12};
         VkPhysicalDeviceProperties2 props = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
+        VkPhysicalDeviceFeatures features;
         vkGetPhysicalDeviceProperties2(physical, &props);
+        vkGetPhysicalDeviceFeatures(physical, &features);
+        rt.shader_float64 = features.shaderFloat64;
+        rt.denorm_preserve_float64 = vulkan12.shaderDenormPreserveFloat64;
+        rt.denorm_independence = vulkan12.denormBehaviorIndependence;
         snprintf(rt.device_name, sizeof rt.device_name, "%s", props.properties.deviceName);
-        snprintf(rt.driver, sizeof rt.driver, "%s %s", driver.driverName, driver.driverInfo);
+        snprintf(rt.driver, sizeof rt.driver, "%s", driver.driverInfo);
         dxcore_describe(props.properties.vendorID, props.properties.deviceID, props.properties.driverVersion,
                         props.properties.deviceName);
     }
@@ -200,6 +209,20 @@ HRESULT dmlrun_check_feature_support(int level, int feature, UINT query_size, co
     if (FAILED(hr)) return hr;
     hr = ((check_feature_fn)SLOT(dml, DEVICE_CHECK_FEATURE_SUPPORT))(dml, feature, query_size, query, data_size, data);
     return FAILED(hr) ? fail("CheckFeatureSupport", hr) : hr;
+}
+
+/* Why DirectML does or does not take FLOAT64 tensors on this device: what the D3D12 device answers for
+ * D3D12_FEATURE_D3D12_OPTIONS.DoublePrecisionFloatShaderOps, and the three Vulkan properties vkd3d-proton derives it
+ * from (libs/vkd3d/device.c, d3d12_device_caps_init_feature_options: shaderFloat64, shaderDenormPreserveFloat64 and
+ * denormBehaviorIndependence not NONE, because D3D12 requires fp64 denormals kept). -1 where the query failed. */
+void dmlrun_fp64(int *double_ops, int *shader_float64, int *denorm_preserve_float64, int *denorm_independence)
+{
+    D3D12_FEATURE_DATA_D3D12_OPTIONS options;
+    *double_ops = SUCCEEDED(ID3D12Device_CheckFeatureSupport(rt.device, D3D12_FEATURE_D3D12_OPTIONS, &options,
+                                                             sizeof options)) ? options.DoublePrecisionFloatShaderOps : -1;
+    *shader_float64 = rt.shader_float64;
+    *denorm_preserve_float64 = rt.denorm_preserve_float64;
+    *denorm_independence = rt.denorm_independence;
 }
 
 /* DirectML's own verdict on a descriptor: CreateOperator's HRESULT. */

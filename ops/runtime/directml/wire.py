@@ -8,12 +8,14 @@ import json
 MAX_HEADER = 1 << 20
 
 
-def write_message(stream, header, buffers=()):
+def encode_message(header, buffers=()):
     buffers = [bytes(b) for b in buffers]
     line = json.dumps({**header, "buffers": [len(b) for b in buffers]}).encode() + b"\n"
-    stream.write(line)
-    for b in buffers:
-        stream.write(b)
+    return b"".join([line, *buffers])
+
+
+def write_message(stream, header, buffers=()):
+    stream.write(encode_message(header, buffers))
     stream.flush()
 
 
