@@ -22,6 +22,7 @@ from ..errors import DescriptorError
 from ..guard import element_cap
 from ..operators.bitwise import bit_or
 from ..operators.depth_space import depth_to_space, space_to_depth
+from ..operators.identity import apply_scale_bias
 from ..operators.split_join import join, split
 from .tensor_desc import (
     Problem,
@@ -1026,8 +1027,11 @@ def _compute(parsed, inputs):
     if op == "ELEMENT_WISE_BIT_OR":
         return {"OutputTensor": bit_or(inputs["ATensor"], inputs["BTensor"])}
     if op == "ELEMENT_WISE_IDENTITY":
-        # The layout change is the strided read and write around this; only a null ScaleBias is valid here.
-        return {"OutputTensor": inputs["InputTensor"]}
+        # The layout change is the strided read and write around this; ScaleBias as DirectML computes it.
+        scale_bias = scalars.get("ScaleBias")
+        if scale_bias is None:
+            return {"OutputTensor": inputs["InputTensor"]}
+        return {"OutputTensor": apply_scale_bias(inputs["InputTensor"], scale_bias["Scale"], scale_bias["Bias"])}
     if op == "SPLIT":
         axis = scalars["Axis"]
         return {"OutputTensors": split(inputs["InputTensor"], axis, [d.Sizes[axis] for d in parsed.tensors["OutputTensors"]])}

@@ -194,6 +194,16 @@ def _cpp_tensor(var, desc):
     return lines
 
 
+def _cpp_float(value):
+    """A FLOAT literal of the float32 `value` becomes (INFINITY and NAN from <cmath>)."""
+    value = float(np.float32(value))
+    if math.isnan(value):
+        return "NAN"
+    if math.isinf(value):
+        return "INFINITY" if value > 0 else "-INFINITY"
+    return f"{value!r}f"  # the float32 value exactly, as a double literal the compiler rounds back to it
+
+
 def cpp_snippet(dispatchable):
     """C++ filling the DML_BUFFER_TENSOR_DESCs, DML_TENSOR_DESCs, the operator desc and DML_OPERATOR_DESC."""
     parsed = normalized_dispatchable(dispatchable, "6_4")
@@ -217,6 +227,11 @@ def cpp_snippet(dispatchable):
             assignments.append(f"{op_var}.{name} = {var};")
         elif kind == "order":
             assignments.append(f"{op_var}.{name} = DML_DEPTH_SPACE_ORDER_{parsed.scalars[name]};")
+        elif kind == "scale_bias" and parsed.scalars[name] is not None:
+            scale_bias = parsed.scalars[name]
+            lines.append(f"const DML_SCALE_BIAS scaleBias = {{{_cpp_float(scale_bias['Scale'])}, "
+                         f"{_cpp_float(scale_bias['Bias'])}}};")
+            assignments.append(f"{op_var}.{name} = &scaleBias;")
         elif kind == "scale_bias":
             assignments.append(f"{op_var}.{name} = nullptr;  // _Maybenull_: no scale or bias, a plain copy")
         else:

@@ -131,21 +131,15 @@ def _parse_tensor_array(value, name, path, problems, strict, notes):
 
 
 def _parse_scale_bias(value, path, problems):
-    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs). g(x) = x * scale + bias is applied by DirectML, but its rounding
-    per data type is not documented, and DirectML itself could not be watched doing it here: its ScaleBias shader
-    stops vkd3d 2.1 at CompileOperator (dx.op.bitcastI32toF32, docs/directml.md). So this project models only a null
-    ScaleBias rather than guess."""
+    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs), or null. g(x) = x * Scale + Bias, computed as DirectML computes it
+    (ops/operators/identity.py, apply_scale_bias)."""
     if value is None:
         return None
     if (isinstance(value, dict) and set(value) == {"Scale", "Bias"}
             and all(isinstance(value[k], (int, float)) and not isinstance(value[k], bool) for k in value)):
-        problems.append(Problem(path, f"ScaleBias {value}: not modelled here (x * Scale + Bias rounds in a way "
-                                      "DirectML does not document for every type, and DirectML's ScaleBias shader "
-                                      "does not compile on this machine's vkd3d to observe it); give null or leave it "
-                                      "out"))
-    else:
-        problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of "
-                                      "two numbers"))
+        return {"Scale": value["Scale"], "Bias": value["Bias"]}
+    problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of two "
+                                  "numbers"))
     return None
 
 
@@ -481,17 +475,22 @@ def _split_join_problems(parsed, desc_path):
 
 def _identity_problems(parsed, desc_path):
     """DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, "Tensor constraints": InputTensor and OutputTensor must have the
-    same DataType, DimensionCount, and Sizes (DataType is checked for every operator)."""
+    same DataType, DimensionCount, and Sizes (DataType is checked for every operator). A ScaleBias with 64-bit
+    tensors is refused: DirectML's page is silent, and DirectML 1.13's CreateOperator answers E_INVALIDARG for it
+    at every feature level (docs/directml_verdicts.md)."""
     inp, out = parsed.tensors["InputTensor"], parsed.tensors["OutputTensor"]
-    if out.Sizes == inp.Sizes:
-        return []
-    return [
-        Problem(
+    problems = []
+    if out.Sizes != inp.Sizes:
+        problems.append(Problem(
             f"{desc_path}.OutputTensor.Sizes",
             f"OutputTensor.Sizes {list(out.Sizes)}: must equal InputTensor.Sizes {list(inp.Sizes)} (strides, not "
             "sizes, change the layout)",
-        )
-    ]
+        ))
+    if parsed.scalars.get("ScaleBias") is not None and inp.element_size == 8:
+        problems.append(Problem(f"{desc_path}.ScaleBias",
+                                f"ScaleBias {parsed.scalars['ScaleBias']}: not with {inp.DataType} tensors (DirectML "
+                                "takes a ScaleBias only for types of 32 bits or fewer)"))
+    return problems
 
 
 _SHAPE_RULES = {

@@ -86,11 +86,13 @@ def run_operator(name, inputs, attrs, expected):
                        _attrs(name, attrs), expected, type_name(inputs[0].dtype))
 
 
-def run_identity(input_buffer, inp, out, previous, expected):
-    """ELEMENT_WISE_IDENTITY between the two buffer descs: the whole output buffer compared."""
+def run_identity(input_buffer, inp, out, previous, expected, scale_bias=None):
+    """ELEMENT_WISE_IDENTITY between the two buffer descs (with DML_SCALE_BIAS {Scale, Bias} when given): the whole
+    output buffer compared."""
     outputs = [(out, _buffer(previous, out), (out.buffer_elements,), out.dtype)]
+    attrs = {} if scale_bias is None else {"scale_bias": [scale_bias["Scale"], scale_bias["Bias"]]}
     return run_buffers("ELEMENT_WISE_IDENTITY", [(inp, _buffer(input_buffer[: inp.buffer_elements], inp))], outputs,
-                       {}, [expected], inp.DataType)
+                       attrs, [expected], inp.DataType)
 
 
 # ---------------------------------------------------------------- the matrix: every operator x type x setting
