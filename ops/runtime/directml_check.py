@@ -238,10 +238,10 @@ def _both_refuse(op, setting, data_type, error, descs, attrs, status):
     from .directml import create_operator_verdict
 
     hr = create_operator_verdict(op, *descs, attrs, status.max_feature_level)
-    core = str(error).split(": ", 1)[-1]
+    core = str(error).split(": ")[-1]  # the rule, without the field's path and value
     if hr == 0:
         return Cell(op, setting, data_type, DIFFERS, f"DirectML accepts what the core refuses ({core})")
-    return Cell(op, setting, data_type, BOTH_REFUSE, f"both refuse: CreateOperator {hresult_text(hr)}; core: {core}")
+    return Cell(op, setting, data_type, BOTH_REFUSE, f"both refuse: CreateOperator {hresult_text(hr)}; the core: {core}")
 
 
 def matrix_cells(seed=0, data_types=None):
