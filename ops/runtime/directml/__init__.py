@@ -88,9 +88,16 @@ def directml_status():
         return DirectMLStatus(False, f"{error}.")
     except (WorkerFailed, OSError) as error:
         return DirectMLStatus(False, f"DirectML could not start: {error}")
+    return status_of(hello)
+
+
+def status_of(hello):
+    """DirectMLStatus from a worker's hello."""
     if hello["hr"]:
-        return DirectMLStatus(False, f"DirectML could not start: {hello['stage']} returned {hresult_text(hello['hr'])}",
-                              device=hello.get("device"), vkd3d=hello.get("vkd3d"))
+        reason = f"DirectML could not start: {hello['stage']} returned {hresult_text(hello['hr'])}"
+        if hello.get("diagnostics"):
+            reason += f"; vkd3d-proton said: {hello['diagnostics'][0]}"
+        return DirectMLStatus(False, reason, device=hello.get("device"), vkd3d=hello.get("vkd3d"))
     if hello["bridge_failures"]:
         return DirectMLStatus(False, f"The bridge to vkd3d-proton failed its check: {hello['bridge_failures']}",
                               device=hello["device"], vkd3d=hello["vkd3d"])
