@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import ops
 from ops.operators.identity import identity_descs
 from ops.runtime import directml as dml
-from ops.runtime.directml.process import Worker, install_dir
+from ops.runtime.directml.process import MEMORY_LIMIT, Worker, install_dir
 from ops.runtime.directml_check import packed_desc
 from ops.runtime.onnxruntime_check import probe_tensor
 from ui.workbench_state import cross_check_call
@@ -153,6 +153,21 @@ def test_float16_layout_changes_keep_or_quiet_signalling_nans_as_the_core_says(d
     assert report.available and report.matches, report.note
 
 
+def test_by_default_directml_checks_the_seed_calls_and_onnx_runtime_what_it_refuses(directml, monkeypatch):
+    report = ops.cross_check("DEPTH_TO_SPACE1", [seed_input()], block_size=2)
+    assert report.runtime == "directml" and report.matches
+    asked = []
+    shared = dml._worker()
+    call = shared.call
+    monkeypatch.setattr(shared, "call", lambda request, buffers, seconds: (asked.append((request["kind"], len(buffers))),
+                                                                          call(request, buffers, seconds))[1])
+    fallback = ops.cross_check("DEPTH_TO_SPACE1", [seed_input().astype(np.float64)], block_size=2)
+    assert fallback.runtime == "onnxruntime" and fallback.matches
+    assert fallback.note.startswith("DirectML could not run this call: CreateOperator returned E_INVALIDARG")
+    assert "DoublePrecisionFloatShaderOps FALSE" in fallback.note
+    assert asked == [("verdict", 0)]  # DirectML's verdict was asked; the tensors it would not take were not sent
+
+
 def test_create_operator_accepts_the_seed_descriptor_and_refuses_a_broken_one(directml):
     desc_in, desc_out = packed_desc((1, 8, 2, 3), np.uint32), packed_desc((1, 2, 4, 6), np.uint32)
     valid = dml.create_operator_verdict("DEPTH_TO_SPACE1", [desc_in], [desc_out],
@@ -262,6 +277,25 @@ def test_every_answer_reports_the_worker_s_memory_and_a_worker_at_its_limit_is_r
         for w in (probe, locals().get("limited")):
             if w is not None:
                 w._kill()
+
+
+def test_a_call_too_large_for_even_a_fresh_worker_is_refused_before_it_is_sent(directml):
+    values = np.arange(1 << 18, dtype=np.uint32)  # 1 MiB in, 1 MiB out: about 8 MiB in the worker
+    small = Worker(install_dir())
+    try:
+        started = small.describe()["rss"]  # a fresh worker's resident size
+        small.memory_limit = started + (4 << 20)
+        with pytest.raises(dml.WorkerTooSmall, match=r"need about 8 MB in the DirectML worker beside"):
+            run_identity(small, values)
+        assert small.replaced_for_memory == 0 and small.starts == 1  # refused as it stood: no fresh worker helps
+        small.memory_limit = MEMORY_LIMIT
+        grown, _ = run_identity(small, np.arange(6, dtype=np.uint32))  # a compile: the worker grows
+        small.memory_limit = started + (9 << 20)  # room in a fresh worker, none left in this one
+        assert grown["rss"] + (8 << 20) >= small.memory_limit
+        assert run_identity(small, values)[1] == [values.tobytes()]
+        assert small.starts == 2  # a fresh worker ran it
+    finally:
+        small._kill()
 
 
 def test_the_worker_s_memory_stays_flat_over_many_compiled_operators(directml):

@@ -182,8 +182,8 @@ ULONG b_Release(void *This)
 
 /* DirectML's WCHAR is wchar_t, 4 bytes on Linux (UTF-32); vkd3d-proton's is 2 (include/vkd3d_windows.h:
  * `typedef unsigned short WCHAR`, UTF-16). The name is converted, code points past U+FFFF as surrogate pairs, and
- * passed on: vkd3d-proton gives it to Vulkan as the object's debug name (libs/vkd3d/utils.c,
- * vkd3d_set_vk_object_name, where VK_EXT_debug_utils is enabled). */
+ * passed on: vkd3d-proton keeps it as the object's WKPDID_D3DDebugObjectNameW private data (libs/vkd3d/utils.c,
+ * d3d12_object_SetName), which dmlrun_bridge_check reads back. */
 HRESULT hw_SetName(void *This, const WCHAR *name)
 {
     const uint32_t *wide = (const uint32_t *)name;

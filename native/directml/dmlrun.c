@@ -501,6 +501,18 @@ void dmlrun_bridge_check(char *failures, size_t size)
     D3D12_CPU_DESCRIPTOR_HANDLE a = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(rt.heap);
     D3D12_CPU_DESCRIPTOR_HANDLE b = ((cpu_handle_fn)SLOT(wrapped, 9))(wrapped);
     CHECK(a.ptr == b.ptr, "GetCPUDescriptorHandleForHeapStart by value differs");
+    /* SetName as DirectML calls it, with a 4-byte wchar_t name (one code point past U+FFFF among them), arrives as
+     * the UTF-16 name vkd3d-proton keeps. */
+    typedef HRESULT (*set_name_fn)(void *, const uint32_t *);
+    static const uint32_t wide[] = {'d', 'm', 'l', 0xe9, 0x1f600, 0};
+    static const WCHAR utf16[] = {'d', 'm', 'l', 0xe9, 0xd83d, 0xde00, 0};
+    WCHAR stored[16] = {0};
+    UINT stored_size = sizeof stored;
+    hr = ((set_name_fn)SLOT(wrapped, 6))(wrapped, wide);
+    CHECK(SUCCEEDED(hr) && SUCCEEDED(ID3D12DescriptorHeap_GetPrivateData(rt.heap, &WKPDID_D3DDebugObjectNameW,
+                                                                         &stored_size, stored))
+          && stored_size == sizeof utf16 && !memcmp(stored, utf16, sizeof utf16),
+          "SetName's wchar_t name did not arrive as UTF-16");
     com_release(wrapped);
 #undef CHECK
 }

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..datatypes import type_name
 from ..descriptors.tensor_desc import TensorDesc, round_up
-from .directml import WorkerFailed, directml_status, hresult_text, run_operator as run_on_directml
+from .directml import RunResult, WorkerFailed, create_operator_verdict, directml_status, hresult_text
+from .directml import run_operator as run_on_directml
 from .onnxruntime_check import probe_tensor
 from .report import CrossCheckReport, compare_outputs
 
@@ -74,8 +75,14 @@ def run_buffers(name, inputs, outputs, attrs, expected, data_type):
     if not status.available:
         return report(None, False, False, actual=[], note=status.reason)
     try:
-        result = run_on_directml(name, inputs, [(d, data) for d, data, _, _ in outputs], attrs,
-                                 level=status.max_feature_level)
+        if data_type not in status.type_support:
+            # DirectML's own CreateOperator verdict, asked without sending the tensors it will not take.
+            hr = create_operator_verdict(name, [d for d, _ in inputs], [d for d, _, _, _ in outputs], attrs,
+                                         status.max_feature_level)
+            result = RunResult(hr, "CreateOperator" if hr else "", ())
+        if data_type in status.type_support or result.ok:
+            result = run_on_directml(name, inputs, [(d, data) for d, data, _, _ in outputs], attrs,
+                                     level=status.max_feature_level)
     except WorkerFailed as error:
         return report(status.provider, False, False, actual=[], note=f"{error}.")
     if not result.ok:
@@ -235,8 +242,6 @@ def _cell(op, setting, data_type, report, status):
 
 def _both_refuse(op, setting, data_type, error, descs, attrs, status):
     """A call the core refuses, with DirectML's CreateOperator verdict on the same descriptor beside it."""
-    from .directml import create_operator_verdict
-
     hr = create_operator_verdict(op, *descs, attrs, status.max_feature_level)
     core = str(error).split(": ")[-1]  # the rule, without the field's path and value
     if hr == 0:

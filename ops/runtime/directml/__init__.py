@@ -9,7 +9,7 @@ import dataclasses
 import functools
 
 from ...descriptors.levels import FEATURE_LEVELS
-from .process import Worker, WorkerBusy, WorkerFailed, install_dir, missing_pieces
+from .process import Worker, WorkerBusy, WorkerFailed, WorkerTooSmall, install_dir, missing_pieces
 
 # DirectML's release for each feature level's first appearance (SPEC section 7).
 _FIRST_RELEASE = {"1_0": "1.0", "2_0": "1.1", "2_1": "1.2", "3_0": "1.4", "3_1": "1.5", "4_0": "1.6", "4_1": "1.7",
@@ -139,5 +139,5 @@ def run_operator(op, inputs, outputs, attrs, level="1_0", flags=0, seconds=RUN_S
     return RunResult(answer["hr"], answer["stage"], tuple(results), tuple(answer["diagnostics"]))
 
 
-__all__ = ["DirectMLStatus", "RunResult", "WorkerBusy", "WorkerFailed", "create_operator_verdict", "directml_status",
-           "hresult_text", "level_code", "run_operator"]
+__all__ = ["DirectMLStatus", "RunResult", "WorkerBusy", "WorkerFailed", "WorkerTooSmall", "create_operator_verdict",
+           "directml_status", "hresult_text", "level_code", "run_operator"]

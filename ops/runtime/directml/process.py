@@ -30,6 +30,10 @@ STDERR_LINES = 40
 # replaced once an answer reports it at or above MEMORY_LIMIT minus the most any one call has added since it
 # started (docs/directml.md, "Memory").
 MEMORY_LIMIT = int(os.environ.get("DML_VISUALIZER_DIRECTML_MEMORY_MB", "1024")) << 20
+# What a run adds to the worker's peak resident memory per byte of its tensors (inputs and outputs): the buffers read
+# from the pipe, and in D3D12 an upload and a default buffer per tensor and a read-back buffer per output. Measured
+# 3.5 (VmHWM over 16 MB and 64 MB FLOAT32 identities in a fresh worker); 4 leaves the allocators a margin.
+CALL_BYTES_PER_TENSOR_BYTE = 4
 
 
 class WorkerFailed(Exception):
@@ -38,6 +42,10 @@ class WorkerFailed(Exception):
 
 class WorkerBusy(WorkerFailed):
     """Another call held the worker for longer than a caller waits."""
+
+
+class WorkerTooSmall(WorkerFailed):
+    """The call's tensors would take even a fresh worker past its memory limit."""
 
 
 def install_dir():
@@ -86,6 +94,7 @@ class Worker:
         self.peak_rss = 0  # the largest resident size any answer reported, over every worker started
         self._largest_step = 0  # the most one call has added to this worker's resident size
         self._rss = 0  # this worker's resident size at its last answer
+        self._fresh_rss = 0  # a worker's resident size when it has just started (its hello's)
 
     def _start(self, deadline):
         self.stderr_tail.clear()
@@ -97,7 +106,7 @@ class Worker:
         self.starts += 1
         self._largest_step = 0
         self.hello, _ = self._receive(min(deadline, time.monotonic() + START_SECONDS))
-        self._rss = self.hello.get("rss", 0)
+        self._rss = self._fresh_rss = self.hello.get("rss", 0)
 
     def _drain_stderr(self, process):
         for line in process.stderr:
@@ -116,11 +125,14 @@ class Worker:
         detail = f" (exit status {code})" if code is not None else ""
         raise WorkerFailed(f"the DirectML worker {what}{detail}" + (": " + " | ".join(tail) if tail else ""))
 
-    def _send(self, data, deadline):
-        """Write all of `data` before `deadline`: the pipe is non-blocking, so a worker that stopped reading cannot
+    def _send(self, parts, deadline):
+        """Write every part before `deadline`: the pipe is non-blocking, so a worker that stopped reading cannot
         hold the caller past it."""
+        for part in parts:
+            self._send_part(memoryview(part).cast("B"), deadline)
+
+    def _send_part(self, view, deadline):
         fd = self.process.stdin.fileno()
-        view = memoryview(data)
         while view:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([], [fd], [], left)[1]:
@@ -186,12 +198,20 @@ class Worker:
             self._kill()
 
     def call(self, request, buffers, seconds):
-        """The worker's (answer, buffers) for one request, within `seconds`; WorkerBusy or WorkerFailed otherwise."""
+        """The worker's (answer, buffers) for one request, within `seconds`; WorkerBusy, WorkerTooSmall or
+        WorkerFailed otherwise."""
         deadline = time.monotonic() + seconds
+        need = CALL_BYTES_PER_TENSOR_BYTE * sum(memoryview(b).nbytes for b in buffers)
         self._acquire(deadline)
         try:
+            if self._fresh_rss + need >= self.memory_limit:  # not even a fresh worker has the room
+                raise WorkerTooSmall(f"this call's tensors need about {need >> 20} MB in the DirectML worker beside "
+                                     f"its {self._fresh_rss >> 20} MB, past its {self.memory_limit >> 20} MB limit")
+            if self.process is not None and self._rss + need >= self.memory_limit:
+                self.replaced_for_memory += 1  # a fresh worker has the room
+                self._kill()
             self._ready(deadline)
-            self._send(wire.encode_message(request, buffers), deadline)
+            self._send(wire.message_parts(request, buffers), deadline)
             answer, results = self._receive(deadline)
             self._watch_memory(answer)
             return answer, results

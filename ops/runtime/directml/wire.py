@@ -8,14 +8,15 @@ import json
 MAX_HEADER = 1 << 20
 
 
-def encode_message(header, buffers=()):
-    buffers = [bytes(b) for b in buffers]
-    line = json.dumps({**header, "buffers": [len(b) for b in buffers]}).encode() + b"\n"
-    return b"".join([line, *buffers])
+def message_parts(header, buffers=()):
+    """The header line and the buffers, to be written in that order; the buffers are not copied."""
+    buffers = [memoryview(b).cast("B") for b in buffers]
+    return [json.dumps({**header, "buffers": [b.nbytes for b in buffers]}).encode() + b"\n", *buffers]
 
 
 def write_message(stream, header, buffers=()):
-    stream.write(encode_message(header, buffers))
+    for part in message_parts(header, buffers):
+        stream.write(part)
     stream.flush()
 
 

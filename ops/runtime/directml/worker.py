@@ -174,18 +174,21 @@ class Runner:
         if refused:
             hr, stage, errors = refused
             return {"hr": hr, "stage": stage, "diagnostics": errors}, []
-        data = iter(buffers)
-        in_arrays = [ctypes.create_string_buffer(next(data), t["total_bytes"]) for t in request["inputs"]]
-        out_arrays = [ctypes.create_string_buffer(next(data), t["total_bytes"]) for t in request["outputs"]]
-        n_in, n_out = len(in_arrays), len(out_arrays)
-        in_ptrs = (ctypes.c_void_p * n_in)(*[ctypes.addressof(a) for a in in_arrays])
+        tensors = request["inputs"] + request["outputs"]
+        if [len(b) for b in buffers] != [t["total_bytes"] for t in tensors]:
+            raise ValueError("each buffer must hold its tensor's TotalTensorSizeInBytes")
+        # The runner reads the inputs and writes the outputs in place: the buffers as read from the pipe, uncopied
+        # (bytearrays, see _reader), and the outputs go back from the same memory.
+        pointers = [ctypes.addressof((ctypes.c_char * len(b)).from_buffer(b)) for b in buffers]
+        n_in, n_out = len(request["inputs"]), len(request["outputs"])
+        in_ptrs = (ctypes.c_void_p * n_in)(*pointers[:n_in])
         in_sizes = (ctypes.c_uint64 * n_in)(*[t["total_bytes"] for t in request["inputs"]])
-        out_ptrs = (ctypes.c_void_p * n_out)(*[ctypes.addressof(a) for a in out_arrays])
+        out_ptrs = (ctypes.c_void_p * n_out)(*pointers[n_in:])
         out_sizes = (ctypes.c_uint64 * n_out)(*[t["total_bytes"] for t in request["outputs"]])
         hr = _unsigned(self.lib.dmlrun_execute(handle, n_in, in_ptrs, in_sizes, n_out, out_ptrs, out_sizes))
         if hr != HRESULT_OK:
             return {"hr": hr, "stage": self.stage()}, []
-        return {"hr": hr, "stage": ""}, [a.raw for a in out_arrays]
+        return {"hr": hr, "stage": ""}, buffers[n_in:]
 
 
 def diagnosed(call):
@@ -215,9 +218,14 @@ def _reader(stream):
         return line
 
     def read_exactly(n):
-        data = stream.read(n)
-        if len(data) != n:
-            raise EOFError
+        """n bytes into a bytearray of their own: the runner can use it in place (no copy)."""
+        data = bytearray(n)
+        view, done = memoryview(data), 0
+        while done < n:
+            got = stream.readinto(view[done:])
+            if not got:
+                raise EOFError
+            done += got
         return data
 
     return read_line, read_exactly
