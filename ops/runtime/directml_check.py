@@ -246,8 +246,8 @@ def matrix_cells(seed=0, data_types=None):
     """Every cell (operator x setting x data type) of the DirectML matrix: arbitrary bytes cross-checked on DirectML
     itself against the core. `data_types` limits it to some types (default all eleven)."""
     from ..datatypes import DML_TYPES, numpy_dtype
-    from ..errors import DescriptorError
     from ..descriptors.layouts import identity_descs
+    from ..errors import DescriptorError
     from .cross_check import cross_check
 
     status = directml_status()

@@ -7,16 +7,16 @@ Every cell must be byte-identical, or refused with DirectML's own reason: a cell
 or in DirectML, to be found and fixed, never accepted here."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 import ops
 from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells
+from support.paths import ROOT
 
 pytestmark = pytest.mark.directml
 
-ROOT = Path(__file__).resolve().parent.parent
+
 OPERATORS = {"DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "ELEMENT_WISE_BIT_OR", "SPLIT", "JOIN", "ELEMENT_WISE_IDENTITY"}
 SIXTY_FOUR_BIT = {"FLOAT64", "UINT64", "INT64"}
 
