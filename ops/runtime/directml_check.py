@@ -222,14 +222,13 @@ def _cell(op, setting, data_type, report, status):
             return Cell(op, setting, data_type, IDENTICAL, "identical", report)
         index = list(report.first_mismatch[1] or ())
         return Cell(op, setting, data_type, DIFFERS, f"DIFFERS at output {report.first_mismatch[0]} {index}", report)
-    result = report.directml_result
-    if result is None:  # no answer at all (the worker failed): a cell nobody can read
+    if report.hresult is None:  # no answer at all (the worker failed): a cell nobody can read
         return Cell(op, setting, data_type, DIFFERS, f"no answer: {report.note}", report)
-    text = f"refused by {result.stage} ({hresult_text(result.hresult)})"
+    text = f"refused by {report.stage} ({hresult_text(report.hresult)})"
     if data_type not in status.type_support:
         text += ": type unsupported by the device"
-    elif result.diagnostics:
-        text += f": vkd3d-proton: {result.diagnostics[0]}"
+    elif report.diagnostics:
+        text += f": vkd3d-proton: {report.diagnostics[0]}"
     return Cell(op, setting, data_type, REFUSED, text, report)
 
 
