@@ -24,7 +24,7 @@ from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
-from ui import charts, url_state
+from ui import charts, echo, url_state
 from ui import workbench_state as wb
 from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
@@ -105,12 +105,12 @@ def model_source():
     try:
         return wb.model_text_from_bytes(uploaded.getvalue(), uploaded.name), uploaded.name
     except DescriptorError as error:
-        st.error(str(error))
+        st.error(echo.text(error))
         return None, ""
 
 
 def show_syntax_error(label, text, message):
-    st.error(f"{label}: {message}")
+    st.error(echo.text(f"{label}: {message}"))
     position = SYNTAX_POSITION.search(message)
     if position and isinstance(text, str):
         line, column = int(position[1]), int(position[2])
@@ -137,22 +137,23 @@ def show_validation(raw, level):
                  key="wb_report_table")
     for name, by_level in details.items():
         valid = [lvl for lvl, problems in by_level.items() if not problems]
-        st.markdown(f"`{name}`: " + (f"valid from feature level **{valid[0]}**" if valid else "**valid at no feature level**"))
+        st.markdown(f"{echo.code(name)}: " + (f"valid from feature level **{valid[0]}**" if valid
+                                                else "**valid at no feature level**"))
         failing = {lvl: problems for lvl, problems in by_level.items() if problems}
         if failing:
-            with st.expander(f"Why `{name}` fails at {', '.join(failing)}"):
-                st.markdown("\n".join(f"- **{lvl}**: `{p.path}`: {p.message}"
+            with st.expander(f"Why {echo.code(name)} fails at {', '.join(failing)}"):
+                st.markdown("\n".join(f"- **{lvl}**: {echo.code(p.path)}: {echo.text(p.message)}"
                                        for lvl, problems in failing.items() for p in problems))
     st.markdown(f"##### Problems at feature level {level} (sidebar)")
     problems = [p for by_level in details.values() for p in by_level[level]]
     if not problems:
         st.success(f"Every dispatchable is valid at feature level {level}.")
     for problem in problems:
-        st.markdown(f"- `{problem.path}`: {problem.message}")
+        st.markdown(f"- {echo.code(problem.path)}: {echo.text(problem.message)}")
 
 
 def show_heatmap(array, title, key, zrange=None):
-    charts.show(tensor_heatmap(array, title, zrange), key, file_stem("tensor", title), title)
+    charts.show(tensor_heatmap(array, echo.figure_text(title), zrange), key, file_stem("tensor", title), title)
 
 
 def bound_arrays(values, field, bindings):
@@ -164,7 +165,7 @@ def bound_arrays(values, field, bindings):
 
 
 def show_dispatch(index, record, command, dispatchable, checking):
-    st.markdown(f"##### commands[{index}]: dispatch `{record.dispatchable}` (DML_OPERATOR_{record.operator})")
+    st.markdown(f"##### commands[{index}]: dispatch {echo.code(record.dispatchable)} (DML_OPERATOR_{record.operator})")
     # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
     bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
@@ -194,10 +195,10 @@ def show_cross_check(record, dispatchable):
     try:
         report = cross_check(record.operator, inputs, expected=expected, **attrs)
     except DescriptorError as error:
-        st.warning(f"Cross-check not run: {error}")
+        st.warning(f"Cross-check not run: {echo.text(error)}")
         return
     verdict = "matches" if report.matches else ("does not match" if report.available else "not run")
-    text = f"Cross-check on {report.provider or 'no provider'}: **{verdict}**. {report.note}"
+    text = f"Cross-check on {report.provider or 'no provider'}: **{verdict}**. {echo.text(report.note)}"
     (st.success if report.matches else st.warning)(text)
 
 
@@ -208,7 +209,7 @@ def show_run(model):
             with admitted(model_run_bytes(model), "this model's run"):
                 result = run_model_detailed(model)
     except (DescriptorError, Busy) as error:
-        st.error(f"The run stopped: {error}")
+        st.error(f"The run stopped: {echo.text(error)}")
         return
     st.markdown("##### Printed output")
     st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
@@ -252,7 +253,8 @@ def show_status(run):
     table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
     st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
                  column_config={"why": st.column_config.TextColumn("why", width="large")})
-    links = [f"- `{part.name}`: [{part.documentation}]({part.url})" for part in inspection.dispatchables if part.url]
+    links = [f"- {echo.code(part.name)}: [{echo.text(part.documentation)}]({part.url})"
+             for part in inspection.dispatchables if part.url]
     if links:
         st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
     if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
@@ -264,7 +266,7 @@ def show_status(run):
 def show_partial_run(raw, run):
     ran, skipped = run.ran, run.skipped
     if run.refusal:
-        st.error(f"Nothing could be run: {run.refusal}")
+        st.error(f"Nothing could be run: {echo.text(run.refusal)}")
     elif run.stopped_at is None:
         st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands; the skipped ones change no buffer, so "
                 "nothing after them was held back.")
@@ -292,7 +294,8 @@ def show_partial(raw, run, label, settings):
     """A model with parts not modelled here: statuses, validation and memory maps of its modelled part, a partial
     run."""
     missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
-    st.warning(f"{label} has parts this project does not model ({', '.join(missing)}), so it is open in partial "
+    st.warning(f"{echo.text(label)} has parts this project does not model ({', '.join(map(echo.code, missing))}), so "
+               "it is open in partial "
                "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
                "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
     modelled = wb.modelled_part(raw, run.inspection)
@@ -338,11 +341,11 @@ def built_desc(default_type):
         if total_text.strip():
             obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0, max_count=1)[0]
     except (DescriptorError, IndexError) as error:
-        st.error(str(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
+        st.error(echo.text(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
         return None, kind
     desc, problems = parse_tensor_desc(obj, "desc")
     for problem in problems:
-        st.error(f"`{problem.path}`: {problem.message}")
+        st.error(f"{echo.code(problem.path)}: {echo.text(problem.message)}")
     return desc, kind
 
 
@@ -352,7 +355,7 @@ def show_overlap(desc):
         with element_cap_set_to(ELEMENT_CAP):
             overlap = find_overlap(desc.Sizes, desc.Strides)
     except DescriptorError as error:
-        st.warning(f"Overlap not checked: {error}")
+        st.warning(f"Overlap not checked: {echo.text(error)}")
         return
     if overlap:
         element, a, b = overlap
@@ -395,7 +398,7 @@ def show_explorer(raw, default_type):
                               help=f"0: the desc's natural width ({min(natural, 256)} here)")
     columns = chosen or min(natural, 256)
     figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
-                               columns=columns, title=f"{choice}: {declared:,} bytes")
+                               columns=columns, title=f"{echo.figure_text(choice)}: {declared:,} bytes")
     charts.show(figure, "wb_memory_map", file_stem("memory_map", choice), f"Memory map of {choice}")
     total_cells = -(-declared // cell_bytes)
     st.caption(
@@ -430,12 +433,12 @@ def page():
     settings = current_settings()
     receive_round_trip()
     if notice := st.session_state.pop("wb_notice", None):
-        st.info(notice)
+        st.info(echo.text(notice))
     text, label = model_source()
     if text is None:
         return
     if not text.strip():
-        st.warning(f"{label}: the model text is empty; paste a DxDispatch model (an object with resources, "
+        st.warning(f"{echo.text(label)}: the model text is empty; paste a DxDispatch model (an object with resources, "
                    "dispatchables and commands) or pick an example.")
         return
     try:
@@ -444,7 +447,7 @@ def page():
         show_syntax_error(label, text, str(error))
         return
     if not isinstance(raw, dict):
-        st.error(f"{label} is refused: the root must be a JSON object with resources, dispatchables and commands, "
+        st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and commands, "
                  f"not a JSON {wb.json_kind(raw)}")
         return
     model = None
@@ -455,19 +458,19 @@ def page():
         try:
             run = partial_run(raw)
         except Busy as busy:
-            st.error(f"{label}: {busy}")
+            st.error(f"{echo.text(label)}: {busy}")
             return
         if run is not None:
             show_partial(raw, run, label, settings)
             return
-        st.error(f"{label} is refused: {error}")
+        st.error(echo.text(f"{label} is refused: {error}"))
     else:
         st.success(
-            f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
+            f"{echo.text(label)}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
             f"{len(model['commands'])} commands, valid at feature level 6_4."
         )
         for note in model_notes(raw):
-            st.info(f"DxDispatch reads this differently: {note}")
+            st.info(f"DxDispatch reads this differently: {echo.text(note)}")
 
     report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
     with report:

@@ -275,7 +275,7 @@ def test_hostile_settings_show_a_message_naming_the_field(settings, message):
 def test_a_link_value_the_page_cannot_take_is_named_and_replaced():
     at = detective(dt_example="bogus", dt_source="nowhere")
     notes = [w.value for w in at.warning]
-    assert any("dt_example='bogus'" in n for n in notes) and any("dt_source='nowhere'" in n for n in notes)
+    assert any("dt_example=`bogus`" in n for n in notes) and any("dt_source=`nowhere`" in n for n in notes)
     assert "COLUMN_ROW_DEPTH" in at.success[0].value
 
 
