@@ -6,6 +6,7 @@ import math
 import streamlit as st
 
 from ops import ONNX_BYTE_CAP, DescriptorError, cross_check_node, example_upscaling_model, numpy_dtype
+from ops.frameworks.onnx_models import open_bytes
 from ui import detective_work as work
 from ui import echo, url_state
 from ui.operator_links import PAGE_TITLES, operator_link
@@ -16,7 +17,7 @@ SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
 DEFAULTS = dict(onx_source="example", onx_check=-1, onx_first=0)
 # Node cards drawn at once: a model may hold thousands of listed nodes; the table lists them all.
 CARDS = 40
-UPLOAD_MB = ONNX_BYTE_CAP // 2**20
+UPLOAD_MB = ONNX_BYTE_CAP // 10**6  # the upload box's megabytes: 10^6 bytes (outside Windows)
 EXAMPLE_KEY = "example upscaler"
 
 
@@ -152,8 +153,10 @@ def page():
             st.info("Upload a model to list its nodes, or open the example upscaler.", icon=":material/upload:")
             return
         key, data = chosen
-        with admitted(4 * len(data), "this model"):
-            report = work.model_report(key, data)
+        # Counted from the file's protobuf fields before it is parsed (a refusal names the cap it passes).
+        nbytes = open_bytes(data)
+        with admitted(nbytes, "this model"):
+            report = work.model_report(key, data, nbytes)
     except DescriptorError as exc:
         show_error(exc)
         return

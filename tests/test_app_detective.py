@@ -176,11 +176,12 @@ def test_hostile_uploads_are_refused_by_name_without_running_anything(name, data
 
 
 def upload_cap():
-    """The page's cap: what Streamlit's server accepts (config.toml, in MiB), within the core's .npy cap."""
+    """The page's cap: what the upload box admits (16 MB of 10^6 bytes, as a browser outside Windows counts them),
+    under what Streamlit's server accepts (config.toml, in MiB) and within the core's .npy cap."""
     import tomllib
 
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    return min(config["server"]["maxUploadSize"] * 2**20, ops.NPY_BYTE_CAP)
+    return min(16 * 10**6, config["server"]["maxUploadSize"] * 2**20, ops.NPY_BYTE_CAP)
 
 
 def test_an_upload_over_the_cap_is_refused():
