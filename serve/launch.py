@@ -31,7 +31,10 @@ def warm_up_process():
 def main(argv):
     sys.path.insert(0, str(ROOT))
     warm_up_process()
+    from serve import uploads
     from streamlit.web import cli
+
+    uploads.install()  # uploads held by bytes and count, per session and for the server (serve/uploads.py)
 
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *argv]
     cli.main()
