@@ -13,25 +13,24 @@ from ops import (
     UNKNOWN_KIND,
     VALID,
     DescriptorError,
-    cross_check,
     load_model,
     model_notes,
     model_run_bytes,
     run_byte_budget,
-    run_model_partial,
 )
-from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
+from ops.descriptors.dxdispatch import parse_model_text
 from ops.descriptors.export import cpp_snippet
 from ops.guard import element_cap_set_to
 from ops.descriptors.tensor_desc import find_overlap, parse_tensor_desc
 from ui import charts, echo, url_state
 from ui import workbench_state as wb
+from ui import workbench_work as shared_work
 from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
 from ui.values import parse_int_list
 from viz.export import file_stem
 from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
-from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
+from viz.workbench_fig import color_limits, command_strip
 
 SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
@@ -152,8 +151,9 @@ def show_validation(raw, level):
         st.markdown(f"- {echo.code(problem.path)}: {echo.text(problem.message)}")
 
 
-def show_heatmap(array, title, key, zrange=None):
-    charts.show(tensor_heatmap(array, echo.figure_text(title), zrange), key, file_stem("tensor", title), title)
+def show_heatmap(model_key, array, title, key, zrange=None):
+    figure = shared_work.heatmap(model_key, key, array, echo.figure_text(title), zrange)
+    charts.show(figure, key, file_stem("tensor", title), title)
 
 
 def bound_arrays(values, field, bindings):
@@ -164,25 +164,27 @@ def bound_arrays(values, field, bindings):
     return [(field, bound["name"], values)]
 
 
-def show_dispatch(index, record, command, dispatchable, checking):
+def show_dispatch(model_key, index, record, command, dispatchable, checking):
     st.markdown(f"##### commands[{index}]: dispatch {echo.code(record.dispatchable)} (DML_OPERATOR_{record.operator})")
     # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
     bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
     for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
         with column:
-            show_heatmap(array, f"{label} {list(array.shape)} from {resource}", f"wb_in_{index}_{label}")
+            show_heatmap(model_key, array, f"{label} {list(array.shape)} from {resource}", f"wb_in_{index}_{label}")
     for field, after in record.outputs.items():
         pairs = zip(bound_arrays(record.outputs_before[field], field, bindings), bound_arrays(after, field, bindings))
         for (label, resource, old), (_, _, new) in pairs:
             zrange = color_limits(old, new)
             left, right = st.columns(2)
             with left:
-                show_heatmap(old, f"{label} {list(old.shape)} in {resource}: before", f"wb_before_{index}_{label}", zrange)
+                show_heatmap(model_key, old, f"{label} {list(old.shape)} in {resource}: before",
+                             f"wb_before_{index}_{label}", zrange)
             with right:
-                show_heatmap(new, f"{label} {list(new.shape)} in {resource}: after", f"wb_after_{index}_{label}", zrange)
+                show_heatmap(model_key, new, f"{label} {list(new.shape)} in {resource}: after",
+                             f"wb_after_{index}_{label}", zrange)
     if checking:
-        show_cross_check(record, dispatchable)
+        show_cross_check(model_key, index, record, dispatchable)
 
 
 def cross_check_toggle():
@@ -190,24 +192,23 @@ def cross_check_toggle():
                             "wb_cross_check", True)
 
 
-def show_cross_check(record, dispatchable):
-    inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
+def show_cross_check(model_key, index, record, dispatchable):
     try:
-        report = cross_check(record.operator, inputs, expected=expected, **attrs)
+        available, matches, provider, note = shared_work.checked(model_key, index, record, dispatchable)
     except DescriptorError as error:
         st.warning(f"Cross-check not run: {echo.text(error)}")
         return
-    verdict = "matches" if report.matches else ("does not match" if report.available else "not run")
-    text = f"Cross-check on {report.provider or 'no provider'}: **{verdict}**. {echo.text(report.note)}"
-    (st.success if report.matches else st.warning)(text)
+    verdict = "matches" if matches else ("does not match" if available else "not run")
+    text = f"Cross-check on {provider or 'no provider'}: **{verdict}**. {echo.text(note)}"
+    (st.success if matches else st.warning)(text)
 
 
-def show_run(model):
+def show_run(model_key, model):
     try:
         with element_cap_set_to(ELEMENT_CAP):
             # The estimate is counted from the descs before anything is allocated (model_run_bytes).
             with admitted(model_run_bytes(model), "this model's run"):
-                result = run_model_detailed(model)
+                result = shared_work.run(model_key, model)
     except (DescriptorError, Busy) as error:
         st.error(f"The run stopped: {echo.text(error)}")
         return
@@ -221,7 +222,8 @@ def show_run(model):
     checking = cross_check_toggle()
     drawn = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result)) if kind == "dispatch"]
     for index, step in drawn[:MAX_DRAWN_DISPATCHES]:
-        show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
+        show_dispatch(model_key, index, step, model["commands"][index], model["dispatchables"][step.dispatchable],
+                      checking)
     not_drawn(len(drawn))
 
 
@@ -231,13 +233,13 @@ def not_drawn(count):
                 "(and cross-checked) here.")
 
 
-def partial_run(raw):
+def partial_run(model_key, raw):
     """The partial run of a model this project does not model whole, or None when it models every part."""
     try:
         with element_cap_set_to(ELEMENT_CAP):
             # Its strict run of the modelled part is held to one run's budget, so that budget is what it may need.
             with admitted(run_byte_budget(), "this model's partial run"):
-                run = run_model_partial(raw)
+                run = shared_work.partial_run(model_key, raw)
     except DescriptorError:
         return None
     return None if run.inspection.fully_modelled else run
@@ -263,7 +265,7 @@ def show_status(run):
                    "still runs the commands that do not use them.")
 
 
-def show_partial_run(raw, run):
+def show_partial_run(model_key, raw, run):
     ran, skipped = run.ran, run.skipped
     if run.refusal:
         st.error(f"Nothing could be run: {echo.text(run.refusal)}")
@@ -285,12 +287,13 @@ def show_partial_run(raw, run):
     checking = cross_check_toggle()
     drawn = [step for step in ran if step.kind == "dispatch"]
     for step in drawn[:MAX_DRAWN_DISPATCHES]:
-        show_dispatch(step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable],
+        show_dispatch(model_key, step.index, step.record, step.command,
+                      run.model["dispatchables"][step.record.dispatchable],
                       checking)
     not_drawn(len(drawn))
 
 
-def show_partial(raw, run, label, settings):
+def show_partial(model_key, raw, run, label, settings):
     """A model with parts not modelled here: statuses, validation and memory maps of its modelled part, a partial
     run."""
     missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
@@ -307,7 +310,7 @@ def show_partial(raw, run, label, settings):
         with element_cap_set_to(ELEMENT_CAP):
             show_validation(modelled, settings.feature_level)
     with ran:
-        show_partial_run(raw, run)
+        show_partial_run(model_key, raw, run)
     with explorer:
         show_explorer(modelled, settings.data_type)
     with export:
@@ -446,6 +449,8 @@ def page():
     except DescriptorError as error:
         show_syntax_error(label, text, str(error))
         return
+    # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (ui.workbench_work).
+    model_key = shared_work.digest(text)
     if not isinstance(raw, dict):
         st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and commands, "
                  f"not a JSON {wb.json_kind(raw)}")
@@ -456,12 +461,12 @@ def page():
             model = load_model(raw)
     except DescriptorError as error:
         try:
-            run = partial_run(raw)
+            run = partial_run(model_key, raw)
         except Busy as busy:
             st.error(f"{echo.text(label)}: {busy}")
             return
         if run is not None:
-            show_partial(raw, run, label, settings)
+            show_partial(model_key, raw, run, label, settings)
             return
         st.error(echo.text(f"{label} is refused: {error}"))
     else:
@@ -480,7 +485,7 @@ def page():
         if model is None:
             st.info("The model does not load; fix the problems shown above to run it.")
         else:
-            show_run(model)
+            show_run(model_key, model)
     with explorer:
         show_explorer(raw, DEFAULTS["dtype"])
     with export:
