@@ -8,13 +8,13 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 
 import contextlib
 import functools
-import gc
 
 import streamlit as st
 
 from ops import element_cap_set_to
 from serve.budget import Busy, HeavyLane, TooLong, WorkBudget
 from serve.cache import MiB, SharedCache
+from serve.memory import release
 
 from . import url_state
 
@@ -54,7 +54,7 @@ def admitted(nbytes, what="this view", seconds=None):
     TooLong (a Busy) before anything is computed; one that waits for the lane says so on the page meanwhile.
 
     After a large reservation, reference cycles are collected (Streamlit's own collection after every run is off:
-    it cost half the server's time under a class) and freed memory is handed back to the system."""
+    it cost half the server's time under a class) and freed memory is handed back to the system (serve.memory)."""
     seconds = nbytes * BYTE_SECONDS if seconds is None else seconds
     notices = []
 
@@ -69,7 +69,7 @@ def admitted(nbytes, what="this view", seconds=None):
         with BUDGET.admit(nbytes, what):
             yield
     if nbytes >= BUDGET.free_below or seconds > LANE.light:
-        gc.collect()
+        release()
 
 
 def fragment(function):
