@@ -92,7 +92,9 @@ def model_source():
         text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
                                 codec=wb.LINK_CODEC,
                                 placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
-        if len(wb.LINK_CODEC.encode(text)) > url_state.LINK_VALUE_CHARS:
+        # Compressing a text past the model cap (a crafted message can carry far more than the box lets one type)
+        # would cost more than the model is allowed to; such a text is refused by its size below.
+        if len(text) > wb.MAX_MODEL_BYTES or len(wb.LINK_CODEC.encode(text)) > url_state.LINK_VALUE_CHARS:
             st.caption("This model is too large to travel in the page's link: share the file, or trim the model.")
         return text, "pasted model"
     uploaded = st.file_uploader("DxDispatch model file (.json, at most 1 MB)", type=["json"], key="wb_upload",

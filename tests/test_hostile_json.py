@@ -155,3 +155,11 @@ def test_a_link_model_that_inflates_past_the_cap_is_refused_before_it_is_read():
     assert not at.exception
     assert any(f"must inflate to at most {MAX_TEXT_BYTES:,} bytes" in shown(w.value) for w in at.warning), \
         [w.value for w in at.warning]
+
+
+def test_a_paste_past_the_cap_is_refused_by_its_size():
+    # More than the box lets one type (a crafted message): refused by its length, not compressed for the link.
+    at = run_through_app(WORKBENCH, query={"wb_source": "Paste JSON"})
+    at.text_area(key="wb_text").input("[" + "0," * (3 * MAX_TEXT_BYTES // 2) + "0]").run()
+    assert not at.exception
+    assert any(f"the limit is {MAX_TEXT_BYTES:,} bytes" in text for text in error_texts(at)), error_texts(at)

@@ -78,3 +78,4 @@ def test_the_detective_names_the_rule_for_a_hostile_header():
     assert not at.exception
     assert any("where the shape's next size (a whole number of at least 0) or ')' should be" in text
                for text in error_texts(at)), error_texts(at)
+
