@@ -29,8 +29,8 @@ from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
 from ui.values import parse_int_list
 from viz.export import file_stem
-from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
-from viz.workbench_fig import color_limits, command_strip
+from viz.memory_map_fig import MAX_CELLS, default_columns
+from viz.workbench_fig import command_strip
 
 SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
@@ -153,40 +153,24 @@ def show_validation(raw, level):
         st.markdown(f"- {echo.code(problem.path)}: {echo.text(problem.message)}")
 
 
-def show_heatmap(model_key, array, title, key, zrange=None):
-    figure = shared_work.heatmap(model_key, key, array, echo.figure_text(title), zrange)
-    charts.show(figure, key, file_stem("tensor", title), title)
+def show_heatmap(heatmap):
+    charts.show(heatmap.figure, heatmap.key, file_stem("tensor", heatmap.title), heatmap.title)
 
 
-def bound_arrays(values, field, bindings):
-    """[(label, resource name, array)] of a record's field, one per array element for array fields."""
-    bound = bindings[field]
-    if isinstance(values, list):
-        return [(f"{field}[{i}]", b["name"], v) for i, (v, b) in enumerate(zip(values, bound))]
-    return [(field, bound["name"], values)]
-
-
-def show_dispatch(model_key, index, record, command, dispatchable, checking):
-    st.markdown(f"##### commands[{index}]: dispatch {echo.code(record.dispatchable)} (DML_OPERATOR_{record.operator})")
-    # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
-    bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
-    inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
-    for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
+def show_dispatch(dispatch, checking):
+    st.markdown(f"##### commands[{dispatch.index}]: dispatch {echo.code(dispatch.dispatchable)} "
+                f"(DML_OPERATOR_{dispatch.operator})")
+    for column, heatmap in zip(st.columns(min(len(dispatch.inputs), 4)), dispatch.inputs):
         with column:
-            show_heatmap(model_key, array, f"{label} {list(array.shape)} from {resource}", f"wb_in_{index}_{label}")
-    for field, after in record.outputs.items():
-        pairs = zip(bound_arrays(record.outputs_before[field], field, bindings), bound_arrays(after, field, bindings))
-        for (label, resource, old), (_, _, new) in pairs:
-            zrange = color_limits(old, new)
-            left, right = st.columns(2)
-            with left:
-                show_heatmap(model_key, old, f"{label} {list(old.shape)} in {resource}: before",
-                             f"wb_before_{index}_{label}", zrange)
-            with right:
-                show_heatmap(model_key, new, f"{label} {list(new.shape)} in {resource}: after",
-                             f"wb_after_{index}_{label}", zrange)
+            show_heatmap(heatmap)
+    for before, after in dispatch.outputs:
+        left, right = st.columns(2)
+        with left:
+            show_heatmap(before)
+        with right:
+            show_heatmap(after)
     if checking:
-        show_cross_check(model_key, index, record, dispatchable)
+        show_cross_check(dispatch.check)
 
 
 def cross_check_toggle():
@@ -194,12 +178,11 @@ def cross_check_toggle():
                             "wb_cross_check", True)
 
 
-def show_cross_check(model_key, index, record, dispatchable):
-    try:
-        available, matches, provider, note = shared_work.checked(model_key, index, record, dispatchable)
-    except DescriptorError as error:
-        st.warning(f"Cross-check not run: {echo.text(error)}")
+def show_cross_check(check):
+    if isinstance(check, str):
+        st.warning(f"Cross-check not run: {echo.text(check)}")
         return
+    available, matches, provider, note = check
     verdict = "matches" if matches else ("does not match" if available else "not run")
     text = f"Cross-check on {provider or 'no provider'}: **{verdict}**. {echo.text(note)}"
     (st.success if matches else st.warning)(text)
@@ -210,23 +193,21 @@ def show_run(model_key, model):
         with element_cap_set_to(ELEMENT_CAP):
             # The estimate is counted from the descs before anything is allocated (model_run_bytes).
             with admitted(model_run_bytes(model), "this model's run"):
-                result = shared_work.run(model_key, model)
+                view = shared_work.run_view(model_key, model, MAX_DRAWN_DISPATCHES)
     except (DescriptorError, Busy) as error:
         st.error(f"The run stopped: {echo.text(error)}")
         return
     st.markdown("##### Printed output")
-    st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
-    if result.dxdispatch_prints != result.prints:
+    st.code("\n".join(view.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
+    if view.dxdispatch_prints != view.prints:
         with st.expander("As DxDispatch prints it (UINT8 and INT8 values as characters)"):
             # std::ostream writes int8_t/uint8_t as characters; control characters are shown as their symbols.
-            exact = "\n".join(result.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
+            exact = "\n".join(view.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
             st.code(exact, language=None, wrap_lines=True)
     checking = cross_check_toggle()
-    drawn = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result)) if kind == "dispatch"]
-    for index, step in drawn[:MAX_DRAWN_DISPATCHES]:
-        show_dispatch(model_key, index, step, model["commands"][index], model["dispatchables"][step.dispatchable],
-                      checking)
-    not_drawn(len(drawn))
+    for dispatch in view.drawn:
+        show_dispatch(dispatch, checking)
+    not_drawn(view.dispatches)
 
 
 def not_drawn(count):
@@ -289,9 +270,8 @@ def show_partial_run(model_key, raw, run):
     checking = cross_check_toggle()
     drawn = [step for step in ran if step.kind == "dispatch"]
     for step in drawn[:MAX_DRAWN_DISPATCHES]:
-        show_dispatch(model_key, step.index, step.record, step.command,
-                      run.model["dispatchables"][step.record.dispatchable],
-                      checking)
+        dispatchable = run.model["dispatchables"][step.record.dispatchable]
+        show_dispatch(shared_work.drawn(model_key, step.index, step.record, step.command, dispatchable), checking)
     not_drawn(len(drawn))
 
 
@@ -402,8 +382,8 @@ def show_explorer(raw, default_type):
     chosen = url_state.widget(right.number_input, "Cells per row", "wb_columns", 0, minimum=0, maximum=256,
                               help=f"0: the desc's natural width ({min(natural, 256)} here)")
     columns = chosen or min(natural, 256)
-    figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
-                               columns=columns, title=f"{echo.figure_text(choice)}: {declared:,} bytes")
+    figure = shared_work.memory_map(tuple(desc.Sizes), None if strides is None else tuple(strides), desc.element_size,
+                                    declared, role, unit, columns, f"{echo.figure_text(choice)}: {declared:,} bytes")
     charts.show(figure, "wb_memory_map", file_stem("memory_map", choice), f"Memory map of {choice}")
     total_cells = -(-declared // cell_bytes)
     st.caption(

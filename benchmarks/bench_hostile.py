@@ -21,6 +21,8 @@ from pathlib import Path
 
 from visitor import ROOT, memory_of, run_visitors, served_app, upload_files
 
+sys.path.insert(0, str(ROOT))  # the link codec of this checkout (ui.workbench_state), for the crafted links
+
 MiB = 1 << 20
 CLASS = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
 SPLIT_ATTACK = "dtype=INT8&sj_sizes=1,1,16777216,1&sj_axis=2&sj_mode=even&sj_parts=65536"
@@ -60,10 +62,10 @@ outcome(lambda: load_model('{"resources": {"a": {"initialValuesDataType": "UINT8
     ".onnx: 15.8 MB of empty nodes": """
 import ops
 outcome(lambda: ops.open_onnx_model(b"\\x08\\x08\\x3a" + bytes([0xc0, 0xad, 0xc4, 0x07]) + b"\\x0a\\x00" * 7_900_000 + b"\\x42\\x02\\x10\\x12"))""",
-    ".onnx: 20,000 DCR + 20,000 CRD nodes": """
+    ".onnx: 5,000 DCR + 5,000 CRD nodes": """
 import ops
 from onnx import TensorProto, helper
-n = 20_000
+n = 5_000
 nodes = [helper.make_node("DepthToSpace", ["x"], [f"{m}{i}"], name=f"{m}{i}", blocksize=2, mode=m) for m in ("DCR", "CRD") for i in range(n)]
 outs = [helper.make_tensor_value_info(f"{m}{i}", TensorProto.FLOAT, [1, 1, 4, 4]) for m in ("DCR", "CRD") for i in range(n)]
 g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 2, 2])], outs)
@@ -160,7 +162,7 @@ def served(root, freeze_escapes):
         out["attack phase wall s"] = f"{time.perf_counter() - began:.1f}"
         out["server MB: start / peak attacked / idle after"] = \
             f"{start / MiB:,.0f} / {max(peak) / MiB:,.0f} / {memory_of(process.pid)[0] / MiB:,.0f}"
-        out["30 uploads of 15 MB: statuses"] = ", ".join(f"{s}x{uploaded.count(s)}" for s in sorted(set(map(str, uploaded))))
+        out["30 uploads of 15 MB: HTTP statuses"] = ", ".join(f"{s} x{uploaded.count(s)}" for s in sorted(set(uploaded), key=str))
         shared = heavy_workbench(url)
         out["30 visitors on one heavy workbench link: p50 / max s"] = shared
     return out
@@ -200,16 +202,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to measure as 'before'")
     parser.add_argument("--skip", nargs="*", default=[], choices=["core", "served"])
+    parser.add_argument("--only", nargs="*", default=None, help="core attacks to run, by name (default: all)")
     args = parser.parse_args()
     with open("/proc/loadavg") as load:
         print(f"machine load at start: {load.read().split()[:3]}")
+    if args.only is not None:
+        for name in list(CORE):
+            if name not in args.only:
+                del CORE[name]
     if "core" not in args.skip:
         before, after = core(args.before.resolve()), core(ROOT)
         table("Core attacks (fresh interpreter each): time, peak growth, outcome",
               {k: cell(v) for k, v in before.items()}, {k: cell(v) for k, v in after.items()})
     if "served" not in args.skip:
-        # The old server's freeze link at 1 MB would hold it for hours: it gets the 60 KB one (43 s in the issue).
-        before, after = served(args.before.resolve(), 30_000), served(ROOT, 499_999)
+        # The old server's freeze link at 1 MB would hold it for hours: it gets the 30 KB one (10.7 s in the issue).
+        before, after = served(args.before.resolve(), 15_000), served(ROOT, 499_999)
         table("A class of ten, alone and beside the attackers (freeze link, 65,536-part Split, 3 cap-size links, "
               "30 uploads), fresh server each", before, after)
     with open("/proc/loadavg") as load:
