@@ -8,6 +8,7 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 
 import contextlib
 import functools
+import gc
 
 import streamlit as st
 
@@ -28,6 +29,9 @@ APP_ELEMENT_CAP = 2**24
 # CPU seconds per byte of a view's reserved working set: a cap-size FLOAT64 view (three 128 MiB tensors reserved)
 # took 1.1 s on this project's 2-core machine, values, operator, figure and cross-checks together.
 BYTE_SECONDS = 3e-9
+# Views reserving this much or more hand freed memory back to the system afterwards (malloc_trim walks the heap:
+# not worth it after a small view).
+TRIM_BYTES = 64 * MiB
 
 CACHE = SharedCache(CACHE_BYTES)
 BUDGET = WorkBudget(WORK_BYTES)
@@ -68,8 +72,10 @@ def admitted(nbytes, what="this view", seconds=None):
             notice.empty()
         with BUDGET.admit(nbytes, what):
             yield
-    if nbytes >= BUDGET.free_below or seconds > LANE.light:
+    if nbytes >= TRIM_BYTES or seconds > LANE.light:
         release()
+    elif nbytes >= BUDGET.free_below:
+        gc.collect()
 
 
 def fragment(function):
