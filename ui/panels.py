@@ -192,7 +192,7 @@ def _awaiting_verdict(op, key, make_inputs, attrs):
     except DescriptorError:
         ready = True  # the refusal is cached too; the full run says what the tab does
     if ready:
-        st.rerun()
+        url_state.rerun()
     st.caption(CHECKING)
 
 

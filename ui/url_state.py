@@ -129,7 +129,8 @@ def begin_run(page):
     record["query"] = query
     record["page"] = page
     record["used"] = {}
-    record["notes"] = []
+    if not record.pop("keep_notes", False):
+        record["notes"] = []
     record["full_run"] = True
     if record["adopt"]:
         record["params"] = {}
@@ -229,6 +230,13 @@ def _seed_widget(key, rule):
 def notes():
     """What this run could not take from the URL, one sentence each."""
     return list(_record()["notes"])
+
+
+def rerun():
+    """Run the view again for the app's own reasons (a verdict arrived), not the visitor's: the notes about the
+    link it was opened with stay (the run does not adopt the URL again, so it could not make them anew)."""
+    _record()["keep_notes"] = True
+    st.rerun()
 
 
 def publish(fragment=False):

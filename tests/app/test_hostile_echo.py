@@ -105,6 +105,8 @@ def test_the_browser_draws_a_phishing_link_value_as_text_and_fetches_nothing(pag
     page.on("request", lambda request: fetched.append(request.url))
     link = "[Go](http://evil.example/login) www.evil.example me@evil.example ![t](http://evil.example/pixel.png)"
     page.goto(f"{app_url}/depth_space?{urllib.parse.urlencode({'dtype': link, 'pattern': '`x`` [y](http://e.example)'})}")
+    # The notes stay once the cross-check's verdict arrives (the page runs again for it, not adopting the link again).
+    page.get_by_text("Cross-checked on", exact=False).first.wait_for(timeout=60_000)
     note = page.locator('[data-testid="stAlertContentWarning"]').filter(has_text="Link parameter dtype=")
     note.wait_for(timeout=60_000)
     assert "[Go](http://evil.example/login)" in note.inner_text()
