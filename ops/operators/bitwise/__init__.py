@@ -67,6 +67,7 @@ class BitOr(BinaryBitwise):
     code = 122
     summary = "Output = A | B on each element's raw bits"
     onnx = "BitwiseOr"
+    core_name = "bit_or"
     formula, question = teaching.formula, teaching.question  # its teaching: teaching.py
     support = support_rows("ELEMENT_WISE_BIT_OR", ("3_0", 1, 8, ("UINT32", "UINT16", "UINT8")), ("4_1", 1, 8, ALL_TYPES))
     frameworks = BinaryBitwiseForms("np.bitwise_or", "torch.bitwise_or", "tf.bitwise.bitwise_or", commutes=True)
