@@ -190,6 +190,12 @@ class Operator:
             wanted = f"exactly {fewest}" if fewest == most else f"at least {fewest}"
             raise DescriptorError(f"{what}: {self.name} takes {wanted} input array(s), got {count}")
 
+    def check_type(self, data_type, label):
+        """DescriptorError for an input type no feature level supports (the shifts take unsigned types only)."""
+        if data_type not in self.supported_types:
+            raise DescriptorError(f"{label} DataType {data_type}: {self.name} takes "
+                                  f"{', '.join(self.supported_types)} at every feature level")
+
     def input_labels(self, count):
         """The desc field each input array binds to: ATensor, BTensor; InputTensors[0], ..."""
         labels = []
@@ -233,9 +239,7 @@ class Operator:
         labels = self.input_labels(len(inputs))
         for label, array in zip(labels, inputs):
             check_tensor(array, label, dims=self.dims)
-            if type_name(array.dtype) not in self.supported_types:
-                raise DescriptorError(f"{label} DataType {type_name(array.dtype)}: {self.name} takes "
-                                      f"{', '.join(self.supported_types)} at every feature level")
+            self.check_type(type_name(array.dtype), label)
         if self.same_type_everywhere:
             for label, array in zip(labels[1:], inputs[1:]):
                 if array.dtype != inputs[0].dtype:
@@ -438,6 +442,7 @@ class Call:
             input_sizes = [input_sizes]
         spec.check_arity(len(input_sizes))
         labels = spec.input_labels(len(input_sizes))
+        spec.check_type(data_type, labels[0])
         sizes = tuple(check_sizes(s, f"{label} Sizes", spec.dims) for s, label in zip(input_sizes, labels))
         canonical = spec.canonical_attrs(attrs)
         for shape in spec.output_shapes(sizes, canonical):
