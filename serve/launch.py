@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("ops", "ui", "viz")
-# Run as a program of its own in another process (under another glibc), never imported by the server.
+# Run as a program of its own in another process (with lavapipe's libraries), never imported by the server.
 OTHER_PROCESSES = ("ops.runtime.directml.worker",)
 
 

@@ -202,7 +202,10 @@ def cross_check_call(record, dispatchable):
         # ONNX Runtime copies that buffer into the output's layout (ops/runtime/identity_check.py).
         inp, _ = identity_descs(desc["InputTensor"], desc["OutputTensor"])
         buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
-        return [buffer], {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
+        attrs = {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}
+        if desc.get("ScaleBias") is not None:
+            attrs["scale_bias"] = desc["ScaleBias"]
+        return [buffer], attrs, None
     if operator == "SPLIT":
         axis = desc["Axis"]
         sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]

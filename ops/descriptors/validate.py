@@ -100,21 +100,15 @@ def _parse_tensor_array(value, name, path, problems, strict, notes):
 
 
 def _parse_scale_bias(value, path, problems):
-    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs). g(x) = x * scale + bias is applied by DirectML, but its rounding
-    per data type is not documented, and DirectML itself could not be watched doing it here: its ScaleBias shader
-    stops vkd3d 2.1 at CompileOperator (dx.op.bitcastI32toF32, docs/directml.md). So this project models only a null
-    ScaleBias rather than guess."""
+    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs), or null. g(x) = x * Scale + Bias, computed as DirectML computes it
+    (ops/operators/identity/scale_bias.py)."""
     if value is None:
         return None
     if (isinstance(value, dict) and set(value) == {"Scale", "Bias"}
             and all(isinstance(value[k], (int, float)) and not isinstance(value[k], bool) for k in value)):
-        problems.append(Problem(path, f"ScaleBias {value}: not modelled here (x * Scale + Bias rounds in a way "
-                                      "DirectML does not document for every type, and DirectML's ScaleBias shader "
-                                      "does not compile on this machine's vkd3d to observe it); give null or leave it "
-                                      "out"))
-    else:
-        problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of "
-                                      "two numbers"))
+        return {"Scale": value["Scale"], "Bias": value["Bias"]}
+    problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of two "
+                                  "numbers"))
     return None
 
 

@@ -107,6 +107,12 @@ class Field:
         return self.kind in (INPUT, INPUTS)
 
 
+def scale_bias_json(value):
+    """A DML_SCALE_BIAS as DxDispatch writes it: {"Scale": s, "Bias": b} from the canonical (Scale, Bias) pair."""
+    scale, bias = value
+    return {"Scale": scale, "Bias": bias}
+
+
 def check_axis(axis, dimension_count, field="Axis"):
     if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
         raise DescriptorError(f"{field} {axis!r}: must be an integer")
@@ -327,7 +333,12 @@ class Operator:
                 desc[f.name] = len(desc.get(f.counts, outputs if self.field(f.counts).kind == OUTPUTS else inputs))
             elif f.attribute:
                 value = attrs.get(f.attribute, attributes[f.attribute].default)
-                desc[f.name] = f.enum.name(value, f.name) if f.kind == ENUM else value
+                if f.kind == ENUM:
+                    desc[f.name] = f.enum.name(value, f.name)
+                elif f.kind != SCALE_BIAS:
+                    desc[f.name] = value
+                elif value is not None:  # _Maybenull_: left out when null
+                    desc[f.name] = scale_bias_json(value)
         return {"type": self.full_name, "desc": desc}
 
     def desc_attrs(self, attrs):
@@ -335,10 +346,10 @@ class Operator:
         return {f.attribute: attrs[f.attribute] for f in self.scalar_fields() if f.attribute}
 
     def attrs_of(self, parsed):
-        """The core's attributes for a parsed descriptor: each UINT/ENUM field's value under its attribute name,
-        and an output's DataType where it carries one."""
-        return {f.attribute: parsed.tensors[f.name].DataType if f.is_tensor else parsed.scalars[f.name]
-                for f in self.fields if f.attribute}
+        """The core's attributes for a parsed descriptor, canonical: each field's value under its attribute name, and
+        an output's DataType where it carries one."""
+        return self.canonical_attrs({f.attribute: parsed.tensors[f.name].DataType if f.is_tensor
+                                     else parsed.scalars[f.name] for f in self.fields if f.attribute})
 
     def call_of(self, parsed):
         """The Call a parsed, valid descriptor makes."""

@@ -24,6 +24,9 @@ class CrossCheckReport:
     ran_as: str | None = None  # the data type the provider actually ran on
     reinterpreted: bool = False
     runtime: str = "onnxruntime"  # or "directml"
+    # DirectML's own answer whenever it answered (ops.runtime.directml.RunResult: HRESULT, the call that failed,
+    # vkd3d-proton's diagnostics), for callers that need them as fields rather than in the note.
+    directml_result: object = None
 
 
 class Unavailable(Exception):

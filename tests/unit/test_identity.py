@@ -169,15 +169,18 @@ def test_support_rows_from_the_api_page():
     assert set(operator("ELEMENT_WISE_IDENTITY").support_row("6_4").types) == set(ops.DML_TYPES)
 
 
-def test_scale_bias_null_or_absent_only():
+def test_scale_bias_null_absent_or_two_numbers_and_not_with_64_bit_types():
     desc = {"DataType": FLOAT32, "Sizes": [2]}
     base = {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": desc, "OutputTensor": desc}}
     assert ops.validate(base, "6_4") == []
     assert ops.validate({**base, "desc": {**base["desc"], "ScaleBias": None}}, "6_4") == []
-    [given_one] = ops.validate({**base, "desc": {**base["desc"], "ScaleBias": {"Scale": 2.0, "Bias": 1.0}}}, "6_4")
-    assert given_one.startswith("desc.ScaleBias:") and "not modelled here" in given_one
+    assert ops.validate({**base, "desc": {**base["desc"], "ScaleBias": {"Scale": 2.0, "Bias": 1}}}, "6_4") == []
     [broken] = ops.validate({**base, "desc": {**base["desc"], "ScaleBias": {"Scale": "x"}}}, "6_4")
     assert broken.startswith("desc.ScaleBias:") and "expected null or an object" in broken
+    wide = {"DataType": "INT64", "Sizes": [2]}
+    [refused] = ops.validate({**base, "desc": {"InputTensor": wide, "OutputTensor": wide,
+                                               "ScaleBias": {"Scale": 2.0, "Bias": 1}}}, "6_4")
+    assert refused.startswith("desc.ScaleBias:") and "not with INT64 tensors" in refused
 
 
 def test_invalid_pair_raises_naming_every_field():
@@ -234,9 +237,20 @@ def test_dxdispatch_padding_leaves_initial_values():
     assert result.reshape(4, 4)[:, 3].tolist() == [-1] * 4 and result.reshape(4, 4)[1, :3].tolist() == [4, 5, 6]
 
 
-def test_dxdispatch_scale_bias_refused_with_its_path():
-    desc = {"DataType": FLOAT32, "Sizes": [2]}
+def test_dxdispatch_scale_bias_model_gives_what_directml_gives():
+    # DxDispatch's own models/dml_element_wise_identity.json (microsoft/DirectML): 1, 2, 3 with Scale 2 and Bias 10.
+    desc = {"DataType": FLOAT32, "Sizes": [3]}
+    model = _model(desc, desc, [1, 2, 3], 3)
+    model["dispatchables"]["copy"]["desc"]["ScaleBias"] = {"Scale": 2, "Bias": 10}
+    assert ops.run_model(json.dumps(model))["out"].tolist() == [12, 14, 16]
+    assert ops.load_model(json.dumps(model))["dispatchables"]["copy"]["desc"]["ScaleBias"] == {"Scale": 2,
+                                                                                                  "Bias": 10}
+
+
+def test_dxdispatch_scale_bias_on_a_64_bit_type_refused_with_its_path():
+    desc = {"DataType": "INT64", "Sizes": [2]}
     model = _model(desc, desc, [1, 2], 2)
+    model["resources"]["in"]["initialValuesDataType"] = model["resources"]["out"]["initialValuesDataType"] = "INT64"
     model["dispatchables"]["copy"]["desc"]["ScaleBias"] = {"Scale": 2, "Bias": 0}
     with pytest.raises(ops.DescriptorError, match=r"dispatchables\.copy\.desc\.ScaleBias"):
         ops.run_model(json.dumps(model))
@@ -258,6 +272,11 @@ def test_cpp_export_compiles(tmp_path):
         inp, out = ops.layout_preset(name, "FLOAT16")
         code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": inp, "OutputTensor": out}})
         bodies.append(f"void make_{i}() {{\n{code}(void)operatorDesc;\n}}")
+    inp, out = ops.layout_preset("copy", "UINT8")
+    code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
+                            "desc": {"InputTensor": inp, "OutputTensor": out, "ScaleBias": {"Scale": 0.1, "Bias": -3}}})
+    assert "const DML_SCALE_BIAS scaleBias = {0.10000000149011612f, -3.0f};" in code
+    bodies.append(f"void make_scaled() {{\n{code}(void)operatorDesc;\n}}")
     source = tmp_path / "identity.cpp"
     source.write_text(MOCK_HEADER + "\n".join(bodies))
     result = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", str(source)],

@@ -92,17 +92,14 @@ def test_a_type_that_is_no_directml_operator_is_an_unknown_kind_not_unmodelled(k
     assert part.status == UNKNOWN_KIND and part.reason.startswith("dispatchables.x.type: type")
 
 
-def test_a_modelled_operator_with_a_field_not_modelled_here_is_not_modelled_not_invalid():
+def test_an_identity_with_a_scale_bias_is_modelled_and_valid_and_a_broken_one_invalid():
     identity = {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {
         "InputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]},
         "ScaleBias": {"Scale": 2, "Bias": 10}}}
     model = {"resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2, 3]}},
              "dispatchables": {"scaled": identity}, "commands": [{"type": "print", "resource": "a"}]}
     part = inspect_model(model).status_of("dispatchables", "scaled")
-    assert (part.status, part.documentation, part.operator) == (
-        NOT_MODELLED, "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC", "ELEMENT_WISE_IDENTITY")
-    assert part.reason.startswith("dispatchables.scaled.desc.ScaleBias: ScaleBias")
-    # with a broken rule as well, it is invalid
+    assert (part.status, part.operator) == (VALID, "ELEMENT_WISE_IDENTITY")
     identity["desc"]["OutputTensor"]["DataType"] = "INT32"
     assert inspect_model(model).status_of("dispatchables", "scaled").status == INVALID
 
