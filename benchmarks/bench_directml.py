@@ -25,7 +25,6 @@ from ops.runtime import directml as dml
 from ops.runtime.directml.process import Worker, install_dir
 from ops.runtime.directml_check import packed_desc
 
-
 ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT}
 
 

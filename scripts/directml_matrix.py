@@ -18,8 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from ops import DML_TYPES, directml_status  # noqa: E402
 from ops.runtime.directml import _worker  # noqa: E402
-from ops.runtime.directml_check import (  # noqa: E402
-    BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells, unsupported_type)
+from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells, unsupported_type  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "directml_matrix.md"
 MARK = {IDENTICAL: "same", REFUSED: "refused", BOTH_REFUSE: "both refuse", DIFFERS: "DIFFERS"}

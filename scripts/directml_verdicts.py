@@ -31,8 +31,8 @@ from ops.datatypes import NUMPY_DTYPES  # noqa: E402
 from ops.levels import FEATURE_LEVELS  # noqa: E402
 from ops.operators import OPERATORS  # noqa: E402
 from ops.runtime.directml import WorkerFailed, create_operator_verdict, directml_status, run_operator  # noqa: E402
-from ops.tensor_desc import TensorDesc, round_up  # noqa: E402
 from ops.runtime.directml_check import unsupported_type  # noqa: E402
+from ops.tensor_desc import TensorDesc, round_up  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "directml_verdicts.md"
 COMMAND = ".venv/bin/python scripts/directml_verdicts.py"

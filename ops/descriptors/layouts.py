@@ -31,9 +31,9 @@ import numpy as np
 from ..datatypes import element_size, type_name
 from ..errors import DescriptorError
 from ..guard import check_element_count
-from ..tensor_desc import TensorDesc, element_offsets, normalize_tensor_desc, round_up
 from ..operators.identity import scale_bias as checked_scale_bias
 from ..operators.identity.scale_bias import apply_scale_bias
+from ..tensor_desc import TensorDesc, element_offsets, normalize_tensor_desc, packed_strides, round_up
 from .validate import normalized_dispatchable, validate_problems
 
 OPERATOR = "DML_OPERATOR_ELEMENT_WISE_IDENTITY"

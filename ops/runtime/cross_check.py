@@ -9,6 +9,7 @@ import numpy as np
 from ..errors import DescriptorError
 from ..operators import operator
 from . import directml_check, onnxruntime_check
+from .report import CrossCheckReport
 
 RUNTIMES = ("directml", "onnxruntime")
 
@@ -70,7 +71,7 @@ def _identity_cross_check(inputs, provider, expected, attrs, runtime):
         return CrossCheckReport("ELEMENT_WISE_IDENTITY", None, False, False, [target], [], note=(
             "No ONNX Runtime graph of ScaleBias is built here: DirectML truncates toward zero when it converts the "
             "float32 result to FLOAT16 or an integer type (saturating integers), where ONNX's Cast rounds to nearest "
-            "and does not saturate (ops/operators/identity.py)."))
+            "and does not saturate (ops/operators/identity/scale_bias.py)."))
 
     return _chosen(runtime, lambda: directml_check.run_identity(source, inp, out, before, target, scale_bias),
                    on_onnxruntime)

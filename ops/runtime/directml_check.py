@@ -231,14 +231,13 @@ def _cell(op, setting, data_type, report, status):
             return Cell(op, setting, data_type, IDENTICAL, "identical", report)
         index = list(report.first_mismatch[1] or ())
         return Cell(op, setting, data_type, DIFFERS, f"DIFFERS at output {report.first_mismatch[0]} {index}", report)
-    result = report.directml_result
-    if result is None:  # no answer at all (the worker failed): a cell nobody can read
+    if report.hresult is None:  # no answer at all (the worker failed): a cell nobody can read
         return Cell(op, setting, data_type, DIFFERS, f"no answer: {report.note}", report)
-    text = f"refused by {result.stage} ({hresult_text(result.hresult)})"
+    text = f"refused by {report.stage} ({hresult_text(report.hresult)})"
     if data_type not in status.type_support:
         text += ": type unsupported by the device"
-    elif result.diagnostics:
-        text += f": vkd3d-proton: {result.diagnostics[0]}"
+    elif report.diagnostics:
+        text += f": vkd3d-proton: {report.diagnostics[0]}"
     return Cell(op, setting, data_type, REFUSED, text, report)
 
 
@@ -268,8 +267,8 @@ def matrix_cells(seed=0, data_types=None):
     """Every cell (operator x setting x data type) of the DirectML matrix: arbitrary bytes cross-checked on DirectML
     itself against the core. `data_types` limits it to some types (default all eleven)."""
     from ..datatypes import DML_TYPES, numpy_dtype
-    from ..errors import DescriptorError
     from ..descriptors.layouts import identity_descs
+    from ..errors import DescriptorError
     from .cross_check import cross_check
 
     status = directml_status()

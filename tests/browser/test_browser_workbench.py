@@ -7,10 +7,10 @@ import pytest
 
 from ops import load_model
 from support.browser import CHART
+from support.paths import ROOT
 
 pytestmark = pytest.mark.browser
 
-from support.paths import ROOT
 
 # The CRD example reads its input through padded strides: the memory map shows the padding.
 MODEL = ROOT / "examples" / "depth_to_space1_crd.json"

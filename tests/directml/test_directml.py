@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,19 +18,19 @@ from hypothesis import strategies as st
 
 import ops
 from ops.descriptors.dxdispatch import run_model_detailed
-from ops.operators.depth_space import depth_to_space
-from ops.operators.split_join import split
 from ops.descriptors.layouts import identity_descs
 from ops.operators.depth_space import depth_to_space
+from ops.operators.split_join import split
 from ops.runtime import directml as dml
 from ops.runtime.directml.process import MEMORY_LIMIT, Worker, install_dir
 from ops.runtime.directml_check import packed_desc
 from ops.runtime.onnxruntime_check import probe_tensor
+from support.paths import ROOT
 from ui.workbench_state import cross_check_call
 
 pytestmark = pytest.mark.directml
 
-ROOT = Path(__file__).resolve().parent.parent
+
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 
 

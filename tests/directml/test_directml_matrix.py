@@ -8,16 +8,15 @@ Every cell must be byte-identical, or refused with DirectML's own reason: a cell
 in DirectML, to be found and fixed, never accepted here."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 import ops
 from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells
+from support.paths import ROOT
 
 pytestmark = pytest.mark.directml
 
-ROOT = Path(__file__).resolve().parent.parent
 SIXTY_FOUR_BIT = {"FLOAT64", "UINT64", "INT64"}
 BITWISE = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
 SHIFTS = {"ELEMENT_WISE_BIT_SHIFT_LEFT", "ELEMENT_WISE_BIT_SHIFT_RIGHT"}

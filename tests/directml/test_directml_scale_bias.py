@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.descriptors.layouts import identity_problems
 from ops.datatypes import type_name
+from ops.descriptors.layouts import identity_problems
 from ops.operators.identity.scale_bias import apply_scale_bias
 from ops.runtime.directml_check import packed_desc
 

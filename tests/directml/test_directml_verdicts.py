@@ -14,10 +14,10 @@ import pytest
 
 from ops import validate
 from ops.runtime.directml import create_operator_verdict
+from support.paths import ROOT
 
 pytestmark = pytest.mark.directml
 
-from support.paths import ROOT
 
 LEVEL = "6_2"
 S_OK, E_INVALIDARG, DXGI_ERROR_UNSUPPORTED = 0, 0x80070057, 0x887A0004

@@ -14,7 +14,6 @@ import ops
 from ops.operators.depth_space import depth_to_space
 from ops.operators.split_join import split
 from ops.runtime.cross_check import cross_check as any_runtime_cross_check
-from ops.runtime.report import CrossCheckReport
 from ops.runtime.onnxruntime_check import probe_tensor, select_provider
 from ops.runtime.report import CrossCheckReport
 
