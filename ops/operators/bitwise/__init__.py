@@ -147,8 +147,8 @@ class Shift(BinaryBitwise):
 
     def onnx_text(self, attrs, input_count):
         direction = dict(self.onnx_attributes)["direction"]
-        return (f"ONNX BitShift (direction {direction}), which empties an element shifted by its width or more where "
-                "DirectML does not (docs/directml.md, \"Shifts past the width\")")
+        return (f"ONNX BitShift (direction {direction}; it empties an element shifted by its width or more, where "
+                "DirectML does not: docs/directml.md, \"Shifts past the width\")")
 
 
 class BitShiftLeft(Shift):
