@@ -33,6 +33,10 @@ def main(argv):
     warm_up_process()
     from streamlit.web import cli
 
+    from serve import uploads
+
+    uploads.install()  # uploads held by bytes and count, per session and for the server (serve/uploads.py)
+
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *argv]
     cli.main()
 

@@ -1,6 +1,7 @@
 """The app as a user sees it, without a browser: AppTest runs of app.py and what they drew."""
 
 import json
+import re
 
 from .paths import ROOT
 
@@ -26,8 +27,17 @@ def run_through_app(page=None, query=None, session=None, **settings):
     return at
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def shown(markdown):
+    """The text a reader sees of Markdown that ui.echo made inert: its backslash escapes resolved and its invisible
+    word joiners dropped (AppTest hands over an element's Markdown source)."""
+    return _ESCAPED.sub(r"\1", markdown).replace("\u2060", "")
+
+
 def error_texts(at):
-    return [e.value for e in at.error]
+    return [shown(e.value) for e in at.error]
 
 
 def charts(at):

@@ -22,7 +22,7 @@ from ops.descriptors.export import cpp_snippet, model_for
 from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
-from . import url_state, work
+from . import echo, url_state, work
 from .pages import WORKBENCH
 
 WORKBENCH_KEY = "workbench_model"
@@ -31,8 +31,9 @@ WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this
 
 
 def show_error(exc):
-    """A DescriptorError (or any ValueError from the core) as an error box, never a traceback."""
-    st.error(str(exc), icon=":material/error:")
+    """A DescriptorError (or any ValueError from the core) as an error box, never a traceback; the message quotes
+    values a visitor typed or linked, so it is shown as plain text."""
+    st.error(echo.text(exc), icon=":material/error:")
 
 
 def show_busy(busy):

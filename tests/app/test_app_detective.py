@@ -183,11 +183,12 @@ def test_hostile_uploads_are_refused_by_name_without_running_anything(name, data
 
 
 def upload_cap():
-    """The page's cap: what Streamlit's server accepts (config.toml, in MiB), within the core's .npy cap."""
+    """The page's cap: what the upload box admits (16 MB of 10^6 bytes, as a browser outside Windows counts them),
+    under what Streamlit's server accepts (config.toml, in MiB) and within the core's .npy cap."""
     import tomllib
 
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    return min(config["server"]["maxUploadSize"] * 2**20, NPY_BYTE_CAP)
+    return min(16 * 10**6, config["server"]["maxUploadSize"] * 2**20, NPY_BYTE_CAP)
 
 
 def test_an_upload_over_the_cap_is_refused():
@@ -282,7 +283,7 @@ def test_hostile_settings_show_a_message_naming_the_field(settings, message):
 def test_a_link_value_the_page_cannot_take_is_named_and_replaced():
     at = detective(dt_example="bogus", dt_source="nowhere")
     notes = [w.value for w in at.warning]
-    assert any("dt_example='bogus'" in n for n in notes) and any("dt_source='nowhere'" in n for n in notes)
+    assert any("dt_example=`bogus`" in n for n in notes) and any("dt_source=`nowhere`" in n for n in notes)
     assert "COLUMN_ROW_DEPTH" in at.success[0].value
 
 

@@ -419,13 +419,13 @@ def test_examples_load_and_run():
 
 
 def test_workbench_shows_dxdispatch_form_and_notes():
-    from support.app import run_through_app
+    from support.app import run_through_app, shown
 
     at = run_through_app("app_pages/workbench.py", None, None)
     at.radio(key="wb_source").set_value("Paste JSON").run()
     at.text_area(key="wb_text").input((EXAMPLES / "wrapping_sequences.json").read_text()).run()
     assert not at.exception, [e.message for e in at.exception]
-    assert any("4 resources, 1 dispatchables, 5 commands" in s.value for s in at.success)
+    assert any("4 resources, 1 dispatchables, 5 commands" in shown(s.value) for s in at.success)
     codes = [c.value for c in at.code]
     assert any(c.startswith("Resource 'bytes': 250, 254, 2, 6\n") for c in codes)
     # The exact form: 72, 105, 33 as H, i, !; the byte 0 as the NUL symbol, 2 and 6 as their control symbols.
@@ -436,7 +436,7 @@ def test_workbench_shows_dxdispatch_form_and_notes():
     model["commands"][0]["bindings"]["ATensor"] = {"name": "a", "elementCount": 1}
     at.text_area(key="wb_text").input(json.dumps(model)).run()
     assert not at.exception
-    assert any("DxDispatch reads this differently: commands[0].bindings.ATensor.elementCount: ignored" in i.value
+    assert any("DxDispatch reads this differently: commands[0].bindings.ATensor.elementCount: ignored" in shown(i.value)
                for i in at.info)
 
 
