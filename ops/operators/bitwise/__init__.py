@@ -9,7 +9,7 @@ no value of its own; ELEMENT_WISE_BIT_OR's 122 runs on DirectML).
 
 import numpy as np
 
-from ...datatypes import type_name
+from ...datatypes import numpy_dtype, type_name
 from ...errors import DescriptorError
 from ...levels import SupportRow
 from ...tensor_desc import Problem, join_path
@@ -37,7 +37,10 @@ def _shift_support(name):
 
 
 class Bitwise(Operator):
-    """An operator on each element's raw bits: the data type only sets the width, the sizes do not change."""
+    """An operator on each element's raw bits: the data type only sets the width, the sizes do not change. Each one's
+    `lesson` (teaching.py) is what it teaches; `function` is its core (core.py)."""
+
+    formula, question = teaching.formula, teaching.question
 
     def output_shapes(self, input_shapes, attrs):
         first = tuple(input_shapes[0])
@@ -81,8 +84,6 @@ class BinaryBitwise(Bitwise):
 
 class Logic(BinaryBitwise):
     """AND, OR and XOR: each output bit from the same bit of A and of B."""
-
-    formula, question = teaching.formula, teaching.question  # teaching.py
 
     def identity_call(self, x, attrs):
         return [x, self.identity_operand(x)], {}
@@ -140,7 +141,6 @@ class Shift(BinaryBitwise):
 
     # The bits of one element move between its bytes, so ONNX Runtime may not run it on UINT8 bytes.
     byte_axis = None
-    formula, question = teaching.formula, teaching.question
 
     def identity_call(self, x, attrs):
         return [x, np.zeros_like(x)], {}  # a shift by 0
@@ -179,7 +179,6 @@ class BitShiftRight(Shift):
 
 class UnaryBitwise(Bitwise):
     fields = (Field("InputTensor", INPUT, resource="input"), Field("OutputTensor", OUTPUT, resource="output"))
-    formula, question = teaching.formula, teaching.question
 
 
 class BitNot(UnaryBitwise):
@@ -229,7 +228,7 @@ class BitCount(UnaryBitwise):
     frameworks = BitCountForms()
 
     def compute(self, inputs, attrs):
-        return [bit_count(inputs[0], np.dtype(attrs["output_type"].lower()))]
+        return [bit_count(inputs[0], numpy_dtype(attrs["output_type"]))]
 
     def identity_call(self, x, attrs):
         return None  # a count is not its input
