@@ -16,6 +16,7 @@ the DirectML worker's request.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -216,12 +217,12 @@ class Operator:
         """The output sizes for these input sizes and canonical attributes; DescriptorError naming the rule."""
         raise NotImplementedError
 
-    @property
+    @functools.cached_property
     def same_type_everywhere(self):
         """Every tensor shares one DataType, unless the support table gives the outputs their own types."""
         return not any(row.output_types for row in self.support)
 
-    @property
+    @functools.cached_property
     def supported_types(self):
         """The input types some feature level supports, in the tables' order."""
         listed = {t for row in self.support for t in row.types}
