@@ -15,7 +15,7 @@ from ui.sidebar import render_sidebar  # noqa: E402
 
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 
-navigation = st.navigation(list(navigation_pages()))
+navigation = st.navigation(navigation_pages())
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
 render_sidebar(navigation.url_path)

@@ -26,6 +26,10 @@ def warm_up_process():
         for module in pkgutil.walk_packages(package.__path__, prefix=f"{name}."):
             if module.name not in OTHER_PROCESSES:
                 importlib.import_module(module.name)
+    # DirectML's worker and its device (0.7-2.5 s), so that the first cross-checks of a class do not wait for them.
+    from ops import directml_status
+
+    directml_status()
 
 
 def main(argv):

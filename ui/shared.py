@@ -9,6 +9,7 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 import contextlib
 import functools
 import gc
+from concurrent.futures import ThreadPoolExecutor
 
 import streamlit as st
 
@@ -36,8 +37,13 @@ TRIM_BYTES = 64 * MiB
 CACHE = SharedCache(CACHE_BYTES)
 BUDGET = WorkBudget(WORK_BYTES)
 LANE = HeavyLane()
+# Cross-checks run here, beside the page runs that asked for them: a page draws from the core at once and its verdict
+# fills in when DirectML (a first compile takes 0.4-0.5 s) and ONNX Runtime have answered. Two threads: the DirectML
+# worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each.
+CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cross-check")
 
-__all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "fragment", "shared"]
+__all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "CHECKS", "LANE", "TooLong", "admitted", "fragment",
+           "shared"]
 
 
 def shared(function):
