@@ -6,18 +6,12 @@ import numpy as np
 
 from ..datatypes import FLOAT_TYPES, type_name, unsigned_of_width
 from ..errors import DescriptorError
-from ..operators import operator
+from ..operators import OPERATORS, operator
 from ..operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, SCALE_BIAS, scale_bias_json
 from .validate import normalized_dispatchable
 
 # The core functions' names, which model_for also accepts for an operator.
-_CORE_NAMES = {
-    "depth_to_space": "DEPTH_TO_SPACE1",
-    "space_to_depth": "SPACE_TO_DEPTH1",
-    "bit_or": "ELEMENT_WISE_BIT_OR",
-    "split": "SPLIT",
-    "join": "JOIN",
-}
+_CORE_NAMES = {op.core_name: op.name for op in OPERATORS.values() if op.core_name}
 
 
 def export_operator_name(op):

@@ -274,15 +274,21 @@ def _where_supported(first_level):
 
 
 def _type_problems(parsed, row, level, desc_path):
+    """Each tensor's DataType and DimensionCount against the row in force; an output's type against the outputs'
+    types where the row gives them their own."""
     problems = []
-    for label, desc, _ in parsed.tensor_list():
-        if desc.DataType not in row.types:
-            where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType))
+    for label, desc, kind in parsed.tensor_list():
+        output = kind.startswith("output")
+        types = row.types_of_outputs if output else row.types
+        if desc.DataType not in types:
+            where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType,
+                                                                                      output=output))
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DataType",
                     f"DataType {desc.DataType} is not supported by {OPERATOR_PREFIX}{parsed.operator} at feature "
-                    f"level {level} (supported: {', '.join(row.types)}); {where}",
+                    f"level {level} (supported{' for outputs' if types is not row.types else ''}: "
+                    f"{', '.join(types)}); {where}",
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
@@ -298,11 +304,15 @@ def _type_problems(parsed, row, level, desc_path):
 
 
 def _consistency_problems(parsed, desc_path):
-    """Same DataType everywhere; OWNED_BY_DML only on inputs; no output writing one element twice."""
+    """Same DataType everywhere (or, where the outputs have types of their own, among the inputs and among the
+    outputs); OWNED_BY_DML only on inputs; no output writing one element twice."""
     problems = []
     items = parsed.tensor_list()
-    first_label, first, _ = items[0]
-    for label, desc, _ in items[1:]:
+    everywhere = operator(parsed.operator).same_type_everywhere
+    firsts = {}
+    for label, desc, kind in items:
+        group = "all" if everywhere else kind.startswith("output")
+        first_label, first = firsts.setdefault(group, (label, desc))
         if desc.DataType != first.DataType:
             problems.append(
                 Problem(

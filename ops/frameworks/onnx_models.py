@@ -1,5 +1,6 @@
-"""Opening an uploaded ONNX model: its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes as DirectML
-settings, the constructions known to go wrong, and one node cross-checked on ONNX Runtime.
+"""Opening an uploaded ONNX model: its nodes of the ONNX operators the registry's operators map to (DepthToSpace,
+SpaceToDepth, the Bitwise operators, BitShift, Split, Concat: OPERATOR_NODES) as DirectML settings, the constructions
+known to go wrong, and one node cross-checked on ONNX Runtime.
 
 An uploaded model is untrusted: it is read from bytes under a size cap, a model whose tensors live in external
 files is refused (loading them would open paths the model names), as is any node outside the standard ONNX
@@ -34,7 +35,16 @@ MAX_FIELDS = 300_000
 FIELD_BYTES = 600  # held per field at most while opening: parsed, the checker's copy, shape inference's two
 STANDARD_DOMAINS = ("", "ai.onnx")
 # The ONNX operators whose nodes are listed: each registered operator's ONNX form, where its frameworks read one.
-OPERATOR_NODES = {op.onnx: op for op in OPERATORS.values() if op.frameworks and op.frameworks.from_onnx}
+# Operators sharing an ONNX operator (BitShift, LEFT or RIGHT) are told apart by their onnx_attributes.
+def _listed_operators():
+    nodes = {}
+    for op in OPERATORS.values():
+        if op.frameworks and op.frameworks.from_onnx:
+            nodes.setdefault(op.onnx, []).append(op)
+    return nodes
+
+
+OPERATOR_NODES = _listed_operators()
 # Reshape -> Transpose -> Reshape chains are traced on an index tensor of this many elements at most, and all of a
 # model's chains on this many together (a 13 KB model of 100 chains at the cap took 30 s); identical chains once.
 TRACE_CAP = 2**22
@@ -51,7 +61,7 @@ _PIXEL_UNSHUFFLE = re.compile(r"pixel_?unshuffle", re.IGNORECASE)
 
 @dataclasses.dataclass
 class ModelNode:
-    """One DepthToSpace, SpaceToDepth, BitwiseOr, Split or Concat node of the model's main graph.
+    """One node of the model's main graph whose ONNX operator is listed (OPERATOR_NODES).
 
     settings: the DirectML operator's settings as a plain dict for the operator page's URL ({"operator", "DataType"
     and, per operator, "Sizes", "BlockSize", "Order", "ASizes", "BSizes", "Axis", "AxisSizes", "InputSizes"}), or
@@ -288,7 +298,7 @@ def _static(shape):
 
 def _call_for(node, infos, constants, opset):
     """(Call, stored input sizes) of the DirectML call the node amounts to; DescriptorError if none."""
-    spec = OPERATOR_NODES[node.op_type]
+    spec = _operator_of(node)
     # Inputs past the operator's own (Split's second, its sizes) are settings, not data.
     data_inputs = [name for name in node.input if name][:spec.arity[1]]
     shapes = [infos.get(name, (None, None))[1] for name in data_inputs]
@@ -303,6 +313,17 @@ def _call_for(node, infos, constants, opset):
         raise DescriptorError("the input data type is unknown after shape inference")
     input_sizes, settings = spec.frameworks.from_onnx(node, _attributes(node), shapes, constants, opset)
     return spec.frameworks.checked(spec, input_sizes, data_type, settings)
+
+
+def _operator_of(node):
+    """The registered operator a listed node computes: the one whose ONNX attributes the node has."""
+    attributes = _attributes(node)
+    candidates = OPERATOR_NODES[node.op_type]
+    for spec in candidates:
+        if all(attributes.get(name) == value for name, value in spec.onnx_attributes):
+            return spec
+    wanted = " or ".join(", ".join(f"{name} {value}" for name, value in spec.onnx_attributes) for spec in candidates)
+    raise DescriptorError(f"{node.op_type} with {attributes}: DirectML has an operator for {wanted} only")
 
 
 def _settings(call, stored):
@@ -486,7 +507,7 @@ def _flag_risks(model, nodes, rearrangements):
 
 
 def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
-    """Read an uploaded .onnx file (bytes) and list its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes.
+    """Read an uploaded .onnx file (bytes) and list its nodes of the ONNX operators in OPERATOR_NODES.
 
     Refused with DescriptorError naming the rule: more than `max_bytes`, bytes that are not an ONNX model, tensors
     with external data, nodes outside the standard domain, a model the ONNX checker refuses. Shapes come from ONNX

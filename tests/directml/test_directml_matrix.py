@@ -1,10 +1,11 @@
-"""The DirectML matrix in CI: every operator x setting x 11 types (both orders and BlockSize 2-4; even and uneven
-splits on every axis; joins of 2-4 inputs; 1 to 8 dimensions where the operator allows them; the six layouts and
-ScaleBias), arbitrary bytes led by NaN payloads, -0.0 and subnormals, each cross-checked on DirectML itself
-against the core (ops.runtime.directml_check.matrix_cells; docs/directml_matrix.md is the same run, written out).
+"""The DirectML matrix in CI: every operator x setting x 11 types (both orders and BlockSize 2-4; even and uneven splits
+on every axis; joins of 2-4 inputs; 1 to 8 dimensions where the operator allows them, for every operator of the
+bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias), arbitrary bytes led by NaN
+payloads, -0.0 and subnormals, each cross-checked on DirectML itself against the core
+(ops.runtime.directml_check.matrix_cells; docs/directml_matrix.md is the same run, written out).
 
-Every cell must be byte-identical, or refused with DirectML's own reason: a cell that differs is a bug in the core
-or in DirectML, to be found and fixed, never accepted here."""
+Every cell must be byte-identical, or refused with DirectML's own reason: a cell that differs is a bug in the core or
+in DirectML, to be found and fixed, never accepted here."""
 
 import re
 
@@ -16,9 +17,9 @@ from support.paths import ROOT
 
 pytestmark = pytest.mark.directml
 
-
-OPERATORS = {"DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "ELEMENT_WISE_BIT_OR", "SPLIT", "JOIN", "ELEMENT_WISE_IDENTITY"}
 SIXTY_FOUR_BIT = {"FLOAT64", "UINT64", "INT64"}
+BITWISE = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
+SHIFTS = {"ELEMENT_WISE_BIT_SHIFT_LEFT", "ELEMENT_WISE_BIT_SHIFT_RIGHT"}
 
 
 @pytest.fixture(scope="module")
@@ -27,12 +28,14 @@ def cells(directml):
 
 
 def test_the_matrix_covers_every_operator_type_and_setting(cells):
-    assert {c.op for c in cells} == OPERATORS and {c.data_type for c in cells} == set(ops.DML_TYPES)
+    assert {c.op for c in cells} == set(ops.OPERATORS) and {c.data_type for c in cells} == set(ops.DML_TYPES)
     settings = {(c.op, c.setting) for c in cells}
     assert len(cells) == len(settings) * len(ops.DML_TYPES)
     by_op = lambda op: {s for o, s in settings if o == op}  # noqa: E731
     assert len(by_op("DEPTH_TO_SPACE1")) == len(by_op("SPACE_TO_DEPTH1")) == 6  # 2 orders x BlockSize 2, 3, 4
-    assert {s.split("-D")[0] for s in by_op("ELEMENT_WISE_BIT_OR")} == {str(d) for d in range(1, 9)}
+    for name in BITWISE:
+        assert {s.split("-D")[0] for s in by_op(name)} == {str(d) for d in range(1, 9)}
+    assert sum("writing UINT8" in s for s in by_op("ELEMENT_WISE_BIT_COUNT")) == 8
     assert any("even" in s for s in by_op("SPLIT")) and any("uneven" in s for s in by_op("SPLIT"))
     assert {s.split(" inputs")[0] for s in by_op("JOIN") if " inputs on axis" in s} == {"2", "3", "4"}
     assert sum("ScaleBias" in s for s in by_op("ELEMENT_WISE_IDENTITY")) == 2
@@ -58,10 +61,15 @@ def test_directml_refuses_only_float64_and_says_the_device_does_not_support_it(c
         assert "shaderDenormPreserveFloat64" in cell.report.note
 
 
-def test_scale_bias_on_64_bit_types_is_refused_by_both(cells):
-    both = {(c.setting, c.data_type) for c in cells if c.outcome == BOTH_REFUSE}
+def test_both_refuse_scale_bias_on_64_bit_types_and_shifts_of_what_is_not_unsigned(cells):
+    both = {(c.op, c.setting, c.data_type) for c in cells if c.outcome == BOTH_REFUSE}
     scaled = {c.setting for c in cells if "ScaleBias" in c.setting}
-    assert both == {(s, t) for s in scaled for t in SIXTY_FOUR_BIT}
+    shifts = {(c.op, c.setting) for c in cells if c.op in SHIFTS}
+    signed_or_float = set(ops.DML_TYPES) - {"UINT8", "UINT16", "UINT32", "UINT64"}
+    assert both == ({("ELEMENT_WISE_IDENTITY", s, t) for s in scaled for t in SIXTY_FOUR_BIT}
+                    | {(op, s, t) for op, s in shifts for t in signed_or_float})
+    shift_cells = [c for c in cells if (c.op, c.setting, c.data_type) in both and c.op in SHIFTS]
+    assert all(c.text.startswith("both refuse: CreateOperator E_INVALIDARG") for c in shift_cells)
 
 
 def test_the_matrix_document_is_this_run(cells):

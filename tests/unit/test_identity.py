@@ -267,14 +267,6 @@ def test_cpp_export_names_the_identity_desc():
 def test_cpp_export_compiles(tmp_path):
     from support.cpp import MOCK_HEADER
 
-    # DirectML.h: DML_OPERATOR_ELEMENT_WISE_IDENTITY is 1; DML_SCALE_BIAS holds two FLOATs.
-    header = MOCK_HEADER + """
-typedef float FLOAT;
-struct DML_SCALE_BIAS { FLOAT Scale; FLOAT Bias; };
-const DML_OPERATOR_TYPE DML_OPERATOR_ELEMENT_WISE_IDENTITY = static_cast<DML_OPERATOR_TYPE>(1);
-struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC { const DML_TENSOR_DESC* InputTensor;
-  const DML_TENSOR_DESC* OutputTensor; const DML_SCALE_BIAS* ScaleBias; };
-"""
     bodies = []
     for i, name in enumerate(ops.LAYOUT_PRESETS):
         inp, out = ops.layout_preset(name, "FLOAT16")
@@ -286,7 +278,7 @@ struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC { const DML_TENSOR_DESC* InputTen
     assert "const DML_SCALE_BIAS scaleBias = {0.10000000149011612f, -3.0f};" in code
     bodies.append(f"void make_scaled() {{\n{code}(void)operatorDesc;\n}}")
     source = tmp_path / "identity.cpp"
-    source.write_text(header + "\n".join(bodies))
+    source.write_text(MOCK_HEADER + "\n".join(bodies))
     result = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", str(source)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr

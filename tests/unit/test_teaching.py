@@ -20,7 +20,8 @@ from ops.operators.depth_space import ORDERS
 from ops.operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 
 BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-          ast.Mod: operator.mod, ast.RShift: operator.rshift, ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
+          ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
+          ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 
 
 def evaluate(text):
@@ -268,3 +269,85 @@ def test_question_names_the_answer_on_both_sides(quiz):
         given, answer = (q.source, q.destination) if q.kind == "where" else (q.destination, q.source)
         assert tuple(given) == tuple(q.cell)
         assert tuple(answer) == parse_index(q.right) or tuple(answer[1:]) == parse_index(q.right)
+
+
+# ---------------------------------------------------------------- the bitwise family
+
+BITWISE = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
+
+
+def bitwise_attrs(spec, draw):
+    return {"output_type": draw(st.sampled_from(spec.output_choices))} if spec.attributes else {}
+
+
+def element_arrays(values, dtype):
+    return [np.array([v], dtype=f"u{dtype.itemsize}").view(dtype) for v in values]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(BITWISE), st.data())
+def test_every_bitwise_formula_is_the_operators_bits(name, data):
+    spec = ops.OPERATORS[name]
+    data_type = data.draw(st.sampled_from(spec.supported_types))
+    dtype = ops.numpy_dtype(data_type)
+    width = dtype.itemsize * 8
+    values = tuple(data.draw(st.integers(0, (1 << width) - 1)) for _ in range(spec.arity[0]))
+    attrs = bitwise_attrs(spec, data.draw)
+    bit = data.draw(st.integers(0, width - 1))
+    formula = index_formula(Call.of(name, [(1,)] * spec.arity[0], data_type, **attrs), (0, bit), values=values)
+    check_terms(formula)
+    (out,) = ops.run(name, element_arrays(values, dtype), **attrs)
+    written = int(out.view(f"u{out.dtype.itemsize}")[0])
+    terms = {t.name: t for t in formula.terms}
+    assert terms["Output"].value == written
+    if f"Output bit {bit}" in terms:
+        assert terms[f"Output bit {bit}"].value == (written >> bit) & 1
+    else:  # the count works through one input bit
+        assert terms[f"X bit {bit}"].value == (values[0] >> bit) & 1
+
+
+@pytest.mark.parametrize("name", BITWISE)
+def test_bitwise_questions_answer_with_the_operator(name):
+    spec = ops.OPERATORS[name]
+    rng = np.random.default_rng(5)
+    for data_type in spec.supported_types:
+        dtype = ops.numpy_dtype(data_type)
+        values = tuple(tuple(int(v) for v in rng.integers(0, 256, 3 * dtype.itemsize, dtype=np.uint8)
+                             .view(f"u{dtype.itemsize}")) for _ in range(spec.arity[0]))
+        attrs = {"output_type": "UINT8"} if spec.attributes else {}
+        quiz = QuizSettings(Call.of(name, [(3,)] * spec.arity[0], data_type, **attrs), values)
+        for q in quiz_questions(quiz, 7):
+            element = q.cell[0]
+            (out,) = ops.run(name, element_arrays([v[element] for v in values], dtype), **attrs)
+            written = int(out.view(f"u{out.dtype.itemsize}")[0])
+            assert int(q.right.split()[0], 0) == written, (data_type, q.prompt)
+            assert len(set(q.choices)) == len(q.choices) >= 3 and f"What does {name} write?" in q.prompt
+
+
+def test_shift_questions_offer_what_numpy_and_x86_would_answer():
+    # UINT8 0x8B << 33: DirectML shifts by 33 & 31 = 1 (0x16); numpy empties the element (0x00), the other direction
+    # gives 0x45, an amount taken modulo 8 gives 0x8B << 1 = 0x16 too, and a rotation by 1 gives 0x17.
+    quiz = QuizSettings(Call.of("ELEMENT_WISE_BIT_SHIFT_LEFT", [(1,), (1,)], "UINT8"), ((0x8B,), (33,)))
+    q = quiz_questions(quiz, 0, count=1)[0]
+    assert q.right == "0x16 (22)" and {"0x00 (0)", "0x45 (69)", "0x17 (23)"} <= set(q.choices)
+    assert "Shift amount e = B & 31 = 33 & 31 = 1" in q.explanation
+    wide = QuizSettings(Call.of("ELEMENT_WISE_BIT_SHIFT_RIGHT", [(1,), (1,)], "UINT64"), ((1 << 63,), (64,)))
+    explanation = quiz_questions(wide, 0, count=1)[0].explanation
+    assert "Shift amount e = 32 | (s & 31) (s >= 32) = 32 | (64 & 31) = 32" in explanation
+
+
+def test_not_and_count_questions_offer_the_usual_mistakes():
+    q = quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_NOT", [(1,)], "UINT8"), ((42,),)), 0, count=1)[0]
+    assert q.right == "0xD5 (213)" and {"0xD6 (214)", "0x00 (0)"} <= set(q.choices)  # -42, a logical NOT
+    q = quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_COUNT", [(1,)], "UINT8"), ((0b0010_1100,),)), 0,
+                       count=1)[0]
+    assert q.right == "3" and {"5", "6"} <= set(q.choices)  # the zeros counted; the highest set bit's position
+    assert "X = 00101100  (bit 0 on the right): 3 bits set" in q.explanation
+
+
+def test_bitwise_refusals_name_the_inputs():
+    with pytest.raises(DescriptorError, match="values: ELEMENT_WISE_BIT_NOT questions need the bit patterns of X's "
+                                              "first elements"):
+        quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_NOT", [(2,)], "UINT8"), ((1,), (2,))), 0)
+    with pytest.raises(DescriptorError, match="b_strides: ELEMENT_WISE_BIT_COUNT has no BTensor"):
+        index_formula(Call.of("ELEMENT_WISE_BIT_COUNT", [(2,)], "UINT8"), (0, 0), values=(1,), b_strides=(1,))

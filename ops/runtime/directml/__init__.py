@@ -9,6 +9,8 @@ import dataclasses
 import functools
 
 from ...levels import FEATURE_LEVELS
+from ...operators import operator
+from ...operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, OUTPUTS, SCALE_BIAS
 from .process import Worker, WorkerBusy, WorkerFailed, WorkerTooSmall, install_dir, missing_pieces
 
 # DirectML's release for each feature level's first appearance (SPEC section 7).
@@ -115,11 +117,38 @@ def _tensor(desc):
             "strides": None if desc.Strides is None else list(desc.Strides), "total_bytes": desc.TotalTensorSizeInBytes}
 
 
+def desc_fields(op, attrs, input_count, output_count):
+    """Operator `op`'s desc fields in C order as (kind, value) pairs, which api.py packs without knowing the operator:
+    a tensor field points to the next input or output, an array field to the rest, a count counts them, a UINT or
+    ENUM field holds its attribute (an ENUM as its DirectML.h value), a ScaleBias [Scale, Bias] or None."""
+    spec = operator(op)
+    numbers = {"input": iter(range(input_count)), "output": iter(range(output_count))}
+    fields = []
+    for f in spec.fields:
+        if f.kind in (INPUT, OUTPUT):
+            fields.append(("tensor", (f.kind, next(numbers[f.kind]))))
+        elif f.kind in (INPUTS, OUTPUTS):
+            side = f.kind.removesuffix("s")
+            fields.append(("tensors", (side, list(numbers[side]))))
+        elif f.kind == COUNT:
+            fields.append(("uint", input_count if spec.field(f.counts).kind == INPUTS else output_count))
+        elif f.kind == ENUM:
+            fields.append(("enum", f.enum.code(f.enum.name(attrs[f.attribute], f.name))))
+        elif f.kind == SCALE_BIAS:
+            value = attrs.get(f.attribute)
+            fields.append(("scale_bias", None if value is None else list(value)))
+        else:
+            fields.append(("uint", attrs[f.attribute]))
+    return fields
+
+
 def _request(kind, op, input_descs, output_descs, attrs, level):
     if level not in FEATURE_LEVELS:
         raise ValueError(f"level: {level!r} is not one of {', '.join(FEATURE_LEVELS)}")
-    return {"kind": kind, "op": op, "inputs": [_tensor(d) for d in input_descs],
-            "outputs": [_tensor(d) for d in output_descs], "attrs": dict(attrs), "level": level_code(level)}
+    return {"kind": kind, "type": operator(op).code,
+            "fields": desc_fields(op, attrs, len(input_descs), len(output_descs)),
+            "inputs": [_tensor(d) for d in input_descs], "outputs": [_tensor(d) for d in output_descs],
+            "level": level_code(level)}
 
 
 def create_operator_verdict(op, input_descs, output_descs, attrs, level="1_0"):

@@ -135,14 +135,14 @@ class Runner:
         return _unsigned(hr) == HRESULT_OK and bool(data.value)
 
     def verdict(self, request):
-        description = api.OperatorDescription(request["op"], request["inputs"], request["outputs"], request["attrs"])
+        description = api.OperatorDescription(request["type"], request["fields"], request["inputs"], request["outputs"])
         hr = _unsigned(self.lib.dmlrun_create_operator(request["level"], description.pointer))
         return {"hr": hr, "stage": self.stage() if hr else ""}
 
     def _compile(self, request):
         """(hr, handle, measured cost): CreateOperator to the initializer's dispatch, evicting the least recently
         used compiled operators while the shared descriptor heap has no room."""
-        description = api.OperatorDescription(request["op"], request["inputs"], request["outputs"], request["attrs"])
+        description = api.OperatorDescription(request["type"], request["fields"], request["inputs"], request["outputs"])
         while True:
             handle = ctypes.c_void_p()
             before = resident_bytes()
@@ -156,7 +156,7 @@ class Runner:
 
     def _prepared(self, request):
         """(handle, None) of the compiled operator, or (None, (hr, stage, diagnostics)) if DirectML refused it."""
-        key = json.dumps([request[k] for k in ("op", "inputs", "outputs", "attrs", "level", "flags")])
+        key = json.dumps([request[k] for k in ("type", "fields", "inputs", "outputs", "level", "flags")])
         handle, refused = self.compiled.get(key), self.refused.get(key)
         if handle is not None or refused is not None:
             return handle, refused
