@@ -6,9 +6,11 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 `admitted(bytes, seconds=...)`, which waits for room or raises Busy (TooLong for never) with a message to show.
 """
 
+import concurrent.futures
 import contextlib
 import functools
 import gc
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import streamlit as st
@@ -41,9 +43,39 @@ LANE = HeavyLane()
 # fills in when DirectML (a first compile takes 0.4-0.5 s) and ONNX Runtime have answered. Two threads: the DirectML
 # worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each.
 CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cross-check")
+_pending = {}  # key -> the Future computing it on CHECKS
+_pending_lock = threading.Lock()
 
-__all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "CHECKS", "LANE", "TooLong", "admitted", "fragment",
-           "shared"]
+__all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "fragment",
+           "in_background", "reset", "shared", "wait_for_background"]
+
+
+def in_background(key, function, *args):
+    """function(*args) on the CHECKS threads, once for every caller asking with `key` while it runs."""
+    with _pending_lock:
+        if key in _pending:
+            return
+        future = _pending[key] = CHECKS.submit(function, *args)
+    future.add_done_callback(lambda _: _forget(key))
+
+
+def _forget(key):
+    with _pending_lock:
+        _pending.pop(key, None)
+
+
+def wait_for_background(timeout=None):
+    """Until everything in_background started has finished (tests: the event a page's verdict waits for)."""
+    with _pending_lock:
+        futures = list(_pending.values())
+    concurrent.futures.wait(futures, timeout)
+
+
+def reset():
+    """The server's shared state as a fresh server has it: background work finished, nothing cached. (The budget
+    and the lane hold nothing once no view runs.) Tests that replace a runtime start and end with it."""
+    wait_for_background()
+    CACHE.clear()
 
 
 def shared(function):

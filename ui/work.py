@@ -7,10 +7,8 @@ shapes, attributes), never arrays, so a cached figure or summary never pins a te
 made read-only: many sessions share them.
 """
 
-import concurrent.futures
 import dataclasses
 import math
-import threading
 
 import numpy as np
 
@@ -23,7 +21,7 @@ from ops.operators.depth_space import depth_to_space, space_to_depth
 from ops.operators.split_join import join, split
 from viz import bitwise_fig, converter_fig, depth_space_fig, split_join_fig
 
-from .shared import BYTE_SECONDS, CACHE, CHECKS, shared
+from .shared import BYTE_SECONDS, CACHE, in_background, shared
 from .values import make_values
 
 DIFF_ROWS = 20
@@ -275,34 +273,14 @@ def check(op, key, make_inputs, attrs):
     return CACHE.get(("check", op, key, attrs), both)
 
 
-_pending = {}  # check key -> the Future computing it on CHECKS
-_pending_lock = threading.Lock()
-
-
 def check_soon(op, key, make_inputs, attrs):
     """The cross-checks of the call when they are ready, else None: they are then computed on the CHECKS threads
     (once for every session asking), and a later run finds them in the cache."""
     found, checks = CACHE.peek(("check", op, key, attrs))
     if found:
         return checks
-    with _pending_lock:
-        if key not in _pending:
-            future = CHECKS.submit(check, op, key, make_inputs, attrs)
-            _pending[key] = future
-            future.add_done_callback(lambda _: _forget(key))
+    in_background(("check", op, key, attrs), check, op, key, make_inputs, attrs)
     return None
-
-
-def _forget(key):
-    with _pending_lock:
-        _pending.pop(key, None)
-
-
-def wait_for_checks(timeout):
-    """Until every cross-check started by check_soon has finished (tests: the event a page's verdict waits for)."""
-    with _pending_lock:
-        futures = list(_pending.values())
-    concurrent.futures.wait(futures, timeout)
 
 
 # ---------------------------------------------------------------- the Overview's pictures, one per operator

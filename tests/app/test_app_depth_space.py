@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from ops import run_model
 from support.app import chart_figures, click_chart, error_texts, run_through_app
 from support.paths import ROOT
-from ui.work import wait_for_checks
+from ui.shared import wait_for_background
 
 PAGE = "app_pages/depth_space.py"
 
@@ -70,7 +70,7 @@ def test_defaults_run_clean_and_draw_the_seed_dcr_output():
     np.testing.assert_array_equal(drawn_output(fig)[0], SEED_DCR)
     assert any("Valid at DML_FEATURE_LEVEL_6_4" in s.value for s in at.success)
     # The one-line verdict fills in when the cross-check, started beside the page, has answered.
-    wait_for_checks(timeout=120)
+    wait_for_background(timeout=120)
     at.run()
     assert any("bit for bit equal to the reference core" in c.value for c in at.caption), texts(at.caption)
     at = run_page(ds_DEPTH_COLUMN_ROW_tab="Cross-check")
@@ -243,17 +243,16 @@ def test_mismatch_view_shows_the_first_difference_and_a_table_of_differences():
 
 def test_cross_check_panel_says_why_when_the_provider_is_unavailable(monkeypatch):
     from ops import CrossCheckReport
-    from ui import work
-    from ui.shared import CACHE
+    from ui import shared, work
 
     def unavailable(op, inputs, **attrs):
         return CrossCheckReport(op, "DmlExecutionProvider", False, False, [], [],
                                 "DmlExecutionProvider is not available here (CPUExecutionProvider is).")
 
     monkeypatch.setattr(work, "cross_check", unavailable)
-    CACHE.clear()  # the shared cache may hold the default view's real report from an earlier test
+    shared.reset()  # the shared cache may hold the default view's real report from an earlier test
     at = run_page(ds_DEPTH_COLUMN_ROW_tab="Cross-check")
-    CACHE.clear()
+    shared.reset()
     assert not at.exception
     assert "DmlExecutionProvider is not available here" in texts(at.info)
 
