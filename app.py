@@ -18,7 +18,7 @@ from ui.toolbar import reserve_controls  # noqa: E402
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 preload_plotly()  # first: the browser loads plotly.js while the page computes its figure
 
-navigation = st.navigation(list(navigation_pages()))
+navigation = st.navigation(navigation_pages())
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
 reserve_controls()  # the page's own settings, above the ones every page shares

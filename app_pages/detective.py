@@ -7,17 +7,10 @@ import re
 
 import streamlit as st
 
-from ops import (
-    DETECTIVE_EXAMPLES,
-    DML_TYPES,
-    NPY_BYTE_CAP,
-    DescriptorError,
-    read_npy,
-    read_printed_array,
-    to_npy_bytes,
-    type_name,
-)
+from ops import DML_TYPES, DescriptorError, read_npy, read_printed_array, type_name
+from ops.detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
 from ops.detective.identify import describe, descriptor_call
+from ops.detective.origin import NPY_BYTE_CAP, to_npy_bytes
 from ui import charts, url_state
 from ui import detective_work as work
 from ui.pages import operator_link
@@ -29,9 +22,10 @@ from ui.values import parse_int_list
 SOURCES = {"example": "an example", "upload": "upload .npy files", "paste": "paste printed arrays"}
 DEFAULTS = dict(dt_sizes="1,8,2,3", dt_dtype="FLOAT32", dt_source="example", dt_example="pixel_shuffle",
                 dt_text="", dt_out_sizes="")
-# Streamlit's server refuses larger uploads (.streamlit/config.toml, server.maxUploadSize, in MiB).
+# The upload box refuses larger files, counting 10^6 bytes a megabyte (outside Windows): the page's cap is the same,
+# under Streamlit's server limit (.streamlit/config.toml, server.maxUploadSize, 16 MiB).
 UPLOAD_MB = 16
-UPLOAD_BYTES = min(NPY_BYTE_CAP, UPLOAD_MB * 2**20)
+UPLOAD_BYTES = min(NPY_BYTE_CAP, UPLOAD_MB * 10**6)
 TEXT_MAX_CHARS = 200_000
 SEPARATOR = "---"
 

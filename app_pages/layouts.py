@@ -4,7 +4,8 @@ import json
 
 import streamlit as st
 
-from ops import LAYOUT_PRESETS, DescriptorError, element_size
+from ops import LAYOUT_PRESETS, DescriptorError
+from ops.datatypes import element_size
 from ui import charts, url_state
 from ui import layouts_work as lw
 from ui.pages import WORKBENCH

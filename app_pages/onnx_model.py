@@ -5,9 +5,11 @@ import math
 
 import streamlit as st
 
-from ops import ONNX_BYTE_CAP, DescriptorError, cross_check_node, example_upscaling_model, numpy_dtype
+from ops import DescriptorError, cross_check_node, numpy_dtype
+from ops.frameworks.example_model import example_upscaling_model
+from ops.frameworks.onnx_models import ONNX_BYTE_CAP, open_bytes
 from ui import detective_work as work
-from ui import url_state
+from ui import echo, url_state
 from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.shared import CACHE, Busy, admitted
@@ -16,7 +18,7 @@ SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
 DEFAULTS = dict(onx_source="example", onx_check=-1, onx_first=0)
 # Node cards drawn at once: a model may hold thousands of listed nodes; the table lists them all.
 CARDS = 40
-UPLOAD_MB = ONNX_BYTE_CAP // 2**20
+UPLOAD_MB = ONNX_BYTE_CAP // 10**6  # the upload box's megabytes: 10^6 bytes (outside Windows)
 EXAMPLE_KEY = "example upscaler"
 
 
@@ -96,18 +98,20 @@ def open_link(call, stored=None, label="Open in its operator page"):
 
 def node_card(key, report, node, check_index):
     with st.container(border=True):
-        st.markdown(f"**#{node.index} `{node.name}`** — {node.op_type}"
-                    + (f" ({', '.join(f'{k}={v}' for k, v in node.attributes.items())})" if node.attributes else ""))
-        inputs = ", ".join(f"`{name}` {_shape_text(shape)} {kind}" for name, shape, kind
+        # Names, attributes and the notes quoting them come from the uploaded model: inert text (ui.echo).
+        attributes = ", ".join(f"{k}={v}" for k, v in node.attributes.items())
+        st.markdown(f"**#{node.index} {echo.code(node.name)}** — {echo.text(node.op_type)}"
+                    + (f" ({echo.text(attributes)})" if node.attributes else ""))
+        inputs = ", ".join(f"{echo.code(name)} {_shape_text(shape)} {echo.text(kind)}" for name, shape, kind
                            in zip(node.inputs, node.input_shapes, node.input_types) if name)
         st.caption(f"Inputs: {inputs}")
         for risk in node.risks:
-            st.warning(risk, icon=":material/warning:")
+            st.warning(echo.text(risk), icon=":material/warning:")
         if node.settings is None:
-            st.info(f"No DirectML settings: {node.problem}", icon=":material/info:")
+            st.info(f"No DirectML settings: {echo.text(node.problem)}", icon=":material/info:")
             return
         st.markdown(f"DirectML: **{node.settings['operator']}**, {node.settings['DataType']}, "
-                    f"{_settings_text(node.settings)}")
+                    f"{echo.text(_settings_text(node.settings))}")
         left, right = st.columns(2, vertical_alignment="center")
         with left:
             open_link(node.call, node.stored)
@@ -120,20 +124,22 @@ def node_card(key, report, node, check_index):
             except DescriptorError as exc:
                 show_error(exc)
                 return
+            note = echo.text(result["note"])
             if result["available"] and result["matches"]:
-                st.success(result["note"], icon=":material/check_circle:")
+                st.success(note, icon=":material/check_circle:")
             elif result["available"]:
-                st.error(result["note"], icon=":material/error:")
+                st.error(note, icon=":material/error:")
             else:
-                st.info(result["note"], icon=":material/info:")
+                st.info(note, icon=":material/info:")
 
 
 def rearrangement_card(chain):
     with st.container(border=True):
-        st.markdown(f"**{' -> '.join(f'`{n}`' for n in chain.names)}** (`{chain.input}` -> `{chain.output}`)")
-        st.markdown(chain.note)
+        st.markdown(f"**{' -> '.join(map(echo.code, chain.names))}** ({echo.code(chain.input)} -> "
+                    f"{echo.code(chain.output)})")
+        st.markdown(echo.text(chain.note))
         for risk in chain.risks:
-            st.warning(risk, icon=":material/warning:")
+            st.warning(echo.text(risk), icon=":material/warning:")
         if chain.call is not None:
             open_link(chain.call, label="Open what it computes")
 
@@ -156,20 +162,22 @@ def page():
             st.info("Upload a model to list its nodes, or open the example upscaler.", icon=":material/upload:")
             return
         key, data = chosen
-        with admitted(4 * len(data), "this model"):
-            report = work.model_report(key, data)
+        # Counted from the file's protobuf fields before it is parsed (a refusal names the cap it passes).
+        nbytes = open_bytes(data)
+        with admitted(nbytes, "this model"):
+            report = work.model_report(key, data, nbytes)
     except DescriptorError as exc:
         show_error(exc)
         return
     except Busy as busy:
         show_busy(busy)
         return
-    producer = f", produced by {report.producer}" if report.producer else ""
+    producer = f", produced by {echo.code(report.producer)}" if report.producer else ""
     st.markdown(f"Opset {report.opset}, IR version {report.ir_version}{producer}: {report.node_count} nodes, "
                 f"{len(report.nodes)} of them DirectML operators shown here, {len(report.rearrangements)} "
                 "Reshape -> Transpose -> Reshape chain(s).")
     for note in report.notes:
-        st.info(note, icon=":material/info:")
+        st.info(echo.text(note), icon=":material/info:")
     if not report.nodes and not report.rearrangements:
         st.info("This model has none of the five operators.", icon=":material/info:")
         return

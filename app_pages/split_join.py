@@ -313,6 +313,13 @@ class SplitJoinPage(OperatorPage):
     def work_bytes(self, s):
         return s.spec.nbytes(s.sizes) * 3
 
+    def work_seconds(self, s):
+        # Each part costs its validation, export and cross-check: 65,536 parts took 32 s a view, 119 s checked.
+        return work.view_seconds(self.work_bytes(s), parts=len(s.output_sizes))
+
+    def work_name(self, s):
+        return f"this view ({len(s.output_sizes):,} parts)"
+
     def compute(self, s):
         work.values(s.spec, s.sizes)
         try:

@@ -6,32 +6,21 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ops import (
-    DML_TYPES,
-    INVALID,
-    NOT_MODELLED,
-    UNKNOWN_KIND,
-    VALID,
-    DescriptorError,
-    cross_check,
-    load_model,
-    model_notes,
-    model_run_bytes,
-    run_byte_budget,
-    run_model_partial,
-)
-from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
+from ops import DML_TYPES, DescriptorError, load_model, model_notes
+from ops.descriptors.dxdispatch import model_run_bytes, parse_model_text, run_byte_budget
 from ops.descriptors.export import cpp_snippet
+from ops.descriptors.partial import INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
 from ops.guard import element_cap_set_to
 from ops.tensor_desc import find_overlap, parse_tensor_desc
-from ui import charts, url_state
+from ui import charts, echo, url_state
 from ui import workbench_state as wb
+from ui import workbench_work as shared_work
 from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
 from ui.values import parse_int_list
 from viz.export import file_stem
-from viz.memory_map_fig import MAX_CELLS, default_columns, memory_map_figure
-from viz.workbench_fig import color_limits, command_strip, tensor_heatmap
+from viz.memory_map_fig import MAX_CELLS, default_columns
+from viz.workbench_fig import command_strip
 
 SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
 # A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
@@ -93,7 +82,9 @@ def model_source():
         text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
                                 codec=wb.LINK_CODEC,
                                 placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
-        if len(wb.LINK_CODEC.encode(text)) > url_state.LINK_VALUE_CHARS:
+        # Compressing a text past the model cap (a crafted message can carry far more than the box lets one type)
+        # would cost more than the model is allowed to; such a text is refused by its size below.
+        if len(text) > wb.MAX_MODEL_BYTES or len(wb.LINK_CODEC.encode(text)) > url_state.LINK_VALUE_CHARS:
             st.caption("This model is too large to travel in the page's link: share the file, or trim the model.")
         return text, "pasted model"
     uploaded = st.file_uploader("DxDispatch model file (.json, at most 1 MB)", type=["json"], key="wb_upload",
@@ -105,12 +96,12 @@ def model_source():
     try:
         return wb.model_text_from_bytes(uploaded.getvalue(), uploaded.name), uploaded.name
     except DescriptorError as error:
-        st.error(str(error))
+        st.error(echo.text(error))
         return None, ""
 
 
 def show_syntax_error(label, text, message):
-    st.error(f"{label}: {message}")
+    st.error(echo.text(f"{label}: {message}"))
     position = SYNTAX_POSITION.search(message)
     if position and isinstance(text, str):
         line, column = int(position[1]), int(position[2])
@@ -137,54 +128,39 @@ def show_validation(raw, level):
                  key="wb_report_table")
     for name, by_level in details.items():
         valid = [lvl for lvl, problems in by_level.items() if not problems]
-        st.markdown(f"`{name}`: " + (f"valid from feature level **{valid[0]}**" if valid
-                                     else "**valid at no feature level**"))
+        st.markdown(f"{echo.code(name)}: " + (f"valid from feature level **{valid[0]}**" if valid
+                                                else "**valid at no feature level**"))
         failing = {lvl: problems for lvl, problems in by_level.items() if problems}
         if failing:
-            with st.expander(f"Why `{name}` fails at {', '.join(failing)}"):
-                st.markdown("\n".join(f"- **{lvl}**: `{p.path}`: {p.message}"
+            with st.expander(f"Why {echo.code(name)} fails at {', '.join(failing)}"):
+                st.markdown("\n".join(f"- **{lvl}**: {echo.code(p.path)}: {echo.text(p.message)}"
                                        for lvl, problems in failing.items() for p in problems))
     st.markdown(f"##### Problems at feature level {level} (sidebar)")
     problems = [p for by_level in details.values() for p in by_level[level]]
     if not problems:
         st.success(f"Every dispatchable is valid at feature level {level}.")
     for problem in problems:
-        st.markdown(f"- `{problem.path}`: {problem.message}")
+        st.markdown(f"- {echo.code(problem.path)}: {echo.text(problem.message)}")
 
 
-def show_heatmap(array, title, key, zrange=None):
-    charts.show(tensor_heatmap(array, title, zrange), key, file_stem("tensor", title), title)
+def show_heatmap(heatmap):
+    charts.show(heatmap.figure, heatmap.key, file_stem("tensor", heatmap.title), heatmap.title)
 
 
-def bound_arrays(values, field, bindings):
-    """[(label, resource name, array)] of a record's field, one per array element for array fields."""
-    bound = bindings[field]
-    if isinstance(values, list):
-        return [(f"{field}[{i}]", b["name"], v) for i, (v, b) in enumerate(zip(values, bound))]
-    return [(field, bound["name"], values)]
-
-
-def show_dispatch(index, record, command, dispatchable, checking):
-    st.markdown(f"##### commands[{index}]: dispatch `{record.dispatchable}` (DML_OPERATOR_{record.operator})")
-    # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
-    bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
-    inputs = [item for field, values in record.inputs.items() for item in bound_arrays(values, field, bindings)]
-    for column, (label, resource, array) in zip(st.columns(min(len(inputs), 4)), inputs):
+def show_dispatch(dispatch, checking):
+    st.markdown(f"##### commands[{dispatch.index}]: dispatch {echo.code(dispatch.dispatchable)} "
+                f"(DML_OPERATOR_{dispatch.operator})")
+    for column, heatmap in zip(st.columns(min(len(dispatch.inputs), 4)), dispatch.inputs):
         with column:
-            show_heatmap(array, f"{label} {list(array.shape)} from {resource}", f"wb_in_{index}_{label}")
-    for field, after in record.outputs.items():
-        pairs = zip(bound_arrays(record.outputs_before[field], field, bindings), bound_arrays(after, field, bindings))
-        for (label, resource, old), (_, _, new) in pairs:
-            zrange = color_limits(old, new)
-            left, right = st.columns(2)
-            with left:
-                show_heatmap(old, f"{label} {list(old.shape)} in {resource}: before", f"wb_before_{index}_{label}",
-                             zrange)
-            with right:
-                show_heatmap(new, f"{label} {list(new.shape)} in {resource}: after", f"wb_after_{index}_{label}",
-                             zrange)
+            show_heatmap(heatmap)
+    for before, after in dispatch.outputs:
+        left, right = st.columns(2)
+        with left:
+            show_heatmap(before)
+        with right:
+            show_heatmap(after)
     if checking:
-        show_cross_check(record, dispatchable)
+        show_cross_check(dispatch.check)
 
 
 def cross_check_toggle():
@@ -192,39 +168,36 @@ def cross_check_toggle():
                             "wb_cross_check", True)
 
 
-def show_cross_check(record, dispatchable):
-    inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
-    try:
-        report = cross_check(record.operator, inputs, expected=expected, **attrs)
-    except DescriptorError as error:
-        st.warning(f"Cross-check not run: {error}")
+def show_cross_check(check):
+    if isinstance(check, str):
+        st.warning(f"Cross-check not run: {echo.text(check)}")
         return
-    verdict = "matches" if report.matches else ("does not match" if report.available else "not run")
-    text = f"Cross-check on {report.provider or 'no provider'}: **{verdict}**. {report.note}"
-    (st.success if report.matches else st.warning)(text)
+    available, matches, provider, note = check
+    verdict = "matches" if matches else ("does not match" if available else "not run")
+    text = f"Cross-check on {provider or 'no provider'}: **{verdict}**. {echo.text(note)}"
+    (st.success if matches else st.warning)(text)
 
 
-def show_run(model):
+def show_run(model_key, model):
     try:
         with element_cap_set_to(ELEMENT_CAP):
             # The estimate is counted from the descs before anything is allocated (model_run_bytes).
             with admitted(model_run_bytes(model), "this model's run"):
-                result = run_model_detailed(model)
+                view = shared_work.run_view(model_key, model, MAX_DRAWN_DISPATCHES)
     except (DescriptorError, Busy) as error:
-        st.error(f"The run stopped: {error}")
+        st.error(f"The run stopped: {echo.text(error)}")
         return
     st.markdown("##### Printed output")
-    st.code("\n".join(result.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
-    if result.dxdispatch_prints != result.prints:
+    st.code("\n".join(view.prints) or "(the model has no print commands)", language=None, wrap_lines=True)
+    if view.dxdispatch_prints != view.prints:
         with st.expander("As DxDispatch prints it (UINT8 and INT8 values as characters)"):
             # std::ostream writes int8_t/uint8_t as characters; control characters are shown as their symbols.
-            exact = "\n".join(result.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
+            exact = "\n".join(view.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
             st.code(exact, language=None, wrap_lines=True)
     checking = cross_check_toggle()
-    drawn = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result)) if kind == "dispatch"]
-    for index, step in drawn[:MAX_DRAWN_DISPATCHES]:
-        show_dispatch(index, step, model["commands"][index], model["dispatchables"][step.dispatchable], checking)
-    not_drawn(len(drawn))
+    for dispatch in view.drawn:
+        show_dispatch(dispatch, checking)
+    not_drawn(view.dispatches)
 
 
 def not_drawn(count):
@@ -233,13 +206,13 @@ def not_drawn(count):
                 "(and cross-checked) here.")
 
 
-def partial_run(raw):
+def partial_run(model_key, raw):
     """The partial run of a model this project does not model whole, or None when it models every part."""
     try:
         with element_cap_set_to(ELEMENT_CAP):
             # Its strict run of the modelled part is held to one run's budget, so that budget is what it may need.
             with admitted(run_byte_budget(), "this model's partial run"):
-                run = run_model_partial(raw)
+                run = shared_work.partial_run(model_key, raw)
     except DescriptorError:
         return None
     return None if run.inspection.fully_modelled else run
@@ -255,7 +228,8 @@ def show_status(run):
     table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
     st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
                  column_config={"why": st.column_config.TextColumn("why", width="large")})
-    links = [f"- `{part.name}`: [{part.documentation}]({part.url})" for part in inspection.dispatchables if part.url]
+    links = [f"- {echo.code(part.name)}: [{echo.text(part.documentation)}]({part.url})"
+             for part in inspection.dispatchables if part.url]
     if links:
         st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
     if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
@@ -264,10 +238,10 @@ def show_status(run):
                    "still runs the commands that do not use them.")
 
 
-def show_partial_run(raw, run):
+def show_partial_run(model_key, raw, run):
     ran, skipped = run.ran, run.skipped
     if run.refusal:
-        st.error(f"Nothing could be run: {run.refusal}")
+        st.error(f"Nothing could be run: {echo.text(run.refusal)}")
     elif run.stopped_at is None:
         st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands; the skipped ones change no buffer, so "
                 "nothing after them was held back.")
@@ -286,16 +260,17 @@ def show_partial_run(raw, run):
     checking = cross_check_toggle()
     drawn = [step for step in ran if step.kind == "dispatch"]
     for step in drawn[:MAX_DRAWN_DISPATCHES]:
-        show_dispatch(step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable],
-                      checking)
+        dispatchable = run.model["dispatchables"][step.record.dispatchable]
+        show_dispatch(shared_work.drawn(model_key, step.index, step.record, step.command, dispatchable), checking)
     not_drawn(len(drawn))
 
 
-def show_partial(raw, run, label, settings):
+def show_partial(model_key, raw, run, label, settings):
     """A model with parts not modelled here: statuses, validation and memory maps of its modelled part, a partial
     run."""
     missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
-    st.warning(f"{label} has parts this project does not model ({', '.join(missing)}), so it is open in partial "
+    st.warning(f"{echo.text(label)} has parts this project does not model ({', '.join(map(echo.code, missing))}), so "
+               "it is open in partial "
                "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
                "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
     modelled = wb.modelled_part(raw, run.inspection)
@@ -308,7 +283,7 @@ def show_partial(raw, run, label, settings):
         with element_cap_set_to(ELEMENT_CAP):
             show_validation(modelled, settings.feature_level)
     with ran:
-        show_partial_run(raw, run)
+        show_partial_run(model_key, raw, run)
     with explorer:
         show_explorer(modelled, settings.data_type)
     with export:
@@ -343,11 +318,11 @@ def built_desc(default_type):
             obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0,
                                                            max_count=1)[0]
     except (DescriptorError, IndexError) as error:
-        st.error(str(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
+        st.error(echo.text(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
         return None, kind
     desc, problems = parse_tensor_desc(obj, "desc")
     for problem in problems:
-        st.error(f"`{problem.path}`: {problem.message}")
+        st.error(f"{echo.code(problem.path)}: {echo.text(problem.message)}")
     return desc, kind
 
 
@@ -357,7 +332,7 @@ def show_overlap(desc):
         with element_cap_set_to(ELEMENT_CAP):
             overlap = find_overlap(desc.Sizes, desc.Strides)
     except DescriptorError as error:
-        st.warning(f"Overlap not checked: {error}")
+        st.warning(f"Overlap not checked: {echo.text(error)}")
         return
     if overlap:
         element, a, b = overlap
@@ -399,8 +374,8 @@ def show_explorer(raw, default_type):
     chosen = url_state.widget(right.number_input, "Cells per row", "wb_columns", 0, minimum=0, maximum=256,
                               help=f"0: the desc's natural width ({min(natural, 256)} here)")
     columns = chosen or min(natural, 256)
-    figure = memory_map_figure(desc.Sizes, strides, desc.element_size, declared, role=role, unit=unit,
-                               columns=columns, title=f"{choice}: {declared:,} bytes")
+    figure = shared_work.memory_map(tuple(desc.Sizes), None if strides is None else tuple(strides), desc.element_size,
+                                    declared, role, unit, columns, f"{echo.figure_text(choice)}: {declared:,} bytes")
     charts.show(figure, "wb_memory_map", file_stem("memory_map", choice), f"Memory map of {choice}")
     total_cells = -(-declared // cell_bytes)
     st.caption(
@@ -435,12 +410,12 @@ def page():
     settings = current_settings()
     receive_round_trip()
     if notice := st.session_state.pop("wb_notice", None):
-        st.info(notice)
+        st.info(echo.text(notice))
     text, label = model_source()
     if text is None:
         return
     if not text.strip():
-        st.warning(f"{label}: the model text is empty; paste a DxDispatch model (an object with resources, "
+        st.warning(f"{echo.text(label)}: the model text is empty; paste a DxDispatch model (an object with resources, "
                    "dispatchables and commands) or pick an example.")
         return
     try:
@@ -448,9 +423,11 @@ def page():
     except DescriptorError as error:
         show_syntax_error(label, text, str(error))
         return
+    # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (ui.workbench_work).
+    model_key = shared_work.digest(text)
     if not isinstance(raw, dict):
-        st.error(f"{label} is refused: the root must be a JSON object with resources, dispatchables and commands, "
-                 f"not a JSON {wb.json_kind(raw)}")
+        st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and "
+                 f"commands, not a JSON {wb.json_kind(raw)}")
         return
     model = None
     try:
@@ -458,21 +435,21 @@ def page():
             model = load_model(raw)
     except DescriptorError as error:
         try:
-            run = partial_run(raw)
+            run = partial_run(model_key, raw)
         except Busy as busy:
-            st.error(f"{label}: {busy}")
+            st.error(f"{echo.text(label)}: {busy}")
             return
         if run is not None:
-            show_partial(raw, run, label, settings)
+            show_partial(model_key, raw, run, label, settings)
             return
-        st.error(f"{label} is refused: {error}")
+        st.error(echo.text(f"{label} is refused: {error}"))
     else:
         st.success(
-            f"{label}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
+            f"{echo.text(label)}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
             f"{len(model['commands'])} commands, valid at feature level 6_4."
         )
         for note in model_notes(raw):
-            st.info(f"DxDispatch reads this differently: {note}")
+            st.info(f"DxDispatch reads this differently: {echo.text(note)}")
 
     # The open tab is in the link (wb_tab): a teacher's link opens the tab it was made on.
     (report, run, explorer, export), _ = url_state.tabs(["Validation report", "Run", "Tensor descriptors", "Export"],
@@ -484,7 +461,7 @@ def page():
         if model is None:
             st.info("The model does not load; fix the problems shown above to run it.")
         else:
-            show_run(model)
+            show_run(model_key, model)
     with explorer:
         show_explorer(raw, DEFAULTS["dtype"])
     with export:

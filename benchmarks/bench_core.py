@@ -20,7 +20,9 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper
 
-import ops
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import depth_to_space, space_to_depth
+from ops.operators.split_join import join, split
 
 ELEMENTS = 1 << 24
 ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.uint32): TensorProto.UINT32}
@@ -65,12 +67,12 @@ def cases(rng):
         x = rng.standard_normal(shape, dtype=np.float32)
         n, c, h, w = shape
         space_shape = (n, c // (bs * bs), h * bs, w * bs)
-        space = ops.depth_to_space(x, bs, "DCR")
+        space = depth_to_space(x, bs, "DCR")
         for order, mode in (("DEPTH_COLUMN_ROW", "DCR"), ("COLUMN_ROW_DEPTH", "CRD")):
             sess = ort_session("DepthToSpace", [("x", shape, np.float32)], [("y", space_shape, np.float32)],
                                blocksize=bs, mode=mode)
             yield (f"depth_to_space {mode} bs={bs} {list(shape)}",
-                   lambda x=x, o=order: ops.depth_to_space(x, bs, o),
+                   lambda x=x, o=order: depth_to_space(x, bs, o),
                    lambda s=sess, x=x: s.run(None, {"x": x}), 2 * x.nbytes)
         for order, mode in (("DEPTH_COLUMN_ROW", "DCR"), ("COLUMN_ROW_DEPTH", "CRD")):
             run_ort = None
@@ -79,13 +81,13 @@ def cases(rng):
                                    blocksize=bs)
                 run_ort = lambda s=sess, y=space: s.run(None, {"x": y})
             yield (f"space_to_depth {mode} bs={bs} {list(space_shape)}",
-                   lambda y=space, o=order: ops.space_to_depth(y, bs, o), run_ort, 2 * x.nbytes)
+                   lambda y=space, o=order: space_to_depth(y, bs, o), run_ort, 2 * x.nbytes)
 
     shape = (1, 64, 512, 512)
     a = rng.standard_normal(shape, dtype=np.float32)
     b = rng.standard_normal(shape, dtype=np.float32)
     sess = ort_session("BitwiseOr", [("a", shape, np.uint32), ("b", shape, np.uint32)], [("y", shape, np.uint32)])
-    yield ("bit_or FLOAT32 (ORT: BitwiseOr on the uint32 view)", lambda: ops.bit_or(a, b),
+    yield ("bit_or FLOAT32 (ORT: BitwiseOr on the uint32 view)", lambda: bit_or(a, b),
            lambda: sess.run(None, {"a": a.view(np.uint32), "b": b.view(np.uint32)}), 3 * a.nbytes)
 
     for axis in (1, 3):
@@ -94,12 +96,12 @@ def cases(rng):
         split_input = helper.make_tensor("split", TensorProto.INT64, [4], sizes)
         sess = ort_session("Split", [("x", shape, np.float32)],
                            [(f"y{i}", p, np.float32) for i, p in enumerate(pieces)], [split_input], axis=axis)
-        yield (f"split FLOAT32 axis={axis} into 4", lambda ax=axis, sz=sizes: ops.split(a, ax, sz),
+        yield (f"split FLOAT32 axis={axis} into 4", lambda ax=axis, sz=sizes: split(a, ax, sz),
                lambda s=sess: s.run(None, {"x": a}), 2 * a.nbytes)
-        parts = ops.split(a, axis, sizes)
+        parts = split(a, axis, sizes)
         sess = ort_session("Concat", [(f"x{i}", p, np.float32) for i, p in enumerate(pieces)],
                            [("y", shape, np.float32)], axis=axis)
-        yield (f"join FLOAT32 axis={axis} from 4", lambda ax=axis, p=parts: ops.join(p, ax),
+        yield (f"join FLOAT32 axis={axis} from 4", lambda ax=axis, p=parts: join(p, ax),
                lambda s=sess, p=parts: s.run(None, {f"x{i}": q for i, q in enumerate(p)}), 2 * a.nbytes)
 
 

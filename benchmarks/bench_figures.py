@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 import plotly.io as pio
 
-import ops
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import depth_to_space
 from support.paths import ROOT
 
 BUILDERS = {
@@ -42,13 +43,13 @@ def counting(shape, dtype=np.uint32):
 
 def depth_space_args(c, h, w):
     x = counting((1, c, h, w))
-    return (x, ops.depth_to_space(x, 2, "DCR"), 2, "DCR", "depth_to_space"), {}
+    return (x, depth_to_space(x, 2, "DCR"), 2, "DCR", "depth_to_space"), {}
 
 
 def bitwise_args(count):
     a = counting((count,))
     b = np.flip(a).copy()
-    return (a, b, ops.bit_or(a, b)), {}
+    return (a, b, bit_or(a, b)), {}
 
 
 def split_join_args(shape, sizes):

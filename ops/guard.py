@@ -10,15 +10,15 @@ from .datatypes import type_name
 from .errors import DescriptorError
 
 DEFAULT_ELEMENT_CAP = 2**26
-_default_cap = DEFAULT_ELEMENT_CAP
-# A context variable, so a cap set around one computation (one Streamlit session's script thread, say)
-# never leaks into another thread running at the same time.
-_scoped_cap = contextvars.ContextVar("element_cap", default=None)
+# The cap lives here and only here: a context variable, so a cap set around one computation (one Streamlit session's
+# script thread, a fragment's rerun, a shared computation) never leaks into another thread running at the same time.
+# Outside every element_cap_set_to block it is DEFAULT_ELEMENT_CAP.
+_cap = contextvars.ContextVar("element_cap", default=DEFAULT_ELEMENT_CAP)
 
 
 def element_cap():
-    scoped = _scoped_cap.get()
-    return _default_cap if scoped is None else scoped
+    """The largest element count any one tensor may have here; work beyond it is refused before allocating."""
+    return _cap.get()
 
 
 def _checked_cap(count):
@@ -27,20 +27,14 @@ def _checked_cap(count):
     return count
 
 
-def set_element_cap(count):
-    """Largest element count any one tensor may have; work beyond it is refused before allocating."""
-    global _default_cap
-    _default_cap = _checked_cap(count)
-
-
 @contextlib.contextmanager
 def element_cap_set_to(count):
     """The cap for the code inside the with block, in this thread (or task) only."""
-    token = _scoped_cap.set(_checked_cap(count))
+    token = _cap.set(_checked_cap(count))
     try:
         yield
     finally:
-        _scoped_cap.reset(token)
+        _cap.reset(token)
 
 
 def check_element_count(sizes, field):

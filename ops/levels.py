@@ -1,8 +1,9 @@
 """DirectML feature levels, and the row of an operator's tensor support table (SPEC sections 2-7).
 
 A table lists rows by the level they take effect at; the row in force at a level is the last one whose level is
-not above it. Every tensor of one operator shares the row (the seeds give the same types and dimension counts to
-inputs and outputs). The tables themselves belong to the operators (ops/operators).
+not above it. Every tensor of one operator shares the row's dimension counts and, unless the row gives the outputs
+types of their own (ELEMENT_WISE_BIT_COUNT writes UINT32 or UINT8 whatever it reads), its types. The tables
+themselves belong to the operators (ops/operators).
 """
 
 from dataclasses import dataclass
@@ -23,8 +24,13 @@ class SupportRow:
     level: str
     min_dims: int
     max_dims: int
-    types: tuple
+    types: tuple  # the inputs', and the outputs' unless output_types says otherwise
     source: str = ""  # said beside the row when DirectML's pages disagree about it
+    output_types: tuple = ()  # the outputs' types where they differ from the inputs'
+
+    @property
+    def types_of_outputs(self):
+        return self.output_types or self.types
 
     @property
     def dims_text(self):
@@ -52,10 +58,11 @@ def row_in_force(rows, level):
     return in_force[-1] if in_force else None
 
 
-def first_level_supporting(rows, data_type=None, dimension_count=None):
-    """The lowest level whose row accepts this type and dimension count, or None if none does."""
+def first_level_supporting(rows, data_type=None, dimension_count=None, output=False):
+    """The lowest level whose row accepts this type (an output's, if `output`) and dimension count, or None if none
+    does."""
     for row in rows:
-        type_ok = data_type is None or data_type in row.types
+        type_ok = data_type is None or data_type in (row.types_of_outputs if output else row.types)
         dims_ok = dimension_count is None or row.min_dims <= dimension_count <= row.max_dims
         if type_ok and dims_ok:
             return row.level

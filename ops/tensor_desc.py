@@ -423,14 +423,6 @@ def normalize_tensor_desc(obj, path=""):
     return desc
 
 
-def make_tensor_desc(data_type, sizes, strides=None, **fields):
-    """TensorDesc from Python values (fields as in the C struct), checked like a JSON desc."""
-    obj = {"DataType": type_name(data_type), "Sizes": [int(s) for s in sizes], **fields}
-    if strides is not None:
-        obj["Strides"] = [int(s) for s in strides]
-    return normalize_tensor_desc(obj)
-
-
 def _as_desc(desc):
     return desc if isinstance(desc, TensorDesc) else normalize_tensor_desc(desc)
 

@@ -31,11 +31,16 @@ from ops.datatypes import NUMPY_DTYPES  # noqa: E402
 from ops.levels import FEATURE_LEVELS  # noqa: E402
 from ops.operators import OPERATORS  # noqa: E402
 from ops.runtime.directml import WorkerFailed, create_operator_verdict, directml_status, run_operator  # noqa: E402
+from ops.runtime.directml_check import unsupported_type  # noqa: E402
 from ops.tensor_desc import TensorDesc, round_up  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "directml_verdicts.md"
 COMMAND = ".venv/bin/python scripts/directml_verdicts.py"
 DATA_TYPES = tuple(NUMPY_DTYPES)
+# The operators whose rules the cases below are written for. The rest of the bitwise family's verdicts (BIT_COUNT's
+# output types, the shifts' unsigned types) are asked in tests/directml/test_directml_bitwise.py, and its runs in the
+# DirectML matrix (docs/directml_matrix.md).
+COVERED = ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "ELEMENT_WISE_BIT_OR", "SPLIT", "JOIN", "ELEMENT_WISE_IDENTITY")
 HRESULTS = {0: "S_OK", 0x80070057: "E_INVALIDARG", 0x887A0004: "DXGI_ERROR_UNSUPPORTED", 0x80004001: "E_NOTIMPL",
             0x80004005: "E_FAIL", 0x8007000E: "E_OUTOFMEMORY"}
 # Verdict kinds of one (case, level).
@@ -304,8 +309,11 @@ def operator_cases(op):
                  edited(identity("FLOAT32", [1, 3, 2, 2]), "OutputTensor", Sizes=[1, 2, 2, 3])),
             Case(op, "OutputTensor Sizes equal InputTensor's", "OutputTensor {3, 2, 2} (other DimensionCount)",
                  edited(identity("FLOAT32", [1, 3, 2, 2]), "OutputTensor", Sizes=[3, 2, 2])),
-            Case(op, "ScaleBias null (x * Scale + Bias not modelled)", "ScaleBias {Scale 2, Bias 1}",
-                 {**b, "ScaleBias": {"Scale": 2.0, "Bias": 1.0}}),
+            Case(op, "valid", "ScaleBias {Scale 2, Bias 1}", {**b, "ScaleBias": {"Scale": 2.0, "Bias": 1.0}}),
+            Case(op, "ScaleBias only with types of 32 bits or fewer", "INT64 with ScaleBias {Scale 2, Bias 1}",
+                 {**identity("INT64", [1, 3, 2, 2]), "ScaleBias": {"Scale": 2.0, "Bias": 1.0}}),
+            Case(op, "ScaleBias only with types of 32 bits or fewer", "UINT64 with ScaleBias {Scale 2, Bias 1}",
+                 {**identity("UINT64", [1, 3, 2, 2]), "ScaleBias": {"Scale": 2.0, "Bias": 1.0}}),
             Case(op, "valid", "OutputTensor Strides [24, 8, 4, 1] (padding)",
                  edited(b, "OutputTensor", Strides=[24, 8, 4, 1])),
         ]
@@ -333,7 +341,7 @@ def operator_cases(op):
 
 def all_cases():
     cases = []
-    for op in OPERATORS:
+    for op in COVERED:
         common = common_cases(op)
         cases += common[:1] + operator_cases(op) + common[1:] + limit_cases(op)
     return cases
@@ -509,7 +517,7 @@ def row_cells(verdicts):
     return [level_ranges(by_kind[kind]) for kind in KINDS]
 
 
-LEVELS, DEVICE_TYPES, MODELLED_OUT, RULES = "feature levels", "device data types", "not modelled", "rules"
+LEVELS, DEVICE_TYPES, RULES = "feature levels", "device data types", "rules"
 
 
 def cause(case, verdicts, unsupported):
@@ -520,8 +528,6 @@ def cause(case, verdicts, unsupported):
     types = {tensor["DataType"] for _, _, tensor, _ in tensor_items(case.op, case.desc)}
     if DML_ONLY in kinds and types & set(unsupported):
         return DEVICE_TYPES
-    if case.rule.startswith("ScaleBias"):
-        return MODELLED_OUT
     if DML_ONLY not in kinds and BOTH_ACCEPT in kinds:
         return LEVELS  # the core accepts it at later levels: only its level tables refuse it
     return RULES
@@ -529,7 +535,7 @@ def cause(case, verdicts, unsupported):
 
 def causes(results, status):
     unsupported = [d for d in DATA_TYPES if d not in status.type_support]
-    found = {LEVELS: [], DEVICE_TYPES: [], MODELLED_OUT: [], RULES: []}
+    found = {LEVELS: [], DEVICE_TYPES: [], RULES: []}
     for case, verdicts in results.items():
         why = cause(case, verdicts, unsupported)
         if why:
@@ -548,6 +554,27 @@ def detail(case, verdicts):
     return [f"- **{case.op} / {escape(case.name)}** ({last.kind} at {level_ranges(levels)}): `{compact(case)}`",
             f"  - core at {levels[-1]}: " + (escape("; ".join(last.core)) if last.core else "valid"),
             f"  - DirectML at {levels[-1]}: {last.directml}"]
+
+
+# The last run on the previous device (docs/directml_verdicts.md at commit b220934, 2026-11-25): DirectML 1.13 on
+# vkd3d-shader 2.1 (Debian 2.1+ds-1), whose device reported FLOAT16, UINT16 and INT16 unsupported and FLOAT64
+# supported, with the core refusing every non-null ScaleBias. Kept to show what the new device and the ScaleBias
+# model changed.
+BEFORE = {"device": "DirectML 1.13 via vkd3d-shader 2.1 on llvmpipe", "cases": 241,
+          BOTH_ACCEPT: 1261, BOTH_REFUSE: 1071, CORE_ONLY: 338, DML_ONLY: 203, NO_VERDICT: 742,
+          LEVELS: 93, DEVICE_TYPES: 18, "not modelled (ScaleBias)": 1, RULES: 0}
+
+
+def before_and_after(counts, found):
+    now = {**counts, **{why: len(cases) for why, cases in found.items()}, "not modelled (ScaleBias)": 0}
+    rows = [*KINDS, LEVELS, DEVICE_TYPES, "not modelled (ScaleBias)", RULES]
+    return ["## Before and after the new device", "",
+            f"Before: {BEFORE['device']}, {BEFORE['cases']} cases (FLOAT16, UINT16 and INT16 unsupported by that "
+            "device, FLOAT64 supported, ScaleBias refused by the core). Now: this page's device and cases (ScaleBias "
+            "modelled, with two cases for its 64-bit rule). The first five rows count verdicts, the last four cases "
+            "where exactly one side refuses at some level.", "",
+            "| | before | now |", "| --- | --- | --- |",
+            *[f"| {row} | {BEFORE[row]} | {now.get(row, 0)} |" for row in rows], ""]
 
 
 def markdown(results, status, device_levels, seconds):
@@ -582,18 +609,18 @@ def markdown(results, status, device_levels, seconds):
         "level the device must reach at least; the device still offers everything up to the library's "
         f"{status.max_feature_level}, so CreateOperator on it cannot show what an older DirectML refused. These "
         "rows neither confirm nor contradict the core's level tables.",
-        f"- **Device data types** ({len(found[DEVICE_TYPES])} cases): the device reports "
-        f"{', '.join(unsupported) or 'no type'} unsupported (llvmpipe through vkd3d), so DirectML refuses them "
-        "where the core, which follows DirectML's documented tables rather than one device, accepts.",
-        f"- **Not modelled** ({len(found[MODELLED_OUT])} cases): a non-null ScaleBias, which DirectML accepts and "
-        "the core refuses on purpose (its rounding is not documented for every type).",
+        f"- **Device data types** ({len(found[DEVICE_TYPES])} cases): "
+        + ("; ".join(unsupported_type(status, t) for t in unsupported) or "the device supports every type")
+        + ". DirectML refuses those where the core, which follows DirectML's documented tables rather than one "
+        "device, accepts.",
         f"- **Rules** ({len(found[RULES])} cases): "
         + ("; ".join(f"{c.op} / {c.name}" for c in found[RULES]) or "none") + ".",
         f"- **No verdict**: levels {level_ranges([lv for lv in FEATURE_LEVELS if lv not in device_levels])} "
         f"({device_levels.get('why', 'every device was created')}), and the cases under *Not asked*.",
         "",
     ]
-    for op in OPERATORS:
+    lines += before_and_after(counts, found)
+    for op in COVERED:
         lines += [f"## {op}", "", "| rule | case | both accept | both refuse | core only refuses | "
                   "DirectML only refuses | no DirectML verdict |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for case, verdicts in results.items():
@@ -601,7 +628,7 @@ def markdown(results, status, device_levels, seconds):
                 lines.append("| " + " | ".join(escape(c) for c in [case.rule, case.name, *row_cells(verdicts)]) + " |")
         lines.append("")
     lines += ["## The disagreements that are not about feature levels", ""]
-    for why in (RULES, MODELLED_OUT, DEVICE_TYPES):
+    for why in (RULES, DEVICE_TYPES):
         lines += [f"### {why[0].upper()}{why[1:]}", ""]
         for case in found[why]:
             lines += detail(case, results[case])

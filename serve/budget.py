@@ -65,3 +65,60 @@ class WorkBudget:
             with self._changed:
                 self.reserved -= nbytes
                 self._changed.notify_all()
+
+
+class TooLong(Busy):
+    """A view whose estimated CPU time passes what one view may take: refused before it starts, at any load."""
+
+
+class HeavyLane:
+    """Time as well as bytes: one heavy computation at a time, the others queued, the longest refused.
+
+    A view's CPU seconds are estimated before it starts (from its sizes, parts, nodes). Up to `light` seconds it runs
+    at once, as every default view does; past `most` it is refused with TooLong; in between it waits for one of
+    `slots` (one: the other core stays with the visitors whose views are light), up to `wait` seconds, then gives
+    up with Busy. Six distinct 32-second Split links at once used to take 220-235 s each and slow every other page
+    to 1.5-6 s; identical heavy views wait here while the first computes, then find its results in the shared cache.
+    """
+
+    def __init__(self, slots=1, light=1.0, most=12.0, wait=30.0):
+        self.light, self.most, self.wait = light, most, wait
+        self.waiting = self.refused = self.queued = 0
+        self._slots = threading.BoundedSemaphore(slots)
+        self._held = threading.local()
+        self._count = threading.Lock()
+
+    def needs_slot(self, seconds):
+        return seconds > self.light and not getattr(self._held, "depth", 0)
+
+    @contextlib.contextmanager
+    def admit(self, seconds, what="this view", on_wait=None):
+        """Hold a slot for the block when `seconds` is heavy; `on_wait()` is called once if the block must wait."""
+        if seconds > self.most:
+            self.refused += 1
+            raise TooLong(f"{what} would take about {seconds:,.0f} s of the server's time; one view may take at most "
+                          f"{self.most:,.0f} s here (the server is shared by a whole class). Use fewer parts or a "
+                          "smaller tensor.")
+        if not self.needs_slot(seconds):
+            yield
+            return
+        if not self._slots.acquire(blocking=False):
+            if on_wait is not None:
+                on_wait()
+            with self._count:
+                self.waiting += 1
+                self.queued += 1
+            try:
+                if not self._slots.acquire(timeout=self.wait):
+                    self.refused += 1
+                    raise Busy(f"The server is busy with other long computations; {what} needs about "
+                               f"{seconds:,.0f} s of it. Try again in a moment, or use a smaller tensor.")
+            finally:
+                with self._count:
+                    self.waiting -= 1
+        self._held.depth = 1
+        try:
+            yield
+        finally:
+            self._held.depth = 0
+            self._slots.release()

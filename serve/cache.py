@@ -132,6 +132,17 @@ class SharedCache:
             raise outcome.error
         return outcome.value
 
+    def peek(self, key):
+        """(True, value) when `key` is cached, else (False, None): nothing is computed. A cached error is raised."""
+        with self._condition:
+            if key not in self._store:
+                return False, None
+            outcome = self._store[key]
+            self.hits += 1
+        if outcome.error is not None:
+            raise outcome.error
+        return True, outcome.value
+
     def clear(self):
         with self._condition:
             self._store.clear()

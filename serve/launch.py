@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("ops", "ui", "viz")
-# Run as a program of its own in another process (under another glibc), never imported by the server.
+# Run as a program of its own in another process (with lavapipe's libraries), never imported by the server.
 OTHER_PROCESSES = ("ops.runtime.directml.worker",)
 
 
@@ -26,6 +26,10 @@ def warm_up_process():
         for module in pkgutil.walk_packages(package.__path__, prefix=f"{name}."):
             if module.name not in OTHER_PROCESSES:
                 importlib.import_module(module.name)
+    # DirectML's worker and its device (0.7-2.5 s), so that the first cross-checks of a class do not wait for them.
+    from ops import directml_status
+
+    directml_status()
 
 
 def main(argv):
@@ -35,6 +39,10 @@ def main(argv):
 
     publish_plotly_js(ROOT / "static")  # the figures' plotly.js (ui/plotly_chart.js loads it from app/static)
     from streamlit.web import cli
+
+    from serve import uploads
+
+    uploads.install()  # uploads held by bytes and count, per session and for the server (serve/uploads.py)
 
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *argv]
     cli.main()

@@ -1,6 +1,7 @@
 """The app as a user sees it, without a browser: AppTest runs of app.py and what they drew."""
 
 import json
+import re
 
 from .paths import ROOT
 
@@ -26,8 +27,17 @@ def run_through_app(page=None, query=None, session=None, **settings):
     return at
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def shown(markdown):
+    """The text a reader sees of Markdown that ui.echo made inert: its backslash escapes resolved and its invisible
+    word joiners dropped (AppTest hands over an element's Markdown source)."""
+    return _ESCAPED.sub(r"\1", markdown).replace("\u2060", "")
+
+
 def error_texts(at):
-    return [e.value for e in at.error]
+    return [shown(e.value) for e in at.error]
 
 
 def charts(at):
@@ -73,6 +83,13 @@ def click_chart(at, key, points):
     trigger.id = _make_trigger_id(_chart_node(at, key).proto.id, "events")
     trigger.json_trigger_value = json.dumps([{"event": "select", "value": {"points": points}}])
     return at._run(states)
+
+
+def uploader(at):
+    """The page's one file uploader (the detective's key follows the input's sizes and type, so that new sizes clear
+    the files of the old: it is found by kind, not by key)."""
+    [found] = at.get("file_uploader")
+    return found
 
 
 def click_button(at, label_start):

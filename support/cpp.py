@@ -1,29 +1,47 @@
-"""A stand-in for DirectML.h, enough for g++ -fsyntax-only to check the C++ the app exports."""
+"""A stand-in for DirectML.h, enough for g++ -fsyntax-only to check the C++ the app exports.
 
-MOCK_HEADER = """
+The tensor types and structs are DirectML.h's (microsoft/DirectML); the operator desc structs, the enums their fields
+use and the DML_OPERATOR_TYPE values are written from the registry, so an operator added there is in the header, and
+its export compiled, without a line here.
+"""
+
+from ops.datatypes import DML_TYPES
+from ops.operators import OPERATORS
+from ops.operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, OUTPUTS, SCALE_BIAS, UINT
+
+_FIELD_TYPES = {INPUT: "const DML_TENSOR_DESC*", OUTPUT: "const DML_TENSOR_DESC*", INPUTS: "const DML_TENSOR_DESC*",
+                OUTPUTS: "const DML_TENSOR_DESC*", COUNT: "UINT", UINT: "UINT", SCALE_BIAS: "const DML_SCALE_BIAS*"}
+
+_TENSORS = """
 #include <cstdint>
-typedef unsigned int UINT; typedef uint64_t UINT64;
-enum DML_TENSOR_DATA_TYPE { DML_TENSOR_DATA_TYPE_UNKNOWN, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
-  DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_UINT16, DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_INT32,
-  DML_TENSOR_DATA_TYPE_INT16, DML_TENSOR_DATA_TYPE_INT8, DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT64,
-  DML_TENSOR_DATA_TYPE_INT64 };
+typedef unsigned int UINT; typedef uint64_t UINT64; typedef float FLOAT;
+enum DML_TENSOR_DATA_TYPE { DML_TENSOR_DATA_TYPE_UNKNOWN, %s };
 enum DML_TENSOR_TYPE { DML_TENSOR_TYPE_INVALID, DML_TENSOR_TYPE_BUFFER };
 enum DML_TENSOR_FLAGS { DML_TENSOR_FLAG_NONE = 0, DML_TENSOR_FLAG_OWNED_BY_DML = 1 };
-enum DML_DEPTH_SPACE_ORDER { DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH };
-enum DML_OPERATOR_TYPE { DML_OPERATOR_INVALID, DML_OPERATOR_SPLIT = 30, DML_OPERATOR_JOIN = 31,
-  DML_OPERATOR_ELEMENT_WISE_BIT_OR = 117, DML_OPERATOR_DEPTH_TO_SPACE1 = 118, DML_OPERATOR_SPACE_TO_DEPTH1 = 119 };
 struct DML_BUFFER_TENSOR_DESC { DML_TENSOR_DATA_TYPE DataType; DML_TENSOR_FLAGS Flags; UINT DimensionCount;
   const UINT* Sizes; const UINT* Strides; UINT64 TotalTensorSizeInBytes; UINT GuaranteedBaseOffsetAlignment; };
 struct DML_TENSOR_DESC { DML_TENSOR_TYPE Type; const void* Desc; };
-struct DML_OPERATOR_DESC { DML_OPERATOR_TYPE Type; const void* Desc; };
-struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC { const DML_TENSOR_DESC* InputTensor; const DML_TENSOR_DESC* OutputTensor;
-  UINT BlockSize; DML_DEPTH_SPACE_ORDER Order; };
-struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC { const DML_TENSOR_DESC* InputTensor; const DML_TENSOR_DESC* OutputTensor;
-  UINT BlockSize; DML_DEPTH_SPACE_ORDER Order; };
-struct DML_ELEMENT_WISE_BIT_OR_OPERATOR_DESC { const DML_TENSOR_DESC* ATensor; const DML_TENSOR_DESC* BTensor;
-  const DML_TENSOR_DESC* OutputTensor; };
-struct DML_SPLIT_OPERATOR_DESC { const DML_TENSOR_DESC* InputTensor; UINT OutputCount;
-  const DML_TENSOR_DESC* OutputTensors; UINT Axis; };
-struct DML_JOIN_OPERATOR_DESC { UINT InputCount; const DML_TENSOR_DESC* InputTensors;
-  const DML_TENSOR_DESC* OutputTensor; UINT Axis; };
-"""
+struct DML_SCALE_BIAS { FLOAT Scale; FLOAT Bias; };
+""" % ", ".join(f"DML_TENSOR_DATA_TYPE_{t}" for t in DML_TYPES)
+
+
+def _enum_type(enum):
+    return enum.prefix.removesuffix("_")
+
+
+def _operator_header():
+    operators = sorted(OPERATORS.values(), key=lambda op: op.code)
+    enums = {f.enum for op in operators for f in op.fields if f.kind == ENUM}
+    lines = [f"enum {_enum_type(e)} {{ {', '.join(e.prefix + name for name in e.names)} }};"
+             for e in sorted(enums, key=_enum_type)]
+    values = ", ".join(f"{op.full_name} = {op.code}" for op in operators)
+    lines.append(f"enum DML_OPERATOR_TYPE {{ DML_OPERATOR_INVALID, {values} }};")
+    lines.append("struct DML_OPERATOR_DESC { DML_OPERATOR_TYPE Type; const void* Desc; };")
+    for op in operators:
+        fields = " ".join(f"{_enum_type(f.enum) if f.kind == ENUM else _FIELD_TYPES[f.kind]} {f.name};"
+                          for f in op.fields)
+        lines.append(f"struct {op.desc_struct} {{ {fields} }};")
+    return "\n".join(lines) + "\n"
+
+
+MOCK_HEADER = _TENSORS + _operator_header()

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -225,3 +226,57 @@ def served_app(port=None, timeout=60.0, root=ROOT, env=None):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+# ---------------------------------------------------------------- uploads, as a browser's upload box sends them
+
+
+async def upload_files(base_url, files, page="", timeout=120.0):
+    """Open a session on `page` and PUT each (name, bytes) of `files` to Streamlit's upload endpoint for it, as the
+    upload box does (multipart, with the XSRF cookie and header); returns the HTTP status of each PUT. The session
+    stays open until every PUT has answered (files belong to a live session)."""
+    from streamlit.web.server.starlette.starlette_app_utils import generate_xsrf_token_string
+
+    parts = urllib.parse.urlsplit(base_url)
+    ws_url = f"ws://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream"
+    # Streamlit's XSRF check compares a cookie with a header, both sent by the client (a double-submit token):
+    # any client can make its own, as the frontend's does.
+    xsrf = generate_xsrf_token_string()
+    cookies = [f"_streamlit_xsrf={xsrf}"]
+    request = BackMsg()
+    request.rerun_script.page_name = page
+    request.rerun_script.context_info.url = f"{base_url.rstrip('/')}/{page}"
+    statuses = []
+    async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout,
+                                  ping_interval=None, additional_headers={"Cookie": "; ".join(cookies)}) as socket:
+        await socket.send(request.SerializeToString())
+        session_id = None
+        async with asyncio.timeout(timeout):
+            async for data in socket:
+                message = ForwardMsg()
+                message.ParseFromString(data)
+                if message.HasField("new_session"):
+                    session_id = message.new_session.initialize.session_id
+                    break
+        for index, (name, content) in enumerate(files):
+            statuses.append(await asyncio.to_thread(_put_file, base_url, session_id, f"file{index}", name, content,
+                                                    cookies, xsrf, timeout))
+    return statuses
+
+
+def _put_file(base_url, session_id, file_id, name, content, cookies, xsrf, timeout):
+    boundary = f"----visitor{os.getpid()}{file_id}"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+            "Content-Type: application/octet-stream\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": "; ".join(cookies)}
+    if xsrf:
+        headers["X-Xsrftoken"] = xsrf
+    put = urllib.request.Request(f"{base_url.rstrip('/')}/_stcore/upload_file/{session_id}/{file_id}", data=body,
+                                 headers=headers, method="PUT")
+    try:
+        with urllib.request.urlopen(put, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except urllib.error.URLError:  # the server closed the connection before the whole body was sent
+        return None

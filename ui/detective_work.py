@@ -7,14 +7,10 @@ a class uploading the same file (or opening the same example link) identifies it
 import dataclasses
 import hashlib
 
-from ops import (
-    detective_example,
-    element_cap_set_to,
-    identify,
-    mix_up_diff,
-    open_onnx_model,
-    origin_coded_inputs,
-)
+from ops import DescriptorError, element_cap_set_to, identify, open_onnx_model
+from ops.detective.examples import detective_example
+from ops.detective.identify import mix_up_diff
+from ops.detective.origin import origin_coded_inputs
 from viz.detective_fig import detective_figure, diff_figure
 
 from .shared import CACHE, shared
@@ -90,8 +86,22 @@ def outputs_case(sizes, data_type, outputs_key, read_outputs):
     return CACHE.get(("detective_outputs", sizes, data_type, outputs_key), solve)
 
 
-def model_report(key, data):
-    """open_onnx_model of uploaded or example bytes, shared under `key` (a digest or the example's name)."""
-    # The parsed model is protobuf objects the cache cannot measure; they take a few times the file's bytes.
-    return CACHE.get(("onnx_model", key), lambda: open_onnx_model(data), measure=lambda _: 4 * len(data) + 65536)
+def model_report(key, data, nbytes):
+    """open_onnx_model of uploaded or example bytes, shared under `key` (a digest or the example's name); `nbytes`:
+    what opening it holds (onnx_models.open_bytes), which is also what the cache charges for keeping it.
+
+    A refusal is kept too: refused models were opened again at every rerun, 2.7 GB each for a file of empty nodes.
+    """
+    def open_or_refuse():
+        try:
+            return open_onnx_model(data)
+        except DescriptorError as error:
+            return error
+
+    # The parsed model is protobuf objects the cache cannot walk: charged what opening it was estimated to hold.
+    outcome = CACHE.get(("onnx_model", key), open_or_refuse,
+                        measure=lambda value: 1024 if isinstance(value, DescriptorError) else nbytes + 65536)
+    if isinstance(outcome, DescriptorError):
+        raise outcome
+    return outcome
 

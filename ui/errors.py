@@ -8,6 +8,7 @@ labelled, so the picture the user was looking at stays beside the message). Page
 
 import streamlit as st
 
+from . import echo
 from .picks import preset_buttons
 
 _KEY = "_last_valid"
@@ -33,7 +34,8 @@ def offer_fixes(message, fixes, key, to_settings, pick_key):
     `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}; a fix is applied as a preset is
     (the pick made under the old settings is cleared). `fixes` None: the rule has no fix to offer."""
     suggestion = fixes.suggestion() if fixes else ""
-    st.error(message + (f"  \nNearest valid settings: {suggestion}." if suggestion else ""), icon=":material/error:")
+    st.error(echo.text(message) + (f"  \nNearest valid settings: {echo.text(suggestion)}." if suggestion else ""),
+             icon=":material/error:")
     if not fixes or not fixes.options:
         return
     preset_buttons(((fix.label, to_settings(fix)) for fix in fixes.options), f"{key}_fix", pick_key,

@@ -6,17 +6,8 @@ import math
 
 import numpy as np
 
-from ops import (
-    DescriptorError,
-    copy_order,
-    cpp_snippet,
-    cross_check,
-    element_wise_identity,
-    layout_preset,
-    logical_tensor,
-    memory_map,
-)
-from ops.descriptors.layouts import identity_dispatchable, identity_model, identity_problems
+from ops import DescriptorError, cpp_snippet, cross_check, element_wise_identity, layout_preset, memory_map
+from ops.descriptors.layouts import copy_order, identity_dispatchable, identity_model, identity_problems, logical_tensor
 from ops.tensor_desc import element_offsets, last_element_index, packed_strides, parse_tensor_desc
 from viz.layouts_fig import copy_figure, layout_columns, logical_figure
 from viz.memory_map_fig import memory_map_figure

@@ -85,6 +85,14 @@ class OperatorPage:
         """Memory a run may hold at once, reserved from the server's budget before any work."""
         raise NotImplementedError
 
+    def work_seconds(self, configuration):
+        """The CPU seconds a run is expected to take (ui.shared.admitted's heavy lane); None: from its bytes."""
+        return None
+
+    def work_name(self, configuration):
+        """What the run is, for the messages of a queued or refused view."""
+        return "this tensor"
+
     def compute(self, configuration):
         """The core's work for the configuration (shared between sessions); Refused when the core refuses it."""
 
@@ -133,7 +141,8 @@ def render(page):
     page.notes(controls, settings)
     try:
         configuration = page.configure(controls, settings)
-        with admitted(page.work_bytes(configuration), "this tensor"):
+        with admitted(page.work_bytes(configuration), page.work_name(configuration),
+                      seconds=page.work_seconds(configuration)):
             page.compute(configuration)
             calls = page.panels(configuration)
             validity_banner(calls[0].call, settings)

@@ -7,7 +7,6 @@ becomes its URL query, so a link opens the page exactly as a shared link would.
 """
 
 import dataclasses
-import functools
 from collections.abc import Callable
 
 import streamlit as st
@@ -65,10 +64,11 @@ ONNX_MODEL = Page("app_pages/onnx_model.py", "Open an ONNX model", "onnx_model",
 PAGES = (OVERVIEW, DEPTH_SPACE, BITWISE, SPLIT_JOIN, LAYOUTS, WORKBENCH, CONVERTER, DETECTIVE, ONNX_MODEL)
 
 
-@functools.cache
 def navigation_pages():
-    """The st.Page objects of every page, made once for the server: st.navigation takes them in this order."""
-    return tuple(st.Page(p.path, title=p.title, url_path=p.url_path or None, default=p.default) for p in PAGES)
+    """The st.Page objects of every page, for st.navigation, in this order. Made afresh for each run: st.navigation
+    marks the page it returns as the one that run may call, so objects shared between sessions running at the same
+    time refused each other's runs ("This page cannot be called directly", seen under a class of 30)."""
+    return [st.Page(p.path, title=p.title, url_path=p.url_path or None, default=p.default) for p in PAGES]
 
 
 def by_url_path(url_path):

@@ -22,7 +22,7 @@ from ops.descriptors.export import cpp_snippet, model_for
 from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
-from . import url_state, work
+from . import echo, url_state, work
 from .pages import WORKBENCH
 
 WORKBENCH_KEY = "workbench_model"
@@ -31,8 +31,9 @@ WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this
 
 
 def show_error(exc):
-    """A DescriptorError (or any ValueError from the core) as an error box, never a traceback."""
-    st.error(str(exc), icon=":material/error:")
+    """A DescriptorError (or any ValueError from the core) as an error box, never a traceback; the message quotes
+    values a visitor typed or linked, so it is shown as plain text."""
+    st.error(echo.text(exc), icon=":material/error:")
 
 
 def show_busy(busy):
@@ -163,15 +164,36 @@ def verdict_line(checks):
     return line + "."
 
 
+CHECKING = ":material/pending: Cross-checking on DirectML itself and on ONNX Runtime..."
+# How often a page waiting for its verdict looks again: a first DirectML compile takes 0.4-0.5 s.
+VERDICT_POLL_SECONDS = 0.5
+
+
 def verdict(call, arrays):
-    """The cross-check's outcome in one line above the tabs: every result is checked, whichever tab is open."""
+    """The cross-check's outcome in one line above the tabs: every result is checked, whichever tab is open. The
+    figure above never waits for it: while DirectML and ONNX Runtime work, the line says so and a small fragment
+    looks again; once the verdict is in, the page runs again and shows it."""
     if arrays.refusal is not None:
         return
     try:
-        checks = work.check(call.op, arrays.key, arrays.make_inputs, call.attrs)
+        checks = work.check_soon(call.op, arrays.key, arrays.make_inputs, call.attrs)
     except DescriptorError:
         return  # the Cross-check tab names the refusal
-    st.caption(verdict_line(checks))
+    if checks is None:
+        _awaiting_verdict(call.op, arrays.key, arrays.make_inputs, call.attrs)
+    else:
+        st.caption(verdict_line(checks))
+
+
+@st.fragment(run_every=VERDICT_POLL_SECONDS)
+def _awaiting_verdict(op, key, make_inputs, attrs):
+    try:
+        ready = work.check_soon(op, key, make_inputs, attrs) is not None
+    except DescriptorError:
+        ready = True  # the refusal is cached too; the full run says what the tab does
+    if ready:
+        url_state.rerun()
+    st.caption(CHECKING)
 
 
 def runtime_section(summary, title):

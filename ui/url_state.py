@@ -13,8 +13,9 @@ value. So the app keeps its own record of the settings (`_record()["params"]`, i
 - `publish()` (app.py after the page, and every fragment after its own run) writes exactly the settings this view
   used, defaults left out, into the URL.
 
-A value the URL cannot give (not a number, out of range, not an option) falls back to the default and leaves a
-note naming the parameter and the rule, shown at the top of the page.
+A value the URL cannot give (not a number, out of range, not an option, too long to read) falls back to the default
+and leaves a note naming the parameter and the rule, shown at the top of the page; the note is Markdown, the value
+in it an inert code span (ui/echo.py).
 """
 
 import dataclasses
@@ -22,10 +23,15 @@ import math
 
 import streamlit as st
 
+from . import echo
+
 _KEY = "_url_state"
 # A value longer than this stays out of the link (browsers and proxies refuse long addresses); the widget that
 # holds it says so.
 LINK_VALUE_CHARS = 6000
+# A value read from a link is refused unread past this length (the app writes at most LINK_VALUE_CHARS): a crafted
+# link carries as much as the websocket takes, and every rule's work grows with the text.
+LINK_READ_CHARS = 1 << 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,7 +129,8 @@ def begin_run(page):
     record["query"] = query
     record["page"] = page
     record["used"] = {}
-    record["notes"] = []
+    if not record.pop("keep_notes", False):
+        record["notes"] = []
     record["full_run"] = True
     if record["adopt"]:
         record["params"] = {}
@@ -136,11 +143,16 @@ def _resolve(key, rule):
     if key not in params:
         params[key] = rule.default
         text = record["query"].get(key) if record["adopt"] else None
-        if text is not None:
+        if text is not None and len(text) > LINK_READ_CHARS:
+            record["notes"].append(f"Link parameter {key} is {len(text):,} characters long; a link value may be at most "
+                                   f"{LINK_READ_CHARS:,}: {echo.code(_text(rule.default))} is used.")
+        elif text is not None:
             try:
                 params[key] = rule.parse(text)
             except ValueError as error:
-                record["notes"].append(f"Link parameter {key}={text!r} {error}; {_text(rule.default)!r} is used.")
+                # Markdown: the link's value in a code span, shortened; the rule as plain text.
+                record["notes"].append(f"Link parameter {key}={echo.code(text)} {echo.text(error)}; "
+                                       f"{echo.code(_text(rule.default))} is used.")
     record["used"][key] = rule
     return params[key]
 
@@ -218,6 +230,13 @@ def _seed_widget(key, rule):
 def notes():
     """What this run could not take from the URL, one sentence each."""
     return list(_record()["notes"])
+
+
+def rerun():
+    """Run the view again for the app's own reasons (a verdict arrived), not the visitor's: the notes about the
+    link it was opened with stay (the run does not adopt the URL again, so it could not make them anew)."""
+    _record()["keep_notes"] = True
+    st.rerun()
 
 
 def publish(fragment=False):

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ops import FEATURE_LEVELS, DescriptorError, element_size
+from ops import FEATURE_LEVELS, DescriptorError
+from ops.datatypes import element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from ops.descriptors.layouts import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
 from ops.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
+from ui import echo
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
@@ -201,7 +203,10 @@ def cross_check_call(record, dispatchable):
         # ONNX Runtime copies that buffer into the output's layout (ops/runtime/identity_check.py).
         inp, _ = identity_descs(desc["InputTensor"], desc["OutputTensor"])
         buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
-        return [buffer], {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
+        attrs = {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}
+        if desc.get("ScaleBias") is not None:
+            attrs["scale_bias"] = desc["ScaleBias"]
+        return [buffer], attrs, None
     if operator == "SPLIT":
         axis = desc["Axis"]
         sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]
@@ -228,7 +233,8 @@ def skipped_rows(run):
 
 
 def command_steps_partial(raw, run):
-    """[(index, label, state, reason)] of every command of a partially run model, for the command strip."""
+    """[(index, label, state, reason)] of every command of a partially run model, for the command strip: figure text,
+    shortened."""
     skipped = {step.index: step.reason for step in run.skipped}
     steps = []
     for index, command in enumerate(raw["commands"]):
@@ -243,5 +249,6 @@ def command_steps_partial(raw, run):
             state, reason = AFTER_STOP, ""
         else:
             state, reason = PASSED_OVER, skipped[index]
-        steps.append((index, label[:80], state, reason))
+        # Names and reasons come from the model: Plotly would draw the tags in them (ui.echo).
+        steps.append((index, echo.figure_text(label, 80), state, echo.figure_text(reason, 160)))
     return steps

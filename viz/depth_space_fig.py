@@ -18,8 +18,9 @@ from enum import IntEnum
 
 import numpy as np
 
-from ops import DescriptorError, depth_to_space_map, order_name, space_to_depth_map
-from ops.operators.depth_space import depth_to_space_shape, space_to_depth_shape
+from ops import DescriptorError
+from ops.operators.depth_space import depth_to_space_shape, order_name, space_to_depth_shape
+from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
 
 from .common import (
     LABEL_CELLS,

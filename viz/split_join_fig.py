@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ops import DescriptorError, join_map, split_map
+from ops import DescriptorError
+from ops.operators.index_maps import join_map, split_map
 
 from .colors import categorical, stepwise_colorscale
 from .common import (

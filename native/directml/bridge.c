@@ -1,6 +1,6 @@
-/* The bridge's runtime: one wrapper per vkd3d object (COM identity), QueryInterface limited to the interfaces the
- * bridge can present, the methods whose structs carry interface pointers, and the one D3D12 export libdirectml.so
- * imports. Built into libd3d12.so, the name libdirectml.so's DT_NEEDED asks for. */
+/* The bridge's runtime: one wrapper per vkd3d-proton object (COM identity), QueryInterface limited to the interfaces
+ * the bridge can present, the methods whose arguments need more than unwrapping, and the one D3D12 export
+ * libdirectml.so imports. Built into libd3d12.so, the name libdirectml.so's DT_NEEDED asks for. */
 #define INITGUID
 #include "bridge.h"
 #include <dlfcn.h>
@@ -106,8 +106,6 @@ void *wrap_known(void *real, const char *interface_name)
     return NULL;
 }
 
-/* An object vkd3d created for an interface id: wrapped, or released and refused when the bridge cannot present
- * that interface (DirectML then sees E_NOINTERFACE, as from a D3D12 without it). */
 /* The family of an object handed out as IUnknown or another base interface: the one whose interface it answers. */
 static const struct bridge_family *family_of_object(IUnknown *object)
 {
@@ -121,6 +119,8 @@ static const struct bridge_family *family_of_object(IUnknown *object)
     return NULL;
 }
 
+/* An object vkd3d-proton created for an interface id: wrapped, or released and refused when the bridge cannot
+ * present that interface (DirectML then sees E_NOINTERFACE, as from a D3D12 without it). */
 HRESULT wrap_out(void **object, REFIID riid)
 {
     const struct bridge_family *family = is_base_iid(riid) ? family_of_object(*object) : family_of_iid(riid);
@@ -158,7 +158,7 @@ HRESULT b_QueryInterface(void *This, REFIID riid, void **object)
     HRESULT hr = real->lpVtbl->QueryInterface(real, riid, object);
     if (SUCCEEDED(hr)) *object = wrap_family(*object, family);
     else if (bridge_trace)
-        fprintf(stderr, "[bridge] QueryInterface {%08x} -> 0x%08x from vkd3d\n", (unsigned)riid->Data1, (unsigned)hr);
+        fprintf(stderr, "[bridge] QueryInterface {%08x} -> 0x%08x from vkd3d-proton\n", (unsigned)riid->Data1, (unsigned)hr);
     return hr;
 }
 
@@ -180,12 +180,31 @@ ULONG b_Release(void *This)
     return left;
 }
 
-/* DirectML's WCHAR is 4 bytes wide (wchar_t on Linux), vkd3d's 2: a name would arrive cut to one character, and
- * names only label objects for debuggers, so none is passed on. */
+/* DirectML's WCHAR is wchar_t, 4 bytes on Linux (UTF-32); vkd3d-proton's is 2 (include/vkd3d_windows.h:
+ * `typedef unsigned short WCHAR`, UTF-16). The name is converted, code points past U+FFFF as surrogate pairs, and
+ * passed on: vkd3d-proton keeps it as the object's WKPDID_D3DDebugObjectNameW private data (libs/vkd3d/utils.c,
+ * d3d12_object_SetName), which dmlrun_bridge_check reads back. */
 HRESULT hw_SetName(void *This, const WCHAR *name)
 {
-    (void)This; (void)name;
-    return S_OK;
+    const uint32_t *wide = (const uint32_t *)name;
+    WCHAR narrow[256];
+    size_t n = 0;
+    TRACE("SetName");
+    if (!wide) return E_INVALIDARG;
+    for (; *wide && n + 2 < sizeof narrow / sizeof *narrow; wide++) {
+        uint32_t c = *wide;
+        if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) c = 0xfffd;  /* not a Unicode scalar value */
+        if (c > 0xffff) {
+            c -= 0x10000;
+            narrow[n++] = 0xd800 | (c >> 10);
+            narrow[n++] = 0xdc00 | (c & 0x3ff);
+        } else {
+            narrow[n++] = c;
+        }
+    }
+    narrow[n] = 0;
+    ID3D12Object *object = REAL(This);
+    return object->lpVtbl->SetName(object, narrow);
 }
 
 void hw_ResourceBarrier(void *This, UINT count, const D3D12_RESOURCE_BARRIER *barriers)
@@ -244,17 +263,19 @@ void hw_CopyTextureRegion(void *This, const D3D12_TEXTURE_COPY_LOCATION *dst, UI
     list->lpVtbl->CopyTextureRegion(list, &d, x, y, z, &s, box);
 }
 
-/* What export.c's D3D12SerializeVersionedRootSignature forwards to; vkd3d-utils has the function ms_abi. */
-typedef HRESULT (WINAPI *serialize_fn)(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *, ID3DBlob **, ID3DBlob **);
+/* The one D3D12 function libdirectml.so imports from libd3d12.so (symbol version VER_1, d3d12.map). It forwards to
+ * vkd3d-proton's export of the same name, looked up in libvkd3d-proton-d3d12.so itself so that this library's own
+ * definition is not found instead, and wraps the blobs it returns. */
+typedef HRESULT (*serialize_fn)(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *, ID3DBlob **, ID3DBlob **);
 
-HRESULT bridge_serialize_versioned_root_signature(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc, ID3DBlob **blob,
-                                                  ID3DBlob **error_blob)
+HRESULT D3D12SerializeVersionedRootSignature(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC *desc, ID3DBlob **blob,
+                                             ID3DBlob **error_blob)
 {
     static serialize_fn serialize;
     if (!serialize) {
-        void *utils = dlopen("libvkd3d-utils.so.1", RTLD_NOW | RTLD_GLOBAL);
-        serialize = utils ? (serialize_fn)dlsym(utils, "D3D12SerializeVersionedRootSignature") : NULL;
-        if (!serialize) bridge_fatal("libvkd3d-utils.so.1 has no D3D12SerializeVersionedRootSignature");
+        void *proton = dlopen("libvkd3d-proton-d3d12.so", RTLD_NOW | RTLD_LOCAL);
+        serialize = proton ? (serialize_fn)dlsym(proton, "D3D12SerializeVersionedRootSignature") : NULL;
+        if (!serialize) bridge_fatal("libvkd3d-proton-d3d12.so has no D3D12SerializeVersionedRootSignature");
     }
     TRACE("D3D12SerializeVersionedRootSignature");
     HRESULT hr = serialize(desc, blob, error_blob);

@@ -1,9 +1,10 @@
-/* The System V face of vkd3d's D3D12 objects, for libdirectml.so (see gen_bridge.py for why). */
+/* The face of vkd3d-proton's D3D12 objects that libdirectml.so expects (see gen_bridge.py for why). Built against
+ * vkd3d-proton's own headers: include/vkd3d_windows.h and the widl-generated vkd3d_d3d12.h of its build. */
 #ifndef DML_BRIDGE_H
 #define DML_BRIDGE_H
 #define COBJMACROS
-#include <vkd3d/vkd3d_windows.h>
-#include <vkd3d/vkd3d_d3d12.h>
+#include "vkd3d_windows.h"
+#include "vkd3d_d3d12.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,12 @@ struct bridge_family {
     const char *name;
     void **vtbl;
     const IID **iids;        /* the interfaces QueryInterface answers with this wrapper */
-    const char *names[16];   /* the same interfaces by name, for out-parameters typed IFoo ** */
+    const char *names[20];   /* the same interfaces by name, for out-parameters typed IFoo ** */
 };
 extern const struct bridge_family bridge_families[];
 extern const IID *bridge_base_iids[];
 
-/* A wrapper: what DirectML holds. Its vtable is System V; `real` is vkd3d's object. */
+/* A wrapper: what DirectML holds. Its vtable has DirectML's signatures; `real` is vkd3d-proton's object. */
 struct bridge_object {
     void **vtbl;
     void *real;

@@ -1,4 +1,4 @@
-/* libdxcore.so for libdirectml.so: one adapter, the Vulkan device vkd3d runs on.
+/* libdxcore.so for libdirectml.so: one adapter, the Vulkan device vkd3d-proton runs on.
  *
  * DirectML asks DXCore for the adapter behind its D3D12 device: DXCoreCreateAdapterFactory, then
  * IDXCoreAdapterFactory::GetAdapterByLuid with the device's LUID, then the adapter's HardwareID, DriverDescription,

@@ -1,30 +1,33 @@
-"""Writes bridge_gen.c: System V wrappers for every method of vkd3d's D3D12 interfaces.
+"""Writes bridge_gen.c: a wrapper for every method of vkd3d-proton's D3D12 interfaces, as libdirectml.so calls them.
 
-libdirectml.so (the Linux build inside the torch-directml wheel) was compiled for WSL, whose D3D12 calls COM methods
-with the System V convention and returns small structs by value. vkd3d declares every method
-`__attribute__((ms_abi))` (vkd3d_windows.h: `#define __stdcall __attribute__((ms_abi))`) and returns structs
-through a trailing `__ret` pointer. Each wrapper here is a plain C function (System V on Linux) that unwraps the
-interface pointers it receives, calls vkd3d's method through the real object's vtable, and wraps the interface
-pointers it hands back. The methods whose structs carry interface pointers are written by hand in bridge.c
-(HANDWRITTEN below); methods that take such structs but are not handwritten refuse instead of passing wrapper
-pointers into vkd3d.
+libdirectml.so (the Linux build inside the torch-directml wheel) was compiled for WSL against Microsoft's C++ D3D12
+headers. vkd3d-proton's methods are System V too (its include/vkd3d_windows.h defines STDMETHODCALLTYPE as nothing
+off Windows), but its widl-generated C vtables differ from what DirectML calls in one way: a method returning a
+struct (ID3D12Resource::GetDesc, ID3D12DescriptorHeap::GetCPUDescriptorHandleForHeapStart, ...) takes a trailing
+`__ret` pointer and returns that pointer, where a C++ caller on Linux gets the struct by value (in RAX for 8 bytes;
+for larger ones through a hidden pointer passed *before* `this`). Each wrapper here is a plain C function with the
+C++ caller's signature: it unwraps the interface pointers it receives, calls vkd3d-proton's method through the real
+object's vtable, wraps the interface pointers it hands back, and returns structs by value. Because DirectML holds
+wrappers, every object it sees must be one (COM identity, QueryInterface: bridge.c). The methods whose arguments carry
+interface pointers inside structs, and SetName (WCHAR is 4 bytes for DirectML, 2 for vkd3d-proton), are written by
+hand in bridge.c (HANDWRITTEN); a method taking such a struct that is not handwritten refuses instead of passing
+wrapper pointers into vkd3d-proton.
 
-Run: python3 gen_bridge.py VKD3D_INCLUDE_DIR OUT.c
+Run: python3 gen_bridge.py VKD3D_PROTON_INCLUDE_DIR OUT.c   (the directory holding vkd3d-proton's widl-generated
+vkd3d_d3d12.h and vkd3d_d3dcommon.h)
 """
 
 import pathlib
 import re
 import sys
 
-# One wrapper class per object kind vkd3d creates: the most derived interface in the header gives the vtable,
-# the others in the family (and the base interfaces) are answered by QueryInterface with the same wrapper.
+# One wrapper class per kind of object vkd3d-proton creates: the most derived interface gives the vtable, the others
+# in the family (and the base interfaces) are answered by QueryInterface with the same wrapper. Every interface
+# listed must be in vkd3d-proton's headers (the generator stops otherwise).
 FAMILIES = {
-    "Device": ["ID3D12Device", "ID3D12Device1", "ID3D12Device2", "ID3D12Device3", "ID3D12Device4",
-               "ID3D12Device5", "ID3D12Device6", "ID3D12Device7", "ID3D12Device8", "ID3D12Device9",
-               "ID3D12Device10"],
-    "CommandList": ["ID3D12CommandList", "ID3D12GraphicsCommandList", "ID3D12GraphicsCommandList1",
-                    "ID3D12GraphicsCommandList2", "ID3D12GraphicsCommandList3", "ID3D12GraphicsCommandList4",
-                    "ID3D12GraphicsCommandList5", "ID3D12GraphicsCommandList6", "ID3D12GraphicsCommandList7"],
+    "Device": ["ID3D12Device", *(f"ID3D12Device{n}" for n in range(1, 15))],
+    "CommandList": ["ID3D12CommandList", "ID3D12GraphicsCommandList",
+                    *(f"ID3D12GraphicsCommandList{n}" for n in range(1, 11))],
     "Resource": ["ID3D12Resource", "ID3D12Resource1", "ID3D12Resource2"],
     "Heap": ["ID3D12Heap", "ID3D12Heap1"],
     "Fence": ["ID3D12Fence", "ID3D12Fence1"],
@@ -37,14 +40,13 @@ FAMILIES = {
     "PipelineState": ["ID3D12PipelineState"],
     "PipelineLibrary": ["ID3D12PipelineLibrary", "ID3D12PipelineLibrary1"],
     "MetaCommand": ["ID3D12MetaCommand"],
-    "ShaderCacheSession": ["ID3D12ShaderCacheSession"],
     "Blob": ["ID3D10Blob"],
     "RootSignatureDeserializer": ["ID3D12RootSignatureDeserializer"],
     "VersionedRootSignatureDeserializer": ["ID3D12VersionedRootSignatureDeserializer"],
 }
 BASES = ["IUnknown", "ID3D12Object", "ID3D12DeviceChild", "ID3D12Pageable"]
 
-# Written by hand in bridge.c as hw_<Method>: their arguments carry interface pointers inside structs.
+# Written by hand in bridge.c as hw_<Method>.
 HANDWRITTEN = {"ResourceBarrier", "CreateComputePipelineState", "CopyTextureRegion", "SetName"}
 # Structs holding interface pointers; a method taking one that is not handwritten is refused.
 POINTER_STRUCTS = {"D3D12_RESOURCE_BARRIER", "D3D12_TEXTURE_COPY_LOCATION", "D3D12_COMPUTE_PIPELINE_STATE_DESC",
@@ -62,7 +64,7 @@ def interface_names(header_text):
 def methods_of(header_text, interface):
     body = re.search(r"typedef struct %sVtbl \{(.*?)\} %sVtbl;" % (interface, interface), header_text, re.S)
     if body is None:
-        raise SystemExit(f"gen_bridge: {interface} not found in vkd3d's headers")
+        raise SystemExit(f"gen_bridge: {interface} not found in vkd3d-proton's headers")
     for ret, name, params in METHOD.findall(body.group(1)):
         params = [" ".join(p.split()) for p in params.split(",")]
         yield ret.strip(), name, params[1:]  # params[0] is This
@@ -89,11 +91,14 @@ def wrapper(cls, ret, name, params, interfaces):
         return "", f"hw_{name}"
     names = [param_name(p) for p in params]
     real = f"(({cls} *)REAL(This))"
+    visible = [p for p, n in zip(params, names) if n != "__ret"]
+    sig = ", ".join(["void *This"] + visible)
+    if "__ret" in names:
+        ret = params[names.index("__ret")].rsplit("*", 1)[0].strip()  # the struct, returned by value
     if any(base_type(p) in POINTER_STRUCTS for p in params):
         body = f'bridge_refused("{cls}::{name}");'
         if ret != "void":
-            body += " return E_NOTIMPL;" if ret == "HRESULT" else " return 0;"
-        sig = ", ".join(["void *This"] + params)
+            body += " return E_NOTIMPL;" if ret == "HRESULT" else f" {ret} none_ = {{0}}; return none_;"
         return f"static {ret} {fn}({sig}) {{ {body} }}", fn
     pre, args = [], []
     for i, (param, pname) in enumerate(zip(params, names)):
@@ -112,19 +117,16 @@ def wrapper(cls, ret, name, params, interfaces):
         else:
             args.append(pname)
     call = f"{real}->lpVtbl->{name}({', '.join([real] + args)})"
-    trace = f'TRACE("{cls}::{name}");'
-    visible = [p for p, n in zip(params, names) if n != "__ret"]
-    sig = ", ".join(["void *This"] + visible)
-    prelude = " ".join([trace] + pre)
+    prelude = " ".join([f'TRACE("{cls}::{name}");'] + pre)
     if "__ret" in names:
-        ret_type = params[names.index("__ret")].rsplit("*", 1)[0].strip()
-        return f"static {ret_type} {fn}({sig}) {{ {prelude} {ret_type} ret_; {call}; return ret_; }}", fn
+        return f"static {ret} {fn}({sig}) {{ {prelude} {ret} ret_; {call}; return ret_; }}", fn
     post = ""
     if len(params) >= 2 and params[-1].startswith("void **") and "REFIID" in params[-2]:
         post = f"if (SUCCEEDED(hr) && {names[-1]} && *{names[-1]}) hr = wrap_out({names[-1]}, {names[-2]});"
     elif (params and params[-1].count("*") == 2 and "const" not in params[-1]
           and is_interface(base_type(params[-1]), interfaces)):
-        post = f'if (SUCCEEDED(hr) && {names[-1]} && *{names[-1]}) *{names[-1]} = wrap_known(*{names[-1]}, "{base_type(params[-1])}");'
+        post = (f"if (SUCCEEDED(hr) && {names[-1]} && *{names[-1]}) "
+                f'*{names[-1]} = wrap_known(*{names[-1]}, "{base_type(params[-1])}");')
     if ret == "void":
         return f"static void {fn}({sig}) {{ {prelude} {call}; }}", fn
     if ret == "HRESULT":
@@ -137,28 +139,28 @@ def generate(include_dir):
     include = pathlib.Path(include_dir)
     header = (include / "vkd3d_d3d12.h").read_text() + (include / "vkd3d_d3dcommon.h").read_text()
     interfaces = interface_names(header)
-    out = ["/* Generated by gen_bridge.py from vkd3d's headers; do not edit. */", '#include "bridge.h"', ""]
+    absent = [m for members in FAMILIES.values() for m in members if m not in interfaces]
+    if absent:
+        raise SystemExit(f"gen_bridge: not in vkd3d-proton's headers: {', '.join(absent)}")
+    out = ["/* Generated by gen_bridge.py from vkd3d-proton's headers; do not edit. */", '#include "bridge.h"', ""]
     table = []
     for family, members in FAMILIES.items():
-        present = [m for m in members if m in interfaces]
-        cls = present[-1]
         slots = []
-        for ret, name, params in methods_of(header, cls):
-            source, fn = wrapper(cls, ret, name, params, interfaces)
+        for ret, name, params in methods_of(header, members[-1]):
+            source, fn = wrapper(members[-1], ret, name, params, interfaces)
             if source:
                 out.append(source)
             slots.append(f"(void *){fn}")
         out.append(f"static void *vt_{family}[] = {{ {', '.join(slots)} }};")
-        iids = ", ".join(f"&IID_{m}" for m in present)
-        out.append(f"static const IID *iids_{family}[] = {{ {iids}, NULL }};")
-        table.append(f'    {{ "{family}", vt_{family}, iids_{family}, {{ {", ".join(chr(34) + m + chr(34) for m in present)}, NULL }} }},')
+        out.append(f"static const IID *iids_{family}[] = {{ {', '.join(f'&IID_{m}' for m in members)}, NULL }};")
+        names = ", ".join(f'"{m}"' for m in members)
+        table.append(f'    {{ "{family}", vt_{family}, iids_{family}, {{ {names}, NULL }} }},')
         out.append("")
     out.append("const struct bridge_family bridge_families[] = {")
     out.extend(table)
     out.append("    { NULL, NULL, NULL, { NULL } },")
     out.append("};")
-    base_iids = ", ".join(f"&IID_{b}" for b in BASES)
-    out.append(f"const IID *bridge_base_iids[] = {{ {base_iids}, NULL }};")
+    out.append(f"const IID *bridge_base_iids[] = {{ {', '.join(f'&IID_{b}' for b in BASES)}, NULL }};")
     return "\n".join(out) + "\n"
 
 

@@ -12,7 +12,6 @@ raises DescriptorError whose message starts with the JSON path of the offending 
 
 import json
 import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +32,7 @@ from ..tensor_desc import (
     strided_read,
     strided_write,
 )
+from .jsonc import rapidjson_text
 from .validate import desc_path_of, normalized_dispatchable, tensor_fields
 
 MAX_TEXT_BYTES = 1_000_000
@@ -47,15 +47,6 @@ MAX_PRINT_CHARS = 500_000  # all print output of one run, in each of its two for
 BINDING_ALIGNMENT = 16  # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT: every bound offset is 16-byte aligned
 UINT64_MAX = 2**64 - 1
 FLOAT_WORDS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-# A string, a // comment or a /* */ comment, whichever starts first (strings protect what looks like a comment).
-_COMMENTS = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-# A comma right after an opening bracket or another comma has no value before it: rapidjson refuses that,
-# so it is matched (and kept) before the trailing-comma alternative could blank it.
-_TRAILING_COMMA = re.compile(r'"(?:[^"\\]|\\.)*"|[{\[,]\s*,|,(?=\s*[}\]])')
-_NOT_NEWLINE = re.compile(r"[^\n]")
-_OPENING = np.frombuffer(b"[{", dtype=np.uint8)
-_CLOSING = np.frombuffer(b"]}", dtype=np.uint8)
 ROOT_FIELDS = ("resources", "dispatchables", "commands")
 RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes", "initialValuesOffsetInBytes")
 BINDING_FIELDS = ("name", "elementCount", "elementSizeInBytes", "elementOffset", "format", "counter",
@@ -96,32 +87,19 @@ def _refuse_constant(name):
     raise DescriptorError(f'JSON constant {name} is not standard JSON; write the string "{name.lower()[:4]}" instead')
 
 
-def _text_depth(text):
-    """Deepest bracket nesting outside strings, measured before json's recursive parser sees the text."""
-    bare = _STRING.sub('""', text)
-    codes = np.frombuffer(bare.encode("utf-8"), dtype=np.uint8)
-    steps = np.isin(codes, _OPENING).astype(np.int64) - np.isin(codes, _CLOSING).astype(np.int64)
-    return int(np.cumsum(steps).max()) if steps.size else 0
+class _LongInteger:
+    """An integer literal with more digits than Python converts (sys.get_int_max_str_digits, 4,300 by default),
+    kept until the tree walk can name its JSON path."""
+
+    def __init__(self, digits):
+        self.digits = digits
 
 
-def _blank_comment(match):
-    """A comment as spaces, newlines kept, so error lines and columns stay true; strings stay."""
-    text = match.group(0)
-    return text if text.startswith('"') else _NOT_NEWLINE.sub(" ", text)
-
-
-def _blank_trailing_comma(match):
-    return " " if match.group(0) == "," else match.group(0)
-
-
-def rapidjson_text(text):
-    """The text with what DxDispatch's rapidjson flags allow turned into whitespace.
-
-    DxDispatch parses with kParseCommentsFlag | kParseTrailingCommasFlag | kParseStopWhenDoneFlag
-    (DxDispatch/src/model/JsonParsers.cpp, ParseModel): `//` and `/* */` comments and one comma before a
-    closing bracket are whitespace there.
-    """
-    return _TRAILING_COMMA.sub(_blank_trailing_comma, _COMMENTS.sub(_blank_comment, text))
+def _integer(literal):
+    try:
+        return int(literal)
+    except ValueError:
+        return _LongInteger(len(literal.lstrip("-")))
 
 
 def parse_model_text(text):
@@ -131,25 +109,37 @@ def parse_model_text(text):
     or of a number too large for a double.
     """
     if isinstance(text, bytes):
+        if len(text) > MAX_TEXT_BYTES:
+            raise DescriptorError(f"model text is {len(text):,} bytes; the limit is {MAX_TEXT_BYTES:,} bytes")
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
             raise DescriptorError(f"model text is not UTF-8: {error}") from None
-    size = len(text.encode("utf-8"))
+    # A character is at least one byte: a text of more characters than the limit is refused before it is encoded.
+    size = len(text) if len(text) > MAX_TEXT_BYTES else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_TEXT_BYTES:
         raise DescriptorError(f"model text is {size:,} bytes; the limit is {MAX_TEXT_BYTES:,} bytes")
-    text = rapidjson_text(text)
-    if _text_depth(text) > MAX_DEPTH:
-        raise DescriptorError(f"model nesting is deeper than {MAX_DEPTH} levels of arrays and objects")
-    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant)
+    text = rapidjson_text(text, MAX_DEPTH)
     start = len(text) - len(text.lstrip())
     try:
         # kParseStopWhenDoneFlag: whatever follows the root value is never read.
-        root, _ = decoder.raw_decode(text, start)
+        root = _decode(text, start, int)
+    except DescriptorError:
+        raise
     except json.JSONDecodeError as error:
         raise DescriptorError(f"JSON syntax error at line {error.lineno}, column {error.colno}: {error.msg}") from None
+    except ValueError:
+        # An integer literal too long for int(): read again, keeping such literals for the tree walk to name.
+        # Only such texts pay a second read; int as parse_int keeps json's fast path for every other text.
+        root = _decode(text, start, _integer)
     _check_json_tree(root)
     return root
+
+
+def _decode(text, start, parse_int):
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant,
+                               parse_int=parse_int)
+    return decoder.raw_decode(text, start)[0]
 
 
 def _check_json_tree(root):
@@ -169,6 +159,11 @@ def _check_json_tree(root):
                 stack.append((item, join_path(path, key), depth + 1))
         elif isinstance(value, (list, tuple)):
             stack += [(item, join_path(path, i), depth + 1) for i, item in enumerate(value)]
+        elif isinstance(value, _LongInteger):
+            # rapidjson reads an integer beyond 64 bits as a double, and refuses one beyond a double's range
+            # (kParseErrorNumberTooBig, "Number too big to be stored in double"): about 1.8e308, 309 digits.
+            _fail(path, f"an integer of {value.digits:,} digits: too big to be stored in a double (at most 309 "
+                        "digits); DxDispatch's JSON reader refuses it")
         elif isinstance(value, float) and not math.isfinite(value):
             _fail(path, f'{value!r} is not a finite JSON number (too large for a double?); '
                         'write the string "nan", "inf" or "-inf" for those values')

@@ -6,19 +6,12 @@ import numpy as np
 
 from ..datatypes import FLOAT_TYPES, type_name, unsigned_of_width
 from ..errors import DescriptorError
-from ..operators import operator
-from ..operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, SCALE_BIAS
-from .dxdispatch import load_model
+from ..operators import OPERATORS, operator
+from ..operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, SCALE_BIAS, scale_bias_json
 from .validate import normalized_dispatchable
 
 # The core functions' names, which model_for also accepts for an operator.
-_CORE_NAMES = {
-    "depth_to_space": "DEPTH_TO_SPACE1",
-    "space_to_depth": "SPACE_TO_DEPTH1",
-    "bit_or": "ELEMENT_WISE_BIT_OR",
-    "split": "SPLIT",
-    "join": "JOIN",
-}
+_CORE_NAMES = {op.core_name: op.name for op in OPERATORS.values() if op.core_name}
 
 
 def export_operator_name(op):
@@ -98,6 +91,8 @@ def model_for(op, inputs, **attrs):
             desc[f.name] = len(inputs) if spec.field(f.counts).kind == INPUTS else len(outputs)
         elif f.kind != SCALE_BIAS:
             desc[f.name] = canonical[f.attribute]
+        elif canonical[f.attribute] is not None:
+            desc[f.name] = scale_bias_json(canonical[f.attribute])
 
     dispatchable = spec.name.lower()
     output_names = [n for n in resources if n.startswith("output")]
@@ -107,11 +102,6 @@ def model_for(op, inputs, **attrs):
         "commands": [{"type": "dispatch", "dispatchable": dispatchable, "bindings": bindings}]
         + [{"type": "print", "resource": n} for n in output_names],
     }
-
-
-def normalize_model(model):
-    """The model with every default filled (JSON-serializable dict); DescriptorError if it is refused."""
-    return load_model(model)
 
 
 # ---------------------------------------------------------------- C++
@@ -141,6 +131,16 @@ def _cpp_tensor(var, desc):
     return lines
 
 
+def _cpp_float(value):
+    """A FLOAT literal of the float32 `value` becomes (INFINITY and NAN from <cmath>)."""
+    value = float(np.float32(value))
+    if math.isnan(value):
+        return "NAN"
+    if math.isinf(value):
+        return "INFINITY" if value > 0 else "-INFINITY"
+    return f"{value!r}f"  # the float32 value exactly, as a double literal the compiler rounds back to it
+
+
 def cpp_snippet(dispatchable):
     """C++ filling the DML_BUFFER_TENSOR_DESCs, DML_TENSOR_DESCs, the operator desc and DML_OPERATOR_DESC."""
     parsed = normalized_dispatchable(dispatchable, "6_4")
@@ -163,6 +163,11 @@ def cpp_snippet(dispatchable):
             assignments.append(f"{op_var}.{f.name} = {var};")
         elif f.kind == ENUM:
             assignments.append(f"{op_var}.{f.name} = {f.enum.prefix}{parsed.scalars[f.name]};")
+        elif f.kind == SCALE_BIAS and parsed.scalars[f.name] is not None:
+            scale_bias = parsed.scalars[f.name]
+            lines.append(f"const DML_SCALE_BIAS scaleBias = {{{_cpp_float(scale_bias['Scale'])}, "
+                         f"{_cpp_float(scale_bias['Bias'])}}};")
+            assignments.append(f"{op_var}.{f.name} = &scaleBias;")
         elif f.kind == SCALE_BIAS:
             assignments.append(f"{op_var}.{f.name} = nullptr;  // _Maybenull_: no scale or bias, a plain copy")
         else:

@@ -27,11 +27,6 @@ VALID = "modelled, valid"
 INVALID = "modelled, invalid"
 NOT_MODELLED = "not modelled here"
 UNKNOWN_KIND = "unknown kind"  # a dispatchable that is neither a DirectML operator nor one DxDispatch knows
-STATUSES = (VALID, INVALID, NOT_MODELLED, UNKNOWN_KIND)
-# ops.validate words a field of a modelled operator that the core does not compute (a non-null ScaleBias:
-# validate._parse_scale_bias) as "<field> <value>: not modelled here (why)". Such a dispatchable is legal DirectML,
-# so it is NOT_MODELLED rather than INVALID, unless it also breaks a rule.
-_NOT_MODELLED_MARK = ": not modelled here"
 LOAD_LEVEL = "6_4"  # the level the strict loader validates at
 
 # DML_OPERATOR_TYPE in DirectML.h (DirectML 1.15, DML_TARGET_VERSION 0x6400), without the DML_OPERATOR_ prefix and
@@ -260,10 +255,6 @@ def _operator_status(name, obj, path, type_path, kind):
             problems = [str(error)]
         what = OPERATOR_PREFIX + modelled
         texts = tuple(str(p) for p in problems)
-        if texts and all(_NOT_MODELLED_MARK in text for text in texts):
-            desc = _desc_name(modelled)
-            return PartStatus("dispatchables", name, path, what, NOT_MODELLED, "; ".join(texts), desc,
-                              DOCS_URL.format(desc.lower()), problems=texts, operator=modelled)
         if texts:
             return PartStatus("dispatchables", name, path, what, INVALID, "; ".join(texts), problems=texts,
                               operator=modelled)

@@ -100,21 +100,15 @@ def _parse_tensor_array(value, name, path, problems, strict, notes):
 
 
 def _parse_scale_bias(value, path, problems):
-    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs). g(x) = x * scale + bias is applied by DirectML, but its rounding
-    per data type is not documented, and DirectML itself could not be watched doing it here: its ScaleBias shader
-    stops vkd3d 2.1 at CompileOperator (dx.op.bitcastI32toF32, docs/directml.md). So this project models only a null
-    ScaleBias rather than guess."""
+    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs), or null. g(x) = x * Scale + Bias, computed as DirectML computes it
+    (ops/operators/identity/scale_bias.py)."""
     if value is None:
         return None
     if (isinstance(value, dict) and set(value) == {"Scale", "Bias"}
             and all(isinstance(value[k], (int, float)) and not isinstance(value[k], bool) for k in value)):
-        problems.append(Problem(path, f"ScaleBias {value}: not modelled here (x * Scale + Bias rounds in a way "
-                                      "DirectML does not document for every type, and DirectML's ScaleBias shader "
-                                      "does not compile on this machine's vkd3d to observe it); give null or leave it "
-                                      "out"))
-    else:
-        problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of "
-                                      "two numbers"))
+        return {"Scale": value["Scale"], "Bias": value["Bias"]}
+    problems.append(Problem(path, f"ScaleBias {value!r:.60}: expected null or an object {{Scale, Bias}} of two "
+                                  "numbers"))
     return None
 
 
@@ -280,15 +274,21 @@ def _where_supported(first_level):
 
 
 def _type_problems(parsed, row, level, desc_path):
+    """Each tensor's DataType and DimensionCount against the row in force; an output's type against the outputs'
+    types where the row gives them their own."""
     problems = []
-    for label, desc, _ in parsed.tensor_list():
-        if desc.DataType not in row.types:
-            where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType))
+    for label, desc, kind in parsed.tensor_list():
+        output = kind.startswith("output")
+        types = row.types_of_outputs if output else row.types
+        if desc.DataType not in types:
+            where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType,
+                                                                                      output=output))
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DataType",
                     f"DataType {desc.DataType} is not supported by {OPERATOR_PREFIX}{parsed.operator} at feature "
-                    f"level {level} (supported: {', '.join(row.types)}); {where}",
+                    f"level {level} (supported{' for outputs' if types is not row.types else ''}: "
+                    f"{', '.join(types)}); {where}",
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
@@ -304,11 +304,15 @@ def _type_problems(parsed, row, level, desc_path):
 
 
 def _consistency_problems(parsed, desc_path):
-    """Same DataType everywhere; OWNED_BY_DML only on inputs; no output writing one element twice."""
+    """Same DataType everywhere (or, where the outputs have types of their own, among the inputs and among the
+    outputs); OWNED_BY_DML only on inputs; no output writing one element twice."""
     problems = []
     items = parsed.tensor_list()
-    first_label, first, _ = items[0]
-    for label, desc, _ in items[1:]:
+    everywhere = operator(parsed.operator).same_type_everywhere
+    firsts = {}
+    for label, desc, kind in items:
+        group = "all" if everywhere else kind.startswith("output")
+        first_label, first = firsts.setdefault(group, (label, desc))
         if desc.DataType != first.DataType:
             problems.append(
                 Problem(

@@ -13,12 +13,16 @@ import numpy as np
 from ..datatypes import numpy_dtype, type_name
 from ..errors import DescriptorError
 from ..guard import check_element_count, check_positive_int
+from .npy_header import parse_header
 
 MAX_DIMENSIONS = 8
 # 2^24 FLOAT32 elements (the app's per-tensor cap) plus the .npy header; FLOAT64 uploads of that size are refused.
 NPY_BYTE_CAP = 2**26 + 4096
 TEXT_CHAR_CAP = 2**24
-_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+# numpy's format (numpy/lib/_format_impl.py): the magic, a version, the header's length in 2 (1.0) or 4 (2.0) bytes.
+_MAGIC = b"\x93NUMPY"
+_LENGTH_BYTES = {(1, 0): 2, (2, 0): 4}
+MAX_DESCR_CHARS = 32
 
 
 def _checked_sizes(sizes, field):
@@ -83,6 +87,22 @@ def to_npy_bytes(array):
     return stream.getvalue()
 
 
+def _header_text(data):
+    """(the header's text, where the data starts), read from the fixed-size fields before it: a header is read by
+    ops.detective.npy_header, never by Python's parser."""
+    if data[:6] != _MAGIC or len(data) < 8:
+        raise DescriptorError("it does not start with the .npy magic bytes \\x93NUMPY")
+    version = (data[6], data[7])
+    if version not in _LENGTH_BYTES:
+        raise DescriptorError(f"format version {version[0]}.{version[1]} is not read here (only 1.0 and 2.0)")
+    width = _LENGTH_BYTES[version]
+    length = int.from_bytes(data[8:8 + width], "little")
+    if len(data) < 8 + width + length:
+        raise DescriptorError(f"the header promises {length:,} characters, but the file ends before them")
+    start = 8 + width + length
+    return data[8 + width:start].decode("latin1"), start
+
+
 def read_npy(data, max_bytes=NPY_BYTE_CAP, field="file"):
     """The array in uploaded .npy bytes, or DescriptorError naming what is wrong with them.
 
@@ -96,13 +116,14 @@ def read_npy(data, max_bytes=NPY_BYTE_CAP, field="file"):
         raise DescriptorError(f"{field}: expected the bytes of a .npy file, got {type(data).__name__}")
     if len(data) > max_bytes:
         raise DescriptorError(f"{field}: {len(data):,} bytes exceed the cap of {max_bytes:,} bytes for a .npy upload")
-    stream = io.BytesIO(data)
     try:
-        version = np.lib.format.read_magic(stream)
-        if version not in _HEADER_READERS:
-            raise ValueError(f"format version {version[0]}.{version[1]} is not read here (only 1.0 and 2.0)")
-        shape, fortran_order, dtype = _HEADER_READERS[version](stream)
-    except (ValueError, OSError, EOFError, SyntaxError, TypeError) as error:
+        header, start = _header_text(data)
+        descr, fortran_order, shape = parse_header(header)
+        if len(descr) > MAX_DESCR_CHARS:
+            raise DescriptorError(f"the header's descr is {len(descr):,} characters long; a dtype string such as "
+                                  f"'<f4' has at most {MAX_DESCR_CHARS}")
+        dtype = np.dtype(descr)
+    except (DescriptorError, ValueError, TypeError) as error:
         raise DescriptorError(f"{field}: not a readable .npy file ({error})") from None
     if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None:
         raise DescriptorError(
@@ -111,7 +132,7 @@ def read_npy(data, max_bytes=NPY_BYTE_CAP, field="file"):
     native = dtype.newbyteorder("=")
     type_name(native, f"{field} dtype")
     sizes = _checked_sizes(shape, f"{field} shape")
-    payload = memoryview(data)[stream.tell():]
+    payload = memoryview(data)[start:]
     needed = math.prod(sizes) * dtype.itemsize
     if len(payload) != needed:
         raise DescriptorError(
@@ -196,7 +217,9 @@ def read_printed_array(text, sizes=None, max_chars=TEXT_CHAR_CAP):
             raise DescriptorError(f"printed array: {value!r} at character {match.start()} is not part of a number")
     if not numbers:
         raise DescriptorError("printed array: no numbers found")
-    if integral and all(-(2**63) <= int(v) < 2**63 for v in numbers):
+    # A whole number of more than 19 digits is past INT64 anyway; int() is never asked to convert thousands of digits
+    # (it refuses more than 4,300: a ValueError from deep inside, not a message).
+    if integral and all(len(v.lstrip("+-")) <= 19 and -(2**63) <= int(v) < 2**63 for v in numbers):
         values = np.array([int(v) for v in numbers], dtype=np.int64)
     else:
         values = np.array([float(v) for v in numbers], dtype=np.float64)

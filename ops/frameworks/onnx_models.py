@@ -1,5 +1,6 @@
-"""Opening an uploaded ONNX model: its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes as DirectML
-settings, the constructions known to go wrong, and one node cross-checked on ONNX Runtime.
+"""Opening an uploaded ONNX model: its nodes of the ONNX operators the registry's operators map to (DepthToSpace,
+SpaceToDepth, the Bitwise operators, BitShift, Split, Concat: OPERATOR_NODES) as DirectML settings, the constructions
+known to go wrong, and one node cross-checked on ONNX Runtime.
 
 An uploaded model is untrusted: it is read from bytes under a size cap, a model whose tensors live in external
 files is refused (loading them would open paths the model names), as is any node outside the standard ONNX
@@ -8,6 +9,7 @@ extracted node, by ONNX Runtime.
 """
 
 import dataclasses
+import math
 import re
 
 import numpy as np
@@ -21,13 +23,35 @@ from ..operators.depth_space import DEPTH_TO_SPACE1, DIRECTIONS, SPACE_TO_DEPTH1
 from ..operators.depth_space import OPERATORS as DEPTH_SPACE_OPERATORS
 from ..runtime.onnxruntime_check import _options, _runtime, select_provider
 from ..runtime.report import CrossCheckReport, compare_outputs, first_line
+from .onnx_census import census
 
-ONNX_BYTE_CAP = 16 * 2**20
+# 16 MB as a browser counts megabytes outside Windows (10^6 bytes; Streamlit's uploader, utils.ts): a file the
+# upload box admits is what the app opens, and the server's own limit (server.maxUploadSize, 16 MiB) is above both.
+ONNX_BYTE_CAP = 16 * 10**6
+# What parsing costs is counted from the wire format before parsing (onnx_census): about 150 bytes a field to parse,
+# as much again in the checker's copy. Real models under the byte cap hold a few thousand nodes.
+MAX_NODES = 30_000
+MAX_FIELDS = 300_000
+FIELD_BYTES = 600  # held per field at most while opening: parsed, the checker's copy, shape inference's two
 STANDARD_DOMAINS = ("", "ai.onnx")
 # The ONNX operators whose nodes are listed: each registered operator's ONNX form, where its frameworks read one.
-OPERATOR_NODES = {op.onnx: op for op in OPERATORS.values() if op.frameworks and op.frameworks.from_onnx}
-# Reshape -> Transpose -> Reshape chains are traced on an index tensor of this many elements at most.
+# Operators sharing an ONNX operator (BitShift, LEFT or RIGHT) are told apart by their onnx_attributes.
+def _listed_operators():
+    nodes = {}
+    for op in OPERATORS.values():
+        if op.frameworks and op.frameworks.from_onnx:
+            nodes.setdefault(op.onnx, []).append(op)
+    return nodes
+
+
+OPERATOR_NODES = _listed_operators()
+# Reshape -> Transpose -> Reshape chains are traced on an index tensor of this many elements at most, and all of a
+# model's chains on this many together (a 13 KB model of 100 chains at the cap took 30 s); identical chains once.
 TRACE_CAP = 2**22
+TRACE_BUDGET = 2**24
+# A model-wide risk names at most this many of the nodes it concerns (every DCR node named every CRD node:
+# 20,000 nodes of each added 1.25 GB of text).
+NAMED_NODES = 5
 # What exporters leave in node names and metadata (torch.onnx: node names such as "/ps/DepthToSpace" or
 # "node_pixel_shuffle", metadata "pkg.torch.onnx.class_hierarchy" naming torch.nn.modules.pixelshuffle.PixelShuffle;
 # seen here with torch 2.13.0 and onnxscript 0.7.2).
@@ -37,7 +61,7 @@ _PIXEL_UNSHUFFLE = re.compile(r"pixel_?unshuffle", re.IGNORECASE)
 
 @dataclasses.dataclass
 class ModelNode:
-    """One DepthToSpace, SpaceToDepth, BitwiseOr, Split or Concat node of the model's main graph.
+    """One node of the model's main graph whose ONNX operator is listed (OPERATOR_NODES).
 
     settings: the DirectML operator's settings as a plain dict for the operator page's URL ({"operator", "DataType"
     and, per operator, "Sizes", "BlockSize", "Order", "ASizes", "BSizes", "Axis", "AxisSizes", "InputSizes"}), or
@@ -97,6 +121,7 @@ def _parse(data, max_bytes):
         raise DescriptorError(f"model: expected the bytes of an .onnx file, got {type(data).__name__}")
     if len(data) > max_bytes:
         raise DescriptorError(f"model: {len(data):,} bytes exceed the cap of {max_bytes:,} bytes for an .onnx upload")
+    census(data, MAX_FIELDS, MAX_NODES)
     model = onnx.ModelProto()
     try:
         model.ParseFromString(data)
@@ -174,6 +199,16 @@ def _refuse_unsafe(model):
             )
 
 
+def open_bytes(data, max_bytes=ONNX_BYTE_CAP):
+    """The memory open_onnx_model(data) holds at most, estimated from the file's wire format before parsing:
+    the parsed model and the checker's and shape inference's copies of it. DescriptorError for a file over its caps,
+    as open_onnx_model would refuse it."""
+    if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) > max_bytes:
+        return 0  # refused by open_onnx_model before anything is held
+    counted = census(bytes(data), MAX_FIELDS, MAX_NODES)
+    return 4 * len(data) + FIELD_BYTES * counted.fields
+
+
 def _check(model):
     import onnx
 
@@ -213,15 +248,34 @@ def _value_infos(model):
     return infos
 
 
-def _constants(model):
-    """name -> numpy array for initializers and Constant node outputs of the main graph."""
-    from onnx import helper, numpy_helper
+def _constants(model, notes=None):
+    """name -> numpy array for initializers and Constant node outputs of the main graph. A Constant whose value is
+    sparse (sparse_value: its dense size is whatever its dims claim) or that does not convert is left out, as a
+    value computed at run time would be, with a note in `notes`."""
+    from onnx import AttributeProto, helper, numpy_helper
 
-    values = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    values, skipped = {}, []
+    for tensor in model.graph.initializer:
+        try:
+            values[tensor.name] = numpy_helper.to_array(tensor)
+        except (ValueError, TypeError, KeyError) as error:
+            skipped.append(f"initializer {tensor.name!r} ({first_line(error)})")
     for node in model.graph.node:
         if node.op_type == "Constant" and node.output and node.attribute:
-            value = helper.get_attribute_value(node.attribute[0])
-            values[node.output[0]] = numpy_helper.to_array(value) if hasattr(value, "dims") else np.array(value)
+            attribute = node.attribute[0]
+            if attribute.type in (AttributeProto.SPARSE_TENSOR, AttributeProto.SPARSE_TENSORS):
+                skipped.append(f"Constant {node.name or node.output[0]!r} ({attribute.name}: a sparse value is not "
+                               "made dense here)")
+                continue
+            try:
+                value = helper.get_attribute_value(attribute)
+                values[node.output[0]] = numpy_helper.to_array(value) if hasattr(value, "dims") else np.array(value)
+            except (ValueError, TypeError, KeyError) as error:
+                skipped.append(f"Constant {node.name or node.output[0]!r} ({attribute.name}: {first_line(error)})")
+    if skipped and notes is not None:
+        shown = "; ".join(skipped[:NAMED_NODES]) + (f"; and {len(skipped) - NAMED_NODES:,} more"
+                                                     if len(skipped) > NAMED_NODES else "")
+        notes.append(f"Values not read, so treated as computed at run time: {shown}.")
     return values
 
 
@@ -244,7 +298,7 @@ def _static(shape):
 
 def _call_for(node, infos, constants, opset):
     """(Call, stored input sizes) of the DirectML call the node amounts to; DescriptorError if none."""
-    spec = OPERATOR_NODES[node.op_type]
+    spec = _operator_of(node)
     # Inputs past the operator's own (Split's second, its sizes) are settings, not data.
     data_inputs = [name for name in node.input if name][:spec.arity[1]]
     shapes = [infos.get(name, (None, None))[1] for name in data_inputs]
@@ -259,6 +313,17 @@ def _call_for(node, infos, constants, opset):
         raise DescriptorError("the input data type is unknown after shape inference")
     input_sizes, settings = spec.frameworks.from_onnx(node, _attributes(node), shapes, constants, opset)
     return spec.frameworks.checked(spec, input_sizes, data_type, settings)
+
+
+def _operator_of(node):
+    """The registered operator a listed node computes: the one whose ONNX attributes the node has."""
+    attributes = _attributes(node)
+    candidates = OPERATOR_NODES[node.op_type]
+    for spec in candidates:
+        if all(attributes.get(name) == value for name, value in spec.onnx_attributes):
+            return spec
+    wanted = " or ".join(", ".join(f"{name} {value}" for name, value in spec.onnx_attributes) for spec in candidates)
+    raise DescriptorError(f"{node.op_type} with {attributes}: DirectML has an operator for {wanted} only")
 
 
 def _settings(call, stored):
@@ -293,50 +358,64 @@ def _reshape_target(node, infos, constants, source_shape):
     allow_zero = _attributes(node).get("allowzero", 0)
     copied = [s == 0 and not allow_zero and i < len(source_shape) for i, s in enumerate(target)]
     target = [source_shape[i] if copy else s for i, (s, copy) in enumerate(zip(target, copied))]
+    # Python's integers: numpy's int64 products wrap past 2^63 (sizes of 2^32 x 2^32 multiply to 0).
     if target.count(-1) == 1:
-        known = int(np.prod([s for s in target if s != -1]))
-        total = int(np.prod(source_shape))
+        known = math.prod(s for s in target if s != -1)
+        total = math.prod(source_shape)
         if known == 0 or total % known:
             return None
         target[target.index(-1)] = total // known
-    return target if _static(target) and np.prod(target) == np.prod(source_shape) else None
+    return target if _static(target) and math.prod(target) == math.prod(source_shape) else None
 
 
-def _rearrangements(model, infos, constants):
+def _rearrangements(model, infos, constants, notes):
     graph = model.graph
     producers = {name: i for i, node in enumerate(graph.node) for name in node.output}
     users = _consumers(graph)
-    found = []
+    found, traced, budget, untraced = [], {}, TRACE_BUDGET, 0
     for t_index, transpose in enumerate(graph.node):
-        if transpose.op_type != "Transpose" or transpose.input[0] not in producers:
+        if transpose.op_type != "Transpose" or not transpose.input or transpose.input[0] not in producers:
             continue
         first_index = producers[transpose.input[0]]
         first = graph.node[first_index]
-        after = users.get(transpose.output[0], [])
+        after = users.get(transpose.output[0], []) if transpose.output else []
         if first.op_type != "Reshape" or len(after) != 1 or graph.node[after[0]].op_type != "Reshape":
             continue
         last_index = after[0]
         last = graph.node[last_index]
+        if not first.input or not first.output or not last.output:
+            continue
         source = infos.get(first.input[0], (None, None))[1]
-        if not _static(source) or len(source) != 4:
+        if not _static(source) or len(source) != 4 or math.prod(source) > TRACE_CAP:
             continue
         middle = _reshape_target(first, infos, constants, source)
-        if middle is None or int(np.prod(source)) > TRACE_CAP:
+        if middle is None:
             continue
         perm = _attributes(transpose).get("perm", list(range(len(middle)))[::-1])
+        if sorted(perm) != list(range(len(middle))):
+            continue  # not a permutation of the axes: the model is broken there, nothing to trace
         end = _reshape_target(last, infos, constants, [middle[p] for p in perm])
         if end is None or len(end) != 4:
             continue
-        flat = np.arange(int(np.prod(source)), dtype=np.int64).reshape(source)
-        traced = flat.reshape(middle).transpose(perm).reshape(end)
-        found.append(_named_rearrangement([first_index, t_index, last_index], graph, flat, traced, infos))
+        shapes = (tuple(source), tuple(middle), tuple(perm), tuple(end))
+        if shapes not in traced:
+            if math.prod(source) > budget:
+                untraced += 1
+                continue
+            budget -= math.prod(source)
+            flat = np.arange(math.prod(source), dtype=np.int64).reshape(source)
+            moved = flat.reshape(middle).transpose(perm).reshape(end)
+            traced[shapes] = (flat, moved, identify(flat, moved))
+        found.append(_named_rearrangement([first_index, t_index, last_index], graph, *traced[shapes], infos))
+    if untraced:
+        notes.append(f"{untraced:,} more Reshape -> Transpose -> Reshape chain(s) are not traced: one model's chains "
+                     f"are traced on {TRACE_BUDGET:,} elements at most in all (identical chains once).")
     return found
 
 
-def _named_rearrangement(indices, graph, flat, traced, infos):
+def _named_rearrangement(indices, graph, flat, traced, report, infos):
     nodes = [graph.node[i] for i in indices]
     names = [n.name or n.op_type for n in nodes]
-    report = identify(flat, traced)
     data_type = infos.get(nodes[0].input[0], (None, None))[0]
     settings, call, risks = None, None, []
     depth_space = [m for m in report.matches if m["operator"] in DIRECTIONS.values()]
@@ -412,22 +491,23 @@ def _flag_risks(model, nodes, rearrangements):
         if order:
             orders.setdefault(order, []).append(entry)
     if len(orders) == 2:
-        crd_names = ", ".join(
-            e.name if isinstance(e, ModelNode) else " -> ".join(e.names) for e in orders["COLUMN_ROW_DEPTH"]
-        )
-        for entry in orders["DEPTH_COLUMN_ROW"]:
-            entry.risks.append(
-                f"this model also moves depth and space in COLUMN_ROW_DEPTH order ({crd_names}), PixelShuffle's "
+        crd = orders["COLUMN_ROW_DEPTH"]
+        crd_names = ", ".join(e.name if isinstance(e, ModelNode) else " -> ".join(e.names) for e in crd[:NAMED_NODES])
+        if len(crd) > NAMED_NODES:
+            crd_names += f" and {len(crd) - NAMED_NODES:,} more"
+        # One text for the model, shared by every DCR entry: it grows with what is shown, not with DCR x CRD.
+        risk = (f"this model also moves depth and space in COLUMN_ROW_DEPTH order ({crd_names}), PixelShuffle's "
                 "order; this one is DEPTH_COLUMN_ROW (ONNX SpaceToDepth knows no other): if both stand for a "
-                "PixelShuffle/PixelUnshuffle pair, one of them has its channels permuted"
-            )
+                "PixelShuffle/PixelUnshuffle pair, one of them has its channels permuted")
+        for entry in orders["DEPTH_COLUMN_ROW"]:
+            entry.risks.append(risk)
 
 
 # ---------------------------------------------------------------- the entry points
 
 
 def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
-    """Read an uploaded .onnx file (bytes) and list its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes.
+    """Read an uploaded .onnx file (bytes) and list its nodes of the ONNX operators in OPERATOR_NODES.
 
     Refused with DescriptorError naming the rule: more than `max_bytes`, bytes that are not an ONNX model, tensors
     with external data, nodes outside the standard domain, a model the ONNX checker refuses. Shapes come from ONNX
@@ -443,7 +523,7 @@ def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
         model = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
     except Exception as error:  # inference fails in many ways on odd models; the listing goes on without shapes
         notes.append(f"Shape inference failed ({first_line(error)}); shapes it would have found are unknown.")
-    infos, constants, opset = _value_infos(model), _constants(model), _default_opset(model)
+    infos, constants, opset = _value_infos(model), _constants(model, notes), _default_opset(model)
     nodes = []
     for index, node in enumerate(model.graph.node):
         if node.op_type not in OPERATOR_NODES:
@@ -460,7 +540,7 @@ def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
         except DescriptorError as error:
             entry.problem = str(error)
         nodes.append(entry)
-    rearrangements = _rearrangements(model, infos, constants)
+    rearrangements = _rearrangements(model, infos, constants, notes)
     _flag_risks(model, nodes, rearrangements)
     if any(a.HasField("g") or len(a.graphs) for n in model.graph.node for a in n.attribute):
         notes.append("Nodes inside subgraphs (If, Loop, Scan bodies) are not listed.")

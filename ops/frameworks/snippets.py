@@ -16,6 +16,7 @@ import json
 import math
 import re
 
+from ..datatypes import numpy_dtype
 from ..descriptors.export import cpp_snippet, export_operator_name
 from ..errors import DescriptorError
 from ..operators import Call, Operator, operator
@@ -163,11 +164,14 @@ def _graph_code(shared, form):
     from onnx import TensorProto, helper
 
     call = shared.call
-    element = f"TensorProto.{TensorProto.DataType.Name(helper.np_dtype_to_tensor_dtype(call.dtype))}"
 
-    def infos(prefix, all_sizes):
-        return ", ".join(f'helper.make_tensor_value_info("{prefix}{i}", {element}, [{literal(sizes)}])'
-                         for i, sizes in enumerate(all_sizes))
+    def element(data_type):
+        code = helper.np_dtype_to_tensor_dtype(numpy_dtype(data_type))
+        return f"TensorProto.{TensorProto.DataType.Name(code)}"
+
+    def infos(prefix, all_sizes, types):
+        return ", ".join(f'helper.make_tensor_value_info("{prefix}{i}", {element(t)}, [{literal(sizes)}])'
+                         for i, (sizes, t) in enumerate(zip(all_sizes, types)))
 
     comment = [f"    # {form.comment}"] if form.comment else []
     initializers = [f"    {_initializer_code(t)}," for t in form.initializers]
@@ -177,8 +181,8 @@ def _graph_code(shared, form):
         "graph = helper.make_graph(",
         "    nodes,",
         f'    "{call.op.lower()}",',
-        f"    [{infos('x', shared.stored)}],",
-        f"    [{infos('y', call.output_sizes)}],",
+        f"    [{infos('x', shared.stored, [call.data_type] * len(shared.stored))}],",
+        f"    [{infos('y', call.output_sizes, call.output_types)}],",
         "    initializer=initializers,",
         ")",
         f'model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", {form.opset})], '
@@ -190,6 +194,8 @@ def _graph_code(shared, form):
 def _onnx(shared):
     """The operator's ONNX graph as a model run on ONNX Runtime's CPU provider, inputs fed from the bound arrays."""
     form = shared.spec.frameworks.onnx(shared.call, shared.stored)
+    if form.nodes is None:
+        return shared.snippet("onnx", "python", None, form.note)
     if shared.inputs == ("xs",):
         feeds = '{f"x{i}": part for i, part in enumerate(xs)}'
     else:

@@ -16,6 +16,7 @@ the DirectML worker's request.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -84,8 +85,10 @@ class Attribute:
 class Field:
     """One field of the operator's DML_*_OPERATOR_DESC, in C order.
 
-    `attribute` is the attribute a UINT or ENUM field carries; `resource` names the DxDispatch resource bound to a
-    tensor field (array fields get an index appended); `counts` is the array field a COUNT field counts.
+    `attribute` is the attribute a UINT or ENUM field carries, or on an output tensor field the attribute its
+    DataType carries (ELEMENT_WISE_BIT_COUNT's output type, which its desc has no field of its own for); `resource`
+    names the DxDispatch resource bound to a tensor field (array fields get an index appended); `counts` is the array
+    field a COUNT field counts.
     """
 
     name: str
@@ -105,8 +108,10 @@ class Field:
         return self.kind in (INPUT, INPUTS)
 
 
-def check_uint(value, field):
-    return check_positive_int(value, field)
+def scale_bias_json(value):
+    """A DML_SCALE_BIAS as DxDispatch writes it: {"Scale": s, "Bias": b} from the canonical (Scale, Bias) pair."""
+    scale, bias = value
+    return {"Scale": scale, "Bias": bias}
 
 
 def check_axis(axis, dimension_count, field="Axis"):
@@ -143,13 +148,17 @@ class Operator:
     arity: tuple = (1, 1)  # (fewest, most) input arrays; most None: any number
     dims: tuple = (1, 8)  # dimension counts the core accepts (the widest row of the support table)
     in_place: bool = False  # OutputTensor may alias an input (its API page says so)
-    same_type_everywhere: bool = True  # every tensor shares one DataType (BIT_COUNT's output does not)
     # Cross-checked on whole buffers through an input and an output desc (the layout copy), not on arrays.
     copies_between_layouts: bool = False
     onnx: str | None = None  # the ONNX operator ONNX Runtime's DirectML provider maps it to (SPEC section 8)
+    core_name: str = ""  # the reference core's function (depth_to_space), a name ops.model_for also takes
     # Where a UINT8 byte axis can go when ONNX Runtime runs a type as bytes: "batch" (dimension N, which the
-    # operator never mixes) or "last" (widens the last dimension).
-    byte_axis: str = "last"
+    # operator never mixes), "last" (widens the last dimension), or None: the operator mixes an element's bytes
+    # (a shift carries bits from one byte into the next), so its elements may not run as bytes at all.
+    byte_axis: str | None = "last"
+    # The ONNX operator's attributes that make it this operator (BitShift's direction LEFT or RIGHT), as
+    # (name, value) pairs: onnx_graph writes them and the ONNX model reader tells operators sharing an ONNX one apart.
+    onnx_attributes: tuple = ()
 
     @property
     def full_name(self):
@@ -188,6 +197,12 @@ class Operator:
             wanted = f"exactly {fewest}" if fewest == most else f"at least {fewest}"
             raise DescriptorError(f"{what}: {self.name} takes {wanted} input array(s), got {count}")
 
+    def check_type(self, data_type, label):
+        """DescriptorError for an input type no feature level supports (the shifts take unsigned types only)."""
+        if data_type not in self.supported_types:
+            raise DescriptorError(f"{label} DataType {data_type}: {self.name} takes "
+                                  f"{', '.join(self.supported_types)} at every feature level")
+
     def input_labels(self, count):
         """The desc field each input array binds to: ATensor, BTensor; InputTensors[0], ..."""
         labels = []
@@ -202,9 +217,22 @@ class Operator:
         """The output sizes for these input sizes and canonical attributes; DescriptorError naming the rule."""
         raise NotImplementedError
 
-    def output_types(self, input_types, output_count):
-        """The output DataTypes: by default the inputs' one type."""
-        return [input_types[0]] * output_count
+    @functools.cached_property
+    def same_type_everywhere(self):
+        """Every tensor shares one DataType, unless the support table gives the outputs their own types."""
+        return not any(row.output_types for row in self.support)
+
+    @functools.cached_property
+    def supported_types(self):
+        """The input types some feature level supports, in the tables' order."""
+        listed = {t for row in self.support for t in row.types}
+        return tuple(t for t in ALL_TYPES if t in listed)
+
+    def output_types(self, input_types, output_count, attrs):
+        """The output DataTypes for canonical attributes: an output field's attribute chooses its type
+        (ELEMENT_WISE_BIT_COUNT's UINT32 or UINT8); otherwise the inputs' one type."""
+        chosen = next((attrs[f.attribute] for f in self.fields if f.kind == OUTPUT and f.attribute), None)
+        return [chosen or input_types[0]] * output_count
 
     def compute(self, inputs, attrs):
         """The core: output arrays for checked inputs and canonical attributes."""
@@ -218,6 +246,7 @@ class Operator:
         labels = self.input_labels(len(inputs))
         for label, array in zip(labels, inputs):
             check_tensor(array, label, dims=self.dims)
+            self.check_type(type_name(array.dtype), label)
         if self.same_type_everywhere:
             for label, array in zip(labels[1:], inputs[1:]):
                 if array.dtype != inputs[0].dtype:
@@ -266,8 +295,8 @@ class Operator:
     def introduced(self):
         return self.support[0].level
 
-    def first_level_supporting(self, data_type=None, dimension_count=None):
-        return first_level_supporting(self.support, data_type, dimension_count)
+    def first_level_supporting(self, data_type=None, dimension_count=None, output=False):
+        return first_level_supporting(self.support, data_type, dimension_count, output)
 
     def shape_problems(self, parsed, path):
         """Rules between the parsed descriptor's tensors beyond types and dimension counts ([Problem])."""
@@ -282,12 +311,15 @@ class Operator:
             return None
 
     def dispatchable(self, input_sizes, data_type, attrs, output_sizes=None):
-        """The DxDispatch dispatchable {type, desc} of a call: packed tensors of `data_type`, the attributes in their
-        fields (as given: validation names what is wrong with them). Without `output_sizes` the output fields are
-        left out."""
-        inputs = [{"DataType": data_type, "Sizes": [int(s) for s in sizes]} for sizes in input_sizes]
-        outputs = [{"DataType": data_type, "Sizes": [int(s) for s in sizes]} for sizes in output_sizes or []]
+        """The DxDispatch dispatchable {type, desc} of a call: packed inputs of `data_type`, outputs of the types the
+        attributes choose, the attributes in their fields (as given: validation names what is wrong with them).
+        Without `output_sizes` the output fields are left out."""
         attributes = {a.name: a for a in self.attributes}
+        output_types = self.output_types([data_type] * len(input_sizes), len(output_sizes or []),
+                                         {name: _canonical_or_given(a, attrs) for name, a in attributes.items()})
+        inputs = [{"DataType": data_type, "Sizes": [int(s) for s in sizes]} for sizes in input_sizes]
+        outputs = [{"DataType": output_type, "Sizes": [int(s) for s in sizes]}
+                   for output_type, sizes in zip(output_types, output_sizes or [])]
         desc = {}
         for f in self.fields:
             if f.kind == INPUT:
@@ -302,7 +334,12 @@ class Operator:
                 desc[f.name] = len(desc.get(f.counts, outputs if self.field(f.counts).kind == OUTPUTS else inputs))
             elif f.attribute:
                 value = attrs.get(f.attribute, attributes[f.attribute].default)
-                desc[f.name] = f.enum.name(value, f.name) if f.kind == ENUM else value
+                if f.kind == ENUM:
+                    desc[f.name] = f.enum.name(value, f.name)
+                elif f.kind != SCALE_BIAS:
+                    desc[f.name] = value
+                elif value is not None:  # _Maybenull_: left out when null
+                    desc[f.name] = scale_bias_json(value)
         return {"type": self.full_name, "desc": desc}
 
     def desc_attrs(self, attrs):
@@ -310,8 +347,10 @@ class Operator:
         return {f.attribute: attrs[f.attribute] for f in self.scalar_fields() if f.attribute}
 
     def attrs_of(self, parsed):
-        """The core's attributes for a parsed descriptor: each UINT/ENUM field's value under its attribute name."""
-        return {f.attribute: parsed.scalars[f.name] for f in self.scalar_fields() if f.attribute}
+        """The core's attributes for a parsed descriptor, canonical: each field's value under its attribute name, and
+        an output's DataType where it carries one."""
+        return self.canonical_attrs({f.attribute: parsed.tensors[f.name].DataType if f.is_tensor
+                                     else parsed.scalars[f.name] for f in self.fields if f.attribute})
 
     def call_of(self, parsed):
         """The Call a parsed, valid descriptor makes."""
@@ -337,8 +376,9 @@ class Operator:
         return ""
 
     def identity_call(self, x, attrs):
-        """(inputs, attrs) for which the operator returns `x` (1-D) unchanged: how a route through ONNX Runtime is
-        checked for bit exactness before it is trusted."""
+        """(inputs, attrs) for which the operator returns `x` (1-D), in any shape (OR(x, x); NOT(~x)): how a route
+        through ONNX Runtime is checked for bit exactness before it is trusted. None for an operator no call of which
+        returns its input (ELEMENT_WISE_BIT_COUNT counts bits)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ teaching, fixes and the layout detective
@@ -414,6 +454,7 @@ class Call:
             input_sizes = [input_sizes]
         spec.check_arity(len(input_sizes))
         labels = spec.input_labels(len(input_sizes))
+        spec.check_type(data_type, labels[0])
         sizes = tuple(check_sizes(s, f"{label} Sizes", spec.dims) for s, label in zip(input_sizes, labels))
         canonical = spec.canonical_attrs(attrs)
         for shape in spec.output_shapes(sizes, canonical):
@@ -443,7 +484,8 @@ class Call:
 
     @property
     def output_types(self):
-        return tuple(self.operator.output_types([self.data_type] * len(self.input_sizes), len(self.output_sizes)))
+        return tuple(self.operator.output_types([self.data_type] * len(self.input_sizes), len(self.output_sizes),
+                                                self.attributes))
 
     def run(self, inputs):
         return self.operator.run(inputs, **self.attributes)
@@ -453,6 +495,15 @@ class Call:
         attrs = {**self.attributes, **changes.pop("attrs", {})}
         fields = {"op": self.op, "input_sizes": self.input_sizes, "data_type": self.data_type, **changes}
         return Call.of(fields["op"], fields["input_sizes"], fields["data_type"], **attrs)
+
+
+def _canonical_or_given(attribute, attrs):
+    """The attribute's canonical value, or its value as given when it has none (validation then names it)."""
+    value = attrs.get(attribute.name, attribute.default)
+    try:
+        return value if value is REQUIRED else attribute.check(value)
+    except DescriptorError:
+        return value
 
 
 def support_rows(operator, *rows):

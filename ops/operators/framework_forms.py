@@ -33,9 +33,9 @@ class Form:
 @dataclasses.dataclass(frozen=True)
 class OnnxForm:
     """The ONNX graph of a call: nodes and initializers (onnx protos) reading x0, x1, ... and writing y0, y1, ...;
-    `comment` is a line to read above the nodes."""
+    `comment` is a line to read above the nodes. `nodes` None: ONNX has no equivalent (the note says why)."""
 
-    nodes: tuple
+    nodes: tuple | None
     initializers: tuple
     note: str
     opset: int = ONNX_OPSET

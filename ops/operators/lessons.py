@@ -15,8 +15,8 @@ from ..errors import DescriptorError
 
 @dataclass(frozen=True)
 class Term:
-    """One step: `name = general = substituted = value`; `substituted` is integer arithmetic (+ - * // % >> & |),
-    so a reader can redo it and a test can evaluate it."""
+    """One step: `name = general = substituted = value`; `substituted` is integer arithmetic
+    (+ - * // % << >> & | ^), so a reader can redo it and a test can evaluate it."""
 
     name: str
     general: str

@@ -9,6 +9,7 @@ import numpy as np
 from ..errors import DescriptorError
 from ..operators import operator
 from . import directml_check, onnxruntime_check
+from .report import CrossCheckReport
 
 RUNTIMES = ("directml", "onnxruntime")
 
@@ -39,16 +40,17 @@ def _chosen(runtime, on_directml, on_onnxruntime):
 
 def _identity_cross_check(inputs, provider, expected, attrs, runtime):
     """ELEMENT_WISE_IDENTITY works on buffers through two descs: inputs = [input buffer] or [input buffer, output
-    buffer's previous contents]; attrs input_desc and output_desc (ops/runtime/identity_check.py)."""
+    buffer's previous contents]; attrs input_desc and output_desc (ops/runtime/identity_check.py), and scale_bias
+    ({"Scale": s, "Bias": b}, DML_SCALE_BIAS), which only DirectML itself computes as the core does."""
     from ..descriptors.layouts import element_wise_identity, identity_descs
     from .identity_check import identity_cross_check
 
     if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)) or len(inputs) not in (1, 2):
         raise DescriptorError("inputs: ELEMENT_WISE_IDENTITY takes [input buffer] or [input buffer, output buffer]")
-    unknown = sorted(set(attrs) - {"input_desc", "output_desc"})
+    unknown = sorted(set(attrs) - {"input_desc", "output_desc", "scale_bias"})
     if unknown:
         raise DescriptorError(f"{unknown[0]}: not an attribute of ELEMENT_WISE_IDENTITY; accepted: input_desc, "
-                              "output_desc")
+                              "output_desc, scale_bias")
     for needed in ("input_desc", "output_desc"):
         if needed not in attrs:
             raise DescriptorError(f"{needed}: required by ELEMENT_WISE_IDENTITY")
@@ -57,12 +59,22 @@ def _identity_cross_check(inputs, provider, expected, attrs, runtime):
     runtime = _runtime_choice(runtime, provider)
     source = inputs[0]
     previous = inputs[1] if len(inputs) == 2 else None
-    inp, out = identity_descs(attrs["input_desc"], attrs["output_desc"])
-    target = element_wise_identity(source, inp, out, previous) if expected is None else np.asarray(expected[0])
+    scale_bias = attrs.get("scale_bias")
+    inp, out = identity_descs(attrs["input_desc"], attrs["output_desc"], scale_bias=scale_bias)
+    target = (element_wise_identity(source, inp, out, previous, scale_bias=scale_bias) if expected is None
+              else np.asarray(expected[0]))
     before = np.zeros(out.buffer_elements, out.dtype) if previous is None else previous[: out.buffer_elements]
-    return _chosen(runtime,
-                   lambda: directml_check.run_identity(source, inp, out, before, target),
-                   lambda: identity_cross_check(source, inp, out, previous, provider, target))
+
+    def on_onnxruntime():
+        if scale_bias is None:
+            return identity_cross_check(source, inp, out, previous, provider, target)
+        return CrossCheckReport("ELEMENT_WISE_IDENTITY", None, False, False, [target], [], note=(
+            "No ONNX Runtime graph of ScaleBias is built here: DirectML truncates toward zero when it converts the "
+            "float32 result to FLOAT16 or an integer type (saturating integers), where ONNX's Cast rounds to nearest "
+            "and does not saturate (ops/operators/identity/scale_bias.py)."))
+
+    return _chosen(runtime, lambda: directml_check.run_identity(source, inp, out, before, target, scale_bias),
+                   on_onnxruntime)
 
 
 def cross_check(op, inputs, provider=None, expected=None, runtime=None, **attrs):

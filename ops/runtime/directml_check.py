@@ -6,16 +6,17 @@ as the core accepted them, on a device created at the highest feature level the 
 operator gained at a later level is allowed). Outputs start as zero bytes and come back whole.
 """
 
+import dataclasses
 import functools
-import re
 
 import numpy as np
 
 from ..datatypes import type_name
 from ..operators import operator
 from ..tensor_desc import TensorDesc, round_up
-from .directml import WorkerFailed, directml_status, hresult_text
+from .directml import RunResult, WorkerFailed, create_operator_verdict, directml_status, hresult_text
 from .directml import run_operator as run_on_directml
+from .onnxruntime_check import probe_tensor
 from .report import CrossCheckReport, compare_outputs
 
 RUNTIME_LABEL = "DirectML"
@@ -36,14 +37,26 @@ def _from_buffer(data, shape, dtype):
     return np.frombuffer(data, dtype, int(np.prod(shape))).reshape(shape).copy()
 
 
+def unsupported_type(status, data_type):
+    """Why DirectML refuses a type on this device, from what the device said (its hello)."""
+    text = f"the device reports {data_type} tensors unsupported (DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT)"
+    fp64 = dict(status.fp64)
+    if data_type == "FLOAT64" and fp64.get("DoublePrecisionFloatShaderOps") == 0:
+        # vkd3d-proton, libs/vkd3d/device.c, d3d12_device_caps_init_feature_options.
+        text += (": its D3D12 device answers DoublePrecisionFloatShaderOps FALSE, which vkd3d-proton sets only where "
+                 "the Vulkan driver keeps float64 denormals (shaderDenormPreserveFloat64), as D3D12 requires")
+        if fp64.get("shaderDenormPreserveFloat64") == 0:
+            text += f", and {status.device} does not promise that"
+    return text
+
+
 def refusal(status, result, data_type):
-    """Why DirectML did not run a call, in one sentence: the failing call, its HRESULT, and vkd3d-shader's reason."""
+    """Why DirectML did not run a call, in one sentence: the failing call, its HRESULT, and vkd3d-proton's reason."""
     text = f"DirectML could not run this call: {result.stage} returned {hresult_text(result.hresult)}"
     if result.diagnostics:
-        text += f"; vkd3d-shader could not translate DirectML's shader: {result.diagnostics[0].rstrip('.')}"
+        text += f"; vkd3d-proton said: {result.diagnostics[0].rstrip('.')}"
     if data_type not in status.type_support:
-        text += (f"; the device reports {data_type} tensors unsupported "
-                 "(DML_FEATURE_TENSOR_DATA_TYPE_SUPPORT)")
+        text += f"; {unsupported_type(status, data_type)}"
     return text + "."
 
 
@@ -55,18 +68,25 @@ def run_buffers(name, inputs, outputs, attrs, expected, data_type):
     if not status.available:
         return report(None, False, False, actual=[], note=status.reason)
     try:
-        result = run_on_directml(name, inputs, [(d, data) for d, data, _, _ in outputs], attrs,
-                                 level=status.max_feature_level)
+        if data_type not in status.type_support:
+            # DirectML's own CreateOperator verdict, asked without sending the tensors it will not take.
+            hr = create_operator_verdict(name, [d for d, _ in inputs], [d for d, _, _, _ in outputs], attrs,
+                                         status.max_feature_level)
+            result = RunResult(hr, "CreateOperator" if hr else "", ())
+        if data_type in status.type_support or result.ok:
+            result = run_on_directml(name, inputs, [(d, data) for d, data, _, _ in outputs], attrs,
+                                     level=status.max_feature_level)
     except WorkerFailed as error:
         return report(status.provider, False, False, actual=[], note=f"{error}.")
     if not result.ok:
-        return report(status.provider, False, False, actual=[], note=refusal(status, result, data_type))
+        return report(status.provider, False, False, actual=[], note=refusal(status, result, data_type),
+                      directml_result=result)
     actual = [_from_buffer(data, shape, dtype) for data, (_, _, shape, dtype) in zip(result.outputs, outputs)]
     first_mismatch, outcome = compare_outputs(expected, actual, RUNTIME_LABEL)
     note = (f"Ran DML_OPERATOR_{name} on {status.provider}, on the descriptors the core validated, "
             f"{data_type} as {data_type}. {outcome}")
     return report(status.provider, True, first_mismatch is None, actual=actual, note=note,
-                  first_mismatch=first_mismatch, ran_as=data_type)
+                  first_mismatch=first_mismatch, ran_as=data_type, directml_result=result)
 
 
 def run_operator(name, inputs, attrs, expected):
@@ -80,67 +100,200 @@ def run_operator(name, inputs, attrs, expected):
                        operator(name).desc_attrs(attrs), expected, type_name(inputs[0].dtype))
 
 
-def run_identity(input_buffer, inp, out, previous, expected):
-    """ELEMENT_WISE_IDENTITY between the two buffer descs: the whole output buffer compared."""
+def run_identity(input_buffer, inp, out, previous, expected, scale_bias=None):
+    """ELEMENT_WISE_IDENTITY between the two buffer descs (with DML_SCALE_BIAS {Scale, Bias} when given): the whole
+    output buffer compared."""
     outputs = [(out, _buffer(previous, out), (out.buffer_elements,), out.dtype)]
+    attrs = {} if scale_bias is None else {"scale_bias": [scale_bias["Scale"], scale_bias["Bias"]]}
     return run_buffers("ELEMENT_WISE_IDENTITY", [(inp, _buffer(input_buffer[: inp.buffer_elements], inp))], outputs,
-                       {}, [expected], inp.DataType)
+                       attrs, [expected], inp.DataType)
 
 
 # ---------------------------------------------------------------- the matrix: every operator x type x setting
 
 
 def _random(shape, dtype, rng):
-    """Arbitrary bytes: floats carry NaN payloads, -0.0, infinities and subnormals as they fall."""
+    """Arbitrary bytes; float tensors start with the patterns a value-converting kernel would alter (NaN payloads
+    of both kinds and signs, -0.0, the smallest and largest subnormals, infinities), as far as they fit."""
     dtype = np.dtype(dtype)
-    return rng.integers(0, 256, int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
+    values = rng.integers(0, 256, int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype)
+    if dtype.kind == "f":
+        special = probe_tensor(dtype)[:11]
+        values[: min(len(special), values.size)] = special[: values.size]
+    return values.reshape(shape)
 
 
-def _matrix_calls(dtype, rng):
-    """(setting, op, inputs, attrs) for one data type: both orders, uneven splits and joins, every layout preset."""
+# The settings, each run for every data type: (setting, op, input shapes, attrs). Depth <-> space is 4-D only
+# (DirectML's tensor support tables); the others go from 1 to 8 dimensions.
+def _depth_space_settings():
+    for order in ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"):
+        for block in (2, 3, 4):
+            attrs = {"block_size": block, "order": order}
+            yield f"{order}, BlockSize {block}", "DEPTH_TO_SPACE1", [(2, 2 * block * block, 2, 3)], attrs
+            yield f"{order}, BlockSize {block}", "SPACE_TO_DEPTH1", [(2, 2, 2 * block, 3 * block)], attrs
+
+
+def _dims_shape(dims):
+    """A small shape of `dims` dimensions (at most 96 elements) whose last axis is 6 long."""
+    return (2,) * min(dims - 1, 4) + (1,) * max(dims - 5, 0) + (6,) if dims > 1 else (6,)
+
+
+def _bitwise_settings():
+    """Every operator of the bitwise family in 1 to 8 dimensions, BIT_COUNT writing each of its output types. The
+    shifts' amounts are arbitrary bytes too, so most lie past the element's width, where DirectML's answer is its own
+    (ops/operators/bitwise/core.py)."""
+    from ..operators import bitwise
+
+    for op in bitwise.OPERATORS:
+        for output_type in getattr(op, "output_choices", (None,)):
+            attrs = {"output_type": output_type} if output_type else {}
+            for dims in range(1, 9):
+                shape = _dims_shape(dims)
+                setting = f"{dims}-D {list(shape)}" + (f", writing {output_type}" if output_type else "")
+                yield setting, op.name, [shape] * op.arity[0], attrs
+
+
+def _split_join_settings():
+    whole = (4, 6, 4, 6)
+    for axis in range(4):
+        even = (whole[axis] // 2,) * 2
+        uneven = (1, 3) if whole[axis] == 4 else (1, 2, 3)
+        for name, sizes in (("even", even), ("uneven", uneven)):
+            attrs = {"axis": axis, "sizes": sizes}
+            yield f"{list(whole)} axis {axis}, {name} {list(sizes)}", "SPLIT", [whole], attrs
+    for dims in (1, 2, 3, 5, 6, 7, 8):
+        shape = _dims_shape(dims)
+        yield f"{dims}-D {list(shape)} last axis, uneven [1, 2, 3]", "SPLIT", [shape], {"axis": dims - 1,
+                                                                                       "sizes": (1, 2, 3)}
+    for count in (2, 3, 4):
+        parts = [(2, n, 3, 2) for n in range(1, count + 1)]
+        yield f"{count} inputs on axis 1, {[p[1] for p in parts]}", "JOIN", parts, {"axis": 1}
+    for axis in (0, 2, 3):
+        parts = [tuple(3 if a == axis else (2, 2, 3, 2)[a] for a in range(4)), (2, 2, 3, 2)]
+        yield f"2 inputs on axis {axis}", "JOIN", parts, {"axis": axis}
+    for dims in (1, 2, 3, 5, 6, 7, 8):
+        shape = _dims_shape(dims)
+        parts = [shape[:-1] + (n,) for n in (1, 2, 3)]
+        yield f"{dims}-D, 3 inputs on the last axis", "JOIN", parts, {"axis": dims - 1}
+
+
+def _packed(shape, data_type):
+    return {"DataType": data_type, "Sizes": list(shape)}
+
+
+def _identity_settings(data_type):
+    """(setting, input desc, output desc, scale_bias) for ELEMENT_WISE_IDENTITY."""
+    from ..descriptors.layouts import LAYOUT_PRESETS, layout_preset
+
+    for preset in LAYOUT_PRESETS:
+        yield preset, *layout_preset(preset, data_type), None
+    for dims in range(1, 9):
+        shape = _dims_shape(dims)
+        # Reading the input with its axes reversed: a transpose of every axis (for one axis, a plain copy).
+        reversed_strides = [int(np.prod(shape[:a])) for a in range(dims)]
+        source = {**_packed(shape[::-1], data_type), "Sizes": list(shape), "Strides": reversed_strides}
+        yield f"{dims}-D, every axis reversed", source, _packed(shape, data_type), None
+    for scale, bias in ((2, 10), (0.1, -0.3)):
+        yield f"ScaleBias {{{scale}, {bias}}}, [2, 3, 4]", _packed((2, 3, 4), data_type), _packed((2, 3, 4), data_type), \
+            {"Scale": scale, "Bias": bias}
+
+
+def _operator_calls(data_type, rng):
+    """(setting, op, inputs, attrs) of every setting but the identity's, with arbitrary bytes."""
+    from ..datatypes import numpy_dtype
     from ..operators.depth_space import depth_to_space
 
-    depth = _random((1, 8, 2, 3), dtype, rng)
-    for order in ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"):
-        yield order, "DEPTH_TO_SPACE1", [depth], {"block_size": 2, "order": order}
-        yield order, "SPACE_TO_DEPTH1", [depth_to_space(depth, 2, order)], {"block_size": 2, "order": order}
-    yield "A OR B, {2,3}", "ELEMENT_WISE_BIT_OR", [_random((2, 3), dtype, rng), _random((2, 3), dtype, rng)], {}
-    yield "{1,1,6,2} axis 2 into 2, 1, 3", "SPLIT", [_random((1, 1, 6, 2), dtype, rng)], {"axis": 2, "sizes": (2, 1, 3)}
-    parts = [_random((1, 1, n, 2), dtype, rng) for n in (2, 1, 3)]
-    yield "axis 2 from 2, 1, 3", "JOIN", parts, {"axis": 2}
+    dtype = numpy_dtype(data_type)
+    for setting, op, shapes, attrs in [*_depth_space_settings(), *_bitwise_settings(), *_split_join_settings()]:
+        inputs = [_random(shape, dtype, rng) for shape in shapes]
+        if op == "SPACE_TO_DEPTH1":  # the input a DEPTH_TO_SPACE1 of random bytes gives, as the app shows it
+            depth = _random((2, 2 * attrs["block_size"] ** 2, 2, 3), dtype, rng)
+            inputs = [depth_to_space(depth, attrs["block_size"], attrs["order"])]
+        yield setting, op, inputs, attrs
 
 
-def matrix_rows(seed=0):
-    """One dict per cell (operator, setting, data type): what DirectML did with arbitrary bytes, next to the core."""
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    op: str
+    setting: str
+    data_type: str
+    outcome: str  # IDENTICAL, DIFFERS, REFUSED (DirectML refused what the core runs) or BOTH_REFUSE
+    text: str  # the cell as the matrix shows it
+    report: object = None  # the cross-check's CrossCheckReport, where the core ran the call
+
+
+IDENTICAL, DIFFERS, REFUSED, BOTH_REFUSE = "identical", "differs", "refused", "both refuse"
+
+
+def _cell(op, setting, data_type, report, status):
+    if report.available:
+        if report.matches:
+            return Cell(op, setting, data_type, IDENTICAL, "identical", report)
+        index = list(report.first_mismatch[1] or ())
+        return Cell(op, setting, data_type, DIFFERS, f"DIFFERS at output {report.first_mismatch[0]} {index}", report)
+    if report.hresult is None:  # no answer at all (the worker failed): a cell nobody can read
+        return Cell(op, setting, data_type, DIFFERS, f"no answer: {report.note}", report)
+    text = f"refused by {report.stage} ({hresult_text(report.hresult)})"
+    if data_type not in status.type_support:
+        text += ": type unsupported by the device"
+    elif report.diagnostics:
+        text += f": vkd3d-proton: {report.diagnostics[0]}"
+    return Cell(op, setting, data_type, REFUSED, text, report)
+
+
+def _refused_call_descs(op, inputs, attrs):
+    """(input descs, output descs) of a call the core refuses for its type only: packed, the outputs of the sizes and
+    types the operator gives them."""
+    from ..datatypes import numpy_dtype
+
+    spec = operator(op)
+    canonical = spec.canonical_attrs(attrs)
+    shapes = spec.output_shapes([a.shape for a in inputs], canonical)
+    types = spec.output_types([type_name(inputs[0].dtype)] * len(inputs), len(shapes), canonical)
+    return ([packed_desc(a.shape, a.dtype) for a in inputs],
+            [packed_desc(shape, numpy_dtype(t)) for shape, t in zip(shapes, types)])
+
+
+def _both_refuse(op, setting, data_type, error, descs, attrs, status):
+    """A call the core refuses, with DirectML's CreateOperator verdict on the same descriptor beside it."""
+    hr = create_operator_verdict(op, *descs, attrs, status.max_feature_level)
+    core = str(error).split(": ")[-1]  # the rule, without the field's path and value
+    if hr == 0:
+        return Cell(op, setting, data_type, DIFFERS, f"DirectML accepts what the core refuses ({core})")
+    return Cell(op, setting, data_type, BOTH_REFUSE, f"both refuse: CreateOperator {hresult_text(hr)}; the core: {core}")
+
+
+def matrix_cells(seed=0, data_types=None):
+    """Every cell (operator x setting x data type) of the DirectML matrix: arbitrary bytes cross-checked on DirectML
+    itself against the core. `data_types` limits it to some types (default all eleven)."""
     from ..datatypes import DML_TYPES, numpy_dtype
-    from ..descriptors.layouts import LAYOUT_PRESETS, identity_descs, layout_preset
+    from ..descriptors.layouts import identity_descs
+    from ..errors import DescriptorError
     from .cross_check import cross_check
 
-    rows = []
-    for data_type in DML_TYPES:
+    status = directml_status()
+    cells = []
+    for data_type in data_types or DML_TYPES:
         rng = np.random.default_rng(seed)
         dtype = numpy_dtype(data_type)
-        for setting, op, inputs, attrs in _matrix_calls(dtype, rng):
-            report = cross_check(op, inputs, runtime="directml", **attrs)
-            rows.append(dict(op=op, setting=setting, data_type=data_type, report=report))
-        for preset in LAYOUT_PRESETS:
-            inp, out = identity_descs(*layout_preset(preset, data_type))
-            source, previous = (_random((d.buffer_elements,), dtype, rng) for d in (inp, out))
+        for setting, op, inputs, attrs in _operator_calls(data_type, rng):
+            try:
+                report = cross_check(op, inputs, runtime="directml", **attrs)
+            except DescriptorError as error:  # a type no feature level gives the operator (a signed shift)
+                descs = _refused_call_descs(op, inputs, attrs)
+                cells.append(_both_refuse(op, setting, data_type, error, descs, operator(op).desc_attrs(attrs), status))
+                continue
+            cells.append(_cell(op, setting, data_type, report, status))
+        for setting, inp, out, scale_bias in _identity_settings(data_type):
+            try:
+                parsed = identity_descs(inp, out, scale_bias=scale_bias)
+            except DescriptorError as error:
+                descs = ([packed_desc(inp["Sizes"], dtype)], [packed_desc(out["Sizes"], dtype)])
+                attrs = {"scale_bias": [scale_bias["Scale"], scale_bias["Bias"]]}
+                cells.append(_both_refuse("ELEMENT_WISE_IDENTITY", setting, data_type, error, descs, attrs, status))
+                continue
+            source, previous = (_random((d.buffer_elements,), dtype, rng) for d in parsed)
             report = cross_check("ELEMENT_WISE_IDENTITY", [source, previous], input_desc=inp, output_desc=out,
-                                 runtime="directml")
-            rows.append(dict(op="ELEMENT_WISE_IDENTITY", setting=preset, data_type=data_type, report=report))
-    return rows
-
-
-def cell_text(report):
-    """identical, DIFFERS at [index], or refused: the failing call and, shortened, vkd3d-shader's reason."""
-    if report.available:
-        return "identical" if report.matches else f"DIFFERS at {list(report.first_mismatch[1] or ())}"
-    note = report.note.removeprefix("DirectML could not run this call: ")
-    call = note.split(" returned ")[0]
-    if "tensors unsupported" in note:
-        return f"refused by {call}: type unsupported by the device"
-    diagnostic = re.search(r"E\d{4}: (?:Call to intrinsic function )?(.*?)(?: is unhandled| is not supported)?\.?$", note)
-    if diagnostic:
-        return f"refused by {call}: vkd3d-shader lacks {diagnostic.group(1)}"
-    return f"refused: {note}"
+                                 runtime="directml", **({} if scale_bias is None else {"scale_bias": scale_bias}))
+            cells.append(_cell("ELEMENT_WISE_IDENTITY", setting, data_type, report, status))
+    return cells

@@ -24,6 +24,24 @@ class CrossCheckReport:
     ran_as: str | None = None  # the data type the provider actually ran on
     reinterpreted: bool = False
     runtime: str = "onnxruntime"  # or "directml"
+    # DirectML's own answer whenever it answered (ops.runtime.directml.RunResult: HRESULT, the call that failed,
+    # vkd3d-proton's diagnostics), for callers that need them as fields rather than in the note.
+    directml_result: object = None
+
+    @property
+    def hresult(self):
+        """DirectML's HRESULT for the call (0 when it ran), or None when DirectML did not answer."""
+        return None if self.directml_result is None else self.directml_result.hresult
+
+    @property
+    def stage(self):
+        """The DirectML call that failed ("CreateOperator", "CompileOperator", ...); "" when it ran."""
+        return None if self.directml_result is None else self.directml_result.stage
+
+    @property
+    def diagnostics(self):
+        """vkd3d-proton's own error lines during the call: why it failed inside D3D12."""
+        return () if self.directml_result is None else tuple(self.directml_result.diagnostics)
 
 
 class Unavailable(Exception):

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 import ops
-from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app
+from ops.detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
+from ops.detective.examples import detective_example
+from ops.detective.identify import mix_up_diff
+from ops.detective.origin import NPY_BYTE_CAP, to_npy_bytes
+from ops.operators.depth_space import depth_to_space
+from ops.operators.split_join import split
+from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app, uploader
 from support.paths import ROOT
 
 PAGE = "app_pages/detective.py"
@@ -32,12 +38,6 @@ def chart(at, key):
 def hover_texts(at):
     spec = chart_figures(at)[-1]
     return next(t["text"] for t in spec["data"] if t["type"] == "scatter")
-
-
-def uploader(at):
-    """The page's one file uploader (its key follows the input's sizes and type, so it is found by kind)."""
-    [found] = at.get("file_uploader")
-    return found
 
 
 def upload(at, *files):
@@ -94,14 +94,14 @@ def test_the_mix_up_example_shows_its_permutation_fix_and_diff_and_its_link_reop
     assert dict(at.query_params) == {"dt_example": "mixed_up"}
     [warning] = [w.value for w in at.warning]
     assert "No descriptor maps x to y as given" in warning
-    [x], [y] = ops.detective_example("mixed_up")
+    [x], [y] = detective_example("mixed_up")
     report = ops.identify(x, y)
     p = report.permutation.tolist()
     assert any(f"P = `{p}`" in m.value for m in at.markdown)
     assert any("permute_conv_output_channels" in c.value for c in at.code)
     diff = chart(at, "dt_diff_chart")
     texts = [a["text"] for a in diff["layout"]["annotations"]]
-    before = int(ops.mix_up_diff(report, x.shape)["before"].sum())
+    before = int(mix_up_diff(report, x.shape)["before"].sum())
     assert any(f"{before} of 48 cells differ" in t for t in texts) and any("0 of 48 cells differ" in t for t in texts)
     [(page, query)] = links(at)
     assert page == "depth_space" and query["Order"] == report.permuted_matches[0]["descriptor"]["Order"]
@@ -109,12 +109,12 @@ def test_the_mix_up_example_shows_its_permutation_fix_and_diff_and_its_link_reop
     assert [w.value for w in fresh.warning] == [warning]
 
 
-@pytest.mark.parametrize("name", list(ops.DETECTIVE_EXAMPLES))
+@pytest.mark.parametrize("name", list(DETECTIVE_EXAMPLES))
 def test_every_example_button_gives_the_cores_verdict(name):
     at = detective()
     at.button(key=f"dt_try_{name}").click().run()
     assert not at.exception, at.exception
-    xs, ys = ops.detective_example(name)
+    xs, ys = detective_example(name)
     report = ops.identify(xs if len(xs) > 1 else xs[0], ys if len(ys) > 1 else ys[0])
     shown = [e.value for e in [*at.success, *at.warning, *at.error, *at.info]]
     assert report.note in shown
@@ -146,7 +146,7 @@ def test_the_example_follows_the_chosen_sizes_and_type():
 
 def test_an_uploaded_float64_output_is_identified_by_value():
     x = ops.origin_coded_input((1, 8, 2, 3))
-    at = upload(detective(), ("out.npy", npy(ops.depth_to_space(x, 2, "DCR").astype(np.float64))))
+    at = upload(detective(), ("out.npy", npy(depth_to_space(x, 2, "DCR").astype(np.float64))))
     [success] = [s.value for s in at.success]
     assert "Order DEPTH_COLUMN_ROW" in success
     assert any("compared by value" in c.value for c in at.caption)
@@ -154,7 +154,7 @@ def test_an_uploaded_float64_output_is_identified_by_value():
 
 def test_several_uploaded_outputs_are_taken_in_name_order_as_a_split():
     x = ops.origin_coded_input((1, 8, 2, 3))
-    parts = ops.split(x, 1, [2, 6])
+    parts = split(x, 1, [2, 6])
     at = upload(detective(), ("out_1.npy", npy(parts[1])), ("out_0.npy", npy(parts[0])))
     [(page, query)] = links(at)
     assert page == "split_join" and query["sj_split"] == "2,6" and query["sj_axis"] == "1"
@@ -162,9 +162,9 @@ def test_several_uploaded_outputs_are_taken_in_name_order_as_a_split():
 
 def test_an_upload_replaces_the_one_before_and_new_input_sizes_drop_it():
     x = ops.origin_coded_input((1, 8, 2, 3))
-    at = upload(detective(), ("dcr.npy", npy(ops.depth_to_space(x, 2, "DCR"))))
+    at = upload(detective(), ("dcr.npy", npy(depth_to_space(x, 2, "DCR"))))
     assert "Order DEPTH_COLUMN_ROW" in " ".join(s.value for s in at.success)
-    uploader(at).set_value(("crd.npy", npy(ops.depth_to_space(x, 2, "CRD")), "application/octet-stream")).run()
+    uploader(at).set_value(("crd.npy", npy(depth_to_space(x, 2, "CRD")), "application/octet-stream")).run()
     [success] = [s.value for s in at.success]
     assert "Order COLUMN_ROW_DEPTH" in success  # the second file alone, not a split of the two
     at.text_input(key="dt_sizes").set_value("1,4,2,3").run()
@@ -198,11 +198,12 @@ def test_hostile_uploads_are_refused_by_name_without_running_anything(name, data
 
 
 def upload_cap():
-    """The page's cap: what Streamlit's server accepts (config.toml, in MiB), within the core's .npy cap."""
+    """The page's cap: what the upload box admits (16 MB of 10^6 bytes, as a browser outside Windows counts them),
+    under what Streamlit's server accepts (config.toml, in MiB) and within the core's .npy cap."""
     import tomllib
 
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    return min(config["server"]["maxUploadSize"] * 2**20, ops.NPY_BYTE_CAP)
+    return min(16 * 10**6, config["server"]["maxUploadSize"] * 2**20, NPY_BYTE_CAP)
 
 
 def test_an_upload_over_the_cap_is_refused():
@@ -217,11 +218,11 @@ def test_an_upload_over_the_cap_is_refused():
 def test_an_output_of_the_wrong_shape_or_of_another_input_is_reported_not_raised():
     # A transpose the user forgot to undo: every element kept, no descriptor.
     x = ops.origin_coded_input((1, 8, 2, 3))
-    at = upload(detective(), ("nhwc.npy", npy(ops.depth_to_space(x, 2, "DCR").transpose(0, 2, 3, 1).copy())))
+    at = upload(detective(), ("nhwc.npy", npy(depth_to_space(x, 2, "DCR").transpose(0, 2, 3, 1).copy())))
     assert any("none of DEPTH_TO_SPACE1" in i.value for i in at.info)
     # An output made from a bigger input: most values are in no input.
     other = ops.origin_coded_input((1, 8, 4, 4))
-    at = upload(detective(), ("other.npy", npy(ops.depth_to_space(other, 2, "CRD"))))
+    at = upload(detective(), ("other.npy", npy(depth_to_space(other, 2, "CRD"))))
     assert "not a rearrangement" in error_texts(at)[0]
 
 
@@ -230,7 +231,7 @@ def test_an_output_of_the_wrong_shape_or_of_another_input_is_reported_not_raised
 
 def test_a_pasted_numpy_printout_is_identified_and_stays_in_the_link():
     x = ops.origin_coded_input((1, 8, 2, 3))
-    text = np.array2string(ops.depth_to_space(x, 2, "CRD"), separator=", ")
+    text = np.array2string(depth_to_space(x, 2, "CRD"), separator=", ")
     at = detective(dt_source="paste")
     at.text_area(key="dt_text").set_value(text).run()
     assert not at.exception, at.exception
@@ -241,7 +242,7 @@ def test_a_pasted_numpy_printout_is_identified_and_stays_in_the_link():
 
 def test_a_long_printout_is_identified_but_left_out_of_the_link():
     x = ops.origin_coded_input((1, 16, 8, 16))
-    text = np.array2string(ops.depth_to_space(x, 2, "CRD"), separator=", ", threshold=10**6)
+    text = np.array2string(depth_to_space(x, 2, "CRD"), separator=", ", threshold=10**6)
     at = detective(dt_source="paste", dt_sizes="1,16,8,16")
     at.text_area(key="dt_text").set_value(text).run()
     assert "Order COLUMN_ROW_DEPTH" in at.success[0].value
@@ -250,7 +251,7 @@ def test_a_long_printout_is_identified_but_left_out_of_the_link():
 
 def test_pasted_outputs_of_a_split_and_plain_numbers_with_sizes():
     x = ops.origin_coded_input((2, 3))
-    a, b = ops.split(x, 1, [1, 2])
+    a, b = split(x, 1, [1, 2])
     at = detective(dt_source="paste", dt_sizes="2,3", dt_text=f"{a.tolist()}\n---\n{b.tolist()}")
     assert "SPLIT along Axis 1" in at.success[0].value
     flat = " ".join(str(v) for v in x.T.ravel().tolist())
@@ -297,7 +298,7 @@ def test_hostile_settings_show_a_message_naming_the_field(settings, message):
 def test_a_link_value_the_page_cannot_take_is_named_and_replaced():
     at = detective(dt_example="bogus", dt_source="nowhere")
     notes = [w.value for w in at.warning]
-    assert any("dt_example='bogus'" in n for n in notes) and any("dt_source='nowhere'" in n for n in notes)
+    assert any("dt_example=`bogus`" in n for n in notes) and any("dt_source=`nowhere`" in n for n in notes)
     assert "COLUMN_ROW_DEPTH" in at.success[0].value
 
 
@@ -313,5 +314,5 @@ def test_the_input_download_is_the_origin_coded_input():
     from ui.detective_work import inputs
 
     # What the buttons' callables return: the shared inputs as .npy bytes.
-    arrays = [ops.read_npy(ops.to_npy_bytes(a)) for a in inputs(((1, 2, 2, 3), (1, 1, 2, 3)), "FLOAT32")]
+    arrays = [ops.read_npy(to_npy_bytes(a)) for a in inputs(((1, 2, 2, 3), (1, 1, 2, 3)), "FLOAT32")]
     np.testing.assert_array_equal(np.concatenate([a.ravel() for a in arrays]), np.arange(18, dtype=np.float32))

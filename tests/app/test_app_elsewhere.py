@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import ops
+from ops.frameworks.snippets import FRAMEWORKS
+from ops.operators.depth_space import depth_to_space
 from ops.operators.depth_space.frameworks import ORDER_CONVENTIONS
 from support.app import error_texts, run_through_app
 from ui.panels import FRAMEWORK_TITLES
@@ -52,7 +54,7 @@ def test_depth_page_compare_gives_each_order_its_own_tab_and_snippets():
     # Only the COLUMN_ROW_DEPTH panels have Elsewhere open; the DCR ones still show Validation (a JSON code block).
     crd = codes_of(expected("DEPTH_TO_SPACE1", (1, 8, 2, 3), "INT8", block_size=2, order="CRD"))
     assert codes[-len(crd):] == crd and len(codes) == len(crd) + 1
-    assert len(headings) == len(ops.FRAMEWORKS)
+    assert len(headings) == len(FRAMEWORKS)
 
 
 def test_the_numpy_snippet_on_the_page_reproduces_the_page_output():
@@ -61,7 +63,7 @@ def test_the_numpy_snippet_on_the_page_reproduces_the_page_output():
     _, codes = shown_snippets(at)
     namespace = {"x": ops.origin_coded_input((1, 8, 2, 3), "UINT32")}
     exec(codes[0], namespace)
-    np.testing.assert_array_equal(namespace["y"], ops.depth_to_space(namespace["x"], 2, "COLUMN_ROW_DEPTH"))
+    np.testing.assert_array_equal(namespace["y"], depth_to_space(namespace["x"], 2, "COLUMN_ROW_DEPTH"))
 
 
 @pytest.mark.parametrize("dtype", ["FLOAT32", "UINT8"])
@@ -84,7 +86,7 @@ def test_split_and_join_panels_each_show_their_snippets():
     split = expected("SPLIT", (1, 1, 6, 2), "INT16", axis=2, sizes=(2, 1, 3))
     join = expected("JOIN", [(1, 1, 2, 2), (1, 1, 1, 2), (1, 1, 3, 2)], "INT16", axis=2)
     headings, codes = shown_snippets(at)
-    assert len(headings) == 2 * len(ops.FRAMEWORKS)
+    assert len(headings) == 2 * len(FRAMEWORKS)
     assert codes == codes_of(split) + codes_of(join)
     assert sum("unequal" in i.value for i in at.info) == 2  # einops splits and joins equal parts only
 

@@ -261,11 +261,11 @@ def test_new_set_of_questions_changes_the_link_and_keeps_the_score():
 
 
 @pytest.mark.parametrize("query, note", [
-    ({"quiz": "yes"}, "Link parameter quiz='yes' must be 1 or 0"),
-    ({"steps": "maybe"}, "Link parameter steps='maybe' must be 1 or 0"),
-    ({"speed": "7"}, "Link parameter speed='7' must be one of"),
-    ({"steps": "1", "step": "-5"}, "Link parameter step='-5' must be at least 0"),
-    ({"quiz": "1", "qseed": "x"}, "Link parameter qseed='x' must be a whole number"),
+    ({"quiz": "yes"}, "Link parameter quiz=`yes` must be 1 or 0"),
+    ({"steps": "maybe"}, "Link parameter steps=`maybe` must be 1 or 0"),
+    ({"speed": "7"}, "Link parameter speed=`7` must be one of"),
+    ({"steps": "1", "step": "-5"}, "Link parameter step=`-5` must be at least 0"),
+    ({"quiz": "1", "qseed": "x"}, "Link parameter qseed=`x` must be a whole number"),
 ])
 def test_hostile_links_name_the_parameter(query, note):
     at = run_through_app(PAGES["depth_space"], query=query)

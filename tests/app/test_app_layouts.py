@@ -78,7 +78,8 @@ def test_nchw_to_nhwc_copy_order_reads_channels_innermost():
     copy = charts(app)[3]
     first_frame = changed_traces(copy["frames"][1])[Trace.INPUT]["z"]
     assert copy["layout"]["meta"]["done"][1] == 1
-    assert "Transpose" in next(s for s in successes(app) if "byte-identical" in s)
+    # ONNX Runtime's report names the graph it ran (DirectML's report, beside it, names DirectML).
+    assert any("Transpose" in s and "byte-identical" in s for s in successes(app))
     assert first_frame  # the input grid after one element copied
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from ops import buffer_tensor_size, load_model
 from ops.descriptors.export import model_for
-from support.app import chart_figures, run_through_app
+from support.app import chart_figures, run_through_app, shown
 from support.paths import ROOT
 
 # The picker offers the examples in DxDispatch's own syntax too, after the others, named by their folder.
@@ -47,8 +47,8 @@ def paste(at, text):
 
 def messages(at):
     """Every text the page shows the user as a message or a report line."""
-    texts = [e.value for kind in (at.error, at.warning, at.info, at.success) for e in kind]
-    texts += [m.value for m in at.markdown]
+    texts = [shown(e.value) for kind in (at.error, at.warning, at.info, at.success) for e in kind]
+    texts += [shown(m.value) for m in at.markdown]
     texts += [json.dumps(t.value.to_dict() if hasattr(t.value, "to_dict") else t.value, default=str)
               for t in at.dataframe]
     return "\n".join(texts)
@@ -67,21 +67,21 @@ def test_example_choice_is_bound_to_the_url(workbench):
     assert workbench.selectbox(key="wb_example").options == EXAMPLES
     at = open_workbench(query={"wb_example": "join"})
     assert at.selectbox(key="wb_example").value == "join"
-    assert any("examples/join.json: " in s.value for s in at.success)
+    assert any("examples/join.json: " in shown(s.value) for s in at.success)
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_every_bundled_example_loads_validates_and_runs(name):
     at = open_workbench(query={"wb_example": name})
-    assert not at.error, [e.value for e in at.error]
-    assert any(f"examples/{name}.json" in s.value and "valid at feature level 6_4" in s.value for s in at.success)
+    assert not at.error, [shown(e.value) for e in at.error]
+    assert any(f"examples/{name}.json" in shown(s.value) and "valid at feature level 6_4" in shown(s.value) for s in at.success)
     # the report: one row per feature level, every level from the operator's introduction on is ok
     table = at.dataframe[0].value
     assert list(table["feature level"]) == ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1",
                                              "5_2", "6_0", "6_1", "6_2", "6_3", "6_4"]
     assert table.iloc[-1, 1] == "ok"
     # the run: every dispatch cross-checked against ONNX Runtime, byte for byte
-    checks = [s.value for s in at.success if s.value.startswith("Cross-check")]
+    checks = [shown(s.value) for s in at.success if shown(s.value).startswith("Cross-check")]
     assert checks and all("**matches**" in c for c in checks)
     # a memory map and an export
     assert chart_figures(at)
@@ -183,7 +183,7 @@ def test_broken_model_gets_a_message_naming_the_path(pasted, case):
 
 def test_syntax_error_points_at_line_and_column(pasted):
     paste(pasted, '{\n  "resources": {},\n  "dispatchables": {,\n}')
-    assert any("line 3, column 21" in e.value for e in pasted.error)
+    assert any("line 3, column 21" in shown(e.value) for e in pasted.error)
     source, caret = next(c for c in code_blocks(pasted) if "^" in c).splitlines()
     assert source.startswith("    3 | ") and source[caret.index("^")] == ","
 
@@ -194,7 +194,7 @@ def test_the_round_trip_opens_the_exported_model_unchanged():
     sent = copy.deepcopy(model)
     at = open_workbench(session={"workbench_model": model})
     assert json.loads(at.text_area(key="wb_text").value) == sent
-    assert any("received from the operator page, unchanged" in i.value for i in at.info)
+    assert any("received from the operator page, unchanged" in shown(i.value) for i in at.info)
     normalized = json.dumps(load_model(sent), indent=2)
     assert normalized in code_blocks(at)
     # the hand-over is consumed: the user's edits afterwards are not overwritten
@@ -206,11 +206,11 @@ def test_upload_loads_the_file_and_refuses_oversized_and_non_utf8(workbench):
     at = open_workbench()
     at.radio(key="wb_source").set_value("Upload a file").run()
     at.file_uploader(key="wb_upload").set_value(("m.json", json.dumps(SPLIT).encode(), "application/json")).run()
-    assert any(s.value.startswith("m.json: 4 resources") for s in at.success)
+    assert any(shown(s.value).startswith("m.json: 4 resources") for s in at.success)
     at.file_uploader(key="wb_upload").set_value(("big.json", b" " * 1_000_001, "application/json")).run()
-    assert any("big.json: 1,000,001 bytes exceed" in e.value for e in at.error)
+    assert any("big.json: 1,000,001 bytes exceed" in shown(e.value) for e in at.error)
     at.file_uploader(key="wb_upload").set_value(("bad.json", b'{"a": "\xff"}', "application/json")).run()
-    assert any("bad.json: not UTF-8" in e.value for e in at.error)
+    assert any("bad.json: not UTF-8" in shown(e.value) for e in at.error)
     assert not at.exception
 
 
@@ -224,10 +224,10 @@ def test_explorer_builds_a_desc_and_shows_the_arithmetic():
     assert at.number_input(key="wb_columns").value == 0  # 0: the desc's natural width, 6 here
     assert "(6 here)" in at.number_input(key="wb_columns").help
     at.text_input(key="wb_sizes").input("1, two").run()
-    assert any("Sizes '1, two'" in e.value for e in at.error)
+    assert any("Sizes '1, two'" in shown(e.value) for e in at.error)
     at.text_input(key="wb_sizes").input("1, 1, 3, 4").run()
     at.text_input(key="wb_total").input("8").run()
-    assert any("desc.TotalTensorSizeInBytes" in e.value for e in at.error)
+    assert any("desc.TotalTensorSizeInBytes" in shown(e.value) for e in at.error)
     assert not at.exception
 
 
@@ -244,7 +244,7 @@ def test_output_overlap_is_reported_as_a_conflict():
     at.text_input(key="wb_sizes").input("2, 3").run()
     at.text_input(key="wb_strides").input("1, 1").run()
     at.radio(key="wb_role").set_value("output").run()
-    assert any("both write element" in e.value for e in at.error)
+    assert any("both write element" in shown(e.value) for e in at.error)
 
 
 IN_PLACE = {
@@ -273,7 +273,7 @@ def test_in_place_sub_range_with_a_broadcast_operand_runs_and_cross_checks():
     first_half = [1 + 3 * i for i in range(8)]
     printed = next(c for c in code_blocks(at) if c.startswith("Resource 'buf'"))
     assert printed == "Resource 'buf': " + ", ".join(map(str, first_half + second_half))
-    assert any(s.value.startswith("Cross-check") and "**matches**" in s.value for s in at.success)
+    assert any(shown(s.value).startswith("Cross-check") and "**matches**" in shown(s.value) for s in at.success)
     at.selectbox(key="wb_desc").set_value("dispatchables.or.desc.BTensor").run()
     arithmetic = next(c for c in code_blocks(at) if c.startswith("index_of_last_element"))
     assert "(2-1)*0 + (4-1)*0 = 0" in arithmetic and arithmetic.splitlines()[2].endswith("= 4")
@@ -285,7 +285,7 @@ def test_open_in_workbench_from_an_operator_page():
     button = next(b for b in at.button if str(b.key).endswith("_workbench"))
     button.click().run()
     assert not at.exception, [e.message for e in at.exception]
-    assert any("received from the operator page" in i.value for i in at.info)
+    assert any("received from the operator page" in shown(i.value) for i in at.info)
     handed = json.loads(at.text_area(key="wb_text").value)
     assert handed["dispatchables"]["depth_to_space1"]["type"] == "DML_OPERATOR_DEPTH_TO_SPACE1"
-    assert any(s.value.startswith("Cross-check") and "**matches**" in s.value for s in at.success)
+    assert any(shown(s.value).startswith("Cross-check") and "**matches**" in shown(s.value) for s in at.success)

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from ops import NOT_MODELLED, VALID
-from support.app import chart_figures, run_through_app
+from ops.descriptors.partial import NOT_MODELLED, VALID
+from support.app import chart_figures, run_through_app, shown
 from support.paths import ROOT
 
 PARTIAL = {p.stem: json.loads(p.read_text()) for p in sorted((ROOT / "examples" / "partial").glob("*.json"))}
@@ -43,7 +43,7 @@ def tables(at):
 @pytest.mark.parametrize("name", list(PARTIAL))
 def test_a_partial_example_opens_in_partial_mode(page, name):
     at = paste(page, json.dumps(PARTIAL[name]))
-    assert any("open in partial mode" in w.value for w in at.warning)
+    assert any("open in partial mode" in shown(w.value) for w in at.warning)
     assert not at.error
     status = next(t for t in tables(at) if "status" in t.columns)
     model = PARTIAL[name]
@@ -57,7 +57,7 @@ def test_a_partial_example_opens_in_partial_mode(page, name):
     assert len(skipped) == len(model["commands"]) - len(ran)
     assert skipped["why it was skipped"].iloc[0].startswith(first_reason)
     # every dispatch that ran is cross-checked on ONNX Runtime, byte for byte
-    checks = [s.value for s in at.success if s.value.startswith("Cross-check")]
+    checks = [shown(s.value) for s in at.success if shown(s.value).startswith("Cross-check")]
     dispatches = [i for i in ran if model["commands"][i]["type"] == "dispatch"]
     assert len(checks) == len(dispatches) and all("**matches**" in c for c in checks)
 
@@ -73,8 +73,8 @@ def test_partial_mode_validates_and_maps_only_the_modelled_part(page):
                            "dispatchables.split_wrong.desc.OutputTensors[0]",
                            "dispatchables.split_wrong.desc.OutputTensors[1]"]
     assert chart_figures(at)  # the memory map of the first desc
-    assert any("stops at initialization" in w.value for w in at.warning)
-    links = "\n".join(m.value for m in at.markdown)
+    assert any("stops at initialization" in shown(w.value) for w in at.warning)
+    links = "\n".join(shown(m.value) for m in at.markdown)
     assert "ns-directml-dml_convolution_operator_desc" in links
 
 
@@ -84,7 +84,7 @@ def test_an_uploaded_partial_model_opens_the_same_way():
     data = json.dumps(PARTIAL["gemm_first"]).encode()
     at.file_uploader(key="wb_upload").set_value(("gemm.json", data, "application/json")).run()
     assert not at.exception
-    assert any(w.value.startswith("gemm.json has parts this project does not model (gemm)") for w in at.warning)
+    assert any(shown(w.value).startswith("gemm.json has parts this project does not model (`gemm`)") for w in at.warning)
 
 
 def _hlsl_only():
@@ -129,9 +129,9 @@ HOSTILE = {
 def test_hostile_partial_models_get_a_message_naming_the_field(page, case):
     text, expected = HOSTILE[case]
     at = paste(page, text)
-    shown = "\n".join([w.value for w in at.warning] + [e.value for e in at.error] + [i.value for i in at.info]
-                      + [json.dumps(t.to_dict(), default=str) for t in tables(at)])
-    assert expected in shown, shown[:3000]
+    page_text = "\n".join([shown(w.value) for w in at.warning] + [shown(e.value) for e in at.error]
+                           + [shown(i.value) for i in at.info] + [json.dumps(t.to_dict(), default=str) for t in tables(at)])
+    assert expected in page_text, page_text[:3000]
     assert at.warning or at.error
 
 
@@ -140,8 +140,8 @@ def test_the_partial_examples_are_bundled_and_their_choice_is_a_link():
                          query={"wb_source": "Partly modelled example", "wb_partial_example": "gemm_first"})
     assert not at.exception
     assert at.selectbox(key="wb_partial_example").options == list(PARTIAL)
-    assert any(w.value.startswith("examples/partial/gemm_first.json has parts this project does not model (gemm)")
+    assert any(shown(w.value).startswith("examples/partial/gemm_first.json has parts this project does not model (`gemm`)")
                for w in at.warning)
     at.selectbox(key="wb_partial_example").set_value("split_add_join").run()
     assert at.query_params["wb_partial_example"] == "split_add_join"
-    assert any("examples/partial/split_add_join.json has parts" in w.value for w in at.warning)
+    assert any("examples/partial/split_add_join.json has parts" in shown(w.value) for w in at.warning)

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from ops import depth_to_space
+from ops.operators.depth_space import depth_to_space
 from support.browser import open_group, wait_for_app
 from support.visitor import served_app
 from ui.values import make_values

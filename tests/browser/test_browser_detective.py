@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 import ops
+from ops.operators.depth_space import depth_to_space
 from support.browser import CHART, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
@@ -63,7 +64,7 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     # The user's own output: a PixelShuffle result saved as float64.
     x = ops.origin_coded_input((1, 8, 2, 3))
     output = tmp_path / "output.npy"
-    np.save(output, ops.depth_to_space(x, 2, "CRD").astype(np.float64))
+    np.save(output, depth_to_space(x, 2, "CRD").astype(np.float64))
     open_group(page, "Input & output")
     page.get_by_text("upload .npy files").click()
     page.locator("input[type=file]").wait_for(state="attached", timeout=TIMEOUT)
@@ -88,8 +89,8 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
 def test_a_second_upload_replaces_the_first_and_new_input_sizes_drop_it(page, app_url, screenshot_dir, tmp_path):
     x = ops.origin_coded_input((1, 8, 2, 3))
     dcr, crd = tmp_path / "dcr.npy", tmp_path / "crd.npy"
-    np.save(dcr, ops.depth_to_space(x, 2, "DCR"))
-    np.save(crd, ops.depth_to_space(x, 2, "CRD"))
+    np.save(dcr, depth_to_space(x, 2, "DCR"))
+    np.save(crd, depth_to_space(x, 2, "CRD"))
     page.goto(f"{app_url}/detective?dt_source=upload")
     page.get_by_text("Upload or paste your operator's output").wait_for(timeout=TIMEOUT)
     settle(page)

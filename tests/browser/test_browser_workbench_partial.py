@@ -4,10 +4,10 @@
 import pytest
 
 from support.browser import CHART
+from support.paths import ROOT
 
 pytestmark = pytest.mark.browser
 
-from support.paths import ROOT
 
 MODEL = ROOT / "examples" / "partial" / "join_convolution_onnx.json"
 TIMEOUT = 60_000

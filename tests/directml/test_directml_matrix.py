@@ -1,45 +1,81 @@
-"""The DirectML matrix in CI: every operator x 11 types x both orders / uneven splits and joins / the six layouts,
-arbitrary bytes (NaN payloads, -0.0, subnormals as they fall), each cross-checked on DirectML against the core.
+"""The DirectML matrix in CI: every operator x setting x 11 types (both orders and BlockSize 2-4; even and uneven splits
+on every axis; joins of 2-4 inputs; 1 to 8 dimensions where the operator allows them, for every operator of the
+bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias), arbitrary bytes led by NaN
+payloads, -0.0 and subnormals, each cross-checked on DirectML itself against the core
+(ops.runtime.directml_check.matrix_cells; docs/directml_matrix.md is the same run, written out).
 
-What it asserts is what DirectML did here (docs/directml_matrix.md): wherever it ran, byte-identical; where it did
-not, a refusal that names the call and the reason. A cell that starts running (a vkd3d that reads more of DirectML's
-shaders) or starts differing fails the test."""
+Every cell must be byte-identical, or refused with DirectML's own reason: a cell that differs is a bug in the core or
+in DirectML, to be found and fixed, never accepted here."""
+
+import re
 
 import pytest
 
 import ops
-from ops.runtime.directml_check import cell_text, matrix_rows
+from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells
+from support.paths import ROOT
 
 pytestmark = pytest.mark.directml
 
-SIXTEEN_BIT = {"FLOAT16", "UINT16", "INT16"}
+SIXTY_FOUR_BIT = {"FLOAT64", "UINT64", "INT64"}
+BITWISE = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
+SHIFTS = {"ELEMENT_WISE_BIT_SHIFT_LEFT", "ELEMENT_WISE_BIT_SHIFT_RIGHT"}
 
 
 @pytest.fixture(scope="module")
 def cells(directml):
-    return {(r["op"], r["setting"], r["data_type"]): cell_text(r["report"]) for r in matrix_rows()}
+    return matrix_cells()
 
 
 def test_the_matrix_covers_every_operator_type_and_setting(cells):
-    assert {op for op, _, _ in cells} == {"DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "ELEMENT_WISE_BIT_OR", "SPLIT", "JOIN",
-                                          "ELEMENT_WISE_IDENTITY"}
-    assert {t for _, _, t in cells} == set(ops.DML_TYPES)
-    assert len(cells) == 13 * 11
+    assert {c.op for c in cells} == set(ops.OPERATORS) and {c.data_type for c in cells} == set(ops.DML_TYPES)
+    settings = {(c.op, c.setting) for c in cells}
+    assert len(cells) == len(settings) * len(ops.DML_TYPES)
+    by_op = lambda op: {s for o, s in settings if o == op}  # noqa: E731
+    assert len(by_op("DEPTH_TO_SPACE1")) == len(by_op("SPACE_TO_DEPTH1")) == 6  # 2 orders x BlockSize 2, 3, 4
+    for name in BITWISE:
+        assert {s.split("-D")[0] for s in by_op(name)} == {str(d) for d in range(1, 9)}
+    assert sum("writing UINT8" in s for s in by_op("ELEMENT_WISE_BIT_COUNT")) == 8
+    assert any("even" in s for s in by_op("SPLIT")) and any("uneven" in s for s in by_op("SPLIT"))
+    assert {s.split(" inputs")[0] for s in by_op("JOIN") if " inputs on axis" in s} == {"2", "3", "4"}
+    assert sum("ScaleBias" in s for s in by_op("ELEMENT_WISE_IDENTITY")) == 2
 
 
-def test_where_directml_ran_it_is_byte_identical_to_the_core(cells):
-    ran = {key for key, text in cells.items() if not text.startswith("refused")}
-    assert all(cells[key] == "identical" for key in ran)
-    assert ran == {("ELEMENT_WISE_IDENTITY", "copy", t) for t in set(ops.DML_TYPES) - SIXTEEN_BIT}
+def test_no_cell_differs(cells):
+    differing = [(c.op, c.setting, c.data_type, c.text) for c in cells if c.outcome == DIFFERS]
+    assert differing == []
 
 
-def test_16_bit_types_are_refused_by_create_operator_as_unsupported_by_the_device(cells):
-    for (op, setting, data_type), text in cells.items():
-        if data_type in SIXTEEN_BIT:
-            assert text == "refused by CreateOperator: type unsupported by the device", (op, setting)
+def test_every_call_directml_ran_is_byte_identical_to_the_core(cells):
+    ran = [c for c in cells if c.outcome == IDENTICAL]
+    assert all(c.report.available and c.report.matches and c.report.runtime == "directml" for c in ran)
+    assert {c.data_type for c in ran} == set(ops.DML_TYPES) - {"FLOAT64"}
 
 
-def test_every_other_refusal_is_a_shader_vkd3d_cannot_translate(cells):
-    reasons = {text for (_, _, t), text in cells.items() if t not in SIXTEEN_BIT and text != "identical"}
-    assert reasons == {"refused by CompileOperator: vkd3d-shader lacks dx.op.binaryWithTwoOuts.i32",
-                       "refused by CompileOperator: vkd3d-shader lacks Structured TGSM byte stride 1"}
+def test_directml_refuses_only_float64_and_says_the_device_does_not_support_it(cells, directml):
+    refused = [c for c in cells if c.outcome == REFUSED]
+    assert {c.data_type for c in refused} == {"FLOAT64"} and "FLOAT64" not in directml.type_support
+    for cell in refused:
+        assert cell.text == "refused by CreateOperator (E_INVALIDARG (0x80070057)): type unsupported by the device"
+        assert "DoublePrecisionFloatShaderOps FALSE" in cell.report.note
+        assert "shaderDenormPreserveFloat64" in cell.report.note
+
+
+def test_both_refuse_scale_bias_on_64_bit_types_and_shifts_of_what_is_not_unsigned(cells):
+    both = {(c.op, c.setting, c.data_type) for c in cells if c.outcome == BOTH_REFUSE}
+    scaled = {c.setting for c in cells if "ScaleBias" in c.setting}
+    shifts = {(c.op, c.setting) for c in cells if c.op in SHIFTS}
+    signed_or_float = set(ops.DML_TYPES) - {"UINT8", "UINT16", "UINT32", "UINT64"}
+    assert both == ({("ELEMENT_WISE_IDENTITY", s, t) for s in scaled for t in SIXTY_FOUR_BIT}
+                    | {(op, s, t) for op, s in shifts for t in signed_or_float})
+    shift_cells = [c for c in cells if (c.op, c.setting, c.data_type) in both and c.op in SHIFTS]
+    assert all(c.text.startswith("both refuse: CreateOperator E_INVALIDARG") for c in shift_cells)
+
+
+def test_the_matrix_document_is_this_run(cells):
+    text = (ROOT / "docs" / "directml_matrix.md").read_text()
+    counts = re.search(r"\*\*(\d+) cells: (\d+) identical, (\d+) refused by DirectML with its reason, (\d+) refused by "
+                       r"both DirectML and the core, (\d+) differ\.\*\*", text)
+    assert counts, "docs/directml_matrix.md has no count line; regenerate it with scripts/directml_matrix.py"
+    outcomes = [IDENTICAL, REFUSED, BOTH_REFUSE, DIFFERS]
+    assert tuple(map(int, counts.groups())) == (len(cells), *(sum(c.outcome == o for c in cells) for o in outcomes))

@@ -13,7 +13,9 @@ import itertools
 import numpy as np
 import pytest
 
-from ops import ORDERS, bit_or, depth_to_space, space_to_depth, split
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
+from ops.operators.split_join import split
 from ui.values import make_values
 from viz.bitwise_fig import bitwise_figure
 from viz.colorblind import (

@@ -8,7 +8,7 @@ import numpy as np
 import plotly
 import pytest
 
-from ops import depth_to_space
+from ops.operators.depth_space import depth_to_space
 from support.app import chart_figures, run_through_app
 from support.app import charts as app_charts
 from ui.values import make_values

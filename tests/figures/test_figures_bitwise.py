@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from ops import bit_or
+from ops.operators.bitwise import bit_or
 from support.figures import bits_of, plotly_array, row_zero_on_top
 from ui.charts import PROJECTOR_CELL_TEXT
 from viz.bitwise_fig import (

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from ops.operators.depth_space import depth_to_space
 from viz.converter_fig import CVD_SAFE, MAX_DRAWN_CHANNELS, block_positions, converter_figure, group_colors
 
 ORDERS = ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")
@@ -53,7 +54,7 @@ def test_both_ends_of_a_line_land_at_the_same_output_position(source, target):
     for c in range(channels):
         x = np.zeros((1, channels, 1, 1), np.uint8)
         x[0, c] = 1
-        c_out, bh, bw = np.argwhere(ops.depth_to_space(x, bs, source)[0])[0]
+        c_out, bh, bw = np.argwhere(depth_to_space(x, bs, source)[0])[0]
         assert (c_out, bh, bw) == tuple(where_source[c])
 
 

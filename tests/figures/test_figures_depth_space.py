@@ -7,14 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ops import (
-    ORDERS,
-    DescriptorError,
-    depth_to_space,
-    depth_to_space_map,
-    space_to_depth,
-    space_to_depth_map,
-)
+from ops import DescriptorError
+from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
+from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
 from support.figures import row_zero_on_top, struck_cells
 from ui.values import make_values
 from viz.common import MAX_CELLS, MAX_FRAMES, figure_json_size

@@ -10,6 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from ops.detective.examples import detective_example
+from ops.detective.identify import mix_up_diff
+from ops.detective.origin import origin_coded_inputs
+from ops.operators.depth_space import depth_to_space
+from ops.operators.split_join import join, split
 from viz.colors import distinct
 from viz.common import BAND_MARKS, MAX_CELLS, figure_json_size
 from viz.detective_fig import MISSING_COLOR, detective_figure, diff_figure
@@ -73,10 +78,10 @@ def check_every_output_cell(xs, ys):
 @pytest.mark.parametrize("order", ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"])
 def test_every_output_cell_names_its_source_as_the_index_map_does(order):
     x = ops.origin_coded_input((1, 8, 2, 3))
-    seen, spec = check_every_output_cell([x], [ops.depth_to_space(x, 2, order)])
+    seen, spec = check_every_output_cell([x], [depth_to_space(x, 2, order)])
     assert seen == 48
     assert spec["layout"]["yaxis"]["range"][0] > spec["layout"]["yaxis"]["range"][1]  # row 0 at the top
-    assert build([x], [ops.depth_to_space(x, 2, order)])[2].context.note == ""
+    assert build([x], [depth_to_space(x, 2, order)])[2].context.note == ""
 
 
 @settings(max_examples=25, deadline=None)
@@ -91,18 +96,18 @@ def test_any_gather_into_any_shape_is_drawn_cell_by_cell(ndim, out_shape, seed):
 
 def test_split_outputs_and_join_inputs_are_told_apart():
     x = ops.origin_coded_input((2, 3, 4))
-    seen, spec = check_every_output_cell([x], ops.split(x, 2, [1, 3]))
+    seen, spec = check_every_output_cell([x], split(x, 2, [1, 3]))
     assert seen == 24
     labels = [a["text"] for a in spec["layout"]["annotations"]]
     assert "y0[0]" in labels and "y1[1]" in labels
-    parts = ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
-    seen, _ = check_every_output_cell(parts, [ops.join(parts, 1)])
+    parts = origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
+    seen, _ = check_every_output_cell(parts, [join(parts, 1)])
     assert seen == 9
 
 
 def test_cells_in_no_input_are_dark_crossed_and_name_their_value():
     x = ops.origin_coded_input((1, 4, 1, 2))
-    y = ops.depth_to_space(x, 2, "CRD").astype(np.float64)
+    y = depth_to_space(x, 2, "CRD").astype(np.float64)
     y[0, 0, 1, 2] = 0.25
     _, _, spec = figure_of([x], [y])
     missing = [c for c in cells(spec).values() if c[2]]
@@ -116,12 +121,12 @@ def test_tiles_take_the_channel_colors_and_band_marks_beyond_them():
     """As on the operator pages: colors that every reader tells apart, and past them a mark in each cell that
     names its band; the labels' ink is plotly's choice for each cell, never dark on a dark color."""
     x = ops.origin_coded_input((1, 8, 2, 3))
-    _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
+    _, _, spec = figure_of([x], [depth_to_space(x, 2, "DCR")])
     assert {step[1] for step in spec["data"][0]["colorscale"]} == set(distinct()[:8])
     assert "color" not in spec["data"][0]["textfont"]
     assert not [t for t in spec["data"] if t.get("meta") == BAND_MARKS]
     x = ops.origin_coded_input((1, 16, 2, 3))
-    _, _, spec = figure_of([x], [ops.depth_to_space(x, 2, "DCR")])
+    _, _, spec = figure_of([x], [depth_to_space(x, 2, "DCR")])
     bands = [step[1] for step in spec["data"][0]["colorscale"][::2]]
     assert set(bands) <= set(distinct()) and len(set(bands[:8])) == len(set(bands[8:])) == 8
     assert spec["data"][0]["zmax"] == 15.5
@@ -131,7 +136,7 @@ def test_tiles_take_the_channel_colors_and_band_marks_beyond_them():
 
 def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
     x = ops.origin_coded_input((1, 64, 100, 30))
-    _, _, figure = build([x], [ops.depth_to_space(x, 4, "CRD")])
+    _, _, figure = build([x], [depth_to_space(x, 4, "CRD")])
     assert len(cells(figure.to_dict())) <= 2 * MAX_CELLS
     drawn = figure.context.note
     assert "x: the first 2 of 64 tiles, each its first 64 x 30 cells"  # 4,096 // (64 * 30) in drawn
@@ -141,9 +146,9 @@ def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
 
 
 def test_the_diff_figure_marks_differing_cells_before_and_after():
-    [x], [y] = ops.detective_example("mixed_up")
+    [x], [y] = detective_example("mixed_up")
     report = ops.identify(x, y)
-    diff = ops.mix_up_diff(report, x.shape)
+    diff = mix_up_diff(report, x.shape)
     spec = diff_figure(diff["before"], diff["after"], "as given", "with P").to_dict()
     z, text = arrays(spec["data"][0]["z"]), arrays(spec["data"][0]["text"])
     assert int(np.nansum(z)) == int(diff["before"].sum()) > 0

@@ -4,6 +4,9 @@ import numpy as np
 import pytest
 
 import ops
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
+from ops.operators.index_maps import depth_to_space_map, space_to_depth_map, split_map
 from support.figures import struck_cells
 from viz import bitwise_fig, depth_space_fig, split_join_fig
 from viz.common import MAX_FRAMES
@@ -11,11 +14,11 @@ from viz.explain import step_count, with_step
 
 
 @pytest.mark.parametrize("direction, shape", [("depth_to_space", (1, 8, 2, 3)), ("space_to_depth", (1, 3, 4, 6))])
-@pytest.mark.parametrize("order", ops.ORDERS)
+@pytest.mark.parametrize("order", ORDERS)
 def test_depth_steps_walk_the_output_in_order_and_follow_the_operator(direction, shape, order):
     x = ops.origin_coded_input(shape, "UINT32")
-    operator = ops.depth_to_space if direction == "depth_to_space" else ops.space_to_depth
-    index_map = (ops.depth_to_space_map if direction == "depth_to_space" else ops.space_to_depth_map)(shape, 2, order)
+    operator = depth_to_space if direction == "depth_to_space" else space_to_depth
+    index_map = (depth_to_space_map if direction == "depth_to_space" else space_to_depth_map)(shape, 2, order)
     figure = depth_space_fig.depth_space_figure(x, operator(x, 2, order), 2, order, direction)
     count = step_count("depth_space", figure)
     assert count == index_map.size
@@ -36,7 +39,7 @@ def test_depth_steps_walk_the_output_in_order_and_follow_the_operator(direction,
 def test_split_steps_follow_the_operator():
     x = ops.origin_coded_input((2, 7, 3), "UINT32")
     sizes = [3, 1, 3]
-    maps = ops.split_map(x.shape, 1, sizes)
+    maps = split_map(x.shape, 1, sizes)
     figure = split_join_fig.split_join_figure(x, 1, sizes)
     count = step_count("split_join", figure)
     assert count == 7 * 3  # the drawn plane: dims 1 and 2, dim 0 fixed at 0
@@ -52,7 +55,7 @@ def test_bit_steps_go_from_the_top_bit_down_with_the_operators_bits(dtype):
     width = np.dtype(dtype).itemsize * 8
     unsigned = f"u{width // 8}"
     a, b = (rng.integers(0, 256, size=3 * width // 8, dtype=np.uint8).view(dtype) for _ in range(2))
-    out = ops.bit_or(a, b)
+    out = bit_or(a, b)
     figure = bitwise_fig.bitwise_figure(a, b, out)
     assert step_count("bitwise", figure) == width
     for number in range(width):
@@ -69,7 +72,7 @@ def slider_labels(figure):
 
 def test_64_bit_element_sweeps_all_64_bits_named_by_number():
     a, b = np.float64([1.0]), np.float64([2.0])
-    figure = bitwise_fig.bitwise_figure(a, b, ops.bit_or(a, b))
+    figure = bitwise_fig.bitwise_figure(a, b, bit_or(a, b))
     frames = figure.to_dict()["frames"]
     assert len(frames) == 64 <= MAX_FRAMES
     assert slider_labels(figure) == [f"#0 bit {bit}" for bit in range(63, -1, -1)]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.descriptors.layouts import identity_descs
+from ops.descriptors.layouts import copy_order, identity_descs, logical_tensor
 from ops.tensor_desc import element_offsets
 from support.figures import changed_traces
 from viz.common import MAX_FRAMES, figure_json_size
@@ -33,7 +33,7 @@ def test_frame_steps_run_from_nothing_to_everything(count, max_frames):
 def _nhwc():
     inp, out = ops.layout_preset("NCHW -> NHWC", "UINT16")
     source = np.arange(24, dtype=np.uint16)
-    return inp, out, source, ops.copy_order(inp, out)
+    return inp, out, source, copy_order(inp, out)
 
 
 def test_copy_animation_ends_with_the_core_output_and_colors_every_written_cell():
@@ -62,7 +62,7 @@ def test_copy_hover_names_the_logical_index_of_each_output_cell():
 def test_untouched_output_cells_keep_their_previous_value_and_say_so():
     inp, out = ops.layout_preset("pad by 1", "INT8")
     source = np.arange(1, 13, dtype=np.int8)
-    steps = ops.copy_order(inp, out)
+    steps = copy_order(inp, out)
     figure = copy_figure(steps, source, np.full(16, -1, np.int8), 4, 4).to_dict()
     text = [t for row in changed_traces(figure["frames"][-1])[Trace.OUTPUT]["text"] for t in row]
     assert text[3] == "-1" and text[4] == "4"
@@ -75,7 +75,7 @@ def test_logical_figure_colors_by_source_and_tells_both_offsets():
     inp, out = ops.layout_preset("broadcast a row", "FLOAT32")
     in_desc, out_desc = identity_descs(inp, out)
     buffer = np.array([1.5, 2.5, 3.5, 4.5], np.float32)
-    logical = ops.logical_tensor(buffer, inp)
+    logical = logical_tensor(buffer, inp)
     sources = element_offsets(in_desc.Sizes, in_desc.Strides)
     destinations = element_offsets(out_desc.Sizes, out_desc.Strides)
     figure = logical_figure(logical, sources, destinations).to_dict()
@@ -105,7 +105,7 @@ def test_page_cap_figures_stay_small():
     inp = {"DataType": "FLOAT64", "Sizes": [32, 32]}
     out = {"DataType": "FLOAT64", "Sizes": [32, 32], "Strides": [1, 128]}
     source = np.random.default_rng(0).random(1024)
-    steps = ops.copy_order(inp, out)
+    steps = copy_order(inp, out)
     after = ops.element_wise_identity(source, inp, out)
     figure = copy_figure(steps, source, np.zeros_like(after), 32, 64)
     assert figure_json_size(figure) < 1_000_000  # one byte per cell per frame: about 0.8 MB here
@@ -118,9 +118,9 @@ def test_specs_are_what_plotly_itself_writes(name):
     inp, out = ops.layout_preset(name, "FLOAT16")
     in_desc, out_desc = identity_descs(inp, out)
     source = np.arange(in_desc.buffer_elements, dtype=np.float16)
-    logical = ops.logical_tensor(source, inp)
+    logical = logical_tensor(source, inp)
     figures = [
-        copy_figure(ops.copy_order(inp, out), source, np.zeros(out_desc.buffer_elements, np.float16), 4, 4),
+        copy_figure(copy_order(inp, out), source, np.zeros(out_desc.buffer_elements, np.float16), 4, 4),
         logical_figure(logical, element_offsets(in_desc.Sizes, in_desc.Strides),
                        element_offsets(out_desc.Sizes, out_desc.Strides)),
     ]

@@ -4,9 +4,11 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ops import buffer_tensor_size, element_size
-from ops.tensor_desc import make_tensor_desc, memory_map
+from ops import buffer_tensor_size
+from ops.datatypes import element_size
+from ops.tensor_desc import memory_map
 from support.figures import row_zero_on_top
+from support.specs import make_tensor_desc
 from ui.workbench_state import PRESETS, size_arithmetic
 from viz.memory_map_fig import (
     ONCE,

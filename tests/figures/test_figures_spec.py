@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st_
 from hypothesis.extra import numpy as hnp
 
-import ops
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import depth_to_space, space_to_depth
 from ui.charts import chart_data
 from viz import bitwise_fig, depth_space_fig, split_join_fig
 from viz.common import empty_figure
@@ -31,13 +32,13 @@ def as_json(figure):
 
 def depth_space(shape=(1, 8, 2, 3), bs=2, order="DCR", direction="depth_to_space", **kwargs):
     x = np.arange(np.prod(shape), dtype=np.uint32).reshape(shape)
-    run = ops.depth_to_space if direction == "depth_to_space" else ops.space_to_depth
+    run = depth_to_space if direction == "depth_to_space" else space_to_depth
     return depth_space_fig.depth_space_figure(x, run(x, bs, order), bs, order, direction, **kwargs)
 
 
 def bitwise(a, **kwargs):
     b = a[::-1].copy()
-    return bitwise_fig.bitwise_figure(a, b, ops.bit_or(a, b), **kwargs)
+    return bitwise_fig.bitwise_figure(a, b, bit_or(a, b), **kwargs)
 
 
 def split_join(shape=(1, 1, 6, 2), axis=2, sizes=(2, 1, 3), **kwargs):

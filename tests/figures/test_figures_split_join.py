@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ops import DescriptorError, split
+from ops import DescriptorError
+from ops.operators.split_join import split
 from support.figures import plotly_array
 from ui.values import parse_int_list
 from viz.split_join_fig import (

@@ -4,46 +4,17 @@ Correctness under load is asserted (no exception element, every run finishes, me
 same runs are printed by benchmarks/bench_load.py, never asserted here.
 """
 
-import threading
 
 import pytest
 
+from support.load import PAGES, GiB, PeakMemory, failures
 from support.visitor import memory_of, run_visitors, served_app
 
 pytestmark = pytest.mark.load
 
-GiB = 1 << 30
-PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", ""), ("layouts", ""), ("converter", ""),
-         ("detective", ""), ("onnx_model", ""), ("workbench", "")]
 UNCHARTED = ("workbench", "onnx_model")  # their defaults show tables and text, no figure
 # The app's cap: FLOAT64 {1, 64, 512, 512} = 2^24 elements, 128 MiB per tensor; links differ by the seed only.
 CAP_LINK = "dtype=FLOAT64&pattern=random&seed={}&C=64&H=512&W=512"
-
-
-class PeakMemory:
-    """Samples a process's resident memory every 50 ms while in the with block."""
-
-    def __init__(self, pid):
-        self.pid, self.peak = pid, 0
-        self._stop = threading.Event()
-
-    def _sample(self):
-        while not self._stop.is_set():
-            self.peak = max(self.peak, memory_of(self.pid)[0])
-            self._stop.wait(0.05)  # the sampling interval, cut short when the block ends
-
-    def __enter__(self):
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-
-def failures(visits):
-    return [(v.page, v.query, v.exceptions, v.failure) for v in visits if not v.ok]
 
 
 def test_thirty_visitors_opening_every_page_at_once_on_a_fresh_server_see_no_exception():

@@ -10,6 +10,8 @@ from onnx.reference import ReferenceEvaluator
 
 import ops
 import ops.operators.depth_space
+from ops.guard import DEFAULT_ELEMENT_CAP, element_cap
+from ops.operators.depth_space import depth_to_space, order_name, space_to_depth
 
 DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
 ORDER_NAMES = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
@@ -111,17 +113,17 @@ def depth_cases(draw, max_side=5):
                                              ("DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH", SEED_CRD)])
 def test_seed_examples(order, expected):
     assert seed_input().tolist() == [[[[9 * c + 3 * h + w for w in range(3)] for h in range(2)] for c in range(8)]]
-    out = ops.depth_to_space(seed_input(), 2, order)
+    out = depth_to_space(seed_input(), 2, order)
     assert out.dtype == np.uint32 and out.shape == (1, 2, 4, 6)
     np.testing.assert_array_equal(out, expected)
-    np.testing.assert_array_equal(ops.space_to_depth(expected, 2, order), seed_input())
+    np.testing.assert_array_equal(space_to_depth(expected, 2, order), seed_input())
 
 
 @pytest.mark.parametrize("spelling, name", [("DCR", "DEPTH_COLUMN_ROW"), ("crd", "COLUMN_ROW_DEPTH"),
                                             ("COLUMN_ROW_DEPTH", "COLUMN_ROW_DEPTH"),
                                             ("DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW", "DEPTH_COLUMN_ROW")])
 def test_order_spellings(spelling, name):
-    assert ops.order_name(spelling) == name
+    assert order_name(spelling) == name
 
 
 # --- properties -------------------------------------------------------------------------------------------
@@ -130,7 +132,7 @@ def test_order_spellings(spelling, name):
 @given(depth_cases())
 def test_round_trip_is_bit_exact(case):
     x, bs, order = case
-    assert same_bits(ops.space_to_depth(ops.depth_to_space(x, bs, order), bs, order), x)
+    assert same_bits(space_to_depth(depth_to_space(x, bs, order), bs, order), x)
 
 
 @settings(max_examples=60, deadline=None)
@@ -138,16 +140,16 @@ def test_round_trip_is_bit_exact(case):
 def test_space_to_depth_then_back_is_bit_exact(case):
     depth, bs, order = case
     space = depth_to_space_loops(depth, bs, order)
-    assert same_bits(ops.depth_to_space(ops.space_to_depth(space, bs, order), bs, order), space)
+    assert same_bits(depth_to_space(space_to_depth(space, bs, order), bs, order), space)
 
 
 @settings(max_examples=60, deadline=None)
 @given(depth_cases(max_side=4))
 def test_matches_plain_loops(case):
     x, bs, order = case
-    space = ops.depth_to_space(x, bs, order)
+    space = depth_to_space(x, bs, order)
     assert same_bits(space, depth_to_space_loops(x, bs, order))
-    assert same_bits(ops.space_to_depth(space, bs, order), space_to_depth_loops(space, bs, order))
+    assert same_bits(space_to_depth(space, bs, order), space_to_depth_loops(space, bs, order))
 
 
 @settings(max_examples=60, deadline=None)
@@ -155,7 +157,7 @@ def test_matches_plain_loops(case):
 def test_depth_to_space_matches_onnx_reference(case):
     x, bs, order = case
     mode = "DCR" if order == "DEPTH_COLUMN_ROW" else "CRD"
-    assert same_bits(ops.depth_to_space(x, bs, order), onnx_reference("DepthToSpace", x, blocksize=bs, mode=mode))
+    assert same_bits(depth_to_space(x, bs, order), onnx_reference("DepthToSpace", x, blocksize=bs, mode=mode))
 
 
 @settings(max_examples=60, deadline=None)
@@ -163,7 +165,7 @@ def test_depth_to_space_matches_onnx_reference(case):
 def test_space_to_depth_matches_onnx_reference(case):
     depth, bs, _ = case
     space = depth_to_space_loops(depth, bs, "DEPTH_COLUMN_ROW")
-    assert same_bits(ops.space_to_depth(space, bs, "DEPTH_COLUMN_ROW"), onnx_reference("SpaceToDepth", space, blocksize=bs))
+    assert same_bits(space_to_depth(space, bs, "DEPTH_COLUMN_ROW"), onnx_reference("SpaceToDepth", space, blocksize=bs))
 
 
 @settings(max_examples=30, deadline=None)
@@ -173,8 +175,8 @@ def test_tiled_threaded_path_matches_plain_loops(case, tile_bytes):
     x, bs, order = case
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ops.operators.depth_space, "TILE_BYTES", tile_bytes)
-        space = ops.depth_to_space(x, bs, order)
-        back = ops.space_to_depth(space, bs, order)
+        space = depth_to_space(x, bs, order)
+        back = space_to_depth(space, bs, order)
     assert same_bits(space, depth_to_space_loops(x, bs, order))
     assert same_bits(back, x)
 
@@ -187,22 +189,22 @@ def test_large_tensor_matches_reshape_transpose():
         c_out = c // (bs * bs)
         dcr = x.reshape(n, bs, bs, c_out, h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c_out, h * bs, w * bs)
         crd = x.reshape(n, c_out, bs, bs, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c_out, h * bs, w * bs)
-        np.testing.assert_array_equal(ops.depth_to_space(x, bs, "DCR"), dcr)
-        np.testing.assert_array_equal(ops.depth_to_space(x, bs, "CRD"), crd)
-        np.testing.assert_array_equal(ops.space_to_depth(dcr, bs, "DCR"), x)
-        np.testing.assert_array_equal(ops.space_to_depth(crd, bs, "CRD"), x)
+        np.testing.assert_array_equal(depth_to_space(x, bs, "DCR"), dcr)
+        np.testing.assert_array_equal(depth_to_space(x, bs, "CRD"), crd)
+        np.testing.assert_array_equal(space_to_depth(dcr, bs, "DCR"), x)
+        np.testing.assert_array_equal(space_to_depth(crd, bs, "CRD"), x)
 
 
 def test_non_contiguous_input():
     x = np.arange(2 * 8 * 3 * 4, dtype=np.int16).reshape(2, 3, 4, 8).transpose(0, 3, 1, 2)
-    np.testing.assert_array_equal(ops.depth_to_space(x, 2, "CRD"), depth_to_space_loops(x, 2, "COLUMN_ROW_DEPTH"))
-    np.testing.assert_array_equal(ops.space_to_depth(x[:, :, :2], 2, "DCR"),
+    np.testing.assert_array_equal(depth_to_space(x, 2, "CRD"), depth_to_space_loops(x, 2, "COLUMN_ROW_DEPTH"))
+    np.testing.assert_array_equal(space_to_depth(x[:, :, :2], 2, "DCR"),
                                   space_to_depth_loops(x[:, :, :2], 2, "DEPTH_COLUMN_ROW"))
 
 
 def test_output_does_not_alias_input():
     x = seed_input()
-    out = ops.depth_to_space(x, 1, "DCR")
+    out = depth_to_space(x, 1, "DCR")
     out[...] = 0
     assert x[0, 7, 1, 2] == 68
 
@@ -214,18 +216,18 @@ def refused(fn, *args, match):
         fn(*args)
 
 
-@pytest.mark.parametrize("fn", [ops.depth_to_space, ops.space_to_depth])
+@pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])
 @pytest.mark.parametrize("shape", [(8, 2, 3), (1, 1, 8, 2, 3), (8,)])
 def test_refuses_wrong_dimension_count(fn, shape):
     refused(fn, np.zeros(shape, np.float32), 2, "DCR", match=r"InputTensor Sizes .*DimensionCount is \d; .*exactly 4")
 
 
-@pytest.mark.parametrize("fn", [ops.depth_to_space, ops.space_to_depth])
+@pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])
 def test_refuses_zero_size(fn):
     refused(fn, np.zeros((1, 4, 0, 2), np.float32), 2, "DCR", match=r"InputTensor Sizes \[1, 4, 0, 2\]: a size of 0")
 
 
-@pytest.mark.parametrize("fn", [ops.depth_to_space, ops.space_to_depth])
+@pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])
 @pytest.mark.parametrize("block_size, rule", [(0, "at least 1"), (-2, "at least 1"), (2.0, "positive integer"),
                                               ("2", "positive integer"), (True, "positive integer"),
                                               (None, "positive integer")])
@@ -234,35 +236,35 @@ def test_refuses_bad_block_size(fn, block_size, rule):
 
 
 def test_refuses_channels_not_divisible():
-    refused(ops.depth_to_space, np.zeros((1, 8, 2, 3), np.uint32), 3, "DCR",
+    refused(depth_to_space, np.zeros((1, 8, 2, 3), np.uint32), 3, "DCR",
             match=r"BlockSize 3: the input's channel count 8 is not divisible by BlockSize\^2 = 9")
 
 
 @pytest.mark.parametrize("shape, side", [((1, 1, 3, 4), "height 3"), ((1, 1, 4, 6), "width 6")])
 def test_space_to_depth_refuses_sides_not_divisible(shape, side):
-    refused(ops.space_to_depth, np.zeros(shape, np.float32), 4, "DCR", match=f"BlockSize 4: the input's {side} .*BlockSize 4")
+    refused(space_to_depth, np.zeros(shape, np.float32), 4, "DCR", match=f"BlockSize 4: the input's {side} .*BlockSize 4")
 
 
-@pytest.mark.parametrize("fn", [ops.depth_to_space, ops.space_to_depth])
+@pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])
 @pytest.mark.parametrize("order", ["ROW_COLUMN_DEPTH", "", 0, None, "DML_DEPTH_SPACE_ORDER_"])
 def test_refuses_bad_order(fn, order):
     refused(fn, np.zeros((1, 4, 2, 2), np.float32), 2, order, match=r"Order .*DEPTH_COLUMN_ROW .*COLUMN_ROW_DEPTH")
 
 
-@pytest.mark.parametrize("fn", [ops.depth_to_space, ops.space_to_depth])
+@pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])
 @pytest.mark.parametrize("dtype", [np.bool_, np.complex64, np.float128 if hasattr(np, "float128") else np.object_])
 def test_refuses_non_directml_dtype(fn, dtype):
     refused(fn, np.zeros((1, 4, 2, 2), dtype), 2, "DCR", match=r"InputTensor DataType")
 
 
-@pytest.mark.parametrize("fn", [ops.depth_to_space, ops.space_to_depth])
+@pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])
 def test_refuses_non_array(fn):
     refused(fn, [[[[1.0]]]], 1, "DCR", match=r"InputTensor: expected a numpy array")
 
 
 def test_element_cap_names_the_sizes():
     with ops.element_cap_set_to(64):
-        refused(ops.depth_to_space, np.zeros((1, 4, 5, 5), np.float32), 2, "DCR",
+        refused(depth_to_space, np.zeros((1, 4, 5, 5), np.float32), 2, "DCR",
                 match=r"InputTensor Sizes \[1, 4, 5, 5\]: 100 elements exceed the cap of 64")
-        assert ops.depth_to_space(np.zeros((1, 4, 4, 4), np.float32), 2, "DCR").shape == (1, 1, 8, 8)
-    assert ops.element_cap() == ops.DEFAULT_ELEMENT_CAP
+        assert depth_to_space(np.zeros((1, 4, 4, 4), np.float32), 2, "DCR").shape == (1, 1, 8, 8)
+    assert element_cap() == DEFAULT_ELEMENT_CAP

@@ -16,6 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from ops.detective.channels import inverse_permutation, permute_conv_input_channels, permute_conv_output_channels
+from ops.detective.examples import detective_example
+from ops.detective.identify import mix_up_diff
+from ops.detective.origin import origin_coded_inputs, to_npy_bytes
+from ops.operators.depth_space import depth_to_space, space_to_depth
+from ops.operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
+from ops.operators.split_join import join, split
 
 ORDERS = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
 DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
@@ -63,7 +70,7 @@ def test_seed_examples_are_named_with_their_order():
     assert report.matches == [{"operator": "DEPTH_TO_SPACE1", "BlockSize": 2, "Order": "DEPTH_COLUMN_ROW"}]
     assert report.kind == "permutation" and report.permutation is None and report.compared_by == "bits"
     # The seed's values are 9c + 3h + w, not flat indices: the map still names each element's flat index.
-    np.testing.assert_array_equal(report.source_index, ops.depth_to_space_map(x.shape, 2, "DCR"))
+    np.testing.assert_array_equal(report.source_index, depth_to_space_map(x.shape, 2, "DCR"))
     report = ops.identify(x, crd)
     assert report.matches == [{"operator": "DEPTH_TO_SPACE1", "BlockSize": 2, "Order": "COLUMN_ROW_DEPTH"}]
     assert "COLUMN_ROW_DEPTH (CRD)" in report.note
@@ -85,8 +92,8 @@ def test_pixel_shuffle_style_output_is_named_crd_even_as_float64():
 @pytest.mark.parametrize("bs", [1, 2, 3, 4])
 def test_depth_to_space_outputs_are_named_exactly(bs, order):
     x = ops.origin_coded_input((2, 3 * bs * bs, 2, 3))
-    report = ops.identify(x, ops.depth_to_space(x, bs, order))
-    np.testing.assert_array_equal(report.source_index, ops.depth_to_space_map(x.shape, bs, order))
+    report = ops.identify(x, depth_to_space(x, bs, order))
+    np.testing.assert_array_equal(report.source_index, depth_to_space_map(x.shape, bs, order))
     if bs == 1:
         # BlockSize 1 moves nothing: every depth/space descriptor of BlockSize 1 is the identity, and all are named.
         assert len(report.matches) == 4 and report.transpose == (0, 1, 2, 3)
@@ -100,9 +107,9 @@ def test_depth_to_space_outputs_are_named_exactly(bs, order):
 @pytest.mark.parametrize("bs", [2, 3, 4])
 def test_space_to_depth_outputs_are_named_exactly(bs, order):
     x = ops.origin_coded_input((1, 2, 2 * bs, 3 * bs), "INT32")
-    report = ops.identify(x, ops.space_to_depth(x, bs, order))
+    report = ops.identify(x, space_to_depth(x, bs, order))
     assert report.matches == [{"operator": "SPACE_TO_DEPTH1", "BlockSize": bs, "Order": order}]
-    np.testing.assert_array_equal(report.source_index, ops.space_to_depth_map(x.shape, bs, order))
+    np.testing.assert_array_equal(report.source_index, space_to_depth_map(x.shape, bs, order))
 
 
 @st.composite
@@ -118,13 +125,13 @@ def depth_cases(draw):
 def test_the_mix_up_undone_the_wrong_way_is_found_with_its_permutation():
     # A converter that meant to turn CRD weights into DCR ones but applied the inverse permutation.
     x = ops.origin_coded_input((1, 8, 2, 3))
-    wrong = ops.inverse_permutation(ops.channel_permutation(8, 2, "CRD", "DCR"))
-    y = ops.depth_to_space(x[:, wrong], 2, "DCR")
+    wrong = inverse_permutation(ops.channel_permutation(8, 2, "CRD", "DCR"))
+    y = depth_to_space(x[:, wrong], 2, "DCR")
     report = ops.identify(x, y)
     assert report.matches == [] and report.kind == "permutation"
     best = report.permuted_matches[0]
     assert best["applies_to"] == "input channels"
-    np.testing.assert_array_equal(ops.depth_to_space(x[:, report.permutation], 2, best["descriptor"]["Order"]), y)
+    np.testing.assert_array_equal(depth_to_space(x[:, report.permutation], 2, best["descriptor"]["Order"]), y)
     assert {m["descriptor"]["Order"] for m in report.permuted_matches} == set(ORDERS)
     assert "weights[P]" in report.note and str(report.permutation.tolist()) in report.note
 
@@ -135,7 +142,7 @@ def test_depth_to_space_after_any_channel_permutation_is_found(case):
     sizes, bs, order, seed = case
     x = ops.origin_coded_input(sizes)
     shuffle = np.random.default_rng(seed).permutation(sizes[1])
-    y = ops.depth_to_space(x[:, shuffle], bs, order)
+    y = depth_to_space(x[:, shuffle], bs, order)
     report = ops.identify(x, y)
     if report.matches:
         # The shuffle happened to be the identity or exactly the DCR <-> CRD conversion.
@@ -148,7 +155,7 @@ def test_depth_to_space_after_any_channel_permutation_is_found(case):
         assert len(report.permuted_matches) == 2
         for found in report.permuted_matches:
             d = found["descriptor"]
-            np.testing.assert_array_equal(ops.depth_to_space(x[:, found["permutation"]], d["BlockSize"], d["Order"]), y)
+            np.testing.assert_array_equal(depth_to_space(x[:, found["permutation"]], d["BlockSize"], d["Order"]), y)
         moved = [int((m["permutation"] != np.arange(sizes[1])).sum()) for m in report.permuted_matches]
         assert moved == sorted(moved)
 
@@ -159,13 +166,13 @@ def test_space_to_depth_with_permuted_output_channels_is_found(case):
     (n, c, h, w), bs, order, seed = case
     x = ops.origin_coded_input((n, c // (bs * bs), h * bs, w * bs))
     shuffle = np.random.default_rng(seed).permutation(c)
-    y = ops.space_to_depth(x, bs, order)[:, shuffle]
+    y = space_to_depth(x, bs, order)[:, shuffle]
     report = ops.identify(x, y)
     assert report.matches or report.permuted_matches
     for found in report.permuted_matches:
         d = found["descriptor"]
         assert found["applies_to"] == "output channels"
-        np.testing.assert_array_equal(ops.space_to_depth(x, d["BlockSize"], d["Order"])[:, found["permutation"]], y)
+        np.testing.assert_array_equal(space_to_depth(x, d["BlockSize"], d["Order"])[:, found["permutation"]], y)
 
 
 # ---------------------------------------------------------------- transposes
@@ -210,7 +217,7 @@ def split_cases(draw):
 
 
 def _true_for_split(x, ys, descriptor):
-    parts = ops.split(x, descriptor["Axis"], descriptor["AxisSizes"])
+    parts = split(x, descriptor["Axis"], descriptor["AxisSizes"])
     return all(np.array_equal(p, y) for p, y in zip(parts, ys))
 
 
@@ -219,11 +226,11 @@ def _true_for_split(x, ys, descriptor):
 def test_split_along_any_axis_is_named_and_every_named_split_is_true(case):
     shape, axis, sizes = case
     x = ops.origin_coded_input(shape, "INT64")
-    ys = ops.split(x, axis, sizes)
+    ys = split(x, axis, sizes)
     report = ops.identify(x, ys)
     assert {"operator": "SPLIT", "Axis": axis, "OutputCount": len(sizes), "AxisSizes": sizes} in report.matches
     assert all(_true_for_split(x, ys, m) for m in report.matches)
-    for y, source, expected in zip(ys, report.source_index, ops.split_map(shape, axis, sizes)):
+    for y, source, expected in zip(ys, report.source_index, split_map(shape, axis, sizes)):
         np.testing.assert_array_equal(source, expected)
 
 
@@ -232,37 +239,37 @@ def test_split_along_any_axis_is_named_and_every_named_split_is_true(case):
 def test_join_along_any_axis_is_named_and_maps_back_to_each_input(case):
     shape, axis, sizes = case
     whole = ops.origin_coded_input(shape, "FLOAT64")
-    xs = ops.split(whole, axis, sizes)
-    y = ops.join(xs, axis)
+    xs = split(whole, axis, sizes)
+    y = join(xs, axis)
     report = ops.identify(xs, y)
     assert {"operator": "JOIN", "Axis": axis, "InputCount": len(sizes), "AxisSizes": sizes} in report.matches
     for m in report.matches:
-        np.testing.assert_array_equal(ops.join(xs, m["Axis"]), y)
+        np.testing.assert_array_equal(join(xs, m["Axis"]), y)
     which, flat = report.source_input_and_index()
-    expected_which, expected_flat = ops.join_map([a.shape for a in xs], axis)
+    expected_which, expected_flat = join_map([a.shape for a in xs], axis)
     np.testing.assert_array_equal(which, expected_which)
     np.testing.assert_array_equal(flat, expected_flat)
 
 
 def test_seed_split_examples_are_named():
     x = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
-    report = ops.identify(x, ops.split(x, 2, [2, 1, 3]))
+    report = ops.identify(x, split(x, 2, [2, 1, 3]))
     assert report.matches == [{"operator": "SPLIT", "Axis": 2, "OutputCount": 3, "AxisSizes": [2, 1, 3]}]
-    report = ops.identify(x, ops.split(x, 3, [1, 1]))
+    report = ops.identify(x, split(x, 3, [1, 1]))
     assert report.matches == [{"operator": "SPLIT", "Axis": 3, "OutputCount": 2, "AxisSizes": [1, 1]}]
 
 
 def test_outputs_of_a_split_in_the_wrong_order_are_mapped_but_not_named():
     x = ops.origin_coded_input((2, 6))
-    a, b = ops.split(x, 1, [2, 4])
+    a, b = split(x, 1, [2, 4])
     report = ops.identify(x, [b, a])
     assert report.matches == [] and report.kind == "permutation"
-    np.testing.assert_array_equal(report.source_index[0], ops.split_map((2, 6), 1, [2, 4])[1])
+    np.testing.assert_array_equal(report.source_index[0], split_map((2, 6), 1, [2, 4])[1])
 
 
 def test_lists_on_both_sides_get_an_index_map_and_no_descriptor():
     x = ops.origin_coded_input((2, 4))
-    halves = ops.split(x, 0, [1, 1])
+    halves = split(x, 0, [1, 1])
     report = ops.identify(halves, [halves[1], halves[0]])
     assert report.matches == [] and isinstance(report.source_index, list)
     np.testing.assert_array_equal(report.source_index[0], [[4, 5, 6, 7]])
@@ -303,9 +310,9 @@ def test_each_operator_proposes_the_call_that_made_its_shapes(call):
 
 def test_descriptors_are_worded_by_their_operator():
     x = ops.origin_coded_input((1, 8, 2, 3))
-    report = ops.identify(x, ops.depth_to_space(x, 2, "CRD"))
+    report = ops.identify(x, depth_to_space(x, 2, "CRD"))
     assert report.note == "y is x through DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)."
-    report = ops.identify(x, ops.split(x, 1, [3, 5]))
+    report = ops.identify(x, split(x, 1, [3, 5]))
     assert "SPLIT along Axis 1 with OutputCount 2 (sizes [3, 5])" in report.note
     assert ops.identify(x, x.transpose(0, 2, 3, 1)).note.endswith(
         "a rearrangement that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT and JOIN reproduces.")
@@ -357,7 +364,7 @@ def test_a_crop_is_a_gather():
 @pytest.mark.parametrize("bad", [-1.0, 0.5, 1e9, np.nan, np.inf])
 def test_corrupted_cells_are_reported_first_in_row_major_order(bad):
     x = ops.origin_coded_input((1, 8, 2, 3))
-    y = ops.depth_to_space(x, 2, "CRD")
+    y = depth_to_space(x, 2, "CRD")
     y[0, 1, 3, 5] = bad
     y[0, 0, 2, 1] = bad
     report = ops.identify(x, y)
@@ -382,7 +389,7 @@ def test_many_corrupted_cells_list_only_the_first_ones_and_count_all():
 
 def test_a_moved_cell_is_no_near_match():
     x = ops.origin_coded_input((1, 4, 1, 1))
-    y = ops.depth_to_space(x, 2, "DCR")
+    y = depth_to_space(x, 2, "DCR")
     y[0, 0, 0, 0], y[0, 0, 0, 1] = y[0, 0, 0, 1], 99.0
     report = ops.identify(x, y)
     assert report.near_matches == [] and report.unmatched_count == 1
@@ -394,7 +401,7 @@ def test_a_moved_cell_is_no_near_match():
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_every_type_identifies_by_bits(dtype):
     x = ops.origin_coded_input((1, 8, 2, 4), ops.type_name(dtype))
-    report = ops.identify(x, ops.space_to_depth(x, 2, "CRD"))
+    report = ops.identify(x, space_to_depth(x, 2, "CRD"))
     assert report.compared_by == "bits"
     assert report.matches == [{"operator": "SPACE_TO_DEPTH1", "BlockSize": 2, "Order": "COLUMN_ROW_DEPTH"}]
 
@@ -456,12 +463,12 @@ def test_channel_permutation_matches_the_loop_spec_and_converts_the_orders(bs, c
     assert p.dtype == np.int64 and p.tolist() == spec_channel_permutation(channels, bs, source, target)
     rng = np.random.default_rng(seed)
     x = rng.integers(-1000, 1000, (rng.integers(1, 3), channels, rng.integers(1, 4), rng.integers(1, 4)), dtype=np.int32)
-    np.testing.assert_array_equal(ops.depth_to_space(x[:, p], bs, target), ops.depth_to_space(x, bs, source))
-    q = ops.inverse_permutation(p)
+    np.testing.assert_array_equal(depth_to_space(x[:, p], bs, target), depth_to_space(x, bs, source))
+    q = inverse_permutation(p)
     np.testing.assert_array_equal(q, ops.channel_permutation(channels, bs, target, source))
     np.testing.assert_array_equal(p[q], np.arange(channels))
-    space = ops.depth_to_space(x, bs, source)
-    np.testing.assert_array_equal(ops.space_to_depth(space, bs, source), ops.space_to_depth(space, bs, target)[:, q])
+    space = depth_to_space(x, bs, source)
+    np.testing.assert_array_equal(space_to_depth(space, bs, source), space_to_depth(space, bs, target)[:, q])
 
 
 def test_channel_permutation_worked_example_and_identity():
@@ -489,7 +496,7 @@ def test_channel_permutation_refusals(args, message):
 @pytest.mark.parametrize("bad", [[0, 0, 1], [1, 2, 3], np.array([0.0, 1.0]), np.zeros((2, 2), int)])
 def test_inverse_permutation_refuses_non_permutations(bad):
     with pytest.raises(ops.DescriptorError, match="exactly once"):
-        ops.inverse_permutation(bad)
+        inverse_permutation(bad)
 
 
 def conv2d(x, weights, bias):
@@ -514,11 +521,11 @@ def test_reordered_conv_weights_let_dcr_compute_what_crd_computed(bs):
     weights = rng.integers(-3, 4, (channels, 3, 3, 3)).astype(np.float64)
     bias = rng.integers(-3, 4, channels).astype(np.float64)
     p = ops.channel_permutation(channels, bs, "CRD", "DCR")
-    new_weights, new_bias = ops.permute_conv_output_channels(weights, bias, p)
-    before = ops.depth_to_space(conv2d(x, weights, bias), bs, "CRD")
-    after = ops.depth_to_space(conv2d(x, new_weights, new_bias), bs, "DCR")
+    new_weights, new_bias = permute_conv_output_channels(weights, bias, p)
+    before = depth_to_space(conv2d(x, weights, bias), bs, "CRD")
+    after = depth_to_space(conv2d(x, new_weights, new_bias), bs, "DCR")
     np.testing.assert_array_equal(after, before)
-    assert ops.permute_conv_output_channels(weights, None, p)[1] is None
+    assert permute_conv_output_channels(weights, None, p)[1] is None
 
 
 def test_reordered_conv_weights_on_onnx_runtime():
@@ -545,10 +552,10 @@ def test_reordered_conv_weights_on_onnx_runtime():
         return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
 
     crd = upscaler(weights, bias, "CRD")
-    new_weights, new_bias = ops.permute_conv_output_channels(weights, bias, ops.channel_permutation(8, 2, "CRD", "DCR"))
+    new_weights, new_bias = permute_conv_output_channels(weights, bias, ops.channel_permutation(8, 2, "CRD", "DCR"))
     dcr = upscaler(new_weights, new_bias, "DCR")
     assert crd.tobytes() == dcr.tobytes()
-    np.testing.assert_array_equal(crd, ops.depth_to_space(conv2d(x, weights, bias).astype(np.float32), 2, "CRD"))
+    np.testing.assert_array_equal(crd, depth_to_space(conv2d(x, weights, bias).astype(np.float32), 2, "CRD"))
 
 
 def test_conv_after_space_to_depth_keeps_its_result_when_the_order_changes():
@@ -556,21 +563,21 @@ def test_conv_after_space_to_depth_keeps_its_result_when_the_order_changes():
     x = rng.integers(-4, 5, (1, 2, 4, 6)).astype(np.float64)
     weights = rng.integers(-3, 4, (5, 8, 1, 1)).astype(np.float64)
     zero = np.zeros(5)
-    before = conv2d(ops.space_to_depth(x, 2, "CRD"), weights, zero)
+    before = conv2d(space_to_depth(x, 2, "CRD"), weights, zero)
     # space_to_depth(x, CRD) == space_to_depth(x, DCR)[:, P] with P the inverse of the converter's permutation.
-    p = ops.inverse_permutation(ops.channel_permutation(8, 2, "CRD", "DCR"))
-    after = conv2d(ops.space_to_depth(x, 2, "DCR"), ops.permute_conv_input_channels(weights, p), zero)
+    p = inverse_permutation(ops.channel_permutation(8, 2, "CRD", "DCR"))
+    after = conv2d(space_to_depth(x, 2, "DCR"), permute_conv_input_channels(weights, p), zero)
     np.testing.assert_array_equal(after, before)
 
 
 def test_conv_helpers_refuse_mismatched_shapes():
     weights = np.zeros((4, 2, 3, 3))
     with pytest.raises(ops.DescriptorError, match="axis 0 has 4 channels, but the permutation has 3"):
-        ops.permute_conv_output_channels(weights, None, [0, 2, 1])
+        permute_conv_output_channels(weights, None, [0, 2, 1])
     with pytest.raises(ops.DescriptorError, match="bias shape \\[3\\]"):
-        ops.permute_conv_output_channels(weights, np.zeros(3), [0, 1, 2, 3])
+        permute_conv_output_channels(weights, np.zeros(3), [0, 1, 2, 3])
     with pytest.raises(ops.DescriptorError, match="convolution weights"):
-        ops.permute_conv_input_channels(np.zeros(4), [0, 1, 2, 3])
+        permute_conv_input_channels(np.zeros(4), [0, 1, 2, 3])
 
 
 # ---------------------------------------------------------------- the origin-coded input and .npy files
@@ -581,7 +588,7 @@ def test_origin_coded_input_spells_flat_indices_and_survives_npy(data_type):
     x = ops.origin_coded_input((2, 3, 4), data_type)
     assert x.dtype == ops.numpy_dtype(data_type) and x.shape == (2, 3, 4)
     np.testing.assert_array_equal(x.ravel().astype(np.float64), np.arange(24))
-    data = ops.to_npy_bytes(x)
+    data = to_npy_bytes(x)
     assert b"pickle" not in data
     back = ops.read_npy(data)
     assert back.dtype == x.dtype and back.tobytes() == x.tobytes()
@@ -702,7 +709,7 @@ def test_read_printed_array_reads_framework_printouts(text, expected, dtype):
 
 def test_read_printed_array_takes_sizes_and_feeds_the_detective():
     x = ops.origin_coded_input((1, 8, 1, 2))
-    printed = np.array2string(ops.depth_to_space(x, 2, "CRD"), separator=", ")
+    printed = np.array2string(depth_to_space(x, 2, "CRD"), separator=", ")
     y = ops.read_printed_array(printed)
     assert y.shape == (1, 2, 2, 4)
     assert ops.identify(x, y).matches == [{"operator": "DEPTH_TO_SPACE1", "BlockSize": 2, "Order": "COLUMN_ROW_DEPTH"}]
@@ -740,19 +747,19 @@ def test_read_printed_array_caps_its_text():
 
 
 def test_origin_coded_inputs_count_through_all_inputs_as_identify_does():
-    xs = ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)], "INT32")
+    xs = origin_coded_inputs([(1, 2, 3), (1, 1, 3)], "INT32")
     assert [a.shape for a in xs] == [(1, 2, 3), (1, 1, 3)]
     np.testing.assert_array_equal(np.concatenate([a.ravel() for a in xs]), np.arange(9))
-    report = ops.identify(xs, ops.join(xs, 1))
+    report = ops.identify(xs, join(xs, 1))
     which, flat = report.source_input_and_index()
     assert which.ravel().tolist() == [0] * 6 + [1] * 3 and flat.ravel().tolist() == list(range(6)) + list(range(3))
     with ops.element_cap_set_to(8):
         with pytest.raises(ops.DescriptorError, match="all inputs together"):
-            ops.origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
+            origin_coded_inputs([(1, 2, 3), (1, 1, 3)])
     with pytest.raises(ops.DescriptorError, match="non-empty list"):
-        ops.origin_coded_inputs([])
+        origin_coded_inputs([])
     with pytest.raises(ops.DescriptorError, match=r"Sizes\[1\]\[0\] 0"):
-        ops.origin_coded_inputs([(2,), (0,)])
+        origin_coded_inputs([(2,), (0,)])
 
 
 EXPECTED_EXAMPLES = {
@@ -766,37 +773,37 @@ EXPECTED_EXAMPLES = {
 @pytest.mark.parametrize("sizes", [None, [(2, 16, 4, 2)]])
 def test_framework_examples_are_what_the_core_computes_in_the_order_the_docs_give(name, sizes):
     operator, order = EXPECTED_EXAMPLES[name]
-    [x], [y] = ops.detective_example(name, sizes)
-    core = ops.depth_to_space if operator == "DEPTH_TO_SPACE1" else ops.space_to_depth
+    [x], [y] = detective_example(name, sizes)
+    core = depth_to_space if operator == "DEPTH_TO_SPACE1" else space_to_depth
     np.testing.assert_array_equal(y, core(x, 2, order))
     assert ops.identify(x, y).matches == [{"operator": operator, "BlockSize": 2, "Order": order}]
 
 
 def test_the_mixed_up_example_needs_a_permutation_and_the_diff_shows_it_gone():
-    [x], [y] = ops.detective_example("mixed_up", [(1, 12, 2, 2)], "INT32")
+    [x], [y] = detective_example("mixed_up", [(1, 12, 2, 2)], "INT32")
     report = ops.identify(x, y)
     assert report.matches == [] and report.permutation is not None
-    diff = ops.mix_up_diff(report, x.shape)
+    diff = mix_up_diff(report, x.shape)
     d = diff["descriptor"]
     # Before: exactly the cells where y differs from the descriptor applied to x as given.
-    np.testing.assert_array_equal(diff["before"], y != ops.depth_to_space(x, d["BlockSize"], d["Order"]))
+    np.testing.assert_array_equal(diff["before"], y != depth_to_space(x, d["BlockSize"], d["Order"]))
     assert diff["before"].any() and not diff["after"].any()
-    assert ops.mix_up_diff(ops.identify(x, ops.depth_to_space(x, 2, "CRD")), x.shape) is None
+    assert mix_up_diff(ops.identify(x, depth_to_space(x, 2, "CRD")), x.shape) is None
 
 
 def test_the_diff_of_a_space_to_depth_with_permuted_output_channels():
     x = ops.origin_coded_input((1, 2, 4, 4))
     shuffle = np.array([3, 1, 2, 0, 4, 5, 6, 7])
-    y = ops.space_to_depth(x, 2, "DCR")[:, shuffle]
+    y = space_to_depth(x, 2, "DCR")[:, shuffle]
     report = ops.identify(x, y)
-    diff = ops.mix_up_diff(report, x.shape)
+    diff = mix_up_diff(report, x.shape)
     assert report.permuted_matches[0]["applies_to"] == "output channels"
     assert not diff["after"].any() and diff["before"].sum() == 2 * 4  # two channels of 2 x 2 moved
 
 
 @pytest.mark.parametrize("name", ["transpose", "split", "join", "broadcast", "corrupted"])
 def test_other_examples_are_reported_as_what_they_are(name):
-    xs, ys = ops.detective_example(name)
+    xs, ys = detective_example(name)
     report = ops.identify(xs if len(xs) > 1 else xs[0], ys if len(ys) > 1 else ys[0])
     if name == "transpose":
         assert report.transpose == (0, 2, 3, 1) and report.matches == []
@@ -827,4 +834,4 @@ def test_other_examples_are_reported_as_what_they_are(name):
 )
 def test_examples_refuse_sizes_that_do_not_fit(name, sizes, message):
     with pytest.raises(ops.DescriptorError, match=message):
-        ops.detective_example(name, sizes)
+        detective_example(name, sizes)

@@ -14,8 +14,9 @@ import ops
 from ops.datatypes import unsigned_of_width
 from ops.descriptors import dxdispatch as dx
 from ops.descriptors import partial
+from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_model_detailed
 from ops.guard import element_cap_set_to
-from support.app import run_through_app
+from support.app import run_through_app, shown
 
 WORKBENCH_CAP = 2**20  # app_pages/workbench.py ELEMENT_CAP
 MODEL_BYTES = 1_000_000
@@ -195,9 +196,9 @@ def test_huge_size_in_bytes_is_refused_before_allocating(generated_values):
 def test_many_dispatches_over_large_buffers_are_refused_at_the_command_that_overflows_the_run():
     model = text_of(identity_model(4000, WORKBENCH_CAP))
     with element_cap_set_to(WORKBENCH_CAP):
-        budget = ops.run_byte_budget()
+        budget = run_byte_budget()
         with pytest.raises(ops.DescriptorError) as error:
-            ops.run_model_detailed(model)
+            run_model_detailed(model)
     # buffers 4 x 8 MB, then 16 MB per dispatch (4 MB in, 3 x 4 MB out) against 128 MB
     overflowing = (budget - 4 * 8 * 2**20) // (16 * 2**20)
     assert str(error.value).startswith(f"commands[{overflowing}]: by this dispatch the run would hold about")
@@ -207,12 +208,12 @@ def test_many_dispatches_over_large_buffers_are_refused_at_the_command_that_over
 def test_a_run_within_the_budget_holds_no_more_than_its_estimate():
     model = identity_model(5, 2**16)
     with element_cap_set_to(WORKBENCH_CAP):
-        estimate = ops.model_run_bytes(model)
-        result = ops.run_model_detailed(model)
+        estimate = model_run_bytes(model)
+        result = run_model_detailed(model)
     held = sum(a.nbytes for r in result.dispatches for part in (r.inputs, r.outputs_before, r.outputs)
                for a in part.values())
     held += sum(b.nbytes for b in result.buffers.values()) + sum(b.nbytes for b in result.buffer_bytes.values())
-    assert held <= estimate <= ops.run_byte_budget()
+    assert held <= estimate <= run_byte_budget()
 
 
 def test_too_many_commands_are_refused():
@@ -310,23 +311,23 @@ def test_workbench_runs_two_hundred_full_prints_bounded():
 
 def test_workbench_names_the_command_that_overflows_the_run():
     at = open_pasted(text_of(identity_model(200, WORKBENCH_CAP)))
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     # the estimate is part of loading, so the model is refused before anything is allocated
     assert any(e.startswith("pasted model is refused: commands[") and "one run may hold" in e for e in errors), errors
 
 
 def test_workbench_draws_the_first_dispatches_of_many():
     at = open_pasted(text_of(identity_model(40, 4)))
-    assert not at.error, [e.value for e in at.error]
-    assert any("28 more dispatches ran; the first 12 are drawn" in i.value for i in at.info)
-    assert sum(s.value.startswith("Cross-check") for s in at.success) == 12
+    assert not at.error, [shown(e.value) for e in at.error]
+    assert any("28 more dispatches ran; the first 12 are drawn" in shown(i.value) for i in at.info)
+    assert sum(shown(s.value).startswith("Cross-check") for s in at.success) == 12
 
 
 @pytest.mark.parametrize("name", ["commented_join", "owned_weights_bit_or", "wrapping_sequences"])
 def test_dxdispatch_syntax_examples_are_offered_with_their_comments(name):
     at = run_through_app("app_pages/workbench.py", {"wb_example": f"dxdispatch/{name}"})
-    assert not at.exception and not at.error, [e.value for e in at.error]
-    assert any(f"examples/dxdispatch/{name}.json: " in s.value and "valid at feature level 6_4" in s.value
+    assert not at.exception and not at.error, [shown(e.value) for e in at.error]
+    assert any(f"examples/dxdispatch/{name}.json: " in shown(s.value) and "valid at feature level 6_4" in shown(s.value)
                for s in at.success)
     source = next(c.value for c in at.code if c.language == "json" and "resources" in c.value)
     assert "//" in source or "/*" in source  # shown as written, comments and all
@@ -339,8 +340,8 @@ def test_workbench_reports_the_first_dispatchables_of_many():
     model["dispatchables"] = {f"copy{i}": copy for i in range(100)}
     model["commands"][0]["dispatchable"] = "copy99"
     at = open_pasted(text_of(model))
-    assert not at.error, [e.value for e in at.error]
-    assert any("The first 24 of 100 dispatchables are reported here" in i.value for i in at.info)
+    assert not at.error, [shown(e.value) for e in at.error]
+    assert any("The first 24 of 100 dispatchables are reported here" in shown(i.value) for i in at.info)
     assert list(at.dataframe[0].value.columns) == ["feature level"] + [f"copy{i}" for i in range(24)]
 
 

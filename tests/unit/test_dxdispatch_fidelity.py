@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops import DescriptorError, load_model, model_notes, run_model, run_model_detailed, validate
+from ops import DescriptorError, load_model, model_notes, run_model, validate
+from ops.descriptors.dxdispatch import run_model_detailed
 from ops.operators import operator
+from ops.operators.depth_space import depth_to_space
 from ops.tensor_desc import buffer_tensor_size, parse_tensor_desc
 from support.paths import EXAMPLES as ALL_EXAMPLES
 
@@ -238,7 +240,7 @@ def test_enum_names_are_exact_in_model_files():
     # The Python API and the pages keep the friendly spellings.
     d2s["dispatchables"]["depth_to_space1"]["desc"]["Order"] = "crd"
     assert validate(d2s["dispatchables"]["depth_to_space1"], "6_4") == []
-    assert ops.depth_to_space(np.zeros((1, 4, 1, 1), np.uint8), 2, "CRD").shape == (1, 1, 2, 2)
+    assert depth_to_space(np.zeros((1, 4, 1, 1), np.uint8), 2, "CRD").shape == (1, 1, 2, 2)
 
 
 def test_integers_must_be_json_integers():
@@ -417,13 +419,13 @@ def test_examples_load_and_run():
 
 
 def test_workbench_shows_dxdispatch_form_and_notes():
-    from support.app import run_through_app
+    from support.app import run_through_app, shown
 
     at = run_through_app("app_pages/workbench.py", None, None)
     at.radio(key="wb_source").set_value("Paste JSON").run()
     at.text_area(key="wb_text").input((EXAMPLES / "wrapping_sequences.json").read_text()).run()
     assert not at.exception, [e.message for e in at.exception]
-    assert any("4 resources, 1 dispatchables, 5 commands" in s.value for s in at.success)
+    assert any("4 resources, 1 dispatchables, 5 commands" in shown(s.value) for s in at.success)
     codes = [c.value for c in at.code]
     assert any(c.startswith("Resource 'bytes': 250, 254, 2, 6\n") for c in codes)
     # The exact form: 72, 105, 33 as H, i, !; the byte 0 as the NUL symbol, 2 and 6 as their control symbols.
@@ -434,7 +436,7 @@ def test_workbench_shows_dxdispatch_form_and_notes():
     model["commands"][0]["bindings"]["ATensor"] = {"name": "a", "elementCount": 1}
     at.text_area(key="wb_text").input(json.dumps(model)).run()
     assert not at.exception
-    assert any("DxDispatch reads this differently: commands[0].bindings.ATensor.elementCount: ignored" in i.value
+    assert any("DxDispatch reads this differently: commands[0].bindings.ATensor.elementCount: ignored" in shown(i.value)
                for i in at.info)
 
 

@@ -10,9 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ops import DescriptorError, bit_or, depth_to_space, join, space_to_depth, split
+from ops import DescriptorError, load_model
 from ops.descriptors.dxdispatch import run_model_detailed
-from ops.descriptors.export import cpp_snippet, initial_values, model_for, normalize_model
+from ops.descriptors.export import cpp_snippet, initial_values, model_for
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import depth_to_space, space_to_depth
+from ops.operators.split_join import join, split
 from support.cpp import MOCK_HEADER
 
 DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
@@ -126,7 +129,7 @@ def test_model_for_refusals(op, inputs, attrs, words):
 
 
 def test_normalize_model_is_json_with_defaults():
-    model = normalize_model(model_for("join", [np.ones((1, 2), np.int8), np.ones((1, 2), np.int8)], axis=0))
+    model = load_model(model_for("join", [np.ones((1, 2), np.int8), np.ones((1, 2), np.int8)], axis=0))
     text = json.dumps(model)
     assert json.loads(text) == model
     desc = model["dispatchables"]["join"]["desc"]

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ops import DescriptorError, operator, split
+from ops import DescriptorError, operator
 from ops.descriptors.fixes import (
     axis_fixes,
     count_fixes,
@@ -15,6 +15,7 @@ from ops.descriptors.fixes import (
     split_fixes,
 )
 from ops.operators.depth_space import depth_to_space_shape, space_to_depth_shape
+from ops.operators.split_join import split
 
 SHAPE_OF = {"depth_to_space": depth_to_space_shape, "space_to_depth": space_to_depth_shape}
 DIMS = ("N", "C", "H", "W")

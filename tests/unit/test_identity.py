@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
-from ops.descriptors.layouts import identity_descs, identity_spec
+from ops import load_model
+from ops.descriptors.layouts import copy_order, identity_descs, identity_problems, logical_tensor
 from ops.operators import operator
 from ops.runtime.identity_check import matrix_rows, matrix_table, read_plan, write_plan
+from support.specs import identity_spec
 
 FLOAT32 = "FLOAT32"
 
@@ -72,13 +74,13 @@ def test_float_bit_patterns_travel_unchanged():
 def test_logical_tensor_and_copy_order():
     inp, out = ops.layout_preset("NCHW -> NHWC", "FLOAT16")
     buffer = np.arange(24, dtype=np.float16)
-    assert np.array_equal(ops.logical_tensor(buffer, inp), buffer.reshape(1, 3, 2, 4))
-    steps = ops.copy_order(inp, out)
+    assert np.array_equal(logical_tensor(buffer, inp), buffer.reshape(1, 3, 2, 4))
+    steps = copy_order(inp, out)
     assert [s.destination for s in steps] == list(range(24))
     # Memory order of NHWC: channel fastest, so sources jump by H*W = 8 and come back.
     assert [s.source for s in steps[:4]] == [0, 8, 16, 1]
     assert steps[1].index == (0, 1, 0, 0)
-    assert len(ops.copy_order(inp, out, limit=5)) == 5
+    assert len(copy_order(inp, out, limit=5)) == 5
 
 
 def _layouts(draw_sizes):
@@ -118,7 +120,7 @@ def test_matches_plain_loops(layout, data_type, seed):
 
 
 def _problems(inp, out, level="6_4"):
-    return ops.identity_problems(inp, out, level)
+    return identity_problems(inp, out, level)
 
 
 def test_overlapping_output_writes_name_output_strides():
@@ -167,15 +169,18 @@ def test_support_rows_from_the_api_page():
     assert set(operator("ELEMENT_WISE_IDENTITY").support_row("6_4").types) == set(ops.DML_TYPES)
 
 
-def test_scale_bias_null_or_absent_only():
+def test_scale_bias_null_absent_or_two_numbers_and_not_with_64_bit_types():
     desc = {"DataType": FLOAT32, "Sizes": [2]}
     base = {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": desc, "OutputTensor": desc}}
     assert ops.validate(base, "6_4") == []
     assert ops.validate({**base, "desc": {**base["desc"], "ScaleBias": None}}, "6_4") == []
-    [given_one] = ops.validate({**base, "desc": {**base["desc"], "ScaleBias": {"Scale": 2.0, "Bias": 1.0}}}, "6_4")
-    assert given_one.startswith("desc.ScaleBias:") and "not modelled here" in given_one
+    assert ops.validate({**base, "desc": {**base["desc"], "ScaleBias": {"Scale": 2.0, "Bias": 1}}}, "6_4") == []
     [broken] = ops.validate({**base, "desc": {**base["desc"], "ScaleBias": {"Scale": "x"}}}, "6_4")
     assert broken.startswith("desc.ScaleBias:") and "expected null or an object" in broken
+    wide = {"DataType": "INT64", "Sizes": [2]}
+    [refused] = ops.validate({**base, "desc": {"InputTensor": wide, "OutputTensor": wide,
+                                               "ScaleBias": {"Scale": 2.0, "Bias": 1}}}, "6_4")
+    assert refused.startswith("desc.ScaleBias:") and "not with INT64 tensors" in refused
 
 
 def test_invalid_pair_raises_naming_every_field():
@@ -221,7 +226,7 @@ def test_dxdispatch_model_runs_a_transpose_and_round_trips():
     model = _model(inp, out, list(range(12)), 12)
     expected = ops.element_wise_identity(np.arange(12, dtype=np.float32), inp, out)
     assert ops.run_model(json.dumps(model))["out"].tolist() == expected.tolist()
-    normalized = ops.normalize_model(json.dumps(model))
+    normalized = load_model(json.dumps(model))
     assert "ScaleBias" not in json.dumps(normalized)
     assert ops.run_model(json.dumps(normalized))["out"].tolist() == expected.tolist()
 
@@ -232,9 +237,20 @@ def test_dxdispatch_padding_leaves_initial_values():
     assert result.reshape(4, 4)[:, 3].tolist() == [-1] * 4 and result.reshape(4, 4)[1, :3].tolist() == [4, 5, 6]
 
 
-def test_dxdispatch_scale_bias_refused_with_its_path():
-    desc = {"DataType": FLOAT32, "Sizes": [2]}
+def test_dxdispatch_scale_bias_model_gives_what_directml_gives():
+    # DxDispatch's own models/dml_element_wise_identity.json (microsoft/DirectML): 1, 2, 3 with Scale 2 and Bias 10.
+    desc = {"DataType": FLOAT32, "Sizes": [3]}
+    model = _model(desc, desc, [1, 2, 3], 3)
+    model["dispatchables"]["copy"]["desc"]["ScaleBias"] = {"Scale": 2, "Bias": 10}
+    assert ops.run_model(json.dumps(model))["out"].tolist() == [12, 14, 16]
+    assert ops.load_model(json.dumps(model))["dispatchables"]["copy"]["desc"]["ScaleBias"] == {"Scale": 2,
+                                                                                                  "Bias": 10}
+
+
+def test_dxdispatch_scale_bias_on_a_64_bit_type_refused_with_its_path():
+    desc = {"DataType": "INT64", "Sizes": [2]}
     model = _model(desc, desc, [1, 2], 2)
+    model["resources"]["in"]["initialValuesDataType"] = model["resources"]["out"]["initialValuesDataType"] = "INT64"
     model["dispatchables"]["copy"]["desc"]["ScaleBias"] = {"Scale": 2, "Bias": 0}
     with pytest.raises(ops.DescriptorError, match=r"dispatchables\.copy\.desc\.ScaleBias"):
         ops.run_model(json.dumps(model))
@@ -251,21 +267,18 @@ def test_cpp_export_names_the_identity_desc():
 def test_cpp_export_compiles(tmp_path):
     from support.cpp import MOCK_HEADER
 
-    # DirectML.h: DML_OPERATOR_ELEMENT_WISE_IDENTITY is 1; DML_SCALE_BIAS holds two FLOATs.
-    header = MOCK_HEADER + """
-typedef float FLOAT;
-struct DML_SCALE_BIAS { FLOAT Scale; FLOAT Bias; };
-const DML_OPERATOR_TYPE DML_OPERATOR_ELEMENT_WISE_IDENTITY = static_cast<DML_OPERATOR_TYPE>(1);
-struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC { const DML_TENSOR_DESC* InputTensor;
-  const DML_TENSOR_DESC* OutputTensor; const DML_SCALE_BIAS* ScaleBias; };
-"""
     bodies = []
     for i, name in enumerate(ops.LAYOUT_PRESETS):
         inp, out = ops.layout_preset(name, "FLOAT16")
         code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": inp, "OutputTensor": out}})
         bodies.append(f"void make_{i}() {{\n{code}(void)operatorDesc;\n}}")
+    inp, out = ops.layout_preset("copy", "UINT8")
+    code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
+                            "desc": {"InputTensor": inp, "OutputTensor": out, "ScaleBias": {"Scale": 0.1, "Bias": -3}}})
+    assert "const DML_SCALE_BIAS scaleBias = {0.10000000149011612f, -3.0f};" in code
+    bodies.append(f"void make_scaled() {{\n{code}(void)operatorDesc;\n}}")
     source = tmp_path / "identity.cpp"
-    source.write_text(header + "\n".join(bodies))
+    source.write_text(MOCK_HEADER + "\n".join(bodies))
     result = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", str(source)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr

@@ -6,6 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from ops.operators.depth_space import depth_to_space, space_to_depth
+from ops.operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
+from ops.operators.split_join import join, split
 
 DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
 ORDER_NAMES = ["DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"]
@@ -38,14 +41,14 @@ def depth_channel(c, bh, bw, bs, c_out, order):
 @given(depth_sizes())
 def test_depth_to_space_map_follows_the_formulas(case):
     (n_, c_, h_, w_), bs, order, dtype, seed = case
-    index = ops.depth_to_space_map((n_, c_, h_, w_), bs, order)
+    index = depth_to_space_map((n_, c_, h_, w_), bs, order)
     c_out = c_ // (bs * bs)
     assert index.shape == (n_, c_out, h_ * bs, w_ * bs)
     n, c, y, x = np.indices(index.shape)
     source = depth_channel(c, y % bs, x % bs, bs, c_out, order)
     np.testing.assert_array_equal(index, np.ravel_multi_index((n, source, y // bs, x // bs), (n_, c_, h_, w_)))
     data = random_bits(np.random.default_rng(seed), (n_, c_, h_, w_), dtype)
-    assert same_bits(data.ravel()[index], ops.depth_to_space(data, bs, order))
+    assert same_bits(data.ravel()[index], depth_to_space(data, bs, order))
 
 
 @settings(max_examples=60, deadline=None)
@@ -54,7 +57,7 @@ def test_space_to_depth_map_follows_the_formulas(case):
     (n_, c_, h_, w_), bs, order, dtype, seed = case
     c_in = c_ // (bs * bs)
     space_sizes = (n_, c_in, h_ * bs, w_ * bs)
-    index = ops.space_to_depth_map(space_sizes, bs, order)
+    index = space_to_depth_map(space_sizes, bs, order)
     assert index.shape == (n_, c_, h_, w_)
     # Invert the formula: every space element (n, c', y, x) lands at depth channel depth_channel(...).
     n, c, y, x = np.indices(space_sizes)
@@ -63,14 +66,14 @@ def test_space_to_depth_map_follows_the_formulas(case):
     expected[target] = np.ravel_multi_index((n, c, y, x), space_sizes)
     np.testing.assert_array_equal(index, expected)
     data = random_bits(np.random.default_rng(seed), space_sizes, dtype)
-    assert same_bits(data.ravel()[index], ops.space_to_depth(data, bs, order))
+    assert same_bits(data.ravel()[index], space_to_depth(data, bs, order))
 
 
 def test_seed_depth_to_space_map():
     """The seed's input has flat index 6c + 3h + w; its first DCR output row 0,18,1,19,... is channels 0 and 2."""
-    index = ops.depth_to_space_map((1, 8, 2, 3), 2, "DCR")
+    index = depth_to_space_map((1, 8, 2, 3), 2, "DCR")
     assert index[0, 0, 0].tolist() == [0, 12, 1, 13, 2, 14]
-    crd = ops.depth_to_space_map((1, 8, 2, 3), 2, "CRD")
+    crd = depth_to_space_map((1, 8, 2, 3), 2, "CRD")
     assert crd[0, 0, 0].tolist() == [0, 6, 1, 7, 2, 8]
 
 
@@ -87,10 +90,10 @@ def split_sizes(draw):
 @given(split_sizes())
 def test_split_map_follows_the_offsets(case):
     shape, axis, sizes, dtype, seed = case
-    maps = ops.split_map(shape, axis, sizes)
+    maps = split_map(shape, axis, sizes)
     data = random_bits(np.random.default_rng(seed), shape, dtype)
     start = 0
-    for size, index, piece in zip(sizes, maps, ops.split(data, axis, sizes)):
+    for size, index, piece in zip(sizes, maps, split(data, axis, sizes)):
         coords = list(np.indices(index.shape))
         coords[axis] = coords[axis] + start
         np.testing.assert_array_equal(index, np.ravel_multi_index(tuple(coords), shape))
@@ -103,7 +106,7 @@ def test_split_map_follows_the_offsets(case):
 def test_join_map_follows_the_offsets(case):
     out_shape, axis, sizes, dtype, seed = case
     input_shapes = [out_shape[:axis] + (s,) + out_shape[axis + 1:] for s in sizes]
-    which, flat = ops.join_map(input_shapes, axis)
+    which, flat = join_map(input_shapes, axis)
     assert which.shape == flat.shape == out_shape
     coords = np.indices(out_shape)
     bounds = np.cumsum([0] + sizes)
@@ -119,12 +122,12 @@ def test_join_map_follows_the_offsets(case):
     gathered = np.empty(out_shape, dtype)
     for i, data in enumerate(inputs):
         gathered[which == i] = data.ravel()[flat[which == i]]
-    assert same_bits(gathered, ops.join(inputs, axis))
+    assert same_bits(gathered, join(inputs, axis))
 
 
 def test_maps_refuse_zero_sizes_and_cap():
     with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes\[2\] 0: must be at least 1"):
-        ops.depth_to_space_map((1, 4, 0, 2), 2)
+        depth_to_space_map((1, 4, 0, 2), 2)
     with ops.element_cap_set_to(10):
         with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes \[1, 4, 2, 2\]: 16 elements exceed the cap of 10"):
-            ops.space_to_depth_map((1, 4, 2, 2), 2)
+            space_to_depth_map((1, 4, 2, 2), 2)

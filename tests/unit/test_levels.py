@@ -2,7 +2,8 @@
 
 import pytest
 
-from ops import FEATURE_LEVELS, DescriptorError, level_name, validate
+from ops import FEATURE_LEVELS, DescriptorError, validate
+from ops.levels import level_name
 from ops.operators import operator
 
 ALL_11 = {"FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8", "UINT64", "UINT32", "UINT16", "UINT8"}

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import ops
 from ops.operators import parallel
+from ops.operators.bitwise import bit_or
+from ops.operators.split_join import join, split
 
 DTYPES = [np.dtype(t) for t in ("float64", "float32", "float16", "int64", "int8", "uint32", "uint16")]
 
@@ -36,7 +37,7 @@ def test_threaded_bit_or_equals_numpy(shape, dtype, seed):
     a, b = random_bytes(shape, dtype, seed), random_bytes(shape, dtype, seed + 1)
     bits = np.dtype(f"u{dtype.itemsize}")
     with tiny_chunks():
-        result = ops.bit_or(a, b)
+        result = bit_or(a, b)
     assert result.tobytes() == np.bitwise_or(a.view(bits), b.view(bits)).tobytes()
 
 
@@ -47,8 +48,8 @@ def test_threaded_split_and_join_equal_numpy(shape, dtype, seed, data):
     cuts = sorted(data.draw(st.lists(st.integers(1, shape[axis] - 1), unique=True)) if shape[axis] > 1 else [])
     sizes = np.diff([0, *cuts, shape[axis]]).tolist()
     with tiny_chunks():
-        parts = ops.split(x, axis, sizes)
-        joined = ops.join(parts, axis)
+        parts = split(x, axis, sizes)
+        joined = join(parts, axis)
     assert [p.tobytes() for p in parts] == [p.tobytes() for p in np.split(x, cuts, axis=axis)]
     assert joined.tobytes() == x.tobytes()
 

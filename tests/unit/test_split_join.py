@@ -9,6 +9,7 @@ from onnx.helper import np_dtype_to_tensor_dtype
 from onnx.reference import ReferenceEvaluator
 
 import ops
+from ops.operators.split_join import join, split
 
 DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
 SEED_INPUT = np.array([[[[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12]]]], dtype=np.float32)
@@ -60,25 +61,25 @@ def split_cases(draw):
 # --- the seed's examples ----------------------------------------------------------------------------------
 
 def test_seed_split_axis_2():
-    outs = ops.split(SEED_INPUT, 2, [2, 1, 3])
+    outs = split(SEED_INPUT, 2, [2, 1, 3])
     assert [o.shape for o in outs] == [(1, 1, 2, 2), (1, 1, 1, 2), (1, 1, 3, 2)]
     assert all(o.dtype == np.float32 for o in outs)
     assert outs[0].tolist() == [[[[1, 2], [3, 4]]]]
     assert outs[1].tolist() == [[[[5, 6]]]]
     assert outs[2].tolist() == [[[[7, 8], [9, 10], [11, 12]]]]
-    assert same_bits(ops.join(outs, 2), SEED_INPUT)
+    assert same_bits(join(outs, 2), SEED_INPUT)
 
 
 def test_seed_split_axis_3():
-    outs = ops.split(SEED_INPUT, 3, [1, 1])
+    outs = split(SEED_INPUT, 3, [1, 1])
     assert [o.shape for o in outs] == [(1, 1, 6, 1), (1, 1, 6, 1)]
     assert outs[0].ravel().tolist() == [1, 3, 5, 7, 9, 11]
     assert outs[1].ravel().tolist() == [2, 4, 6, 8, 10, 12]
-    assert same_bits(ops.join(outs, 3), SEED_INPUT)
+    assert same_bits(join(outs, 3), SEED_INPUT)
 
 
 def test_single_output_is_a_plain_copy():
-    (out,) = ops.split(SEED_INPUT, 0, [1])
+    (out,) = split(SEED_INPUT, 0, [1])
     assert same_bits(out, SEED_INPUT)
     out[...] = 0
     assert SEED_INPUT[0, 0, 5, 1] == 12
@@ -90,16 +91,16 @@ def test_single_output_is_a_plain_copy():
 @given(split_cases())
 def test_join_of_split_is_bit_exact(case):
     x, axis, sizes = case
-    parts = ops.split(x, axis, sizes)
+    parts = split(x, axis, sizes)
     assert [p.shape[axis] for p in parts] == sizes
-    assert same_bits(ops.join(parts, axis), x)
+    assert same_bits(join(parts, axis), x)
 
 
 @settings(max_examples=60, deadline=None)
 @given(split_cases())
 def test_split_matches_onnx_reference(case):
     x, axis, sizes = case
-    ours = ops.split(x, axis, sizes)
+    ours = split(x, axis, sizes)
     theirs = onnx_split(x, axis, sizes)
     assert len(ours) == len(theirs) == len(sizes)
     assert all(same_bits(a, b) for a, b in zip(ours, theirs))
@@ -111,92 +112,92 @@ def test_join_matches_onnx_concat(case, seed):
     x, axis, sizes = case
     rng = np.random.default_rng(seed)
     arrays = [random_bits(rng, x.shape[:axis] + (s,) + x.shape[axis + 1:], x.dtype) for s in sizes]
-    assert same_bits(ops.join(arrays, axis), onnx_concat(arrays, axis))
+    assert same_bits(join(arrays, axis), onnx_concat(arrays, axis))
 
 
 # --- refusals ---------------------------------------------------------------------------------------------
 
 def test_split_refuses_sizes_not_summing():
     with pytest.raises(ops.DescriptorError, match=r"Sizes along Axis 2: 2 \+ 1 \+ 2 = 5, but the input's size along Axis is 6"):
-        ops.split(SEED_INPUT, 2, [2, 1, 2])
+        split(SEED_INPUT, 2, [2, 1, 2])
 
 
 @pytest.mark.parametrize("axis", [4, -1, 10])
 def test_split_refuses_axis_out_of_range(axis):
     with pytest.raises(ops.DescriptorError, match=rf"Axis {axis}: must be in \[0, 3\]"):
-        ops.split(SEED_INPUT, axis, [6])
+        split(SEED_INPUT, axis, [6])
 
 
 @pytest.mark.parametrize("axis", [2.0, "2", None, True])
 def test_split_refuses_non_integer_axis(axis):
     with pytest.raises(ops.DescriptorError, match=r"Axis .*must be an integer"):
-        ops.split(SEED_INPUT, axis, [6])
+        split(SEED_INPUT, axis, [6])
 
 
 def test_split_refuses_output_count_zero():
     with pytest.raises(ops.DescriptorError, match=r"OutputCount 0: must be greater than 0"):
-        ops.split(SEED_INPUT, 2, [])
+        split(SEED_INPUT, 2, [])
 
 
 @pytest.mark.parametrize("sizes, rule", [([3, 0, 3], "at least 1"), ([7, -1], "at least 1"), ([3.0, 3], "positive integer")])
 def test_split_refuses_bad_output_size(sizes, rule):
     with pytest.raises(ops.DescriptorError, match=rf"OutputTensors\[\d\] Sizes\[2\] .*{rule}"):
-        ops.split(SEED_INPUT, 2, sizes)
+        split(SEED_INPUT, 2, sizes)
 
 
 def test_split_refuses_sizes_that_are_not_a_list():
     with pytest.raises(ops.DescriptorError, match=r"OutputTensors sizes 6: expected a list"):
-        ops.split(SEED_INPUT, 2, 6)
+        split(SEED_INPUT, 2, 6)
 
 
 @pytest.mark.parametrize("shape", [(), (1,) * 9])
 def test_split_refuses_dimension_count(shape):
     with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes .*DimensionCount is \d+; this operator needs 1 to 8"):
-        ops.split(np.zeros(shape, np.float32), 0, [1])
+        split(np.zeros(shape, np.float32), 0, [1])
 
 
 def test_split_refuses_zero_size_and_bad_type():
     with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes \[2, 0\]: a size of 0"):
-        ops.split(np.zeros((2, 0), np.float32), 0, [2])
+        split(np.zeros((2, 0), np.float32), 0, [2])
     with pytest.raises(ops.DescriptorError, match=r"InputTensor DataType bool"):
-        ops.split(np.zeros((2, 1), np.bool_), 0, [2])
+        split(np.zeros((2, 1), np.bool_), 0, [2])
 
 
 def test_join_refuses_datatype_mismatch():
     with pytest.raises(ops.DescriptorError, match=r"InputTensors\[1\] DataType float16: must equal InputTensors\[0\] DataType float32"):
-        ops.join([np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float16)], 0)
+        join([np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float16)], 0)
 
 
 def test_join_refuses_dimension_count_mismatch():
     with pytest.raises(ops.DescriptorError, match=r"InputTensors\[1\] DimensionCount 3: must equal InputTensors\[0\]'s 2"):
-        ops.join([np.zeros((2, 2), np.uint8), np.zeros((2, 2, 1), np.uint8)], 0)
+        join([np.zeros((2, 2), np.uint8), np.zeros((2, 2, 1), np.uint8)], 0)
 
 
 def test_join_refuses_size_mismatch_off_axis():
     with pytest.raises(ops.DescriptorError, match=r"InputTensors\[2\] Sizes\[1\] = 3: must equal InputTensors\[0\] Sizes\[1\] = 2 \(only Axis 0 may differ\)"):
-        ops.join([np.zeros((1, 2), np.int64), np.zeros((4, 2), np.int64), np.zeros((1, 3), np.int64)], 0)
+        join([np.zeros((1, 2), np.int64), np.zeros((4, 2), np.int64), np.zeros((1, 3), np.int64)], 0)
 
 
 def test_join_refuses_input_count_zero_and_non_list():
     with pytest.raises(ops.DescriptorError, match=r"InputCount 0: must be greater than 0"):
-        ops.join([], 0)
+        join([], 0)
     with pytest.raises(ops.DescriptorError, match=r"InputTensors: expected a list of arrays"):
-        ops.join(np.zeros((2, 2)), 0)
+        join(np.zeros((2, 2)), 0)
 
 
 def test_join_refuses_axis_out_of_range():
     with pytest.raises(ops.DescriptorError, match=r"Axis 2: must be in \[0, 1\]"):
-        ops.join([np.zeros((2, 2)), np.zeros((2, 2))], 2)
+        join([np.zeros((2, 2)), np.zeros((2, 2))], 2)
 
 
 def test_join_refuses_zero_size_input():
     with pytest.raises(ops.DescriptorError, match=r"InputTensors\[1\] Sizes \[0, 2\]: a size of 0"):
-        ops.join([np.zeros((2, 2)), np.zeros((0, 2))], 0)
+        join([np.zeros((2, 2)), np.zeros((0, 2))], 0)
 
 
 def test_element_cap_names_the_sizes():
     with ops.element_cap_set_to(100):
         with pytest.raises(ops.DescriptorError, match=r"OutputTensor Sizes \[2, 60\]: 120 elements exceed the cap of 100"):
-            ops.join([np.zeros((1, 60), np.uint8), np.zeros((1, 60), np.uint8)], 0)
+            join([np.zeros((1, 60), np.uint8), np.zeros((1, 60), np.uint8)], 0)
         with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes \[101\]: 101 elements exceed the cap of 100"):
-            ops.split(np.zeros(101, np.uint8), 0, [100, 1])
+            split(np.zeros(101, np.uint8), 0, [100, 1])

@@ -15,9 +15,13 @@ from hypothesis import strategies as st
 
 import ops
 from ops import Call, DescriptorError, QuizSettings, index_formula, quiz_questions
+from ops.operators.bitwise import bit_or
+from ops.operators.depth_space import ORDERS
+from ops.operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
 
 BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-          ast.Mod: operator.mod, ast.RShift: operator.rshift, ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
+          ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
+          ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 
 
 def evaluate(text):
@@ -45,12 +49,12 @@ def depth_space_case(draw):
     n, h, w = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     op = draw(st.sampled_from(["DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"]))
     shape = (n, c_space * bs * bs, h, w) if op == "DEPTH_TO_SPACE1" else (n, c_space, h * bs, w * bs)
-    order = draw(st.sampled_from(ops.ORDERS))
+    order = draw(st.sampled_from(ORDERS))
     return op, order, bs, shape, draw(st.integers(0, 10**6))
 
 
 def depth_space_map(op, shape, bs, order):
-    return (ops.depth_to_space_map if op == "DEPTH_TO_SPACE1" else ops.space_to_depth_map)(shape, bs, order)
+    return (depth_to_space_map if op == "DEPTH_TO_SPACE1" else space_to_depth_map)(shape, bs, order)
 
 
 def depth_space_call(op, order, bs, shape):
@@ -103,7 +107,7 @@ def split_join_case(draw):
 def test_split_and_join_formulas_are_the_operators_moves(case):
     whole, axis, sizes, pick = case
     parts = [whole[:axis] + (s,) + whole[axis + 1:] for s in sizes]
-    split_maps = ops.split_map(whole, axis, sizes)
+    split_maps = split_map(whole, axis, sizes)
     cell = np.unravel_index(pick % int(np.prod(whole)), whole)
     split = Call.of("SPLIT", [whole], axis=axis, sizes=sizes)
     formula = index_formula(split, cell)
@@ -112,7 +116,7 @@ def test_split_and_join_formulas_are_the_operators_moves(case):
     assert split_maps[k][tuple(index)] == np.ravel_multi_index(cell, whole)
     back = index_formula(split, formula.destination, side="output")
     assert back.source == tuple(int(i) for i in cell)
-    which, flat = ops.join_map(parts, axis)
+    which, flat = join_map(parts, axis)
     join = Call.of("JOIN", parts, axis=axis)
     joined = index_formula(join, formula.destination)
     check_terms(joined)
@@ -137,7 +141,7 @@ def test_bit_or_formula_is_the_operators_bits(data_type, sizes, data):
     b_stored = np.array(data.draw(st.lists(st.integers(0, (1 << width) - 1), min_size=b_count, max_size=b_count)),
                         dtype=unsigned).view(dtype).reshape(stored)
     b = np.broadcast_to(b_stored, sizes)
-    out = ops.bit_or(a, np.ascontiguousarray(b))
+    out = bit_or(a, np.ascontiguousarray(b))
     element, bit = data.draw(st.integers(0, count - 1)), data.draw(st.integers(0, width - 1))
     index = np.unravel_index(element, sizes)
     packed = [int(np.prod(stored[d + 1:])) for d in range(len(sizes))]
@@ -208,7 +212,7 @@ def test_quiz_answers_are_what_the_operator_does(quiz, seed):
                 assert out_map[q.cell] == np.ravel_multi_index(right, shape)
         else:
             parts = call.output_sizes if call.op == "SPLIT" else call.input_sizes
-            which, flat = ops.join_map(parts, call.attr("axis"))
+            which, flat = join_map(parts, call.attr("axis"))
             k_text = q.right[q.right.index("[") + 1:q.right.index("]")] if "s[" in q.right else None
             whole_index, (k, part_index) = ((q.cell, (int(k_text), right)) if k_text is not None
                                             else (right, (q.cell[0], q.cell[1:])))
@@ -230,7 +234,7 @@ def test_quiz_is_reproducible_from_settings_and_seed():
 def test_or_questions_answer_with_bit_or(data_type, a, b):
     dtype = ops.numpy_dtype(data_type)
     unsigned = f"u{dtype.itemsize}"
-    expected = ops.bit_or(np.array(a, dtype=unsigned).view(dtype), np.array(b, dtype=unsigned).view(dtype))
+    expected = bit_or(np.array(a, dtype=unsigned).view(dtype), np.array(b, dtype=unsigned).view(dtype))
     quiz = QuizSettings(Call.of("ELEMENT_WISE_BIT_OR", [(len(a),)] * 2, data_type), (a, b))
     for q in quiz_questions(quiz, 5):
         element = q.cell[0]
@@ -265,3 +269,85 @@ def test_question_names_the_answer_on_both_sides(quiz):
         given, answer = (q.source, q.destination) if q.kind == "where" else (q.destination, q.source)
         assert tuple(given) == tuple(q.cell)
         assert tuple(answer) == parse_index(q.right) or tuple(answer[1:]) == parse_index(q.right)
+
+
+# ---------------------------------------------------------------- the bitwise family
+
+BITWISE = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
+
+
+def bitwise_attrs(spec, draw):
+    return {"output_type": draw(st.sampled_from(spec.output_choices))} if spec.attributes else {}
+
+
+def element_arrays(values, dtype):
+    return [np.array([v], dtype=f"u{dtype.itemsize}").view(dtype) for v in values]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(BITWISE), st.data())
+def test_every_bitwise_formula_is_the_operators_bits(name, data):
+    spec = ops.OPERATORS[name]
+    data_type = data.draw(st.sampled_from(spec.supported_types))
+    dtype = ops.numpy_dtype(data_type)
+    width = dtype.itemsize * 8
+    values = tuple(data.draw(st.integers(0, (1 << width) - 1)) for _ in range(spec.arity[0]))
+    attrs = bitwise_attrs(spec, data.draw)
+    bit = data.draw(st.integers(0, width - 1))
+    formula = index_formula(Call.of(name, [(1,)] * spec.arity[0], data_type, **attrs), (0, bit), values=values)
+    check_terms(formula)
+    (out,) = ops.run(name, element_arrays(values, dtype), **attrs)
+    written = int(out.view(f"u{out.dtype.itemsize}")[0])
+    terms = {t.name: t for t in formula.terms}
+    assert terms["Output"].value == written
+    if f"Output bit {bit}" in terms:
+        assert terms[f"Output bit {bit}"].value == (written >> bit) & 1
+    else:  # the count works through one input bit
+        assert terms[f"X bit {bit}"].value == (values[0] >> bit) & 1
+
+
+@pytest.mark.parametrize("name", BITWISE)
+def test_bitwise_questions_answer_with_the_operator(name):
+    spec = ops.OPERATORS[name]
+    rng = np.random.default_rng(5)
+    for data_type in spec.supported_types:
+        dtype = ops.numpy_dtype(data_type)
+        values = tuple(tuple(int(v) for v in rng.integers(0, 256, 3 * dtype.itemsize, dtype=np.uint8)
+                             .view(f"u{dtype.itemsize}")) for _ in range(spec.arity[0]))
+        attrs = {"output_type": "UINT8"} if spec.attributes else {}
+        quiz = QuizSettings(Call.of(name, [(3,)] * spec.arity[0], data_type, **attrs), values)
+        for q in quiz_questions(quiz, 7):
+            element = q.cell[0]
+            (out,) = ops.run(name, element_arrays([v[element] for v in values], dtype), **attrs)
+            written = int(out.view(f"u{out.dtype.itemsize}")[0])
+            assert int(q.right.split()[0], 0) == written, (data_type, q.prompt)
+            assert len(set(q.choices)) == len(q.choices) >= 3 and f"What does {name} write?" in q.prompt
+
+
+def test_shift_questions_offer_what_numpy_and_x86_would_answer():
+    # UINT8 0x8B << 33: DirectML shifts by 33 & 31 = 1 (0x16); numpy empties the element (0x00), the other direction
+    # gives 0x45, an amount taken modulo 8 gives 0x8B << 1 = 0x16 too, and a rotation by 1 gives 0x17.
+    quiz = QuizSettings(Call.of("ELEMENT_WISE_BIT_SHIFT_LEFT", [(1,), (1,)], "UINT8"), ((0x8B,), (33,)))
+    q = quiz_questions(quiz, 0, count=1)[0]
+    assert q.right == "0x16 (22)" and {"0x00 (0)", "0x45 (69)", "0x17 (23)"} <= set(q.choices)
+    assert "Shift amount e = B & 31 = 33 & 31 = 1" in q.explanation
+    wide = QuizSettings(Call.of("ELEMENT_WISE_BIT_SHIFT_RIGHT", [(1,), (1,)], "UINT64"), ((1 << 63,), (64,)))
+    explanation = quiz_questions(wide, 0, count=1)[0].explanation
+    assert "Shift amount e = 32 | (s & 31) (s >= 32) = 32 | (64 & 31) = 32" in explanation
+
+
+def test_not_and_count_questions_offer_the_usual_mistakes():
+    q = quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_NOT", [(1,)], "UINT8"), ((42,),)), 0, count=1)[0]
+    assert q.right == "0xD5 (213)" and {"0xD6 (214)", "0x00 (0)"} <= set(q.choices)  # -42, a logical NOT
+    q = quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_COUNT", [(1,)], "UINT8"), ((0b0010_1100,),)), 0,
+                       count=1)[0]
+    assert q.right == "3" and {"5", "6"} <= set(q.choices)  # the zeros counted; the highest set bit's position
+    assert "X = 00101100  (bit 0 on the right): 3 bits set" in q.explanation
+
+
+def test_bitwise_refusals_name_the_inputs():
+    with pytest.raises(DescriptorError, match="values: ELEMENT_WISE_BIT_NOT questions need the bit patterns of X's "
+                                              "first elements"):
+        quiz_questions(QuizSettings(Call.of("ELEMENT_WISE_BIT_NOT", [(2,)], "UINT8"), ((1,), (2,))), 0)
+    with pytest.raises(DescriptorError, match="b_strides: ELEMENT_WISE_BIT_COUNT has no BTensor"):
+        index_formula(Call.of("ELEMENT_WISE_BIT_COUNT", [(2,)], "UINT8"), (0, 0), values=(1,), b_strides=(1,))

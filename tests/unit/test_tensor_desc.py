@@ -14,13 +14,13 @@ from ops.tensor_desc import (
     TensorDesc,
     element_offsets,
     find_overlap,
-    make_tensor_desc,
     memory_map,
     normalize_tensor_desc,
     parse_tensor_desc,
     strided_read,
     strided_write,
 )
+from support.specs import make_tensor_desc
 
 
 @pytest.mark.parametrize(

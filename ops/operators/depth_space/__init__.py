@@ -224,6 +224,7 @@ class DepthToSpace(DepthSpace):
     formula_text = "{N, C/BlockSize^2, H*BlockSize, W*BlockSize}"
     to_space = True
     onnx = "DepthToSpace"
+    core_name = "depth_to_space"
     support = support_rows("DEPTH_TO_SPACE1", ("2_1", 4, 4, NO_64_BIT), ("5_0", 4, 4, ALL_TYPES))
     frameworks = DepthToSpaceForms()
 
@@ -239,6 +240,7 @@ class SpaceToDepth(DepthSpace):
     formula_text = "{N, C*BlockSize^2, H/BlockSize, W/BlockSize}"
     to_space = False
     onnx = "SpaceToDepth"
+    core_name = "space_to_depth"
     support = support_rows("SPACE_TO_DEPTH1", ("2_1", 4, 4, NO_64_BIT), ("5_0", 4, 4, ALL_TYPES))
     frameworks = SpaceToDepthForms()
 

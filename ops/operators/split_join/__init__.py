@@ -165,6 +165,7 @@ class Split(SplitJoin):
     code = 62
     summary = "cuts a tensor along Axis into OutputCount parts whose sizes along Axis add up to the input's"
     onnx = "Split"
+    core_name = "split"
     whole_name, parts_name = "InputTensor", "OutputTensors"
     attributes = (Attribute("axis", "Axis", _axis), Attribute("sizes", "OutputTensors sizes along Axis", _part_sizes))
     fields = (Field("InputTensor", INPUT, resource="input"), Field("OutputCount", COUNT, counts="OutputTensors"),
@@ -226,6 +227,7 @@ class Join(SplitJoin):
     code = 63
     summary = "glues InputCount tensors along Axis; they agree on every other dimension"
     onnx = "Concat"
+    core_name = "join"
     arity = (1, None)
     whole_name, parts_name = "OutputTensor", "InputTensors"
     attributes = (Attribute("axis", "Axis", _axis),)

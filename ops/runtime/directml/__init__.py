@@ -1,4 +1,4 @@
-"""DirectML itself as a runtime: the real libdirectml.so, on vkd3d's D3D12 over a Vulkan device, in a worker process.
+"""DirectML itself as a runtime: the real libdirectml.so, on vkd3d-proton's D3D12 over lavapipe, in a worker process.
 
 `directml_status()` says whether it can run here and on what; `run_operator` runs one operator on given buffers;
 `create_operator_verdict` asks DirectML's CreateOperator what it thinks of a descriptor. Descriptors are the core's
@@ -9,7 +9,9 @@ import dataclasses
 import functools
 
 from ...levels import FEATURE_LEVELS
-from .process import Worker, WorkerFailed, install_dir, missing_pieces
+from ...operators import operator
+from ...operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, OUTPUTS, SCALE_BIAS
+from .process import Worker, WorkerBusy, WorkerFailed, WorkerTooSmall, install_dir, missing_pieces
 
 # DirectML's release for each feature level's first appearance (SPEC section 7).
 _FIRST_RELEASE = {"1_0": "1.0", "2_0": "1.1", "2_1": "1.2", "3_0": "1.4", "3_1": "1.5", "4_0": "1.6", "4_1": "1.7",
@@ -41,23 +43,33 @@ def hresult_text(hr):
 class DirectMLStatus:
     available: bool
     reason: str  # why not, or what was found
-    provider: str | None = None  # "DirectML 1.15 (feature level 6_4) via vkd3d-shader 2.1 on llvmpipe (...)"
-    device: str | None = None
-    vkd3d: str | None = None
+    # "DirectML 1.13 (feature level 6_2, from torch-directml ...) via vkd3d-proton 2.14 on llvmpipe (...), Mesa ..."
+    provider: str | None = None
+    device: str | None = None  # the Vulkan device's name
+    vkd3d: str | None = None  # the D3D12 layer: "vkd3d-proton 2.14"
     max_feature_level: str | None = None
     type_support: tuple = ()  # data types DirectML reports the device supports
+    driver: str | None = None  # the Vulkan driver's version line (VkPhysicalDeviceDriverProperties::driverInfo)
+    fp64: tuple = ()  # (name, value) of what decides FLOAT64: the D3D12 option and the Vulkan properties behind it
 
 
 @dataclasses.dataclass(frozen=True)
 class RunResult:
+    """One call's answer: DirectML's HRESULT, the call that failed, the outputs' bytes, and vkd3d-proton's own
+    error lines during the call ("function: message"), which say why a call failed inside D3D12."""
+
     hresult: int
-    stage: str  # the call that failed, "" when the run succeeded
-    outputs: tuple  # output buffers' bytes after the run
-    diagnostics: tuple = ()  # vkd3d-shader's errors during the call (why a shader was not translated)
+    stage: str  # the call that failed ("CompileOperator", "execution", ...), "" when the run succeeded
+    outputs: tuple  # output buffers' bytes after the run (empty when it failed)
+    diagnostics: tuple = ()
 
     @property
     def ok(self):
         return self.hresult == 0
+
+    @property
+    def hresult_text(self):
+        return hresult_text(self.hresult)
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,20 +86,30 @@ def directml_status():
                                      "scripts/setup_directml.sh sets it up on x86-64 Debian as root.")
     try:
         hello = _worker().describe()
+    except WorkerBusy as error:
+        return DirectMLStatus(False, f"{error}.")
     except (WorkerFailed, OSError) as error:
         return DirectMLStatus(False, f"DirectML could not start: {error}")
+    return status_of(hello)
+
+
+def status_of(hello):
+    """DirectMLStatus from a worker's hello."""
     if hello["hr"]:
-        return DirectMLStatus(False, f"DirectML could not start: {hello['stage']} returned {hresult_text(hello['hr'])}",
-                              device=hello.get("device"), vkd3d=hello.get("vkd3d"))
+        reason = f"DirectML could not start: {hello['stage']} returned {hresult_text(hello['hr'])}"
+        if hello.get("diagnostics"):
+            reason += f"; vkd3d-proton said: {hello['diagnostics'][0]}"
+        return DirectMLStatus(False, reason, device=hello.get("device"), vkd3d=hello.get("vkd3d"))
     if hello["bridge_failures"]:
-        return DirectMLStatus(False, f"The System V bridge to vkd3d failed its check: {hello['bridge_failures']}",
+        return DirectMLStatus(False, f"The bridge to vkd3d-proton failed its check: {hello['bridge_failures']}",
                               device=hello["device"], vkd3d=hello["vkd3d"])
     level = level_from_code(hello["max_feature_level"]) if hello.get("max_feature_level") else None
     release = _FIRST_RELEASE.get(level, "")
     provider = (f"DirectML {release} (feature level {level}, from {WHEEL}) via {hello['vkd3d']} on "
-                f"{hello['device']}")
+                f"{hello['device']}, {hello['driver']}")
     types = tuple(t for t, ok in hello["type_support"].items() if ok)
-    return DirectMLStatus(True, f"Found {provider}.", provider, hello["device"], hello["vkd3d"], level, types)
+    return DirectMLStatus(True, f"Found {provider}.", provider, hello["device"], hello["vkd3d"], level, types,
+                          hello["driver"], tuple(hello["fp64"].items()))
 
 
 def _tensor(desc):
@@ -95,11 +117,38 @@ def _tensor(desc):
             "strides": None if desc.Strides is None else list(desc.Strides), "total_bytes": desc.TotalTensorSizeInBytes}
 
 
+def desc_fields(op, attrs, input_count, output_count):
+    """Operator `op`'s desc fields in C order as (kind, value) pairs, which api.py packs without knowing the operator:
+    a tensor field points to the next input or output, an array field to the rest, a count counts them, a UINT or
+    ENUM field holds its attribute (an ENUM as its DirectML.h value), a ScaleBias [Scale, Bias] or None."""
+    spec = operator(op)
+    numbers = {"input": iter(range(input_count)), "output": iter(range(output_count))}
+    fields = []
+    for f in spec.fields:
+        if f.kind in (INPUT, OUTPUT):
+            fields.append(("tensor", (f.kind, next(numbers[f.kind]))))
+        elif f.kind in (INPUTS, OUTPUTS):
+            side = f.kind.removesuffix("s")
+            fields.append(("tensors", (side, list(numbers[side]))))
+        elif f.kind == COUNT:
+            fields.append(("uint", input_count if spec.field(f.counts).kind == INPUTS else output_count))
+        elif f.kind == ENUM:
+            fields.append(("enum", f.enum.code(f.enum.name(attrs[f.attribute], f.name))))
+        elif f.kind == SCALE_BIAS:
+            value = attrs.get(f.attribute)
+            fields.append(("scale_bias", None if value is None else list(value)))
+        else:
+            fields.append(("uint", attrs[f.attribute]))
+    return fields
+
+
 def _request(kind, op, input_descs, output_descs, attrs, level):
     if level not in FEATURE_LEVELS:
         raise ValueError(f"level: {level!r} is not one of {', '.join(FEATURE_LEVELS)}")
-    return {"kind": kind, "op": op, "inputs": [_tensor(d) for d in input_descs],
-            "outputs": [_tensor(d) for d in output_descs], "attrs": dict(attrs), "level": level_code(level)}
+    return {"kind": kind, "type": operator(op).code,
+            "fields": desc_fields(op, attrs, len(input_descs), len(output_descs)),
+            "inputs": [_tensor(d) for d in input_descs], "outputs": [_tensor(d) for d in output_descs],
+            "level": level_code(level)}
 
 
 def create_operator_verdict(op, input_descs, output_descs, attrs, level="1_0"):
@@ -111,7 +160,7 @@ def create_operator_verdict(op, input_descs, output_descs, attrs, level="1_0"):
 def run_operator(op, inputs, outputs, attrs, level="1_0", flags=0, seconds=RUN_SECONDS):
     """Run `op` once on DirectML. inputs: (TensorDesc, its buffer's bytes, TotalTensorSizeInBytes long); outputs:
     (TensorDesc, the output buffer's bytes before the run). WorkerFailed when the worker died or ran out of time
-    (the next call starts a fresh one)."""
+    (the next call starts a fresh one), WorkerBusy when other calls held it longer than a caller waits."""
     request = _request("run", op, [d for d, _ in inputs], [d for d, _ in outputs], attrs, level)
     request["flags"] = flags
     buffers = [data for _, data in inputs] + [data for _, data in outputs]
@@ -119,5 +168,5 @@ def run_operator(op, inputs, outputs, attrs, level="1_0", flags=0, seconds=RUN_S
     return RunResult(answer["hr"], answer["stage"], tuple(results), tuple(answer["diagnostics"]))
 
 
-__all__ = ["DirectMLStatus", "RunResult", "WorkerFailed", "create_operator_verdict", "directml_status",
-           "hresult_text", "level_code", "run_operator"]
+__all__ = ["DirectMLStatus", "RunResult", "WorkerBusy", "WorkerFailed", "WorkerTooSmall", "create_operator_verdict",
+           "directml_status", "hresult_text", "level_code", "run_operator"]

@@ -1,23 +1,20 @@
-"""DirectML's C structures for the operators this project covers, as ctypes, built from the core's tensor descs.
+"""DirectML's C structures, as ctypes, built from the core's tensor descs and an operator's fields.
 
-Layouts, field order and enum values are facts from DirectML.h (microsoft/DirectML): DML_TENSOR_DATA_TYPE counts
-UNKNOWN=0, FLOAT32, FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64; DML_OPERATOR_TYPE
-counts INVALID=0 then the operators in declaration order (ELEMENT_WISE_IDENTITY 1, SPLIT 62, JOIN 63,
-DEPTH_TO_SPACE1 113, SPACE_TO_DEPTH1 114, ELEMENT_WISE_BIT_OR 122). Only ctypes and the standard library are used:
-this module runs inside the DirectML worker.
+An operator arrives as its DML_OPERATOR_TYPE value and its desc's fields in C order, each a (kind, value) pair (the
+registry's, ops/runtime/directml/__init__.py): "tensor" (which input or output), "tensors" (an array of them), "uint",
+"enum" (its DirectML.h value) or "scale_bias" (None or [Scale, Bias]); so any operator is packed without this module
+knowing its name. Layouts and enum values are facts from DirectML.h (microsoft/DirectML): DML_TENSOR_DATA_TYPE counts
+UNKNOWN=0, FLOAT32, FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64. Only ctypes and the
+standard library are used: this module runs inside the DirectML worker.
 """
 
 import ctypes
+import functools
 
 DATA_TYPES = {
     "FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6, "INT16": 7, "INT8": 8,
     "FLOAT64": 9, "UINT64": 10, "INT64": 11,
 }
-OPERATOR_TYPES = {
-    "ELEMENT_WISE_IDENTITY": 1, "SPLIT": 62, "JOIN": 63, "DEPTH_TO_SPACE1": 113, "SPACE_TO_DEPTH1": 114,
-    "ELEMENT_WISE_BIT_OR": 122,
-}
-ORDERS = {"DEPTH_COLUMN_ROW": 0, "COLUMN_ROW_DEPTH": 1}
 TENSOR_TYPE_BUFFER = 1
 FEATURE_TENSOR_DATA_TYPE_SUPPORT = 0
 FEATURE_FEATURE_LEVELS = 1
@@ -47,29 +44,16 @@ class ScaleBias(ctypes.Structure):
 _TENSOR = ctypes.POINTER(TensorDesc)
 
 
-class IdentityDesc(ctypes.Structure):
-    _fields_ = [("InputTensor", _TENSOR), ("OutputTensor", _TENSOR), ("ScaleBias", ctypes.POINTER(ScaleBias))]
+# A field of each kind as its C type: DML_TENSOR_DESC pointers, UINT, an enum (int), _Maybenull_ DML_SCALE_BIAS*.
+FIELD_TYPES = {"tensor": _TENSOR, "tensors": _TENSOR, "uint": ctypes.c_uint, "enum": ctypes.c_int,
+               "scale_bias": ctypes.POINTER(ScaleBias)}
 
 
-class BitOrDesc(ctypes.Structure):
-    _fields_ = [("ATensor", _TENSOR), ("BTensor", _TENSOR), ("OutputTensor", _TENSOR)]
-
-
-class DepthSpaceDesc(ctypes.Structure):
-    """DML_DEPTH_TO_SPACE1_OPERATOR_DESC and DML_SPACE_TO_DEPTH1_OPERATOR_DESC share this layout."""
-
-    _fields_ = [("InputTensor", _TENSOR), ("OutputTensor", _TENSOR), ("BlockSize", ctypes.c_uint),
-                ("Order", ctypes.c_int)]
-
-
-class SplitDesc(ctypes.Structure):
-    _fields_ = [("InputTensor", _TENSOR), ("OutputCount", ctypes.c_uint), ("OutputTensors", _TENSOR),
-                ("Axis", ctypes.c_uint)]
-
-
-class JoinDesc(ctypes.Structure):
-    _fields_ = [("InputCount", ctypes.c_uint), ("InputTensors", _TENSOR), ("OutputTensor", _TENSOR),
-                ("Axis", ctypes.c_uint)]
+@functools.lru_cache(maxsize=64)
+def desc_layout(kinds):
+    """The ctypes Structure of a DML_*_OPERATOR_DESC whose fields are of these kinds, in C order."""
+    return type("OperatorFields", (ctypes.Structure,),
+                {"_fields_": [(f"field{i}", FIELD_TYPES[kind]) for i, kind in enumerate(kinds)]})
 
 
 class FeatureLevelsQuery(ctypes.Structure):
@@ -79,26 +63,23 @@ class FeatureLevelsQuery(ctypes.Structure):
 class OperatorDescription:
     """A DML_OPERATOR_DESC and everything it points to, kept alive together; `pointer` is what CreateOperator takes."""
 
-    def __init__(self, op, inputs, outputs, attrs):
+    def __init__(self, operator_type, fields, inputs, outputs):
         self._keep = []
-        tensors_in = [self._tensor(t) for t in inputs]
-        tensors_out = [self._tensor(t) for t in outputs]
-        if op == "ELEMENT_WISE_IDENTITY":
-            scale_bias = attrs.get("scale_bias")
-            bias = ctypes.pointer(self._hold(ScaleBias(*scale_bias))) if scale_bias is not None else None
-            desc = IdentityDesc(tensors_in[0], tensors_out[0], bias)
-        elif op == "ELEMENT_WISE_BIT_OR":
-            desc = BitOrDesc(tensors_in[0], tensors_in[1], tensors_out[0])
-        elif op in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-            desc = DepthSpaceDesc(tensors_in[0], tensors_out[0], attrs["block_size"], ORDERS[attrs["order"]])
-        elif op == "SPLIT":
-            desc = SplitDesc(tensors_in[0], len(outputs), self._array(outputs), attrs["axis"])
-        elif op == "JOIN":
-            desc = JoinDesc(len(inputs), self._array(inputs), tensors_out[0], attrs["axis"])
-        else:
-            raise ValueError(f"op: {op} is not one of {', '.join(OPERATOR_TYPES)}")
-        self._hold(desc)
-        self.desc = self._hold(OperatorDesc(OPERATOR_TYPES[op], ctypes.addressof(desc)))
+        tensors = {"input": inputs, "output": outputs}
+        values = []
+        for kind, value in fields:
+            if kind == "tensor":
+                side, number = value
+                values.append(self._tensor(tensors[side][number]))
+            elif kind == "tensors":
+                side, numbers = value
+                values.append(self._array([tensors[side][number] for number in numbers]))
+            elif kind == "scale_bias":
+                values.append(None if value is None else ctypes.pointer(self._hold(ScaleBias(*value))))
+            else:
+                values.append(value)
+        desc = self._hold(desc_layout(tuple(kind for kind, _ in fields))(*values))
+        self.desc = self._hold(OperatorDesc(operator_type, ctypes.addressof(desc)))
         self.pointer = ctypes.byref(self.desc)
 
     def _hold(self, value):

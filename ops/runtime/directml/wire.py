@@ -8,12 +8,15 @@ import json
 MAX_HEADER = 1 << 20
 
 
+def message_parts(header, buffers=()):
+    """The header line and the buffers, to be written in that order; the buffers are not copied."""
+    buffers = [memoryview(b).cast("B") for b in buffers]
+    return [json.dumps({**header, "buffers": [b.nbytes for b in buffers]}).encode() + b"\n", *buffers]
+
+
 def write_message(stream, header, buffers=()):
-    buffers = [bytes(b) for b in buffers]
-    line = json.dumps({**header, "buffers": [len(b) for b in buffers]}).encode() + b"\n"
-    stream.write(line)
-    for b in buffers:
-        stream.write(b)
+    for part in message_parts(header, buffers):
+        stream.write(part)
     stream.flush()
 
 

@@ -1,14 +1,16 @@
 """The DirectML worker: a process of its own that loads libdirectml.so through the bridge and runs operators.
 
-Started by process.py under the glibc vkd3d 2.x needs (`ld-linux-x86-64.so.2 --library-path ... python worker.py
-LIB_DIR`), it reads requests on stdin and answers on stdout (wire.py). A crash here (native code, a GPU hang) ends
-only this process; the app sees the pipe close and starts another. It imports nothing of the app: ctypes and the
-standard library, and its siblings api.py and wire.py as plain modules.
+Started by process.py (`python worker.py LIB_DIR`, with lavapipe and the built libraries on LD_LIBRARY_PATH), it
+reads requests on stdin and answers on stdout (wire.py). A crash here (native code, a GPU hang) ends only this
+process; the app sees the pipe close and starts another. It imports nothing of the app: ctypes and the standard
+library, and its siblings api.py and wire.py as plain modules.
 
 Compiled operators are kept per descriptor (a class asking for the same settings compiles once), least recently
-used first out, within COMPILED_BUDGET bytes: each costs its persistent and temporary resources plus an estimate of
-its pipeline and binding objects (COMPILED_OVERHEAD). A descriptor DirectML refused to compile is remembered with
-its answer, within REFUSED_BUDGET bytes of keys and diagnostics, so asking again costs no compilation.
+used first out, within COMPILED_BUDGET bytes, each costed by what its compilation added to this process's resident
+memory (measured in /proc/self/status), and within the runner's shared descriptor heap (a compilation that finds it
+full evicts the oldest and tries again). A descriptor DirectML refused to compile is remembered with its answer,
+within REFUSED_BUDGET bytes of keys and diagnostics, so asking again costs no compilation. Every answer carries the
+process's resident size, for process.py's memory limit.
 """
 
 import collections
@@ -22,18 +24,28 @@ import tempfile
 import api
 import wire
 
-COMPILED_BUDGET = 64 << 20
-COMPILED_OVERHEAD = 256 << 10
+COMPILED_BUDGET = 128 << 20
 REFUSED_BUDGET = 1 << 20
 HRESULT_OK = 0
-# vkd3d-shader's own diagnostics ("E8013: Call to intrinsic function dx.op.bitcastI32toF32 is unhandled."): the
-# reason a shader DirectML compiled could not be translated.
-DIAGNOSTIC = re.compile(r"\b[EW]\d{4}: .*")
+E_OUTOFMEMORY = 0x8007000E
+HEAP_FULL = "descriptor heap full"  # dmlrun.c's stage when the shared heap has no room for a binding table
+# vkd3d-proton's (and its shader compiler's) log lines: "tid:level:function: message" (libs/vkd3d-common/debug.c).
+# Its err lines are the reason a call failed inside D3D12: they go back with the call as its diagnostics.
+LOG_ERROR = re.compile(r"^[0-9a-f]+:err:(\w+): (.*)$")
 DIAGNOSTICS_KEPT = 6
 
 
 def _unsigned(hr):
     return hr & 0xFFFFFFFF
+
+
+def resident_bytes():
+    """This process's resident memory (VmRSS: anonymous, file and shared pages, lavapipe's memfd allocations)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) << 10
+    return 0
 
 
 class Kept:
@@ -54,17 +66,20 @@ class Kept:
         self.entries[key] = (value, cost)
         self.used += cost
         while self.used > self.budget and len(self.entries) > 1:
-            old, old_cost = self.entries.popitem(last=False)[1]
-            if self.release is not None:
-                self.release(old)
-            self.used -= old_cost
+            self.drop_oldest()
+
+    def drop_oldest(self):
+        value, cost = self.entries.popitem(last=False)[1]
+        if self.release is not None:
+            self.release(value)
+        self.used -= cost
 
 
 class Runner:
     def __init__(self, lib_dir):
         self.lib = ctypes.CDLL(os.path.join(lib_dir, "libdmlrun.so"))
-        self.lib.dmlrun_stage.restype = ctypes.c_char_p
-        self.lib.dmlrun_device_name.restype = ctypes.c_char_p
+        for name in ("dmlrun_stage", "dmlrun_device_name", "dmlrun_driver", "dmlrun_d3d12_version"):
+            getattr(self.lib, name).restype = ctypes.c_char_p
         self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
         self.lib.dmlrun_execute.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p,
                                             ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
@@ -72,26 +87,38 @@ class Runner:
         self.lib.dmlrun_create_operator.argtypes = [ctypes.c_int, ctypes.c_void_p]
         self.lib.dmlrun_check_feature_support.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
                                                           ctypes.c_uint, ctypes.c_void_p]
+        self.libc = ctypes.CDLL(None)
         self.opened = _unsigned(self.lib.dmlrun_open(os.path.join(lib_dir, "libdirectml.so").encode()))
-        self.compiled = Kept(COMPILED_BUDGET, self.lib.dmlrun_free)
+        self.compiled = Kept(COMPILED_BUDGET, self._free)
         self.refused = Kept(REFUSED_BUDGET)  # (hr, stage, diagnostics)
+
+    def _free(self, handle):
+        self.lib.dmlrun_free(handle)
+        # Give freed heap pages back to the system, so evicting shows in the resident size.
+        self.libc.malloc_trim(0)
 
     def stage(self):
         return self.lib.dmlrun_stage().decode()
 
     def hello(self):
-        shader = ctypes.CDLL("libvkd3d-shader.so.1")
-        shader.vkd3d_shader_get_version.restype = ctypes.c_char_p
-        vkd3d = shader.vkd3d_shader_get_version(None, None).decode()
         answer = {"hr": self.opened, "stage": self.stage(), "device": self.lib.dmlrun_device_name().decode(),
-                  "vkd3d": vkd3d}
+                  "driver": self.lib.dmlrun_driver().decode(),
+                  "vkd3d": "vkd3d-proton " + self.lib.dmlrun_d3d12_version().decode().removeprefix("v")}
         if self.opened == HRESULT_OK:
             failures = ctypes.create_string_buffer(1024)
             self.lib.dmlrun_bridge_check(failures, len(failures))
             answer["bridge_failures"] = failures.value.decode()
             answer["max_feature_level"] = self.max_feature_level()
             answer["type_support"] = {name: self.type_supported(code) for name, code in api.DATA_TYPES.items()}
+            answer["fp64"] = self.fp64()
         return answer
+
+    def fp64(self):
+        values = [ctypes.c_int(-1) for _ in range(4)]
+        self.lib.dmlrun_fp64(*map(ctypes.byref, values))
+        double_ops, shader_float64, denorm_preserve, independence = (v.value for v in values)
+        return {"DoublePrecisionFloatShaderOps": double_ops, "shaderFloat64": shader_float64,
+                "shaderDenormPreserveFloat64": denorm_preserve, "denormBehaviorIndependence": independence}
 
     def max_feature_level(self):
         levels = (ctypes.c_int * len(api.FEATURE_LEVEL_CODES))(*api.FEATURE_LEVEL_CODES)
@@ -108,26 +135,38 @@ class Runner:
         return _unsigned(hr) == HRESULT_OK and bool(data.value)
 
     def verdict(self, request):
-        description = api.OperatorDescription(request["op"], request["inputs"], request["outputs"], request["attrs"])
+        description = api.OperatorDescription(request["type"], request["fields"], request["inputs"], request["outputs"])
         hr = _unsigned(self.lib.dmlrun_create_operator(request["level"], description.pointer))
         return {"hr": hr, "stage": self.stage() if hr else ""}
 
+    def _compile(self, request):
+        """(hr, handle, measured cost): CreateOperator to the initializer's dispatch, evicting the least recently
+        used compiled operators while the shared descriptor heap has no room."""
+        description = api.OperatorDescription(request["type"], request["fields"], request["inputs"], request["outputs"])
+        while True:
+            handle = ctypes.c_void_p()
+            before = resident_bytes()
+            hr = _unsigned(self.lib.dmlrun_compile(request["level"], description.pointer, request["flags"],
+                                                   ctypes.byref(handle)))
+            cost = max(0, resident_bytes() - before)
+            if hr == E_OUTOFMEMORY and self.stage() == HEAP_FULL and self.compiled.entries:
+                self.compiled.drop_oldest()
+                continue
+            return hr, handle, cost
+
     def _prepared(self, request):
         """(handle, None) of the compiled operator, or (None, (hr, stage, diagnostics)) if DirectML refused it."""
-        key = json.dumps([request[k] for k in ("op", "inputs", "outputs", "attrs", "level", "flags")])
+        key = json.dumps([request[k] for k in ("type", "fields", "inputs", "outputs", "level", "flags")])
         handle, refused = self.compiled.get(key), self.refused.get(key)
         if handle is not None or refused is not None:
             return handle, refused
-        description = api.OperatorDescription(request["op"], request["inputs"], request["outputs"], request["attrs"])
-        handle = ctypes.c_void_p()
-        (hr, errors) = diagnosed(lambda: _unsigned(self.lib.dmlrun_compile(
-            request["level"], description.pointer, request["flags"], ctypes.byref(handle))))
+        (hr, handle, cost), errors = diagnosed(lambda: self._compile(request))
         if hr != HRESULT_OK:
             refused = (hr, self.stage(), errors)
-            self.refused.put(key, refused, len(key) + len(json.dumps(refused)))
+            if self.stage() != HEAP_FULL:  # a full heap is this worker's state, not DirectML's verdict
+                self.refused.put(key, refused, len(key) + len(json.dumps(refused)))
             return None, refused
-        self.compiled.put(key, handle, COMPILED_OVERHEAD + sum(t["total_bytes"] for t in request["inputs"] +
-                                                               request["outputs"]))
+        self.compiled.put(key, handle, cost)
         return handle, None
 
     def run(self, request, buffers):
@@ -135,22 +174,26 @@ class Runner:
         if refused:
             hr, stage, errors = refused
             return {"hr": hr, "stage": stage, "diagnostics": errors}, []
-        data = iter(buffers)
-        in_arrays = [ctypes.create_string_buffer(next(data), t["total_bytes"]) for t in request["inputs"]]
-        out_arrays = [ctypes.create_string_buffer(next(data), t["total_bytes"]) for t in request["outputs"]]
-        n_in, n_out = len(in_arrays), len(out_arrays)
-        in_ptrs = (ctypes.c_void_p * n_in)(*[ctypes.addressof(a) for a in in_arrays])
+        tensors = request["inputs"] + request["outputs"]
+        if [len(b) for b in buffers] != [t["total_bytes"] for t in tensors]:
+            raise ValueError("each buffer must hold its tensor's TotalTensorSizeInBytes")
+        # The runner reads the inputs and writes the outputs in place: the buffers as read from the pipe, uncopied
+        # (bytearrays, see _reader), and the outputs go back from the same memory.
+        pointers = [ctypes.addressof((ctypes.c_char * len(b)).from_buffer(b)) for b in buffers]
+        n_in, n_out = len(request["inputs"]), len(request["outputs"])
+        in_ptrs = (ctypes.c_void_p * n_in)(*pointers[:n_in])
         in_sizes = (ctypes.c_uint64 * n_in)(*[t["total_bytes"] for t in request["inputs"]])
-        out_ptrs = (ctypes.c_void_p * n_out)(*[ctypes.addressof(a) for a in out_arrays])
+        out_ptrs = (ctypes.c_void_p * n_out)(*pointers[n_in:])
         out_sizes = (ctypes.c_uint64 * n_out)(*[t["total_bytes"] for t in request["outputs"]])
         hr = _unsigned(self.lib.dmlrun_execute(handle, n_in, in_ptrs, in_sizes, n_out, out_ptrs, out_sizes))
         if hr != HRESULT_OK:
             return {"hr": hr, "stage": self.stage()}, []
-        return {"hr": hr, "stage": ""}, [a.raw for a in out_arrays]
+        return {"hr": hr, "stage": ""}, buffers[n_in:]
 
 
 def diagnosed(call):
-    """(call(), vkd3d-shader's error lines written to stderr meanwhile): fd 2 goes to a file for the call."""
+    """(call(), vkd3d-proton's err lines written to stderr meanwhile, as "function: message"): fd 2 goes to a file
+    for the call, and what it holds is passed on to the real stderr afterwards."""
     with tempfile.TemporaryFile() as log:
         saved = os.dup(2)
         os.dup2(log.fileno(), 2)
@@ -160,9 +203,11 @@ def diagnosed(call):
             os.dup2(saved, 2)
             os.close(saved)
         log.seek(0)
-        lines = log.read().decode(errors="replace").splitlines()
-    errors = list(dict.fromkeys(m.group(0) for m in map(DIAGNOSTIC.search, lines) if m and m.group(0)[0] == "E"))
-    return result, errors[:DIAGNOSTICS_KEPT]
+        text = log.read()
+    os.write(2, text)
+    lines = text.decode(errors="replace").splitlines()
+    errors = [f"{m.group(1)}: {m.group(2)}" for m in map(LOG_ERROR.match, lines) if m]
+    return result, list(dict.fromkeys(errors))[:DIAGNOSTICS_KEPT]
 
 
 def _reader(stream):
@@ -173,18 +218,23 @@ def _reader(stream):
         return line
 
     def read_exactly(n):
-        data = stream.read(n)
-        if len(data) != n:
-            raise EOFError
+        """n bytes into a bytearray of their own: the runner can use it in place (no copy)."""
+        data = bytearray(n)
+        view, done = memoryview(data), 0
+        while done < n:
+            got = stream.readinto(view[done:])
+            if not got:
+                raise EOFError
+            done += got
         return data
 
     return read_line, read_exactly
 
 
 def main():
-    runner = Runner(sys.argv[1])
+    (runner, errors) = diagnosed(lambda: Runner(sys.argv[1]))
     out = sys.stdout.buffer
-    wire.write_message(out, runner.hello())
+    wire.write_message(out, {**runner.hello(), "diagnostics": errors, "rss": resident_bytes()})
     if runner.opened != HRESULT_OK:
         return
     read_line, read_exactly = _reader(sys.stdin.buffer)
@@ -197,7 +247,8 @@ def main():
             (answer, results), errors = diagnosed(lambda: (runner.verdict(request), []))
         else:
             (answer, results), errors = diagnosed(lambda: runner.run(request, buffers))
-        wire.write_message(out, {"diagnostics": errors, **answer}, results)
+        errors = list(dict.fromkeys(answer.pop("diagnostics", []) + errors))[:DIAGNOSTICS_KEPT]
+        wire.write_message(out, {**answer, "diagnostics": errors, "rss": resident_bytes()}, results)
 
 
 if __name__ == "__main__":

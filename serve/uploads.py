@@ -1,0 +1,103 @@
+"""Uploaded files held by bytes and count, per session and for the whole server.
+
+Streamlit keeps every file PUT to its upload endpoint (/_stcore/upload_file/<session>/<file>) in memory until the
+session ends (streamlit/runtime/memory_uploaded_file_manager.py), and any live session may PUT as many files as it
+likes: 120 files of 16 MiB added 1.9 GB in 6 s, and the work budget never saw them. `BoundedUploads` is the same
+manager with three rules, checked as each file arrives:
+
+- a session keeps at most SESSION_FILES files and SESSION_BYTES bytes: its least recently read files make room
+  (they are its own; a page reading a dropped file sees no file and asks for one again);
+- a file no page has read for STALE_SECONDS is dropped (a tab left open with an old upload);
+- the server keeps at most TOTAL_BYTES of uploads: past that a new file is refused (HTTP 413) until others go.
+
+`install()` makes Streamlit's server build this manager (serve.launch calls it before the server starts).
+"""
+
+import threading
+import time
+
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+MiB = 1 << 20
+SESSION_FILES = 8
+SESSION_BYTES = 40 * MiB  # two files at the largest page cap (16 MB), and room for small ones
+TOTAL_BYTES = 512 * MiB
+STALE_SECONDS = 30 * 60
+
+
+class UploadRefused(Exception):
+    """The server holds TOTAL_BYTES of uploads already."""
+
+
+class BoundedUploads(MemoryUploadedFileManager):
+    def __init__(self, upload_endpoint, clock=time.monotonic):
+        super().__init__(upload_endpoint)
+        self._clock = clock
+        self._read = {}  # (session, file id) -> when a page last read it (or it arrived)
+        self._bounds = threading.Lock()  # held around the base class's own lock, never inside it
+
+    def add_file(self, session_id, file):
+        with self._bounds:
+            now = self._clock()
+            self._drop_stale(now)
+            self.remove_file(session_id, file.file_id)  # a file sent again replaces itself
+            kept = sorted(self.file_storage.get(session_id, {}).values(),
+                          key=lambda rec: self._read.get((session_id, rec.file_id), 0))
+            count, held = len(kept), sum(len(rec.data) for rec in kept)
+            for old in kept:
+                if count < SESSION_FILES and held + len(file.data) <= SESSION_BYTES:
+                    break
+                self.remove_file(session_id, old.file_id)
+                count, held = count - 1, held - len(old.data)
+            if self._total_bytes + len(file.data) > TOTAL_BYTES:
+                raise _refusal(f"the server holds {self._total_bytes / MiB:,.0f} MB of uploads (at most "
+                               f"{TOTAL_BYTES / MiB:,.0f} MB); try again in a few minutes")
+            super().add_file(session_id, file)
+            self._read[(session_id, file.file_id)] = now
+
+    def get_files(self, session_id, file_ids):
+        files = super().get_files(session_id, file_ids)
+        now = self._clock()
+        for rec in files:
+            self._read[(session_id, rec.file_id)] = now
+        return files
+
+    def remove_file(self, session_id, file_id):
+        super().remove_file(session_id, file_id)
+        self._read.pop((session_id, file_id), None)
+
+    def remove_session_files(self, session_id):
+        files = list(self.file_storage.get(session_id, {}))
+        super().remove_session_files(session_id)
+        for file_id in files:
+            self._read.pop((session_id, file_id), None)
+
+    def _drop_stale(self, now):
+        for (session_id, file_id), read in list(self._read.items()):
+            if now - read > STALE_SECONDS:
+                self.remove_file(session_id, file_id)
+
+    def held(self, session_id=None):
+        """(files, bytes) kept for one session, or for the whole server."""
+        with self._lock:
+            if session_id is None:
+                return self._file_count, self._total_bytes
+            files = self.file_storage.get(session_id, {})
+            return len(files), sum(len(rec.data) for rec in files.values())
+
+
+def _refusal(detail):
+    """What the upload route answers: an HTTP 413 with the reason (the route lets Starlette's HTTPException through
+    as its response); UploadRefused where Starlette is not there."""
+    try:
+        from starlette.exceptions import HTTPException
+    except ImportError:
+        return UploadRefused(detail)
+    return HTTPException(status_code=413, detail=detail)
+
+
+def install():
+    """Have Streamlit's server (streamlit/web/server/server.py, Server.__init__) hold uploads in BoundedUploads."""
+    from streamlit.web.server import server
+
+    server.MemoryUploadedFileManager = BoundedUploads

@@ -1,0 +1,96 @@
+"""Issue 24, point 4: uploaded files are held by bytes and count, per session and for the server.
+
+The manager is driven directly with a clock of the test's; tests/test_hostile_load.py PUTs files to a served app.
+"""
+
+import threading
+
+import pytest
+from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+from serve import uploads
+from serve.uploads import BoundedUploads, MiB
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def rec(file_id, size):
+    return UploadedFileRec(file_id=file_id, name=f"{file_id}.onnx", type="application/octet-stream",
+                           data=bytes(size))
+
+
+@pytest.fixture
+def manager():
+    return BoundedUploads("/_stcore/upload_file", clock=Clock())
+
+
+def test_a_session_keeps_a_bounded_number_of_files_its_least_recently_read_going_first(manager):
+    manager.add_file("s", rec("kept", 1))
+    for i in range(120):  # the issue's attack: 120 files from one live session
+        manager._clock.now += 1
+        manager.get_files("s", ["kept"])  # the page reads its own file at every run
+        manager.add_file("s", rec(f"spam{i}", 1))
+    files, _ = manager.held("s")
+    assert files == uploads.SESSION_FILES
+    assert [r.file_id for r in manager.get_files("s", ["kept"])] == ["kept"]
+
+
+def test_a_session_keeps_a_bounded_number_of_bytes(manager):
+    for i in range(30):
+        manager.add_file("s", rec(f"f{i}", 16 * MiB))
+    assert manager.held("s")[1] <= uploads.SESSION_BYTES
+    assert manager.held() == manager.held("s")
+
+
+def test_the_server_refuses_a_file_past_its_total(manager, monkeypatch):
+    monkeypatch.setattr(uploads, "TOTAL_BYTES", 3 * 16 * MiB)
+    for session in "abc":
+        manager.add_file(session, rec("model", 16 * MiB))
+    with pytest.raises(Exception) as refused:
+        manager.add_file("d", rec("model", 16 * MiB))
+    assert getattr(refused.value, "status_code", None) == 413
+    assert "the server holds 48 MB of uploads (at most 48 MB)" in str(refused.value.detail)
+    manager.remove_session_files("a")  # a session ends: its files go, a new one fits
+    manager.add_file("d", rec("model", 16 * MiB))
+    assert manager.held() == (3, 48 * MiB)
+
+
+def test_files_no_page_read_for_a_while_are_dropped(manager):
+    manager.add_file("old", rec("model", MiB))
+    manager._clock.now += uploads.STALE_SECONDS + 1
+    manager.add_file("new", rec("model", MiB))
+    assert manager.held("old") == (0, 0) and manager.held("new") == (1, MiB)
+
+
+def test_a_file_sent_again_replaces_itself(manager):
+    manager.add_file("s", rec("same", MiB))
+    manager.add_file("s", rec("same", 2 * MiB))
+    assert manager.held("s") == (1, 2 * MiB) and manager.held() == (1, 2 * MiB)
+
+
+def test_sessions_adding_at_once_stay_within_the_bounds(manager):
+    def spam(session):
+        for i in range(50):
+            manager.add_file(session, rec(f"f{i}", MiB))
+
+    threads = [threading.Thread(target=spam, args=(f"s{k}",)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(manager.held(f"s{k}")[0] == uploads.SESSION_FILES for k in range(8))
+    assert manager.held() == (8 * uploads.SESSION_FILES, 8 * uploads.SESSION_FILES * MiB)
+
+
+def test_install_makes_streamlits_server_build_the_bounded_manager(monkeypatch):
+    from streamlit.web.server import server
+
+    monkeypatch.setattr(server, "MemoryUploadedFileManager", server.MemoryUploadedFileManager)
+    uploads.install()
+    assert server.MemoryUploadedFileManager is BoundedUploads

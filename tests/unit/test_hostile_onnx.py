@@ -1,0 +1,195 @@
+"""Issue 24, points 2, 3 and 7: uploaded .onnx files cost what they show, never what an attacker multiplies.
+
+Every hostile model is built here, from onnx.helper or from raw protobuf bytes.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import ops
+from ops.frameworks import onnx_models
+from ops.frameworks.example_model import example_upscaling_model
+from ops.frameworks.onnx_census import census
+from support.app import error_texts, run_through_app
+from support.paths import ROOT
+
+PAGE = "app_pages/onnx_model.py"
+MiB = 1 << 20
+
+
+def varint(value):
+    out = bytearray()
+    while True:
+        low, value = value & 0x7F, value >> 7
+        out.append(low | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def raw_model(graph_body):
+    """A ModelProto's bytes around a GraphProto's: IR version 8, opset 18 (field numbers of onnx/onnx.proto)."""
+    return b"\x08\x08" + b"\x3a" + varint(len(graph_body)) + graph_body + b"\x42\x02\x10\x12"
+
+
+def empty_nodes(size):
+    """The issue's 15.8 MB file: nothing but empty nodes, two bytes each (2.7 GB to parse and check)."""
+    return raw_model(b"\x0a\x00" * ((size - 16) // 2))
+
+
+def one_node_of_empty_attributes(count):
+    node = b"\x2a\x00" * count
+    return raw_model(b"\x0a" + varint(len(node)) + node)
+
+
+def model(nodes, inputs, outputs, initializers=()):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()
+
+
+def value(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def dcr_and_crd(count):
+    """`count` DepthToSpace nodes of each mode on one input: every DCR node used to name every CRD node."""
+    nodes = [helper.make_node("DepthToSpace", ["x"], [f"{mode}{i}"], name=f"{mode}{i}", blocksize=2, mode=mode)
+             for mode in ("DCR", "CRD") for i in range(count)]
+    outputs = [value(f"{mode}{i}", [1, 1, 4, 4]) for mode in ("DCR", "CRD") for i in range(count)]
+    return model(nodes, [value("x", [1, 4, 2, 2])], outputs)
+
+
+def chains(count, distinct=False):
+    """`count` Reshape -> Transpose -> Reshape chains (PixelShuffle(2) in CRD order, written out) on inputs at the
+    trace cap, {1, 16, 512, 512}; `distinct`: each one a column narrower, so no two are the same trace."""
+    nodes, inputs, outputs, initializers = [], [], [], []
+    for i in range(count):
+        w = 512 - i if distinct else 512
+        initializers += [numpy_helper.from_array(np.array((1, 4, 2, 2, 512, w), np.int64), f"middle{i}"),
+                         numpy_helper.from_array(np.array((1, 4, 1024, 2 * w), np.int64), f"end{i}")]
+        nodes += [helper.make_node("Reshape", [f"x{i}", f"middle{i}"], [f"m{i}"]),
+                  helper.make_node("Transpose", [f"m{i}"], [f"t{i}"], perm=[0, 1, 4, 2, 5, 3]),
+                  helper.make_node("Reshape", [f"t{i}", f"end{i}"], [f"y{i}"])]
+        inputs.append(value(f"x{i}", [1, 16, 512, w]))
+        outputs.append(value(f"y{i}", [1, 4, 1024, 2 * w]))
+    return model(nodes, inputs, outputs, initializers)
+
+
+def peak_opening(data_expression):
+    """Peak resident MB of a fresh Python opening the model `data_expression` builds (the test's own builders)."""
+    code = textwrap.dedent(f"""
+        import resource, sys
+        sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'tests' / 'unit')!r}]
+        import ops, test_hostile_onnx as t
+        data = {data_expression}
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        try:
+            ops.open_onnx_model(data)
+        except ops.DescriptorError as error:
+            print("refused:", error)
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True).stdout
+    *lines, grown = out.strip().splitlines()
+    return "\n".join(lines), int(grown) / 1024
+
+
+def test_a_file_of_empty_nodes_is_refused_before_it_is_parsed():
+    message, grown = peak_opening("t.empty_nodes(15_800_000)")
+    assert f"more than {onnx_models.MAX_NODES:,} nodes" in message
+    assert grown < 64, grown  # MB over the opened file: parsing it took 2.7 GB
+
+
+def test_a_node_of_a_million_attributes_is_refused_by_its_field_count():
+    with pytest.raises(ops.DescriptorError, match=f"more than {onnx_models.MAX_FIELDS:,} protobuf fields"):
+        ops.open_onnx_model(one_node_of_empty_attributes(1_000_000))
+
+
+@pytest.mark.parametrize("data", [b"\x0b\x00", b"\x3a\x05\x0a", b"\x08" + b"\xff" * 11, b"\x3a" + b"\xff" * 9 + b"\x01"])
+def test_broken_wire_bytes_get_the_not_a_model_message(data):
+    with pytest.raises(ops.DescriptorError, match="not an ONNX model"):
+        ops.open_onnx_model(data)
+
+
+def test_the_census_counts_what_parsing_makes():
+    data = example_upscaling_model()
+    counted = census(data, 10**6, 10**6)
+    import onnx
+
+    parsed = onnx.ModelProto.FromString(data)
+    assert counted.nodes == len(parsed.graph.node) + sum(len(f.node) for f in parsed.functions)
+    assert counted.fields > 10 * counted.nodes
+
+
+def test_risks_between_dcr_and_crd_grow_with_the_nodes_not_their_product():
+    report = ops.open_onnx_model(dcr_and_crd(300))
+    dcr = [n for n in report.nodes if n.attributes.get("mode") == "DCR"]
+    assert len(dcr) == 300 and all(len(n.risks) == 1 for n in dcr)
+    risk = dcr[0].risks[0]
+    assert "(CRD0, CRD1, CRD2, CRD3, CRD4 and 295 more)" in risk
+    # One text for the model, shared: the report holds it once.
+    assert len({id(n.risks[0]) for n in dcr}) == 1
+    assert len(risk) < 1000
+
+
+def test_a_sparse_constant_is_a_note_not_a_traceback():
+    sparse = helper.make_sparse_tensor(helper.make_tensor("v", TensorProto.FLOAT, [2], [1.0, 2.0]),
+                                       helper.make_tensor("i", TensorProto.INT64, [2], [0, 3]), [2**40])
+    nodes = [helper.make_node("Constant", [], ["c"], name="huge", sparse_value=sparse),
+             helper.make_node("Split", ["x"], ["a", "b"], axis=1, num_outputs=2)]
+    report = ops.open_onnx_model(model(nodes, [value("x", [1, 4, 2, 2])], [value("a", [1, 2, 2, 2]),
+                                                                             value("b", [1, 2, 2, 2])]))
+    assert any("Constant 'huge' (sparse_value: a sparse value is not made dense here)" in n for n in report.notes)
+    assert report.nodes[0].settings["AxisSizes"] == [2, 2]
+
+
+def test_a_reshape_chain_whose_sizes_multiply_past_2_to_the_63_is_not_traced():
+    sizes = [2**32, 2**32, 1, 1]  # int64 products wrap to 0 here
+    shape = numpy_helper.from_array(np.array(sizes, np.int64), "shape")
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["m"]),
+             helper.make_node("Transpose", ["m"], ["t"], perm=[1, 0, 2, 3]),
+             helper.make_node("Reshape", ["t", "shape"], ["y"])]
+    report = ops.open_onnx_model(model(nodes, [value("x", sizes)], [value("y", sizes)], [shape]))
+    assert report.rearrangements == []
+
+
+def test_identical_chains_are_traced_once_and_all_chains_within_a_budget(monkeypatch):
+    calls = []
+    identify = onnx_models.identify
+    monkeypatch.setattr(onnx_models, "identify", lambda x, y: calls.append(x.size) or identify(x, y))
+    report = ops.open_onnx_model(chains(100))
+    assert len(report.rearrangements) == 100 and calls == [2**22]
+    assert report.rearrangements[0].settings["Order"] == "COLUMN_ROW_DEPTH"
+    calls.clear()
+    report = ops.open_onnx_model(chains(20, distinct=True))
+    assert sum(calls) <= onnx_models.TRACE_BUDGET
+    assert len(report.rearrangements) == len(calls) < 20
+    assert any(f"{20 - len(calls):,} more Reshape -> Transpose -> Reshape chain(s) are not traced" in n
+               for n in report.notes)
+
+
+def test_a_refused_model_is_kept_so_a_rerun_does_not_open_it_again(monkeypatch):
+    from ui import detective_work
+
+    opened = []
+    monkeypatch.setattr(detective_work, "open_onnx_model", lambda data: opened.append(1) or ops.open_onnx_model(data))
+    data = raw_model(b"\x0a\x00" * 10)  # parses, then the checker refuses it
+    for _ in range(3):
+        with pytest.raises(ops.DescriptorError, match="checker refuses"):
+            detective_work.model_report("refused-model", data, 0)
+    assert opened == [1]
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("empty-nodes.onnx", lambda: empty_nodes(4 * MiB), f"more than {onnx_models.MAX_NODES:,} nodes"),
+    ("attributes.onnx", lambda: one_node_of_empty_attributes(400_000), "protobuf fields"),
+])
+def test_the_page_names_the_cap_an_upload_passes(name, data, message):
+    at = run_through_app(PAGE, query={"onx_source": "upload"})
+    at.file_uploader(key="onx_upload").set_value((name, data(), "application/octet-stream")).run()
+    assert not at.exception
+    assert any(message in text for text in error_texts(at)), error_texts(at)

@@ -1,0 +1,118 @@
+"""The workbench's heavy work, shared between sessions through the server's cache, keyed by the model text's digest.
+
+A class opening one workbench link used to run the model, draw its heatmaps and cross-check its dispatches once per
+visitor: 30 visitors on one heavy link waited 55 s each where one took 1.35 s. Here a run is kept as what the page
+shows of it (its printed lines, and for each drawn dispatch its heatmaps and cross-check verdict), computed once per
+model for the whole server: a run's own arrays (up to 128 MB) are too large to keep, so keeping them would have meant
+running again for every visitor. The others wait for that computation (serve.cache.SharedCache) and share it.
+"""
+
+import dataclasses
+import hashlib
+
+from ops import DescriptorError, cross_check, run_model_partial
+from ops.descriptors.dxdispatch import run_model_detailed
+from viz.memory_map_fig import memory_map_figure
+from viz.workbench_fig import color_limits, tensor_heatmap
+
+from . import echo
+from . import workbench_state as wb
+from .shared import CACHE, shared
+
+
+@dataclasses.dataclass(frozen=True)
+class Heatmap:
+    key: str  # the chart's widget key
+    title: str  # as text (the figure's own title is Plotly-escaped: ui.echo)
+    figure: object
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawnDispatch:
+    """What the page shows of one dispatch: its inputs' heatmaps, each output's before and after, its cross-check
+    as (available, matches, provider, note), or the message of a cross-check that was refused."""
+
+    index: int
+    dispatchable: str
+    operator: str
+    inputs: tuple
+    outputs: tuple  # (before Heatmap, after Heatmap) pairs
+    check: tuple | str
+
+
+@dataclasses.dataclass(frozen=True)
+class RunView:
+    prints: tuple
+    dxdispatch_prints: tuple
+    drawn: tuple  # DrawnDispatch of the first dispatches
+    dispatches: int  # how many dispatches ran
+
+
+def digest(text):
+    """The key of a model text (str) in the cache: its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _bound_arrays(values, field, bindings):
+    """[(label, resource name, array)] of a record's field, one per array element for array fields."""
+    bound = bindings[field]
+    if isinstance(values, list):
+        return [(f"{field}[{i}]", b["name"], v) for i, (v, b) in enumerate(zip(values, bound))]
+    return [(field, bound["name"], values)]
+
+
+def _heatmap(key, title, array, zrange=None):
+    return Heatmap(key, title, tensor_heatmap(array, echo.figure_text(title), zrange))
+
+
+def _drawn(index, record, command, dispatchable):
+    # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
+    bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
+    inputs = tuple(_heatmap(f"wb_in_{index}_{label}", f"{label} {list(array.shape)} from {resource}", array)
+                   for field, values in record.inputs.items()
+                   for label, resource, array in _bound_arrays(values, field, bindings))
+    outputs = []
+    for field, after in record.outputs.items():
+        pairs = zip(_bound_arrays(record.outputs_before[field], field, bindings), _bound_arrays(after, field, bindings))
+        for (label, resource, old), (_, _, new) in pairs:
+            zrange = color_limits(old, new)
+            outputs.append((_heatmap(f"wb_before_{index}_{label}", f"{label} {list(old.shape)} in {resource}: before",
+                                     old, zrange),
+                            _heatmap(f"wb_after_{index}_{label}", f"{label} {list(new.shape)} in {resource}: after",
+                                     new, zrange)))
+    try:
+        call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
+        report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
+        check = (report.available, report.matches, report.provider, report.note)
+    except DescriptorError as error:
+        check = str(error)
+    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check)
+
+
+def drawn(key, index, record, command, dispatchable):
+    """The DrawnDispatch of commands[index] of the model `key`."""
+    return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable))
+
+
+def run_view(key, model, most):
+    """The RunView of the model whose text has digest `key`, its first `most` dispatches drawn."""
+    def view():
+        result = run_model_detailed(model)
+        steps = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result))
+                 if kind == "dispatch"]
+        shown = tuple(drawn(key, index, step, model["commands"][index], model["dispatchables"][step.dispatchable])
+                      for index, step in steps[:most])
+        return RunView(tuple(result.prints), tuple(result.dxdispatch_prints), shown, len(steps))
+
+    return CACHE.get(("wb_run_view", key, most), view)
+
+
+def partial_run(key, raw):
+    return CACHE.get(("wb_partial", key), lambda: run_model_partial(raw))
+
+
+@shared
+def memory_map(sizes, strides, element_size, declared, role, unit, columns, title):
+    """The explorer's memory map of one desc (viz.memory_map_fig), shared: sizes and strides as tuples."""
+    return memory_map_figure(list(sizes), None if strides is None else list(strides), element_size, declared,
+                             role=role, unit=unit, columns=columns, title=title)
