@@ -38,14 +38,18 @@ VISIBLE_SHARE = """() => {
     }
     return seen / all;
 }"""
-# The cell numbers drawn on screen (labels plotly_chart.js leaves out are transparent): font size and box of each.
+# The cell numbers drawn on screen (labels plotly_chart.js leaves out are transparent): font size and the box of each
+# one's digits. A text's own box is its line box, 1.4 em high, which overlaps the next row's wherever rows are under
+# 1.4 em apart although the digits (0.72 em high, around the box's middle) stand clear of each other: the digits'
+# box is what a reader sees run together.
 CELL_NUMBERS = """() => [...document.querySelectorAll('.dml-chart.js-plotly-plot')].map(plot =>
     [...plot.querySelectorAll('.heatmaplayer text')]
         .filter(t => t.textContent.trim() && Number(getComputedStyle(t).fillOpacity) > 0
                      && getComputedStyle(t).fill !== 'rgba(0, 0, 0, 0)')
-        .map(t => { const r = t.getBoundingClientRect();
-                    return {size: parseFloat(getComputedStyle(t).fontSize), text: t.textContent,
-                            box: [r.left, r.top, r.right, r.bottom]}; }))"""
+        .map(t => { const r = t.getBoundingClientRect(), size = parseFloat(getComputedStyle(t).fontSize);
+                    const middle = (r.top + r.bottom) / 2;
+                    return {size, text: t.textContent,
+                            box: [r.left, middle - 0.36 * size, r.right, middle + 0.36 * size]}; }))"""
 FIRST_FIGURE = """() => { const plot = document.querySelector('.dml-chart.js-plotly-plot');
     const box = plot.getBoundingClientRect();
     const play = [...plot.querySelectorAll('.updatemenu-button')].find(b => b.textContent.trim() === 'Play');
