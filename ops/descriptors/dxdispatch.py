@@ -1053,9 +1053,12 @@ def _run_dispatch(index, command, memory, initial, resources):
     results = _compute(parsed, inputs)
     for name, values in results.items():
         descs, bindings = parsed.tensors[name], command.bindings[name]
-        _each(bindings, lambda b, i: strided_write(
-            _view(memory[b.name], b, resources[b.name], _pick(descs, i)), _pick(values, i),
-            _pick(descs, i).Strides, field=name))
+
+        def write(b, i, descs=descs, values=values, name=name):
+            strided_write(_view(memory[b.name], b, resources[b.name], _pick(descs, i)), _pick(values, i),
+                          _pick(descs, i).Strides, field=name)
+
+        _each(bindings, write)
     after = {name: read(name) for name in before}
     return DispatchRecord(index, command.dispatchable, parsed.operator, inputs, before, after)
 

@@ -15,6 +15,7 @@ process's resident size, for process.py's memory limit.
 
 import collections
 import ctypes
+import functools
 import json
 import os
 import re
@@ -244,9 +245,9 @@ def main():
         except EOFError:
             return
         if request["kind"] == "verdict":
-            (answer, results), errors = diagnosed(lambda: (runner.verdict(request), []))
+            (answer, results), errors = diagnosed(lambda request=request: (runner.verdict(request), []))
         else:
-            (answer, results), errors = diagnosed(lambda: runner.run(request, buffers))
+            (answer, results), errors = diagnosed(functools.partial(runner.run, request, buffers))
         errors = list(dict.fromkeys(answer.pop("diagnostics", []) + errors))[:DIAGNOSTICS_KEPT]
         wire.write_message(out, {**answer, "diagnostics": errors, "rss": resident_bytes()}, results)
 
