@@ -6,11 +6,13 @@ Prints one markdown table. GB/s counts bytes read plus bytes written. "x copy" i
 the GB/s of `src.copy()` of 2^24 float32 (a copy that, like the operators, allocates its output), timed in turn
 with the operation so that both see the same machine load;
 "x copyto" uses `np.copyto(dst, src)` into a preallocated buffer instead. "x ORT" is ORT's time over ours
-(above 1 = faster than ORT). ORT runs the CPU provider with its default thread count (spinning off, see ort_session) and the
-input array already created. Every operation of the core runs on all cores (os.cpu_count()) once a tensor passes 2 MiB.
+(above 1 = faster than ORT). ORT runs the CPU provider with its default thread count (spinning off, see
+ort_session) and the input array already created. Every operation of the core runs on all cores (os.cpu_count())
+once a tensor passes 2 MiB.
 """
 
 import argparse
+import functools
 import os
 import statistics
 import time

@@ -224,7 +224,8 @@ def _uint_list(value, field, path, problems, minimum):
         return None
     bad = [i for i, v in enumerate(value) if not is_uint(v) or v < minimum]
     for i in bad:
-        rule = "a size of 0 is invalid" if value[i] == 0 and value[i] is not False and minimum else f"must be an integer in [{minimum}, 2^32-1]"
+        zero = value[i] == 0 and value[i] is not False and minimum
+        rule = "a size of 0 is invalid" if zero else f"must be an integer in [{minimum}, 2^32-1]"
         problems.append(Problem(join_path(path, i), f"{field}[{i}] = {value[i]!r}: {rule}"))
     return None if bad else tuple(value)
 
@@ -255,7 +256,8 @@ def _data_type(obj, path, problems, strict):
         except DescriptorError:
             data_type = None
     if data_type is None:
-        spelled = " (DxDispatch matches names exactly: upper case, with or without DML_TENSOR_DATA_TYPE_)" if strict else ""
+        spelled = (" (DxDispatch matches names exactly: upper case, with or without DML_TENSOR_DATA_TYPE_)"
+                   if strict else "")
         problems.append(
             Problem(
                 join_path(path, "DataType"),
@@ -362,7 +364,10 @@ def parse_tensor_desc(obj, path="", strict=False, notes=None):
 
     itemsize = NUMPY_DTYPES[data_type].itemsize if data_type else 1
     alignment = _check_alignment(
-        obj.get("GuaranteedBaseOffsetAlignment", 0), itemsize, join_path(path, "GuaranteedBaseOffsetAlignment"), problems
+        obj.get("GuaranteedBaseOffsetAlignment", 0),
+        itemsize,
+        join_path(path, "GuaranteedBaseOffsetAlignment"),
+        problems,
     )
 
     implied = None

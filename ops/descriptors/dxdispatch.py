@@ -390,7 +390,8 @@ def _data_type_field(obj, path):
     raw = obj["initialValuesDataType"]
     type_path = join_path(path, "initialValuesDataType")
     if raw in ("UNKNOWN", DATA_TYPE_PREFIX + "UNKNOWN"):
-        _fail(type_path, "initialValuesDataType UNKNOWN (the typed list initializer for HLSL constants) is not supported")
+        _fail(type_path,
+              "initialValuesDataType UNKNOWN (the typed list initializer for HLSL constants) is not supported")
     data_type = exact_enum(raw, DATA_TYPE_PREFIX, NUMPY_DTYPES)
     if data_type is None:
         _fail(type_path, f"initialValuesDataType {raw!r}: not a DML_TENSOR_DATA_TYPE name spelled exactly (upper "
@@ -598,7 +599,8 @@ def _check_aliasing(operator, bound, resources, path):
         if binding_a.name != binding_b.name:
             continue
         resource = resources[binding_a.name]
-        (start_a, stop_a), (start_b, stop_b) = _region(binding_a, resource, desc_a), _region(binding_b, resource, desc_b)
+        start_a, stop_a = _region(binding_a, resource, desc_a)
+        start_b, stop_b = _region(binding_b, resource, desc_b)
         if max(start_a, start_b) < min(stop_a, stop_b):
             rule = (
                 "two outputs may not write the same bytes"

@@ -81,7 +81,8 @@ class Runner:
         self.lib = ctypes.CDLL(os.path.join(lib_dir, "libdmlrun.so"))
         for name in ("dmlrun_stage", "dmlrun_device_name", "dmlrun_driver", "dmlrun_d3d12_version"):
             getattr(self.lib, name).restype = ctypes.c_char_p
-        self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+        self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
+                                            ctypes.POINTER(ctypes.c_void_p)]
         self.lib.dmlrun_execute.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p,
                                             ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
         self.lib.dmlrun_free.argtypes = [ctypes.c_void_p]
