@@ -10,9 +10,12 @@ on load and every binding checked against its desc, so running cannot fail halfw
 raises DescriptorError whose message starts with the JSON path of the offending field.
 """
 
+from __future__ import annotations
+
 import json
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -850,7 +853,7 @@ def _load(model):
     return _Model(normalized, resources, dispatchables, commands, notes, run_bytes)
 
 
-def load_model(model):
+def load_model(model: str | bytes | dict) -> dict[str, Any]:
     """Parsed, checked and normalized model (every default filled, JSON-serializable dict).
 
     Accepts JSON text (str/bytes) or an already-parsed dict. Raises DescriptorError naming the JSON path.
@@ -875,7 +878,7 @@ def refused_dispatchables(model):
     return refused
 
 
-def model_notes(model):
+def model_notes(model: str | bytes | dict) -> list[str]:
     """["path: note"] for what DxDispatch reads differently from what the model seems to say: fields it
     ignores (elementCount, unknown fields), an initialValuesOffsetInBytes it does not apply."""
     return [str(note) for note in _load(model).notes]
@@ -1089,6 +1092,6 @@ def run_model_detailed(model):
     return RunResult(buffers, prints.lines, records, {name: m.copy() for name, m in memory.items()}, exact.lines)
 
 
-def run_model(model):
+def run_model(model: str | bytes | dict) -> dict[str, np.ndarray]:
     """Every buffer's final contents as a flat array of its initialValuesDataType."""
     return run_model_detailed(model).buffers

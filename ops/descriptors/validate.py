@@ -6,7 +6,10 @@ the same as strings. Malformed input becomes problems, never exceptions: only a 
 a JSON object at all, or an unknown feature level, raises DescriptorError.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import DescriptorError
 from ..levels import OPERATOR_PREFIX, level_name
@@ -354,7 +357,8 @@ def _overlap_problems(label, desc, desc_path):
     ]
 
 
-def validate_problems(dispatchable, feature_level, path="", strict=False, notes=None):
+def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: str = "", strict: bool = False,
+                      notes: list[Problem] | None = None) -> list[Problem]:
     """Every rule the dispatchable breaks at `feature_level`, as Problem(path, message); [] = valid.
 
     `strict` and `notes` as in parse_dispatchable (a model file's reading).
@@ -392,7 +396,7 @@ def validate_problems(dispatchable, feature_level, path="", strict=False, notes=
     return problems
 
 
-def validate(dispatchable, feature_level):
+def validate(dispatchable: dict[str, Any], feature_level: str) -> list[str]:
     """Every problem as "path: message" ([] = valid at that feature level)."""
     return [str(p) for p in validate_problems(dispatchable, feature_level)]
 
