@@ -1,7 +1,8 @@
 """A class with DirectML on (issue 23, point 10): visitors open the three operator pages at once on a fresh server.
 
-Two rounds, each on its own fresh server: every visitor on the pages' default settings (one DirectML operator per
-page, compiled once for all), then every visitor on settings of its own (sizes, types and orders: each visit a
+Three rounds, each on its own fresh server: every visitor on the pages' default settings (one DirectML operator per
+page, compiled once for all), the same with DirectML off (ONNX Runtime alone, the cost of DirectML side by side),
+then every visitor on settings of its own (sizes, types and orders: each visit a
 distinct operator for the DirectML worker to compile). For each: page times, failures, the server's and its
 DirectML worker's peak resident memory, and the seconds until the last DirectML verdict had been computed (the
 pages never wait for it; the server computes it beside them). Prints a table; asserts nothing (tests/load asserts
@@ -89,8 +90,8 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def round_of(root, name, plans, quiet_seconds):
-    with served_app(root=root) as (url, process):
+def round_of(root, name, plans, quiet_seconds, env=None):
+    with served_app(root=root, env=env) as (url, process):
         # The launcher starts the worker before it listens; one look at the Overview finishes the session imports.
         run_visitors(url, [[("", "")]])
         before = memory_of(process.pid)[0]
@@ -122,6 +123,9 @@ def main():
           "server MB before | server peak MB | worker peak MB | server MB after | workers |")
     print("| --- | " + "---: | " * 13)
     round_of(args.root, "defaults", default_plans(args.visitors), args.quiet)
+    # A folder with no DirectML in it leaves ONNX Runtime alone, as on a machine without DirectML.
+    round_of(args.root, "defaults, DirectML off", default_plans(args.visitors), args.quiet,
+             env={"DML_VISUALIZER_DIRECTML": "/nonexistent"})
     round_of(args.root, "distinct", distinct_plans(args.visitors), args.quiet)
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
