@@ -6,11 +6,13 @@ Prints one markdown table. GB/s counts bytes read plus bytes written. "x copy" i
 the GB/s of `src.copy()` of 2^24 float32 (a copy that, like the operators, allocates its output), timed in turn
 with the operation so that both see the same machine load;
 "x copyto" uses `np.copyto(dst, src)` into a preallocated buffer instead. "x ORT" is ORT's time over ours
-(above 1 = faster than ORT). ORT runs the CPU provider with its default thread count (spinning off, see ort_session) and the
-input array already created. Every operation of the core runs on all cores (os.cpu_count()) once a tensor passes 2 MiB.
+(above 1 = faster than ORT). ORT runs the CPU provider with its default thread count (spinning off, see
+ort_session) and the input array already created. Every operation of the core runs on all cores (os.cpu_count())
+once a tensor passes 2 MiB.
 """
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -72,16 +74,16 @@ def cases(rng):
             sess = ort_session("DepthToSpace", [("x", shape, np.float32)], [("y", space_shape, np.float32)],
                                blocksize=bs, mode=mode)
             yield (f"depth_to_space {mode} bs={bs} {list(shape)}",
-                   lambda x=x, o=order: depth_to_space(x, bs, o),
+                   lambda x=x, o=order, b=bs: depth_to_space(x, b, o),
                    lambda s=sess, x=x: s.run(None, {"x": x}), 2 * x.nbytes)
         for order, mode in (("DEPTH_COLUMN_ROW", "DCR"), ("COLUMN_ROW_DEPTH", "CRD")):
             run_ort = None
             if mode == "DCR":  # ONNX SpaceToDepth has no CRD mode
                 sess = ort_session("SpaceToDepth", [("x", space_shape, np.float32)], [("y", shape, np.float32)],
                                    blocksize=bs)
-                run_ort = lambda s=sess, y=space: s.run(None, {"x": y})
+                run_ort = functools.partial(sess.run, None, {"x": space})
             yield (f"space_to_depth {mode} bs={bs} {list(space_shape)}",
-                   lambda y=space, o=order: space_to_depth(y, bs, o), run_ort, 2 * x.nbytes)
+                   lambda y=space, o=order, b=bs: space_to_depth(y, b, o), run_ort, 2 * x.nbytes)
 
     shape = (1, 64, 512, 512)
     a = rng.standard_normal(shape, dtype=np.float32)

@@ -11,6 +11,7 @@ markdown table.
 """
 
 import argparse
+import functools
 import os
 import time
 
@@ -68,7 +69,7 @@ def main(repeats):
         request["flags"] = 0
         buffers = [x.tobytes(), bytes(out_desc.TotalTensorSizeInBytes)]
 
-        def on_directml():
+        def on_directml(worker=worker, request=request, buffers=buffers, expected=expected):
             answer, outputs = worker.call(request, buffers, 60)
             assert answer["hr"] == 0 and outputs[0][:expected.nbytes] == expected.tobytes()
 
@@ -79,7 +80,7 @@ def main(repeats):
         on_directml()
         first = (time.perf_counter() - start) * 1e3
         onnx = session(node, x, expected.shape)
-        times = interleaved_medians_ms([on_directml, lambda: onnx.run(None, {"x": x}), core], repeats)
+        times = interleaved_medians_ms([on_directml, functools.partial(onnx.run, None, {"x": x}), core], repeats)
         worker._kill()
         print(f"| {label} | {started:.0f} | {first:.0f} | " + " | ".join(f"{t:.3f}" for t in times) + " |")
 

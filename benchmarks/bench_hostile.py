@@ -37,7 +37,8 @@ def outcome(f):
     try:
         f(); result = "ok"
     except Exception as error:
-        result = ("message: " if type(error).__name__ == "DescriptorError" else f"{type(error).__name__}: ") + str(error)[:90]
+        kind = "message: " if type(error).__name__ == "DescriptorError" else f"{type(error).__name__}: "
+        result = kind + str(error)[:90]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(dict(seconds=time.perf_counter() - start, grown_mb=peak - before, result=result)))
 """
@@ -57,16 +58,19 @@ from ops.descriptors.dxdispatch import parse_model_text
 outcome(lambda: parse_model_text('{"a": [' + ','.join(['1'] * 499_990) + ']}'))""",
     "JSON: integer of 5,000 digits": """
 from ops import load_model
-outcome(lambda: load_model('{"resources": {"a": {"initialValuesDataType": "UINT8", "initialValues": [' + '9' * 5000 + ']}}, "dispatchables": {}, "commands": []}'))""",
+outcome(lambda: load_model('{"resources": {"a": {"initialValuesDataType": "UINT8", "initialValues": [' + '9' * 5000
+                           + ']}}, "dispatchables": {}, "commands": []}'))""",
     ".onnx: 15.8 MB of empty nodes": """
 import ops
-outcome(lambda: ops.open_onnx_model(b"\\x08\\x08\\x3a" + bytes([0xc0, 0xad, 0xc4, 0x07]) + b"\\x0a\\x00" * 7_900_000 + b"\\x42\\x02\\x10\\x12"))""",
+outcome(lambda: ops.open_onnx_model(b"\\x08\\x08\\x3a" + bytes([0xc0, 0xad, 0xc4, 0x07])
+                                    + b"\\x0a\\x00" * 7_900_000 + b"\\x42\\x02\\x10\\x12"))""",
     ".onnx: 5,000 DCR + 5,000 CRD nodes": """
 import ops
 from onnx import TensorProto, helper
 n = 5_000
-nodes = [helper.make_node("DepthToSpace", ["x"], [f"{m}{i}"], name=f"{m}{i}", blocksize=2, mode=m) for m in ("DCR", "CRD") for i in range(n)]
-outs = [helper.make_tensor_value_info(f"{m}{i}", TensorProto.FLOAT, [1, 1, 4, 4]) for m in ("DCR", "CRD") for i in range(n)]
+names = [(m, f"{m}{i}") for m in ("DCR", "CRD") for i in range(n)]
+nodes = [helper.make_node("DepthToSpace", ["x"], [name], name=name, blocksize=2, mode=m) for m, name in names]
+outs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, [1, 1, 4, 4]) for _, name in names]
 g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 2, 2])], outs)
 data = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()
 outcome(lambda: ops.open_onnx_model(data))""",
@@ -75,24 +79,36 @@ import numpy as np, ops
 from onnx import TensorProto, helper, numpy_helper
 nodes, ins, outs, inits = [], [], [], []
 for i in range(100):
-    inits += [numpy_helper.from_array(np.array((1, 4, 2, 2, 512, 512), np.int64), f"m{i}"), numpy_helper.from_array(np.array((1, 4, 1024, 1024), np.int64), f"e{i}")]
-    nodes += [helper.make_node("Reshape", [f"x{i}", f"m{i}"], [f"a{i}"]), helper.make_node("Transpose", [f"a{i}"], [f"t{i}"], perm=[0, 1, 4, 2, 5, 3]), helper.make_node("Reshape", [f"t{i}", f"e{i}"], [f"y{i}"])]
-    ins.append(helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, [1, 16, 512, 512])); outs.append(helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [1, 4, 1024, 1024]))
-data = helper.make_model(helper.make_graph(nodes, "g", ins, outs, initializer=inits), opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()
+    inits += [numpy_helper.from_array(np.array((1, 4, 2, 2, 512, 512), np.int64), f"m{i}"),
+              numpy_helper.from_array(np.array((1, 4, 1024, 1024), np.int64), f"e{i}")]
+    nodes += [helper.make_node("Reshape", [f"x{i}", f"m{i}"], [f"a{i}"]),
+              helper.make_node("Transpose", [f"a{i}"], [f"t{i}"], perm=[0, 1, 4, 2, 5, 3]),
+              helper.make_node("Reshape", [f"t{i}", f"e{i}"], [f"y{i}"])]
+    ins.append(helper.make_tensor_value_info(f"x{i}", TensorProto.FLOAT, [1, 16, 512, 512]))
+    outs.append(helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, [1, 4, 1024, 1024]))
+g = helper.make_graph(nodes, "g", ins, outs, initializer=inits)
+data = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()
 outcome(lambda: ops.open_onnx_model(data))""",
     ".onnx: Constant with sparse_value": """
 import ops
 from onnx import TensorProto, helper
-sp = helper.make_sparse_tensor(helper.make_tensor("v", TensorProto.FLOAT, [2], [1., 2.]), helper.make_tensor("i", TensorProto.INT64, [2], [0, 3]), [2**40])
-g = helper.make_graph([helper.make_node("Constant", [], ["c"], sparse_value=sp), helper.make_node("Identity", ["c"], ["y"])], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
-outcome(lambda: ops.open_onnx_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()))""",
+sp = helper.make_sparse_tensor(helper.make_tensor("v", TensorProto.FLOAT, [2], [1., 2.]),
+                               helper.make_tensor("i", TensorProto.INT64, [2], [0, 3]), [2**40])
+nodes = [helper.make_node("Constant", [], ["c"], sparse_value=sp), helper.make_node("Identity", ["c"], ["y"])]
+g = helper.make_graph(nodes, "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+outcome(lambda: ops.open_onnx_model(
+    helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()))""",
     ".onnx: Reshape chain past 2^63": """
 import numpy as np, ops
 from onnx import TensorProto, helper, numpy_helper
 S = [2**32, 2**32, 1, 1]
-nodes = [helper.make_node("Reshape", ["x", "s"], ["m"]), helper.make_node("Transpose", ["m"], ["t"], perm=[1, 0, 2, 3]), helper.make_node("Reshape", ["t", "s"], ["y"])]
-g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, S)], [helper.make_tensor_value_info("y", TensorProto.FLOAT, S)], initializer=[numpy_helper.from_array(np.array(S, np.int64), "s")])
-outcome(lambda: ops.open_onnx_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()))""",
+nodes = [helper.make_node("Reshape", ["x", "s"], ["m"]), helper.make_node("Transpose", ["m"], ["t"], perm=[1, 0, 2, 3]),
+         helper.make_node("Reshape", ["t", "s"], ["y"])]
+g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, S)],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, S)],
+                      initializer=[numpy_helper.from_array(np.array(S, np.int64), "s")])
+outcome(lambda: ops.open_onnx_model(
+    helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)], ir_version=8).SerializeToString()))""",
     ".npy: header of 9,000 minus signs": """
 import ops
 h = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * 9000 + "1,), }"
@@ -161,7 +177,8 @@ def served(root, freeze_escapes):
         out["attack phase wall s"] = f"{time.perf_counter() - began:.1f}"
         out["server MB: start / peak attacked / idle after"] = \
             f"{start / MiB:,.0f} / {max(peak) / MiB:,.0f} / {memory_of(process.pid)[0] / MiB:,.0f}"
-        out["30 uploads of 15 MB: HTTP statuses"] = ", ".join(f"{s} x{uploaded.count(s)}" for s in sorted(set(uploaded), key=str))
+        out["30 uploads of 15 MB: HTTP statuses"] = ", ".join(f"{s} x{uploaded.count(s)}"
+                                                             for s in sorted(set(uploaded), key=str))
         shared = heavy_workbench(url)
         out["30 visitors on one heavy workbench link: p50 / max s"] = shared
     return out
@@ -173,7 +190,8 @@ def heavy_workbench(url):
     count = 2**20
     model = {"resources": {"in": {"initialValuesDataType": "FLOAT32",
                                   "initialValues": {"valueCount": count, "valueStart": 0, "valueDelta": 1}},
-                           "out": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": count, "value": 0}}},
+                           "out": {"initialValuesDataType": "FLOAT32",
+                                   "initialValues": {"valueCount": count, "value": 0}}},
              "dispatchables": {"copy": {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {
                  "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 16, 256, 256]},
                  "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 16, 256, 256]}}}},

@@ -1,6 +1,9 @@
 """DirectML tensor data types and their numpy equivalents."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .errors import DescriptorError
 from .names import enum_suffix
@@ -42,7 +45,7 @@ FLOAT_TYPES = ("FLOAT64", "FLOAT32", "FLOAT16")
 INTEGER_TYPES = tuple(t for t in DML_TYPES if t not in FLOAT_TYPES)
 
 
-def type_name(data_type, field="DataType"):
+def type_name(data_type: DTypeLike, field: str = "DataType") -> str:
     """Canonical DML type name (no prefix) from a name with or without prefix, or a numpy dtype."""
     if isinstance(data_type, str):
         name = enum_suffix(data_type, PREFIX, NUMPY_DTYPES)
@@ -63,7 +66,7 @@ def type_name(data_type, field="DataType"):
     )
 
 
-def numpy_dtype(data_type, field="DataType"):
+def numpy_dtype(data_type: DTypeLike, field: str = "DataType") -> np.dtype:
     return NUMPY_DTYPES[type_name(data_type, field)]
 
 

@@ -1,8 +1,11 @@
 """Checks shared by every operator: array types, dimension counts and the memory cap."""
 
+from __future__ import annotations
+
 import contextlib
 import contextvars
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -28,7 +31,7 @@ def _checked_cap(count):
 
 
 @contextlib.contextmanager
-def element_cap_set_to(count):
+def element_cap_set_to(count: int) -> Iterator[None]:
     """The cap for the code inside the with block, in this thread (or task) only."""
     token = _cap.set(_checked_cap(count))
     try:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from .errors import DescriptorError
 from .names import enum_suffix
 
-FEATURE_LEVELS = ("1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2", "6_0", "6_1", "6_2", "6_3", "6_4")
+FEATURE_LEVELS = (
+    "1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2", "6_0", "6_1", "6_2", "6_3", "6_4",
+)
 LEVEL_PREFIX = "DML_FEATURE_LEVEL_"
 OPERATOR_PREFIX = "DML_OPERATOR_"
 

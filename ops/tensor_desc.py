@@ -4,11 +4,16 @@ Parsing collects every problem (with its JSON path) instead of stopping at the f
 and the workbench can list them all; `normalize_tensor_desc` is the raising variant.
 """
 
+from __future__ import annotations
+
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .datatypes import NUMPY_DTYPES, type_name
 from .datatypes import PREFIX as DATA_TYPE_PREFIX
@@ -104,7 +109,7 @@ def wrapped_last_index(sizes, strides):
     return index
 
 
-def buffer_tensor_size(data_type, sizes, strides=None):
+def buffer_tensor_size(data_type: DTypeLike, sizes: Sequence[int], strides: Sequence[int] | None = None) -> int:
     """DMLCalcBufferTensorSize: bytes up to the last addressed element, rounded up to 4.
 
     DirectMLX.h computes the strided case's last index in a 32-bit UINT (`UINT indexOfLastElement`), so a
@@ -138,34 +143,34 @@ class TensorDesc:
 
     DataType: str
     Sizes: tuple
-    Strides: tuple = None
+    Strides: tuple | None = None
     Flags: str = "NONE"
     DimensionCount: int = 0
     TotalTensorSizeInBytes: int = 0
     GuaranteedBaseOffsetAlignment: int = 0
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype:
         return NUMPY_DTYPES[self.DataType]
 
     @property
-    def element_size(self):
+    def element_size(self) -> int:
         return self.dtype.itemsize
 
     @property
-    def element_count(self):
+    def element_count(self) -> int:
         return math.prod(self.Sizes)
 
     @property
-    def effective_strides(self):
+    def effective_strides(self) -> tuple[int, ...]:
         return self.Strides if self.Strides is not None else packed_strides(self.Sizes)
 
     @property
-    def buffer_elements(self):
+    def buffer_elements(self) -> int:
         """Elements of DataType that fit in TotalTensorSizeInBytes (the region the memory map covers)."""
         return self.TotalTensorSizeInBytes // self.element_size
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         """The desc as DxDispatch reads it back: packed strides are left out, because DxDispatch parses
         "Strides" with ParseUInt32ArrayField, which refuses null ("Expected an array.",
         DxDispatch/src/model/JsonParsers.cpp, ParseDmlBufferTensorDesc)."""
@@ -224,7 +229,8 @@ def _uint_list(value, field, path, problems, minimum):
         return None
     bad = [i for i, v in enumerate(value) if not is_uint(v) or v < minimum]
     for i in bad:
-        rule = "a size of 0 is invalid" if value[i] == 0 and value[i] is not False and minimum else f"must be an integer in [{minimum}, 2^32-1]"
+        zero = value[i] == 0 and value[i] is not False and minimum
+        rule = "a size of 0 is invalid" if zero else f"must be an integer in [{minimum}, 2^32-1]"
         problems.append(Problem(join_path(path, i), f"{field}[{i}] = {value[i]!r}: {rule}"))
     return None if bad else tuple(value)
 
@@ -255,7 +261,8 @@ def _data_type(obj, path, problems, strict):
         except DescriptorError:
             data_type = None
     if data_type is None:
-        spelled = " (DxDispatch matches names exactly: upper case, with or without DML_TENSOR_DATA_TYPE_)" if strict else ""
+        spelled = (" (DxDispatch matches names exactly: upper case, with or without DML_TENSOR_DATA_TYPE_)"
+                   if strict else "")
         problems.append(
             Problem(
                 join_path(path, "DataType"),
@@ -362,7 +369,10 @@ def parse_tensor_desc(obj, path="", strict=False, notes=None):
 
     itemsize = NUMPY_DTYPES[data_type].itemsize if data_type else 1
     alignment = _check_alignment(
-        obj.get("GuaranteedBaseOffsetAlignment", 0), itemsize, join_path(path, "GuaranteedBaseOffsetAlignment"), problems
+        obj.get("GuaranteedBaseOffsetAlignment", 0),
+        itemsize,
+        join_path(path, "GuaranteedBaseOffsetAlignment"),
+        problems,
     )
 
     implied = None
@@ -507,19 +517,19 @@ class MemoryMap:
     touches: tuple
 
     @property
-    def untouched(self):
+    def untouched(self) -> np.ndarray:
         return self.counts == 0
 
     @property
-    def repeated(self):
+    def repeated(self) -> np.ndarray:
         return self.counts > 1
 
     @property
-    def has_overlap(self):
+    def has_overlap(self) -> bool:
         return bool(self.repeated.any())
 
 
-def memory_map(desc):
+def memory_map(desc: TensorDesc | dict) -> MemoryMap:
     desc = _as_desc(desc)
     sizes = desc.Sizes
     if desc.element_count > MEMORY_MAP_CAP:

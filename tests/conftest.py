@@ -15,7 +15,8 @@ settings.load_profile("project")
 
 @pytest.fixture(scope="session")
 def app_url():
-    """The app served as the README serves it (serve.launch) on a free loopback port, for as long as the test session lasts."""
+    """The app served as the README serves it (serve.launch) on a free loopback port, for as long as the test
+    session lasts."""
     from support.visitor import served_app
 
     with served_app() as (url, _):

@@ -144,8 +144,8 @@ def _resolve(key, rule):
         params[key] = rule.default
         text = record["query"].get(key) if record["adopt"] else None
         if text is not None and len(text) > LINK_READ_CHARS:
-            record["notes"].append(f"Link parameter {key} is {len(text):,} characters long; a link value may be at most "
-                                   f"{LINK_READ_CHARS:,}: {echo.code(_text(rule.default))} is used.")
+            record["notes"].append(f"Link parameter {key} is {len(text):,} characters long; a link value may be "
+                                   f"at most {LINK_READ_CHARS:,}: {echo.code(_text(rule.default))} is used.")
         elif text is not None:
             try:
                 params[key] = rule.parse(text)

@@ -35,7 +35,8 @@ CUSTOM = "custom"
 def preset_texts(name):
     """The builder's text fields for a preset: {"wb_sizes": ..., "wb_strides": ...}."""
     sizes, strides = PRESETS[name]
-    return {"wb_sizes": ", ".join(map(str, sizes)), "wb_strides": "" if strides is None else ", ".join(map(str, strides))}
+    return {"wb_sizes": ", ".join(map(str, sizes)),
+            "wb_strides": "" if strides is None else ", ".join(map(str, strides))}
 
 
 def matching_preset(sizes_text, strides_text):
@@ -79,8 +80,9 @@ def example_files(directory=EXAMPLES_DIR):
 def strict_examples():
     """The examples this project runs whole: one per operator, then the ones written in DxDispatch's own syntax
     (comments, trailing commas, wrapping sequences), named by their folder."""
+    folder = DXDISPATCH_EXAMPLES_DIR.name
     return {**example_files(),
-            **{f"{DXDISPATCH_EXAMPLES_DIR.name}/{name}": path for name, path in example_files(DXDISPATCH_EXAMPLES_DIR).items()}}
+            **{f"{folder}/{name}": path for name, path in example_files(DXDISPATCH_EXAMPLES_DIR).items()}}
 
 
 def model_text_from_bytes(data, name="upload"):
@@ -174,7 +176,9 @@ def tensor_descs(raw):
             items = tensor if isinstance(tensor, list) else [tensor]
             for i, desc in enumerate(items):
                 if desc is not None:
-                    label = join_path(join_path(desc_path, name), i) if isinstance(tensor, list) else join_path(desc_path, name)
+                    label = join_path(desc_path, name)
+                    if isinstance(tensor, list):
+                        label = join_path(label, i)
                     found.append((label, desc, kind))
     return found
 

@@ -10,9 +10,12 @@ on load and every binding checked against its desc, so running cannot fail halfw
 raises DescriptorError whose message starts with the JSON path of the offending field.
 """
 
+from __future__ import annotations
+
 import json
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -390,7 +393,8 @@ def _data_type_field(obj, path):
     raw = obj["initialValuesDataType"]
     type_path = join_path(path, "initialValuesDataType")
     if raw in ("UNKNOWN", DATA_TYPE_PREFIX + "UNKNOWN"):
-        _fail(type_path, "initialValuesDataType UNKNOWN (the typed list initializer for HLSL constants) is not supported")
+        _fail(type_path,
+              "initialValuesDataType UNKNOWN (the typed list initializer for HLSL constants) is not supported")
     data_type = exact_enum(raw, DATA_TYPE_PREFIX, NUMPY_DTYPES)
     if data_type is None:
         _fail(type_path, f"initialValuesDataType {raw!r}: not a DML_TENSOR_DATA_TYPE name spelled exactly (upper "
@@ -598,7 +602,8 @@ def _check_aliasing(operator, bound, resources, path):
         if binding_a.name != binding_b.name:
             continue
         resource = resources[binding_a.name]
-        (start_a, stop_a), (start_b, stop_b) = _region(binding_a, resource, desc_a), _region(binding_b, resource, desc_b)
+        start_a, stop_a = _region(binding_a, resource, desc_a)
+        start_b, stop_b = _region(binding_b, resource, desc_b)
         if max(start_a, start_b) < min(stop_a, stop_b):
             rule = (
                 "two outputs may not write the same bytes"
@@ -848,7 +853,7 @@ def _load(model):
     return _Model(normalized, resources, dispatchables, commands, notes, run_bytes)
 
 
-def load_model(model):
+def load_model(model: str | bytes | dict) -> dict[str, Any]:
     """Parsed, checked and normalized model (every default filled, JSON-serializable dict).
 
     Accepts JSON text (str/bytes) or an already-parsed dict. Raises DescriptorError naming the JSON path.
@@ -873,7 +878,7 @@ def refused_dispatchables(model):
     return refused
 
 
-def model_notes(model):
+def model_notes(model: str | bytes | dict) -> list[str]:
     """["path: note"] for what DxDispatch reads differently from what the model seems to say: fields it
     ignores (elementCount, unknown fields), an initialValuesOffsetInBytes it does not apply."""
     return [str(note) for note in _load(model).notes]
@@ -1053,9 +1058,12 @@ def _run_dispatch(index, command, memory, initial, resources):
     results = _compute(parsed, inputs)
     for name, values in results.items():
         descs, bindings = parsed.tensors[name], command.bindings[name]
-        _each(bindings, lambda b, i: strided_write(
-            _view(memory[b.name], b, resources[b.name], _pick(descs, i)), _pick(values, i),
-            _pick(descs, i).Strides, field=name))
+
+        def write(b, i, descs=descs, values=values, name=name):
+            strided_write(_view(memory[b.name], b, resources[b.name], _pick(descs, i)), _pick(values, i),
+                          _pick(descs, i).Strides, field=name)
+
+        _each(bindings, write)
     after = {name: read(name) for name in before}
     return DispatchRecord(index, command.dispatchable, parsed.operator, inputs, before, after)
 
@@ -1084,6 +1092,6 @@ def run_model_detailed(model):
     return RunResult(buffers, prints.lines, records, {name: m.copy() for name, m in memory.items()}, exact.lines)
 
 
-def run_model(model):
+def run_model(model: str | bytes | dict) -> dict[str, np.ndarray]:
     """Every buffer's final contents as a flat array of its initialValuesDataType."""
     return run_model_detailed(model).buffers

@@ -1,6 +1,10 @@
 """Export: a DxDispatch model reproducing a core call, and C++ source filling the DirectML structs."""
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +61,7 @@ def _tensor_json(array):
     return {"DataType": type_name(array.dtype), "Sizes": [int(s) for s in array.shape]}
 
 
-def model_for(op, inputs, **attrs):
+def model_for(op: str, inputs: Sequence[np.ndarray], **attrs: Any) -> dict[str, Any]:
     """A DxDispatch model (dict) whose run reproduces the core function's result for these inputs.
 
     Resources are named after each tensor field (input/A/B, input0.., output/output0..); the dispatchable is named
@@ -141,7 +145,7 @@ def _cpp_float(value):
     return f"{value!r}f"  # the float32 value exactly, as a double literal the compiler rounds back to it
 
 
-def cpp_snippet(dispatchable):
+def cpp_snippet(dispatchable: dict[str, Any]) -> str:
     """C++ filling the DML_BUFFER_TENSOR_DESCs, DML_TENSOR_DESCs, the operator desc and DML_OPERATOR_DESC."""
     parsed = normalized_dispatchable(dispatchable, "6_4")
     spec = operator(parsed.operator)

@@ -24,9 +24,13 @@ signalling NaNs quiet; every other bit arrives unchanged. `travels_through_float
 as observed over 4,788 layouts (docs/directml.md, "FLOAT16 transposes").
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..datatypes import element_size, type_name
 from ..errors import DescriptorError
@@ -141,8 +145,9 @@ def _buffer(array, desc, field):
     return array
 
 
-def element_wise_identity(input_buffer, input_desc, output_desc, output_buffer=None, feature_level="6_4",
-                          scale_bias=None):
+def element_wise_identity(input_buffer: np.ndarray, input_desc: TensorDesc | dict, output_desc: TensorDesc | dict,
+                          output_buffer: np.ndarray | None = None, feature_level: str = "6_4",
+                          scale_bias: dict | Sequence[float] | None = None) -> np.ndarray:
     """The output buffer after DML_ELEMENT_WISE_IDENTITY copied `input_buffer` through the two descs.
 
     Descs are DxDispatch JSON dicts or TensorDescs; an invalid pair (at `feature_level`) raises DescriptorError
@@ -246,7 +251,7 @@ LAYOUT_PRESETS = {
 }
 
 
-def layout_preset(name, data_type):
+def layout_preset(name: str, data_type: DTypeLike) -> tuple[dict, dict]:
     """(input desc, output desc) of a named layout preset for `data_type`."""
     if name not in LAYOUT_PRESETS:
         raise DescriptorError(f"preset {name!r}: expected one of {', '.join(LAYOUT_PRESETS)}")

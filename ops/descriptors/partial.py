@@ -10,6 +10,8 @@ Everything is decided by the strict loader itself (`load_model`, `validate_probl
 parts of the model that are modelled, so the partial run can never disagree with a strict run of the same part.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import json
 import re
@@ -309,7 +311,7 @@ def _byte_cap():
     return element_cap() * 8
 
 
-def inspect_model(model):
+def inspect_model(model: str | bytes | dict) -> ModelInspection:
     """Every resource and dispatchable of a DxDispatch model with its status (VALID, INVALID, NOT_MODELLED).
 
     Accepts JSON text or a dict. Raises DescriptorError only when the text is not JSON or the root lacks
@@ -401,7 +403,7 @@ def _blocker(command, path, label, usable, parts, dispatchables):
     return None, False
 
 
-def run_model_partial(model):
+def run_model_partial(model: str | bytes | dict) -> PartialRun:
     """Run a DxDispatch model's commands in order up to the first dispatch that cannot be run here.
 
     Returns a PartialRun: the inspection, the commands that ran (dispatch records and print lines, with their

@@ -6,7 +6,10 @@ the same as strings. Malformed input becomes problems, never exceptions: only a 
 a JSON object at all, or an unknown feature level, raises DescriptorError.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import DescriptorError
 from ..levels import OPERATOR_PREFIX, level_name
@@ -39,7 +42,11 @@ EXECUTION_FLAG_PREFIX = "DML_EXECUTION_FLAG_"
 EXECUTION_FLAGS = ("NONE", "ALLOW_HALF_PRECISION_COMPUTATION", "DISABLE_META_COMMANDS", "DESCRIPTORS_VOLATILE")
 COMPILE_TYPES = ("DmlCompileOp", "DmlCompileGraph")
 # DxDispatch's other dispatchable kinds, matched case-insensitively (ParseModelDispatchableDesc, _stricmp).
-OTHER_DISPATCHABLES = {"hlsl": "an HLSL shader", "onnx": "an ONNX model", "dmlserializedgraph": "a serialized DirectML graph"}
+OTHER_DISPATCHABLES = {
+    "hlsl": "an HLSL shader",
+    "onnx": "an ONNX model",
+    "dmlserializedgraph": "a serialized DirectML graph",
+}
 
 
 def tensor_fields(name):
@@ -121,7 +128,8 @@ def _parse_scalar(f, value, path, problems, strict):
             found = f.enum.exact(value)
             if found is None:
                 aliases = "/".join(alias for alias, _ in f.enum.aliases)
-                rule = f"DxDispatch knows no {aliases} aliases and matches case" if aliases else "DxDispatch matches case"
+                rule = (f"DxDispatch knows no {aliases} aliases and matches case" if aliases
+                        else "DxDispatch matches case")
                 problems.append(Problem(path, f"{f.name} {value!r}: expected {' or '.join(f.enum.names)}, optionally "
                                               f"prefixed with {f.enum.prefix}, spelled exactly ({rule})"))
             return found
@@ -292,7 +300,8 @@ def _type_problems(parsed, row, level, desc_path):
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
-            where = _where_supported(operator(parsed.operator).first_level_supporting(dimension_count=desc.DimensionCount))
+            first = operator(parsed.operator).first_level_supporting(dimension_count=desc.DimensionCount)
+            where = _where_supported(first)
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DimensionCount",
@@ -348,7 +357,8 @@ def _overlap_problems(label, desc, desc_path):
     ]
 
 
-def validate_problems(dispatchable, feature_level, path="", strict=False, notes=None):
+def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: str = "", strict: bool = False,
+                      notes: list[Problem] | None = None) -> list[Problem]:
     """Every rule the dispatchable breaks at `feature_level`, as Problem(path, message); [] = valid.
 
     `strict` and `notes` as in parse_dispatchable (a model file's reading).
@@ -370,7 +380,8 @@ def validate_problems(dispatchable, feature_level, path="", strict=False, notes=
                 f"not available at {level}",
             )
         )
-    if any(value is None for value in parsed.tensors.values()) or len(parsed.tensors) < len(tensor_fields(parsed.operator)):
+    missing = any(value is None for value in parsed.tensors.values())
+    if missing or len(parsed.tensors) < len(tensor_fields(parsed.operator)):
         return problems
     # An operator missing at this level is still checked against its broadest table, so shape
     # problems show up together with the level problem.
@@ -385,7 +396,7 @@ def validate_problems(dispatchable, feature_level, path="", strict=False, notes=
     return problems
 
 
-def validate(dispatchable, feature_level):
+def validate(dispatchable: dict[str, Any], feature_level: str) -> list[str]:
     """Every problem as "path: message" ([] = valid at that feature level)."""
     return [str(p) for p in validate_problems(dispatchable, feature_level)]
 

@@ -5,6 +5,10 @@ depth-side channels beforehand (for example by reordering the output channels of
 produces them) makes one order compute what the other would have.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..errors import DescriptorError
@@ -17,7 +21,7 @@ def _depth_channels(channels, block_size, order):
     return depth_to_space(np.arange(channels, dtype=np.int64).reshape(1, channels, 1, 1), block_size, order).ravel()
 
 
-def channel_permutation(channels, block_size, source, target):
+def channel_permutation(channels: int, block_size: int, source: str, target: str) -> np.ndarray:
     """P (int64, length `channels`) with depth_to_space(x[:, P], block_size, target) ==
     depth_to_space(x, block_size, source) for every x with that many channels.
 
@@ -61,7 +65,8 @@ def _check_conv(weights, permutation, axis, field):
     return p
 
 
-def permute_conv_output_channels(weights, bias, permutation):
+def permute_conv_output_channels(weights: np.ndarray, bias: np.ndarray | None,
+                                 permutation: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """(weights[P], bias[P]): the convolution that produces x[:, P] from what produced x.
 
     Reordering a convolution's output channels this way lets a depth_to_space of one order, placed after it,
@@ -76,7 +81,7 @@ def permute_conv_output_channels(weights, bias, permutation):
     return weights[p], bias[p]
 
 
-def permute_conv_input_channels(weights, permutation):
+def permute_conv_input_channels(weights: np.ndarray, permutation: Sequence[int] | np.ndarray) -> np.ndarray:
     """weights[:, Q] with Q = inverse_permutation(P): the convolution that, reading z, computes what `weights`
     computed reading z[:, P].
 

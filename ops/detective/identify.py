@@ -8,7 +8,10 @@ registered operators propose for these shapes (Operator.candidates: DEPTH_TO_SPA
 x and y, SPLIT for a list y, JOIN for a list x), each run on indices (Operator.index_map).
 """
 
+from __future__ import annotations
+
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -296,7 +299,7 @@ def _matches(xs, ys, x_is_list, y_is_list, starts, sources, unmatched):
     return matches, near
 
 
-def identify(x, y):
+def identify(x: np.ndarray | Sequence[np.ndarray], y: np.ndarray | Sequence[np.ndarray]) -> IdentifyReport:
     """Where every element of y came from in x, and the DirectML descriptors that reproduce it (see IdentifyReport).
 
     x is an array, or a list of arrays (the inputs of a join); y is an array, or a list (the outputs of a split).

@@ -4,11 +4,15 @@ An origin-coded input holds its own flat index in every element (0, 1, 2, ...), 
 it, each output value still names the input element it came from.
 """
 
+from __future__ import annotations
+
 import io
 import math
 import re
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..datatypes import numpy_dtype, type_name
 from ..errors import DescriptorError
@@ -43,7 +47,7 @@ def exact_count(dtype):
     return int(np.iinfo(dtype).max) + 1
 
 
-def origin_coded_input(sizes, data_type="FLOAT32"):
+def origin_coded_input(sizes: Sequence[int], data_type: DTypeLike = "FLOAT32") -> np.ndarray:
     """An array of `sizes` whose every element holds its own flat (row-major) index: 0, 1, 2, ...
 
     FLOAT32, the type every framework accepts, spells indices exactly up to 2^24 elements; a larger tensor in a
@@ -103,7 +107,7 @@ def _header_text(data):
     return data[8 + width:start].decode("latin1"), start
 
 
-def read_npy(data, max_bytes=NPY_BYTE_CAP, field="file"):
+def read_npy(data: bytes | bytearray | memoryview, max_bytes: int = NPY_BYTE_CAP, field: str = "file") -> np.ndarray:
     """The array in uploaded .npy bytes, or DescriptorError naming what is wrong with them.
 
     The header is read first and the data only when it holds a plain array of a DirectML type with 1 to 8
@@ -181,7 +185,7 @@ def _nested_shape(tokens):
     return stack[0][0]
 
 
-def read_printed_array(text, sizes=None, max_chars=TEXT_CHAR_CAP):
+def read_printed_array(text: str, sizes: Sequence[int] | None = None, max_chars: int = TEXT_CHAR_CAP) -> np.ndarray:
     """An array from text a framework printed or a user typed: numpy's, PyTorch's or TensorFlow's repr, or
     plain numbers separated by spaces or commas.
 

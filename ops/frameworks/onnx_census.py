@@ -4,8 +4,9 @@ Parsing holds one Python-visible object per field occurrence, whatever its size:
 (two bytes each) took 2.7 GB to parse and check, about 145 bytes a node to parse and as much again in the checker's
 copy. The bytes of a file say little; its fields say it all. `census` walks the wire format (protobuf's encoding:
 https://protobuf.dev/programming-guides/encoding/) left to right, descending into every field that holds a message (the
-installed onnx package's own descriptors of onnx.proto say which), counts every field occurrence and every node, and stops as soon as a count passes its cap, so the walk costs at most the cap's worth of
-steps whatever the file holds.
+installed onnx package's own descriptors of onnx.proto say which), counts every field occurrence and every node,
+and stops as soon as a count passes its cap, so the walk costs at most the cap's worth of steps whatever the file
+holds.
 """
 
 import dataclasses

@@ -8,9 +8,12 @@ domain (custom operators run code the project does not know). Nothing in the mod
 extracted node, by ONNX Runtime.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -506,7 +509,7 @@ def _flag_risks(model, nodes, rearrangements):
 # ---------------------------------------------------------------- the entry points
 
 
-def open_onnx_model(data, max_bytes=ONNX_BYTE_CAP):
+def open_onnx_model(data: bytes, max_bytes: int = ONNX_BYTE_CAP) -> OnnxModelReport:
     """Read an uploaded .onnx file (bytes) and list its nodes of the ONNX operators in OPERATOR_NODES.
 
     Refused with DescriptorError naming the rule: more than `max_bytes`, bytes that are not an ONNX model, tensors
@@ -598,7 +601,8 @@ def _default_input(sizes, data_type, salt):
     return wrapped.view(dtype).reshape(sizes)
 
 
-def cross_check_node(report, index, inputs=None, provider=None):
+def cross_check_node(report: OnnxModelReport, index: int, inputs: Sequence[np.ndarray] | None = None,
+                     provider: str | None = None) -> CrossCheckReport:
     """Run node `index`, extracted into a model of its own, on ONNX Runtime and compare its outputs byte for byte with
     the reference core's for the node's DirectML settings. `inputs` feed the node's non-constant inputs in order
     (default: values 0, 1, 2, ... of the node's sizes and type). Returns a CrossCheckReport, never raises for a

@@ -11,10 +11,16 @@ frameworks.py). This module writes what every snippet shares: imports, the heade
 the operator's nodes, and the DirectML C++ of the descriptor.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import json
 import math
 import re
+from collections.abc import Sequence
+from typing import Any
+
+from numpy.typing import DTypeLike
 
 from ..datatypes import numpy_dtype
 from ..descriptors.export import cpp_snippet, export_operator_name
@@ -43,7 +49,8 @@ class Snippet:
     order: str = ""  # the convention the framework's own operation follows for the operator (depth/space: its Order)
 
 
-def framework_snippets(op, input_sizes, data_type="FLOAT32", **settings):
+def framework_snippets(op: str, input_sizes: Sequence[int] | Sequence[Sequence[int]], data_type: DTypeLike = "FLOAT32",
+                       **settings: Any) -> list[Snippet]:
     """One Snippet per framework (FRAMEWORKS order) computing what the DirectML operator computes.
 
     op: DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 (settings block_size, order), ELEMENT_WISE_BIT_OR (b_sizes: B's stored

@@ -6,6 +6,9 @@ by any accepted spelling; `run` runs one on arrays. Adding an operator is writin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from ..errors import DescriptorError
@@ -21,7 +24,7 @@ OPERATORS: dict[str, Operator] = {
 }
 
 
-def operator(name, field="type") -> Operator:
+def operator(name: str | Operator, field: str = "type") -> Operator:
     """The registered operator `name` names: 'SPLIT' or 'DML_OPERATOR_SPLIT', any case."""
     if isinstance(name, Operator):
         return name
@@ -33,7 +36,7 @@ def operator(name, field="type") -> Operator:
                           + f" (the {OPERATOR_PREFIX} prefix is optional)")
 
 
-def run(name, inputs, **attrs) -> list[np.ndarray]:
+def run(name: str | Operator, inputs: Sequence[np.ndarray], **attrs: Any) -> list[np.ndarray]:
     """The output arrays of operator `name` on `inputs` (a list of arrays) with its attributes, computed by the
     reference core; DescriptorError naming the field for anything DirectML would refuse."""
     return operator(name, "op").run(inputs, **attrs)

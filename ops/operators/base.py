@@ -18,9 +18,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..datatypes import NUMPY_DTYPES, type_name
 from ..errors import DescriptorError
@@ -28,6 +30,13 @@ from ..guard import check_element_count, check_positive_int, check_tensor
 from ..levels import OPERATOR_PREFIX, SupportRow, first_level_supporting, row_in_force
 from ..names import enum_suffix
 from .fixes import NONE
+
+if TYPE_CHECKING:
+    from ..descriptors.validate import ParsedDispatchable
+    from ..teaching.quiz import QuizSettings
+    from ..tensor_desc import Problem
+    from .fixes import Fixes
+    from .lessons import Formula, QuestionDraft
 
 # Field kinds of a DML_*_OPERATOR_DESC. A tensor field is one DML_TENSOR_DESC*, an array field a count plus a
 # DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*.
@@ -161,11 +170,11 @@ class Operator:
     onnx_attributes: tuple = ()
 
     @property
-    def full_name(self):
+    def full_name(self) -> str:
         return OPERATOR_PREFIX + self.name
 
     @property
-    def desc_struct(self):
+    def desc_struct(self) -> str:
         return f"DML_{self.name}_OPERATOR_DESC"
 
     def __repr__(self):
@@ -173,7 +182,7 @@ class Operator:
 
     # ------------------------------------------------------------ attributes and calls
 
-    def canonical_attrs(self, attrs):
+    def canonical_attrs(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
         """The attributes with defaults filled and every value in its canonical form; DescriptorError for an
         unknown, missing or invalid one."""
         names = [a.name for a in self.attributes]
@@ -191,19 +200,19 @@ class Operator:
                 result[attribute.name] = attribute.default
         return result
 
-    def check_arity(self, count, what="inputs"):
+    def check_arity(self, count: int, what: str = "inputs") -> None:
         fewest, most = self.arity
         if count < fewest or (most is not None and count > most):
             wanted = f"exactly {fewest}" if fewest == most else f"at least {fewest}"
             raise DescriptorError(f"{what}: {self.name} takes {wanted} input array(s), got {count}")
 
-    def check_type(self, data_type, label):
+    def check_type(self, data_type: str, label: str) -> None:
         """DescriptorError for an input type no feature level supports (the shifts take unsigned types only)."""
         if data_type not in self.supported_types:
             raise DescriptorError(f"{label} DataType {data_type}: {self.name} takes "
                                   f"{', '.join(self.supported_types)} at every feature level")
 
-    def input_labels(self, count):
+    def input_labels(self, count: int) -> list[str]:
         """The desc field each input array binds to: ATensor, BTensor; InputTensors[0], ..."""
         labels = []
         for field in self.fields:
@@ -213,32 +222,32 @@ class Operator:
                 labels += [f"{field.name}[{i}]" for i in range(count - len(labels))]
         return labels[:count]
 
-    def output_shapes(self, input_shapes, attrs):
+    def output_shapes(self, input_shapes: Sequence[Sequence[int]], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
         """The output sizes for these input sizes and canonical attributes; DescriptorError naming the rule."""
         raise NotImplementedError
 
     @functools.cached_property
-    def same_type_everywhere(self):
+    def same_type_everywhere(self) -> bool:
         """Every tensor shares one DataType, unless the support table gives the outputs their own types."""
         return not any(row.output_types for row in self.support)
 
     @functools.cached_property
-    def supported_types(self):
+    def supported_types(self) -> tuple[str, ...]:
         """The input types some feature level supports, in the tables' order."""
         listed = {t for row in self.support for t in row.types}
         return tuple(t for t in ALL_TYPES if t in listed)
 
-    def output_types(self, input_types, output_count, attrs):
+    def output_types(self, input_types: Sequence[str], output_count: int, attrs: Mapping[str, Any]) -> list[str]:
         """The output DataTypes for canonical attributes: an output field's attribute chooses its type
         (ELEMENT_WISE_BIT_COUNT's UINT32 or UINT8); otherwise the inputs' one type."""
         chosen = next((attrs[f.attribute] for f in self.fields if f.kind == OUTPUT and f.attribute), None)
         return [chosen or input_types[0]] * output_count
 
-    def compute(self, inputs, attrs):
+    def compute(self, inputs: list[np.ndarray], attrs: dict[str, Any]) -> list[np.ndarray]:
         """The core: output arrays for checked inputs and canonical attributes."""
         raise NotImplementedError
 
-    def check_inputs(self, inputs):
+    def check_inputs(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The input arrays checked as one call: count, dimension counts, types, the cap."""
         if isinstance(inputs, np.ndarray) or not isinstance(inputs, (list, tuple)):
             raise DescriptorError(f"inputs: expected a list of arrays, got {type(inputs).__name__}")
@@ -254,7 +263,7 @@ class Operator:
                                           f"{inputs[0].dtype}")
         return list(inputs)
 
-    def run(self, inputs, **attrs):
+    def run(self, inputs: Sequence[np.ndarray], **attrs: Any) -> list[np.ndarray]:
         """The list of output arrays of this operator on `inputs`; DescriptorError naming the field for bad input."""
         inputs = self.check_inputs(inputs)
         attrs = self.canonical_attrs(attrs)
@@ -262,7 +271,7 @@ class Operator:
             check_element_count(shape, "OutputTensor Sizes")
         return self.compute(inputs, attrs)
 
-    def index_map(self, input_shapes, **attrs):
+    def index_map(self, input_shapes: Sequence[Sequence[int]], **attrs: Any) -> list[tuple[np.ndarray, np.ndarray]]:
         """For each output, an array of its shape holding each element's (input number, flat index in that input).
 
         Running the real operator on indices keeps the maps exact by construction: whatever the operator does to
@@ -278,31 +287,33 @@ class Operator:
 
     # ------------------------------------------------------------ descriptors
 
-    def field(self, name):
+    def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
 
-    def tensor_fields(self):
+    def tensor_fields(self) -> list[Field]:
         return [f for f in self.fields if f.is_tensor]
 
-    def scalar_fields(self):
+    def scalar_fields(self) -> list[Field]:
         return [f for f in self.fields if not f.is_tensor]
 
-    def support_row(self, level):
+    def support_row(self, level: str) -> SupportRow | None:
         """The support row in force at a feature level, or None before the operator exists."""
         return row_in_force(self.support, level)
 
     @property
-    def introduced(self):
+    def introduced(self) -> str:
         return self.support[0].level
 
-    def first_level_supporting(self, data_type=None, dimension_count=None, output=False):
+    def first_level_supporting(self, data_type: str | None = None, dimension_count: int | None = None,
+                               output: bool = False) -> str | None:
         return first_level_supporting(self.support, data_type, dimension_count, output)
 
-    def shape_problems(self, parsed, path):
+    def shape_problems(self, parsed: ParsedDispatchable, path: str) -> list[Problem]:
         """Rules between the parsed descriptor's tensors beyond types and dimension counts ([Problem])."""
         return []
 
-    def implied_output_shapes(self, input_shapes, attrs):
+    def implied_output_shapes(self, input_shapes: Sequence[Sequence[int]],
+                              attrs: Mapping[str, Any]) -> list[list[int]] | None:
         """The output sizes a descriptor of these settings carries even when they break a rule (which validation
         then names), or None when the settings imply no output shape at all."""
         try:
@@ -310,7 +321,8 @@ class Operator:
         except (DescriptorError, KeyError, TypeError):
             return None
 
-    def dispatchable(self, input_sizes, data_type, attrs, output_sizes=None):
+    def dispatchable(self, input_sizes: Sequence[Sequence[int]], data_type: str, attrs: Mapping[str, Any],
+                     output_sizes: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
         """The DxDispatch dispatchable {type, desc} of a call: packed inputs of `data_type`, outputs of the types the
         attributes choose, the attributes in their fields (as given: validation names what is wrong with them).
         Without `output_sizes` the output fields are left out."""
@@ -342,40 +354,41 @@ class Operator:
                     desc[f.name] = scale_bias_json(value)
         return {"type": self.full_name, "desc": desc}
 
-    def desc_attrs(self, attrs):
+    def desc_attrs(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
         """The attributes that are fields of the descriptor (SPLIT's sizes live in its output descs instead)."""
         return {f.attribute: attrs[f.attribute] for f in self.scalar_fields() if f.attribute}
 
-    def attrs_of(self, parsed):
+    def attrs_of(self, parsed: ParsedDispatchable) -> dict[str, Any]:
         """The core's attributes for a parsed descriptor, canonical: each field's value under its attribute name, and
         an output's DataType where it carries one."""
         return self.canonical_attrs({f.attribute: parsed.tensors[f.name].DataType if f.is_tensor
                                      else parsed.scalars[f.name] for f in self.fields if f.attribute})
 
-    def call_of(self, parsed):
+    def call_of(self, parsed: ParsedDispatchable) -> Call:
         """The Call a parsed, valid descriptor makes."""
         inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
         return Call.of(self.name, [d.Sizes for d in inputs], inputs[0].DataType, **self.attrs_of(parsed))
 
     # ------------------------------------------------------------ ONNX (the cross-check on ONNX Runtime)
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs: dict[str, Any], shapes: Sequence[Sequence[int]]) -> tuple[list, list]:
         """(nodes, initializers) of an ONNX graph computing this operator: inputs x0, x1, ...; outputs y0, ..."""
         raise NotImplementedError
 
-    def onnx_text(self, attrs, input_count):
+    def onnx_text(self, attrs: dict[str, Any], input_count: int) -> str:
         """The ONNX form in words, for the cross-check's report."""
         return f"ONNX {self.onnx}"
 
-    def widened_attrs(self, attrs, k, ndim):
+    def widened_attrs(self, attrs: dict[str, Any], k: int, ndim: int) -> dict[str, Any]:
         """The attributes for the same call on UINT8 bytes whose last axis is `k` times longer."""
         return attrs
 
-    def widening_note(self, k):
+    def widening_note(self, k: int) -> str:
         """What `widened_attrs` changed, in words, for the report ("" when nothing)."""
         return ""
 
-    def identity_call(self, x, attrs):
+    def identity_call(self, x: np.ndarray,
+                      attrs: dict[str, Any]) -> tuple[list[np.ndarray], dict[str, Any]] | None:
         """(inputs, attrs) for which the operator returns `x` (1-D), in any shape (OR(x, x); NOT(~x)): how a route
         through ONNX Runtime is checked for bit exactness before it is trusted. None for an operator no call of which
         returns its input (ELEMENT_WISE_BIT_COUNT counts bits)."""
@@ -385,32 +398,33 @@ class Operator:
     # An operator that has them sets these from its family's teaching.py, fixes.py and detective.py; the defaults
     # are an operator with nothing to teach, fix or propose.
 
-    def formula(self, call, cell, side, **given):
+    def formula(self, call: Call, cell: tuple, side: str, **given: Any) -> Formula:
         """The lessons.Formula taking one element of `call` (`cell`, on `side`: "input" or "output") across, with
         its numbers substituted; `given` is what else the operator needs (BIT_OR: the element's bit patterns)."""
         raise DescriptorError(f"op {self.name}: no index formula for this operator")
 
-    def question(self, quiz, rng, kind):
+    def question(self, quiz: QuizSettings, rng: np.random.Generator, kind: str) -> QuestionDraft:
         """A lessons.QuestionDraft about `quiz.call` (an ops.teaching QuizSettings), drawn with `rng`; `kind` is
         "where" (an input element's destination) or "feeds" (an output element's source)."""
         raise DescriptorError(f"op {self.name}: no questions for this operator")
 
-    def fixes(self, input_sizes, attrs):
+    def fixes(self, input_sizes: Sequence[Sequence[int]], attrs: Mapping[str, Any]) -> Fixes:
         """The nearest valid settings (fixes.Fixes) to these, which may break the operator's rules."""
         return NONE
 
-    def candidates(self, input_shapes, output_shapes):
+    def candidates(self, input_shapes: Sequence[Sequence[int]],
+                   output_shapes: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
         """Attributes (dicts) under which the operator takes inputs of `input_shapes` to outputs of
         `output_shapes`: what the layout detective then checks element by element with `index_map`."""
         return []
 
-    def descriptor_settings(self, input_shapes, attrs):
+    def descriptor_settings(self, input_shapes: Sequence[Sequence[int]], attrs: dict[str, Any]) -> dict[str, Any]:
         """The call's non-tensor desc fields by name, as the layout detective reports a descriptor."""
         counted = {INPUTS: len(input_shapes), OUTPUTS: len(self.output_shapes(input_shapes, attrs))}
         return {f.name: counted[self.field(f.counts).kind] if f.kind == COUNT else attrs[f.attribute]
                 for f in self.scalar_fields() if f.kind == COUNT or f.attribute}
 
-    def describe(self, settings):
+    def describe(self, settings: Mapping[str, Any]) -> str:
         """descriptor_settings in words: 'DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)'."""
         words = []
         for f in self.scalar_fields():
@@ -419,13 +433,14 @@ class Operator:
                 words.append(f"{f.name} {settings[f.name]}" + (f" ({short})" if short else ""))
         return f"{self.name} with {' and '.join(words)}" if words else self.name
 
-    def channel_mix_ups(self, input_shape, output_shape, source):
+    def channel_mix_ups(self, input_shape: Sequence[int], output_shape: Sequence[int],
+                        source: np.ndarray) -> list[tuple[dict[str, Any], np.ndarray, str]]:
         """(attrs, P, applies_to) for each call that matches once the channels are permuted by P: applies_to
         "input channels" (source == op(x[:, P])) or "output channels" (source == op(x)[:, P]), where `source` holds,
         for each output element, its flat index in x."""
         return []
 
-    def mix_up_advice(self, match):
+    def mix_up_advice(self, match: tuple[dict[str, Any], np.ndarray, str]) -> dict[str, Any]:
         """One of channel_mix_ups' matches, as the detective reports it ({"descriptor", "permutation",
         "applies_to"}), in words, with what to do about it."""
         raise NotImplementedError
@@ -442,7 +457,8 @@ class Call:
     attrs: tuple = ()
 
     @classmethod
-    def of(cls, op, input_sizes, data_type="FLOAT32", **attrs):
+    def of(cls, op: str | Operator, input_sizes: Sequence[int] | Sequence[Sequence[int]],
+           data_type: DTypeLike = "FLOAT32", **attrs: Any) -> Call:
         """A checked Call; DescriptorError naming the field for anything the operator refuses."""
         from . import operator
 
@@ -468,29 +484,29 @@ class Call:
         return operator(self.op)
 
     @property
-    def attributes(self):
+    def attributes(self) -> dict[str, Any]:
         return dict(self.attrs)
 
-    def attr(self, name):
+    def attr(self, name: str) -> Any:
         return self.attributes[name]
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype:
         return NUMPY_DTYPES[self.data_type]
 
     @property
-    def output_sizes(self):
+    def output_sizes(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(s) for s in self.operator.output_shapes(self.input_sizes, self.attributes))
 
     @property
-    def output_types(self):
+    def output_types(self) -> tuple[str, ...]:
         return tuple(self.operator.output_types([self.data_type] * len(self.input_sizes), len(self.output_sizes),
                                                 self.attributes))
 
-    def run(self, inputs):
+    def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return self.operator.run(inputs, **self.attributes)
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> Call:
         """The same call with some fields changed, checked again."""
         attrs = {**self.attributes, **changes.pop("attrs", {})}
         fields = {"op": self.op, "input_sizes": self.input_sizes, "data_type": self.data_type, **changes}

@@ -4,6 +4,11 @@ This module only validates the call, chooses the runtime and hands over; each ru
 (onnxruntime_check.py, directml_check.py) and every report is a report.CrossCheckReport.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from ..errors import DescriptorError
@@ -77,7 +82,9 @@ def _identity_cross_check(inputs, provider, expected, attrs, runtime):
                    on_onnxruntime)
 
 
-def cross_check(op, inputs, provider=None, expected=None, runtime=None, **attrs):
+def cross_check(op: str, inputs: Sequence[np.ndarray], provider: str | None = None,
+                expected: Sequence[np.ndarray] | None = None, runtime: str | None = None,
+                **attrs: Any) -> CrossCheckReport:
     """Run `op` on DirectML or ONNX Runtime and compare its outputs byte for byte with the reference core's.
 
     `attrs` are the core function's keyword arguments (block_size, order; axis, sizes; axis; input_desc and

@@ -194,8 +194,8 @@ def _identity_settings(data_type):
         source = {**_packed(shape[::-1], data_type), "Sizes": list(shape), "Strides": reversed_strides}
         yield f"{dims}-D, every axis reversed", source, _packed(shape, data_type), None
     for scale, bias in ((2, 10), (0.1, -0.3)):
-        yield f"ScaleBias {{{scale}, {bias}}}, [2, 3, 4]", _packed((2, 3, 4), data_type), _packed((2, 3, 4), data_type), \
-            {"Scale": scale, "Bias": bias}
+        yield (f"ScaleBias {{{scale}, {bias}}}, [2, 3, 4]", _packed((2, 3, 4), data_type),
+               _packed((2, 3, 4), data_type), {"Scale": scale, "Bias": bias})
 
 
 def _operator_calls(data_type, rng):
@@ -260,7 +260,8 @@ def _both_refuse(op, setting, data_type, error, descs, attrs, status):
     core = str(error).split(": ")[-1]  # the rule, without the field's path and value
     if hr == 0:
         return Cell(op, setting, data_type, DIFFERS, f"DirectML accepts what the core refuses ({core})")
-    return Cell(op, setting, data_type, BOTH_REFUSE, f"both refuse: CreateOperator {hresult_text(hr)}; the core: {core}")
+    return Cell(op, setting, data_type, BOTH_REFUSE,
+                f"both refuse: CreateOperator {hresult_text(hr)}; the core: {core}")
 
 
 def matrix_cells(seed=0, data_types=None):

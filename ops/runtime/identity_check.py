@@ -43,7 +43,8 @@ def read_plan(desc):
     if perm is not None:
         return "transpose", perm
     kept = [n if s else 1 for n, s in zip(sizes, strides)]
-    if 0 in strides and [s for s, n in zip(strides, kept) if n > 1] == [p for p, n in zip(packed_strides(kept), kept) if n > 1]:
+    kept_strides = [s for s, n in zip(strides, kept) if n > 1]
+    if 0 in strides and kept_strides == [p for p, n in zip(packed_strides(kept), kept) if n > 1]:
         return "expand", kept
     return "gather", None
 
@@ -143,7 +144,8 @@ def identity_cross_check(input_buffer, input_desc, output_desc, output_buffer=No
     inp, out = identity_descs(input_desc, output_desc)
     core = element_wise_identity(input_buffer, inp, out, output_buffer)
     expected = core if expected is None else np.asarray(expected)
-    previous = np.zeros(out.buffer_elements, out.dtype) if output_buffer is None else output_buffer[: out.buffer_elements]
+    previous = (np.zeros(out.buffer_elements, out.dtype) if output_buffer is None
+                else output_buffer[: out.buffer_elements])
     report = functools.partial(CrossCheckReport, "ELEMENT_WISE_IDENTITY", expected=[expected])
     try:
         ort = cc._runtime()

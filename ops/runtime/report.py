@@ -1,5 +1,7 @@
 """What every cross-check returns, whichever runtime ran it, and how its outputs are compared: byte for byte."""
 
+from __future__ import annotations
+
 import dataclasses
 import re
 
@@ -29,17 +31,17 @@ class CrossCheckReport:
     directml_result: object = None
 
     @property
-    def hresult(self):
+    def hresult(self) -> int | None:
         """DirectML's HRESULT for the call (0 when it ran), or None when DirectML did not answer."""
         return None if self.directml_result is None else self.directml_result.hresult
 
     @property
-    def stage(self):
+    def stage(self) -> str | None:
         """The DirectML call that failed ("CreateOperator", "CompileOperator", ...); "" when it ran."""
         return None if self.directml_result is None else self.directml_result.stage
 
     @property
-    def diagnostics(self):
+    def diagnostics(self) -> tuple[str, ...]:
         """vkd3d-proton's own error lines during the call: why it failed inside D3D12."""
         return () if self.directml_result is None else tuple(self.directml_result.diagnostics)
 

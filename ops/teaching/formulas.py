@@ -5,13 +5,18 @@ this module only asks it. Every step is a Term whose `substituted` text is plain
 can redo it and a test can evaluate it and compare it with what the operator does.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from ..errors import DescriptorError
+from ..operators import Call
 from ..operators.lessons import Formula
 
 SIDES = ("input", "output")
 
 
-def index_formula(call, cell, *, side="input", **given) -> Formula:
+def index_formula(call: Call, cell: tuple, *, side: str = "input", **given: Any) -> Formula:
     """The formula taking one element of `call` (an ops Call) from input to output, with its numbers substituted.
 
     cell: the element, given on `side` ("input" or "output"), as the operator indexes it: a 4-index for

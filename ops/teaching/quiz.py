@@ -5,6 +5,8 @@ make as the wrong answers; this module picks and shuffles the choices. The quest
 settings and a seed, so a link carrying both quizzes every learner on the same questions.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,7 +63,7 @@ def _question(draft, rng):
                     draft.cell, draft.source, draft.destination)
 
 
-def quiz_questions(settings, seed, count=QUIZ_LENGTH):
+def quiz_questions(settings: QuizSettings, seed: int, count: int = QUIZ_LENGTH) -> list[Question]:
     """`count` questions about `settings` (a QuizSettings), the same for the same settings and seed.
 
     Operators that move elements alternate "where does this input element land" and "which input feeds this

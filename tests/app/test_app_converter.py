@@ -147,7 +147,8 @@ def test_the_overview_links_to_the_converter():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 4), st.sampled_from(ORDERS), st.sampled_from(ORDERS), st.integers(0, 2**32 - 1))
+@given(st.integers(1, 5), st.integers(1, 4), st.sampled_from(ORDERS), st.sampled_from(ORDERS),
+       st.integers(0, 2**32 - 1))
 def test_downloaded_permutation_converts_the_orders_for_random_shapes(bs, c_out, source, target, seed):
     channels = c_out * bs * bs
     p = np.load(io.BytesIO(work.permutation_npy(channels, bs, source, target, 0)), allow_pickle=False)

@@ -1,7 +1,8 @@
 """Every view is its URL: after any preset or Overview button, pressed from a non-default view, the address bar
 alone reproduces the view in a fresh session (every widget's value, every figure's data), and defaults stay out.
 
-AppTest plays the browser's address bar (`at.query_params`); tests/browser/test_browser_links.py does the same in Chromium.
+AppTest plays the browser's address bar (`at.query_params`); tests/browser/test_browser_links.py does the same in
+Chromium.
 """
 
 import pytest

@@ -91,7 +91,8 @@ def test_each_link_opens_its_operator_page_with_the_nodes_settings(index):
     page, query = EXAMPLE_LINKS[index]
     opened = run_through_app(PAGES[page], query=query)
     assert not opened.exception, opened.exception
-    assert not error_texts(opened) and not [shown(w.value) for w in opened.warning if "Link parameter" in shown(w.value)]
+    assert not error_texts(opened)
+    assert not [shown(w.value) for w in opened.warning if "Link parameter" in shown(w.value)]
     widgets = {w.key: w.value for kind in ("number_input", "radio", "text_input", "selectbox")
                for w in opened.get(kind) if w.key}
     for key, text in query.items():
@@ -122,7 +123,8 @@ def test_every_other_node_cross_checks_on_onnx_runtime(index):
 def test_an_uploaded_upscaler_shows_its_pixel_shuffle_chain_as_crd():
     at = upload(model_page(), "upscaler.onnx", pixel_shuffle_upscaler())
     assert not error_texts(at)
-    assert any("computes DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH" in shown(m.value) for m in at.markdown)
+    assert any("computes DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH" in shown(m.value)
+               for m in at.markdown)
     [(_, page, query)] = links(at)
     assert page == "depth_space" and query["C"] == "12" and query["H"] == "5" and query["Order"] == "COLUMN_ROW_DEPTH"
 

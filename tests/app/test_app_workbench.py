@@ -74,7 +74,8 @@ def test_example_choice_is_bound_to_the_url(workbench):
 def test_every_bundled_example_loads_validates_and_runs(name):
     at = open_workbench(query={"wb_example": name})
     assert not at.error, [shown(e.value) for e in at.error]
-    assert any(f"examples/{name}.json" in shown(s.value) and "valid at feature level 6_4" in shown(s.value) for s in at.success)
+    assert any(f"examples/{name}.json" in shown(s.value) and "valid at feature level 6_4" in shown(s.value)
+               for s in at.success)
     # the report: one row per feature level, every level from the operator's introduction on is ok
     table = at.dataframe[0].value
     assert list(table["feature level"]) == ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1",
@@ -249,7 +250,8 @@ def test_output_overlap_is_reported_as_a_conflict():
 
 IN_PLACE = {
     "resources": {
-        "buf": {"initialValuesDataType": "UINT16", "initialValues": {"valueCount": 16, "valueStart": 1, "valueDelta": 3}},
+        "buf": {"initialValuesDataType": "UINT16",
+                "initialValues": {"valueCount": 16, "valueStart": 1, "valueDelta": 3}},
         "mask": {"initialValuesDataType": "UINT16", "initialValues": [256]},
     },
     "dispatchables": {"or": {"type": "ELEMENT_WISE_BIT_OR", "desc": {

@@ -84,7 +84,8 @@ def test_an_uploaded_partial_model_opens_the_same_way():
     data = json.dumps(PARTIAL["gemm_first"]).encode()
     at.file_uploader(key="wb_upload").set_value(("gemm.json", data, "application/json")).run()
     assert not at.exception
-    assert any(shown(w.value).startswith("gemm.json has parts this project does not model (`gemm`)") for w in at.warning)
+    assert any(shown(w.value).startswith("gemm.json has parts this project does not model (`gemm`)")
+               for w in at.warning)
 
 
 def _hlsl_only():
@@ -130,7 +131,8 @@ def test_hostile_partial_models_get_a_message_naming_the_field(page, case):
     text, expected = HOSTILE[case]
     at = paste(page, text)
     page_text = "\n".join([shown(w.value) for w in at.warning] + [shown(e.value) for e in at.error]
-                           + [shown(i.value) for i in at.info] + [json.dumps(t.to_dict(), default=str) for t in tables(at)])
+                          + [shown(i.value) for i in at.info]
+                          + [json.dumps(t.to_dict(), default=str) for t in tables(at)])
     assert expected in page_text, page_text[:3000]
     assert at.warning or at.error
 
@@ -140,7 +142,8 @@ def test_the_partial_examples_are_bundled_and_their_choice_is_a_link():
                          query={"wb_source": "Partly modelled example", "wb_partial_example": "gemm_first"})
     assert not at.exception
     assert at.selectbox(key="wb_partial_example").options == list(PARTIAL)
-    assert any(shown(w.value).startswith("examples/partial/gemm_first.json has parts this project does not model (`gemm`)")
+    assert any(shown(w.value).startswith("examples/partial/gemm_first.json has parts this project does not model "
+                                         "(`gemm`)")
                for w in at.warning)
     at.selectbox(key="wb_partial_example").set_value("split_add_join").run()
     assert at.query_params["wb_partial_example"] == "split_add_join"

@@ -93,7 +93,8 @@ def test_a_workbench_name_with_backticks_stays_in_its_code_span():
     at = run_through_app("app_pages/workbench.py",
                          query={"wb_source": "Paste JSON", "wb_text": LINK_CODEC.encode(json.dumps(model))})
     assert not at.exception
-    lines = [m.value.split(": valid from feature level")[0] for m in at.markdown if ": valid from feature level" in m.value]
+    marker = ": valid from feature level"
+    lines = [m.value.split(marker)[0] for m in at.markdown if marker in m.value]
     assert lines, [m.value for m in at.markdown]
     content, after = code_span_content(lines[0])
     assert content == name and after == ""

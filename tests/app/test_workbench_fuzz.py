@@ -1,6 +1,6 @@
 """Property: whatever JSON reaches the workbench, the core answers with a model or a DescriptorError, never another
-exception. Valid models come from the bundled examples and from ops.descriptors.export.model_for; mutated ones delete, retype or
-replace fields anywhere in them."""
+exception. Valid models come from the bundled examples and from ops.descriptors.export.model_for; mutated ones delete,
+retype or replace fields anywhere in them."""
 
 import copy
 import json

@@ -162,8 +162,11 @@ def test_by_default_directml_checks_the_seed_calls_and_onnx_runtime_what_it_refu
     asked = []
     shared = dml._worker()
     call = shared.call
-    monkeypatch.setattr(shared, "call", lambda request, buffers, seconds: (asked.append((request["kind"], len(buffers))),
-                                                                          call(request, buffers, seconds))[1])
+    def counted(request, buffers, seconds):
+        asked.append((request["kind"], len(buffers)))
+        return call(request, buffers, seconds)
+
+    monkeypatch.setattr(shared, "call", counted)
     fallback = ops.cross_check("DEPTH_TO_SPACE1", [seed_input().astype(np.float64)], block_size=2)
     assert fallback.runtime == "onnxruntime" and fallback.matches
     assert fallback.note.startswith("DirectML could not run this call: CreateOperator returned E_INVALIDARG")

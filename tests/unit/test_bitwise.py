@@ -99,7 +99,8 @@ def test_signed_integers_use_twos_complement():
 
 
 def test_uint32_seed_style():
-    out = bit_or(np.array([[0x0F, 0xF0], [0x12345678, 0]], np.uint32), np.array([[0xF0, 0xF0], [0x87654321, 0]], np.uint32))
+    out = bit_or(np.array([[0x0F, 0xF0], [0x12345678, 0]], np.uint32),
+                 np.array([[0xF0, 0xF0], [0x87654321, 0]], np.uint32))
     assert out.tolist() == [[0xFF, 0xF0], [0x97755779, 0]]
 
 
@@ -142,7 +143,8 @@ def test_refuses_datatype_mismatch():
 
 
 def test_refuses_sizes_mismatch_without_broadcasting():
-    with pytest.raises(ops.DescriptorError, match=r"BTensor Sizes \[1, 3\]: must equal ATensor Sizes \[2, 3\].*broadcast"):
+    with pytest.raises(ops.DescriptorError,
+                       match=r"BTensor Sizes \[1, 3\]: must equal ATensor Sizes \[2, 3\].*broadcast"):
         bit_or(np.zeros((2, 3), np.uint8), np.zeros((1, 3), np.uint8))
 
 

@@ -242,7 +242,8 @@ def test_refuses_channels_not_divisible():
 
 @pytest.mark.parametrize("shape, side", [((1, 1, 3, 4), "height 3"), ((1, 1, 4, 6), "width 6")])
 def test_space_to_depth_refuses_sides_not_divisible(shape, side):
-    refused(space_to_depth, np.zeros(shape, np.float32), 4, "DCR", match=f"BlockSize 4: the input's {side} .*BlockSize 4")
+    refused(space_to_depth, np.zeros(shape, np.float32), 4, "DCR",
+            match=f"BlockSize 4: the input's {side} .*BlockSize 4")
 
 
 @pytest.mark.parametrize("fn", [depth_to_space, space_to_depth])

@@ -115,7 +115,8 @@ def test_space_to_depth_outputs_are_named_exactly(bs, order):
 @st.composite
 def depth_cases(draw):
     bs = draw(st.integers(2, 4))
-    sizes = (draw(st.integers(1, 2)), bs * bs * draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    sizes = (draw(st.integers(1, 2)), bs * bs * draw(st.integers(1, 3)),
+             draw(st.integers(1, 3)), draw(st.integers(1, 3)))
     return sizes, bs, draw(st.sampled_from(ORDERS)), draw(st.integers(0, 2**32 - 1))
 
 
@@ -230,7 +231,8 @@ def test_split_along_any_axis_is_named_and_every_named_split_is_true(case):
     report = ops.identify(x, ys)
     assert {"operator": "SPLIT", "Axis": axis, "OutputCount": len(sizes), "AxisSizes": sizes} in report.matches
     assert all(_true_for_split(x, ys, m) for m in report.matches)
-    for y, source, expected in zip(ys, report.source_index, split_map(shape, axis, sizes)):
+    assert len(report.source_index) == len(ys)
+    for source, expected in zip(report.source_index, split_map(shape, axis, sizes)):
         np.testing.assert_array_equal(source, expected)
 
 
@@ -456,13 +458,15 @@ def test_the_element_cap_is_checked_for_all_inputs_together():
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(1, 5), st.integers(1, 4), st.sampled_from(ORDERS), st.sampled_from(ORDERS), st.integers(0, 2**32 - 1))
+@given(st.integers(1, 5), st.integers(1, 4), st.sampled_from(ORDERS), st.sampled_from(ORDERS),
+       st.integers(0, 2**32 - 1))
 def test_channel_permutation_matches_the_loop_spec_and_converts_the_orders(bs, c_out, source, target, seed):
     channels = c_out * bs * bs
     p = ops.channel_permutation(channels, bs, source, target)
     assert p.dtype == np.int64 and p.tolist() == spec_channel_permutation(channels, bs, source, target)
     rng = np.random.default_rng(seed)
-    x = rng.integers(-1000, 1000, (rng.integers(1, 3), channels, rng.integers(1, 4), rng.integers(1, 4)), dtype=np.int32)
+    shape = (rng.integers(1, 3), channels, rng.integers(1, 4), rng.integers(1, 4))
+    x = rng.integers(-1000, 1000, shape, dtype=np.int32)
     np.testing.assert_array_equal(depth_to_space(x[:, p], bs, target), depth_to_space(x, bs, source))
     q = inverse_permutation(p)
     np.testing.assert_array_equal(q, ops.channel_permutation(channels, bs, target, source))
@@ -549,7 +553,8 @@ def test_reordered_conv_weights_on_onnx_runtime():
             initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")],
         )
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
-        return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+        session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        return session.run(None, {"x": x})[0]
 
     crd = upscaler(weights, bias, "CRD")
     new_weights, new_bias = permute_conv_output_channels(weights, bias, ops.channel_permutation(8, 2, "CRD", "DCR"))

@@ -83,8 +83,10 @@ def guide_join():
     return {
         "$schema": "./_schema.json",
         "resources": {
-            "A": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 10, "valueStart": 1, "valueDelta": 1}},
-            "B": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 3, "valueStart": 100, "valueDelta": 15}},
+            "A": {"initialValuesDataType": "FLOAT32",
+                  "initialValues": {"valueCount": 10, "valueStart": 1, "valueDelta": 1}},
+            "B": {"initialValuesDataType": "FLOAT32",
+                  "initialValues": {"valueCount": 3, "valueStart": 100, "valueDelta": 15}},
             "Out": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 10, "value": 0}},
         },
         "dispatchables": {"join": {"type": "DML_OPERATOR_JOIN", "desc": {
@@ -116,11 +118,17 @@ def one_resource_model(data_type, initial, **extra):
 def test_initializers():
     values = run_model(one_resource_model("FLOAT16", [65504, -65504, 4, "nan", "inf", "-inf"]))["r"]
     assert values.dtype == np.float16
-    assert values[:3].tolist() == [65504, -65504, 4] and np.isnan(values[3]) and values[4:].tolist() == [np.inf, -np.inf]
-    assert run_model(one_resource_model("FLOAT32", {"valueCount": 4, "valueStart": 1, "valueDelta": 2.5}))["r"].tolist() == [1, 3.5, 6, 8.5]
-    assert run_model(one_resource_model("INT8", {"valueCount": 3, "valueStart": 5, "valueDelta": -60}))["r"].tolist() == [5, -55, -115]
-    assert run_model(one_resource_model("UINT64", {"valueCount": 2, "value": 2**64 - 1}))["r"].tolist() == [2**64 - 1] * 2
-    with pytest.raises(DescriptorError, match=r"^resources\.r\.initialValues\[0\]: 1\.0: INT32 values must be JSON integers"):
+    assert values[:3].tolist() == [65504, -65504, 4] and np.isnan(values[3])
+    assert values[4:].tolist() == [np.inf, -np.inf]
+
+    def values_of(data_type, initial):
+        return run_model(one_resource_model(data_type, initial))["r"].tolist()
+
+    assert values_of("FLOAT32", {"valueCount": 4, "valueStart": 1, "valueDelta": 2.5}) == [1, 3.5, 6, 8.5]
+    assert values_of("INT8", {"valueCount": 3, "valueStart": 5, "valueDelta": -60}) == [5, -55, -115]
+    assert values_of("UINT64", {"valueCount": 2, "value": 2**64 - 1}) == [2**64 - 1] * 2
+    with pytest.raises(DescriptorError,
+                       match=r"^resources\.r\.initialValues\[0\]: 1\.0: INT32 values must be JSON integers"):
         run_model(one_resource_model("INT32", [1.0, -2]))
 
 
@@ -146,7 +154,8 @@ def bit_or_model(a, b, out, a_desc=None, b_desc=None, out_desc=None, bindings=No
 
 
 def test_float_buffer_bound_as_uint32():
-    model = bit_or_model(("FLOAT32", [1.0, 2.0, 0.5, -1.0]), ("UINT32", [0, 0, 0, 1]), ("FLOAT32", {"valueCount": 4, "value": 0}))
+    model = bit_or_model(("FLOAT32", [1.0, 2.0, 0.5, -1.0]), ("UINT32", [0, 0, 0, 1]),
+                         ("FLOAT32", {"valueCount": 4, "value": 0}))
     result = run_model_detailed(model)
     assert result.dispatches[0].inputs["ATensor"].tolist() == [0x3F800000, 0x40000000, 0x3F000000, 0xBF800000]
     assert result.buffers["Out"].dtype == np.float32
@@ -180,7 +189,8 @@ def test_split_outputs_share_one_buffer_through_offsets():
     bindings["OutputTensors"] = ["both", {"name": "both", "elementOffset": 8}]
     assert run_model(model)["both"].tolist() == [1, 3, 5, 7, 9, 11, 0, 0, 2, 4, 6, 8, 10, 12, 0, 0]
     bindings["OutputTensors"] = ["both", {"name": "both", "elementOffset": 4}]
-    with pytest.raises(DescriptorError, match=r"^commands\[0\]\.bindings\.OutputTensors: .*two outputs may not write the same bytes"):
+    with pytest.raises(DescriptorError,
+                       match=r"^commands\[0\]\.bindings\.OutputTensors: .*two outputs may not write the same bytes"):
         run_model(model)
     bindings["OutputTensors"] = ["both", {"name": "both", "elementOffset": 1}]
     with pytest.raises(DescriptorError, match=r"OutputTensors\[1\]\.elementOffset: .*multiple of 16"):
@@ -212,30 +222,41 @@ def mutate(fn):
 REFUSALS = [
     (lambda m: m["resources"]["A"].update(initialValues={"sourcePath": "weights.npy"}),
      r"^resources\.A\.initialValues\.sourcePath: sourcePath reads a file from disk"),
-    (lambda m: m["commands"][0]["bindings"].update(ATensor="Z"), r"^commands\[0\]\.bindings\.ATensor\.name: resource 'Z'"),
+    (lambda m: m["commands"][0]["bindings"].update(ATensor="Z"),
+     r"^commands\[0\]\.bindings\.ATensor\.name: resource 'Z'"),
     (lambda m: m["commands"][0].update(dispatchable="nope"), r"^commands\[0\]\.dispatchable: dispatchable 'nope'"),
     (lambda m: m["dispatchables"]["element_wise_bit_or"].update(type="DML_OPERATOR_GEMM"),
      r"^dispatchables\.element_wise_bit_or\.type: .*GEMM"),
     (lambda m: m["dispatchables"]["element_wise_bit_or"]["desc"]["BTensor"].update(Sizes=[5]),
      r"^dispatchables\.element_wise_bit_or\.desc\.BTensor\.Sizes: "),
-    (lambda m: m["commands"][0]["bindings"].pop("BTensor"), r"^commands\[0\]\.bindings\.BTensor: BTensor: missing binding"),
-    (lambda m: m["commands"][0]["bindings"].update(ATensor=["A", "B"]), r"^commands\[0\]\.bindings\.ATensor: 2 bindings"),
+    (lambda m: m["commands"][0]["bindings"].pop("BTensor"),
+     r"^commands\[0\]\.bindings\.BTensor: BTensor: missing binding"),
+    (lambda m: m["commands"][0]["bindings"].update(ATensor=["A", "B"]),
+     r"^commands\[0\]\.bindings\.ATensor: 2 bindings"),
     (lambda m: m["commands"][0]["bindings"].update(ATensor={"name": "A", "elementOffset": 1}),
      r"^commands\[0\]\.bindings\.ATensor\.elementOffset: elementOffset 1: 4 bytes .* multiple of 16"),
-    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3]), r"^commands\[0\]\.bindings\.ATensor: .*holds 12 bytes"),
-    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, 2**32]), r"^resources\.A\.initialValues\[3\]: 4294967296: outside UINT32"),
-    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, "nan"]), r"^resources\.A\.initialValues\[3\]: 'nan': UINT32 values must be JSON integers"),
+    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3]),
+     r"^commands\[0\]\.bindings\.ATensor: .*holds 12 bytes"),
+    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, 2**32]),
+     r"^resources\.A\.initialValues\[3\]: 4294967296: outside UINT32"),
+    (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, "nan"]),
+     r"^resources\.A\.initialValues\[3\]: 'nan': UINT32 values must be JSON integers"),
     (lambda m: m["resources"]["A"].update(initialValues=[1, 2, 3, 1.5]), r"^resources\.A\.initialValues\[3\]: 1.5"),
     (lambda m: m["resources"]["A"].update(initialValues=[]), r"^resources\.A\.initialValues: "),
-    (lambda m: m["resources"]["A"].update(initialValues={"valueCount": 0, "value": 1}), r"^resources\.A\.initialValues\.valueCount: "),
+    (lambda m: m["resources"]["A"].update(initialValues={"valueCount": 0, "value": 1}),
+     r"^resources\.A\.initialValues\.valueCount: "),
     (lambda m: m["resources"]["A"].update(initialValues={"valueCount": 4, "valueStart": 250, "valueDelta": 2**40}),
      r"^resources\.A\.initialValues\.valueDelta: .*outside UINT32"),
-    (lambda m: m["resources"]["A"].update(initialValues={"count": 4}), r"^resources\.A\.initialValues: initialValues fields"),
-    (lambda m: m["resources"]["A"].update(initialValuesDataType="UNKNOWN"), r"^resources\.A\.initialValuesDataType: .*UNKNOWN"),
+    (lambda m: m["resources"]["A"].update(initialValues={"count": 4}),
+     r"^resources\.A\.initialValues: initialValues fields"),
+    (lambda m: m["resources"]["A"].update(initialValuesDataType="UNKNOWN"),
+     r"^resources\.A\.initialValuesDataType: .*UNKNOWN"),
     (lambda m: m["resources"]["A"].update(initialValuesDataType="FLOAT8"), r"^resources\.A\.initialValuesDataType: "),
-    (lambda m: m["resources"]["A"].update(sizeInBytes=8), r"^resources\.A\.sizeInBytes: sizeInBytes 8: the buffer size is too small for the initialValues \(16 bytes\)"),
+    (lambda m: m["resources"]["A"].update(sizeInBytes=8),
+     r"^resources\.A\.sizeInBytes: sizeInBytes 8: the buffer size is too small for the initialValues \(16 bytes\)"),
     (lambda m: m["resources"]["A"].pop("initialValuesDataType"), r"^resources\.A\.initialValuesDataType: .*missing"),
-    (lambda m: m["commands"].append({"type": "writeFile", "targetPath": "x.npy", "resource": "A"}), r"^commands\[2\]\.type: writeFile"),
+    (lambda m: m["commands"].append({"type": "writeFile", "targetPath": "x.npy", "resource": "A"}),
+     r"^commands\[2\]\.type: writeFile"),
     (lambda m: m["commands"].append({"type": "print", "resource": "Q"}), r"^commands\[2\]\.resource: "),
     (lambda m: m["commands"].append("print"), r"^commands\[2\]: "),
     (lambda m: m.pop("commands"), r"^commands: "),
@@ -266,9 +287,11 @@ def test_text_refusals():
     with pytest.raises(DescriptorError, match="model"):
         load_model(42)
     with pytest.raises(DescriptorError, match="not a finite JSON number"):
-        load_model({**base_model(), "resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": [float("nan")]}}})
+        load_model({**base_model(),
+                    "resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": [float("nan")]}}})
     with pytest.raises(DescriptorError, match="ndarray is not a JSON value"):
-        load_model({**base_model(), "resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": np.zeros(2)}}})
+        load_model({**base_model(),
+                    "resources": {"a": {"initialValuesDataType": "FLOAT32", "initialValues": np.zeros(2)}}})
 
 
 def test_element_cap_applies_to_initializers():
@@ -324,10 +347,11 @@ def model_paths(obj, prefix=()):
 
 
 replacements = st.one_of(
-    st.none(), st.booleans(), st.integers(-2, 70), st.sampled_from([2**32, 2**64, 1.5, -0.0, "nan", "inf", "", "A", "output",
-                                                                   "FLOAT16", "UINT8", "sourcePath", [], {}, [0], {"name": "A"}]),
-    st.lists(st.integers(0, 5), max_size=5), st.dictionaries(st.sampled_from(["name", "valueCount", "value", "sourcePath"]),
-                                                             st.integers(0, 40), max_size=3),
+    st.none(), st.booleans(), st.integers(-2, 70),
+    st.sampled_from([2**32, 2**64, 1.5, -0.0, "nan", "inf", "", "A", "output",
+                     "FLOAT16", "UINT8", "sourcePath", [], {}, [0], {"name": "A"}]),
+    st.lists(st.integers(0, 5), max_size=5),
+    st.dictionaries(st.sampled_from(["name", "valueCount", "value", "sourcePath"]), st.integers(0, 40), max_size=3),
 )
 
 
@@ -350,7 +374,8 @@ def test_generated_and_mutated_models_only_raise_descriptor_errors(model, data, 
             run_model_detailed(candidate)
         except DescriptorError as error:
             assert str(error)
-    for dispatchable in mutated.get("dispatchables", {}).values() if isinstance(mutated.get("dispatchables"), dict) else []:
+    dispatchables = mutated.get("dispatchables")
+    for dispatchable in dispatchables.values() if isinstance(dispatchables, dict) else []:
         if isinstance(dispatchable, dict):
             validate(dispatchable, "4_1")
 
@@ -368,5 +393,6 @@ def test_text_refusals_name_the_json_path():
 def test_a_huge_value_count_is_refused_for_its_size():
     model = {"resources": {"a": {"initialValuesDataType": "UINT8", "initialValues": {"valueCount": 2**70, "value": 0}}},
              "dispatchables": {}, "commands": []}
-    with pytest.raises(DescriptorError, match=r"resources\.a\.initialValues\.valueCount: valueCount \d+: must be a JSON integer in \[0, 2\^32-1\]"):
+    with pytest.raises(DescriptorError, match=r"resources\.a\.initialValues\.valueCount: valueCount \d+: "
+                                              r"must be a JSON integer in \[0, 2\^32-1\]"):
         load_model(model)

@@ -211,7 +211,8 @@ def test_binding_fields():
                                                   "counterOffsetBytes": 0, "shape": [4], "elementSizeInBytes": 4}
     assert run_model(model)["out"].tolist() == [1, 2, 3, 4]
     notes = model_notes(model)
-    assert [n.split(":")[0] for n in notes] == [f"commands[0].bindings.ATensor.{f}" for f in ("format", "counter", "shape")]
+    assert [n.split(":")[0] for n in notes] == [f"commands[0].bindings.ATensor.{f}"
+                                                for f in ("format", "counter", "shape")]
     # elementSizeInBytes sets the unit of elementOffset: 16 bytes in is the second half of a 32-byte buffer.
     model["resources"]["a"]["initialValues"] = [9, 9, 9, 9, 1, 2, 3, 4]
     model["commands"][0]["bindings"]["ATensor"] = {"name": "a", "elementOffset": 1, "elementSizeInBytes": 16}
@@ -225,7 +226,8 @@ def test_binding_fields():
 
 def test_enum_names_are_exact_in_model_files():
     for field, value in [("DataType", "uint32"), ("DataType", " UINT32"), ("DataType", "dml_tensor_data_type_UINT32")]:
-        refused(copy_model(desc_extra={field: value}), rf"^dispatchables\.or\.desc\.ATensor\.DataType: DataType {value!r}")
+        refused(copy_model(desc_extra={field: value}),
+                rf"^dispatchables\.or\.desc\.ATensor\.DataType: DataType {value!r}")
     lower_type = copy_model()
     lower_type["dispatchables"]["or"]["type"] = "dml_operator_element_wise_bit_or"
     refused(lower_type, r"^dispatchables\.or\.type: type 'dml_operator_element_wise_bit_or': not an operator")
@@ -256,16 +258,21 @@ def test_integers_must_be_json_integers():
 def test_negative_delta_for_unsigned_types_is_refused():
     refused(one_resource("UINT16", {"valueCount": 3, "valueStart": 10, "valueDelta": -1}),
             r"^resources\.r\.initialValues\.valueDelta: -1: outside UINT16's range .*unsigned")
-    assert run_model(one_resource("INT16", {"valueCount": 3, "valueStart": 10, "valueDelta": -1}))["r"].tolist() == [10, 9, 8]
+    values = run_model(one_resource("INT16", {"valueCount": 3, "valueStart": 10, "valueDelta": -1}))["r"]
+    assert values.tolist() == [10, 9, 8]
 
 
 # ---------------------------------------------------------------- different results
 
 
 def test_integer_sequences_wrap_in_their_type():
-    assert run_model(one_resource("UINT8", {"valueCount": 3, "valueStart": 250, "valueDelta": 10}))["r"].tolist() == [250, 4, 14]
-    assert run_model(one_resource("INT8", {"valueCount": 3, "valueStart": 120, "valueDelta": 5}))["r"].tolist() == [120, 125, -126]
-    assert run_model(one_resource("UINT64", {"valueCount": 2, "valueStart": 2**64 - 1, "valueDelta": 2}))["r"].tolist() == [2**64 - 1, 1]
+    def sequence(data_type, count, start, delta):
+        initial = {"valueCount": count, "valueStart": start, "valueDelta": delta}
+        return run_model(one_resource(data_type, initial))["r"].tolist()
+
+    assert sequence("UINT8", 3, 250, 10) == [250, 4, 14]
+    assert sequence("INT8", 3, 120, 5) == [120, 125, -126]
+    assert sequence("UINT64", 2, 2**64 - 1, 2) == [2**64 - 1, 1]
 
 
 INTEGER_TYPES = ["UINT8", "UINT16", "UINT32", "UINT64", "INT8", "INT16", "INT32", "INT64"]
@@ -373,7 +380,8 @@ def test_total_size_limit_is_the_whole_buffer():
 
 def test_calc_buffer_tensor_size_32_bit_arithmetic_is_refused_not_widened():
     # (2 - 1) * 2^32 wraps to 0 in DMLCalcBufferTensorSize's UINT; the true last index is 2^32.
-    with pytest.raises(DescriptorError, match=r"last element's index 4,294,967,296 leaves more than 2\^32-1 .*wrap it to 0"):
+    with pytest.raises(DescriptorError,
+                       match=r"last element's index 4,294,967,296 leaves more than 2\^32-1 .*wrap it to 0"):
         buffer_tensor_size("UINT8", [2], [2**32])
     with pytest.raises(DescriptorError, match=r"index 4,294,967,295 leaves more than 2\^32-1 elements"):
         buffer_tensor_size("UINT8", [2], [2**32 - 1])
@@ -400,7 +408,9 @@ def test_join_3_1_row_names_its_source():
     row = operator("JOIN").support_row("3_1")
     assert (row.level, row.max_dims) == ("3_1", 8)
     assert "feature-level history" in row.source and "JOIN's own page has no 3_1 row" in row.source
-    assert all(not r.source for r in (operator("JOIN").support_row("3_0"), operator("JOIN").support_row("4_1"), operator("SPLIT").support_row("3_1")))
+    rows = (operator("JOIN").support_row("3_0"), operator("JOIN").support_row("4_1"),
+            operator("SPLIT").support_row("3_1"))
+    assert all(not r.source for r in rows)
 
 
 def test_examples_load_and_run():

@@ -18,7 +18,8 @@ from ops.operators.depth_space import depth_to_space, space_to_depth
 from ops.operators.split_join import join, split
 from support.cpp import MOCK_HEADER
 
-DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+          np.uint64]
 
 
 def bits(a):
@@ -117,7 +118,8 @@ def test_model_for_shape():
     [
         ("conv", [np.zeros(2)], {}, "not a supported operator"),
         ("split", [np.zeros((2, 2), np.float32)], {"axis": 0}, "sizes: required by SPLIT"),
-        ("split", [np.zeros((2, 2), np.float32)], {"axis": 0, "sizes": [2], "block_size": 2}, "block_size: not an attribute of SPLIT"),
+        ("split", [np.zeros((2, 2), np.float32)], {"axis": 0, "sizes": [2], "block_size": 2},
+         "block_size: not an attribute of SPLIT"),
         ("bit_or", [np.zeros(2, np.uint8)], {}, "takes exactly 2 input"),
         ("join", "x", {"axis": 0}, "numpy array"),
         ("depth_to_space", [np.zeros((1, 8, 2, 3), np.uint8)], {"block_size": 3}, "BlockSize 3"),

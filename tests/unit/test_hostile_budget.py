@@ -107,7 +107,8 @@ def test_visitors_of_one_workbench_link_share_its_run(monkeypatch):
     count = 2**16
     model = {"resources": {"in": {"initialValuesDataType": "FLOAT32",
                                   "initialValues": {"valueCount": count, "valueStart": 0, "valueDelta": 1}},
-                           "out": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": count, "value": 0}}},
+                           "out": {"initialValuesDataType": "FLOAT32",
+                                   "initialValues": {"valueCount": count, "value": 0}}},
              "dispatchables": {"copy": {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {
                  "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 256, 256]},
                  "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 256, 256]}}}},

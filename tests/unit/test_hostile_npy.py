@@ -31,9 +31,9 @@ def npy(array, version=None):
 def test_a_header_of_minus_signs_is_refused_naming_the_shape(signs):
     # Python's parser: a message at 1,000, RecursionError at 3,000, MemoryError at 9,000.
     data = npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * signs + "1,), }", bytes(4))
-    expected = (r"^file: not a readable \.npy file \(the header has '-+' at character 51 where the shape's next size "
-                r"\(a whole number of at least 0\)")
-    with pytest.raises(ops.DescriptorError, match=expected):
+    with pytest.raises(ops.DescriptorError,
+                       match=r"^file: not a readable \.npy file \(the header has '-+' at character 51 where "
+                             r"the shape's next size \(a whole number of at least 0\)"):
         ops.read_npy(data)
 
 

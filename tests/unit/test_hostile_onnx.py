@@ -109,7 +109,8 @@ def test_a_node_of_a_million_attributes_is_refused_by_its_field_count():
         ops.open_onnx_model(one_node_of_empty_attributes(1_000_000))
 
 
-@pytest.mark.parametrize("data", [b"\x0b\x00", b"\x3a\x05\x0a", b"\x08" + b"\xff" * 11, b"\x3a" + b"\xff" * 9 + b"\x01"])
+@pytest.mark.parametrize("data", [b"\x0b\x00", b"\x3a\x05\x0a", b"\x08" + b"\xff" * 11,
+                                  b"\x3a" + b"\xff" * 9 + b"\x01"])
 def test_broken_wire_bytes_get_the_not_a_model_message(data):
     with pytest.raises(ops.DescriptorError, match="not an ONNX model"):
         ops.open_onnx_model(data)

@@ -130,7 +130,8 @@ def test_overlapping_output_writes_name_output_strides():
 
 
 def test_overlapping_input_reads_are_a_broadcast_not_a_problem():
-    assert _problems({"DataType": FLOAT32, "Sizes": [2, 3], "Strides": [1, 1]}, {"DataType": FLOAT32, "Sizes": [2, 3]}) == []
+    assert _problems({"DataType": FLOAT32, "Sizes": [2, 3], "Strides": [1, 1]},
+                     {"DataType": FLOAT32, "Sizes": [2, 3]}) == []
 
 
 def test_buffer_too_small_names_total_size():
@@ -196,7 +197,8 @@ def test_invalid_pair_raises_naming_every_field():
 ])
 def test_bad_buffers_are_refused(buffer, message):
     with pytest.raises(ops.DescriptorError, match=message):
-        ops.element_wise_identity(buffer, {"DataType": FLOAT32, "Sizes": [2, 3]}, {"DataType": FLOAT32, "Sizes": [2, 3]})
+        desc = {"DataType": FLOAT32, "Sizes": [2, 3]}
+        ops.element_wise_identity(buffer, desc, dict(desc))
 
 
 def test_huge_sizes_are_refused_before_allocating():
@@ -217,7 +219,8 @@ def _model(in_desc, out_desc, values, out_elements):
         },
         "dispatchables": {"copy": {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
                                    "desc": {"InputTensor": in_desc, "OutputTensor": out_desc}}},
-        "commands": [{"type": "dispatch", "dispatchable": "copy", "bindings": {"InputTensor": "in", "OutputTensor": "out"}}],
+        "commands": [{"type": "dispatch", "dispatchable": "copy",
+                      "bindings": {"InputTensor": "in", "OutputTensor": "out"}}],
     }
 
 
@@ -258,7 +261,8 @@ def test_dxdispatch_scale_bias_on_a_64_bit_type_refused_with_its_path():
 
 def test_cpp_export_names_the_identity_desc():
     inp, out = ops.layout_preset("NCHW -> NHWC", FLOAT32)
-    code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": inp, "OutputTensor": out}})
+    code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
+                            "desc": {"InputTensor": inp, "OutputTensor": out}})
     assert "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC" in code and "ScaleBias = nullptr" in code
     assert "inputTensorStrides" not in code and "outputTensorStrides[4] = {24, 1, 12, 3}" in code
 
@@ -270,7 +274,8 @@ def test_cpp_export_compiles(tmp_path):
     bodies = []
     for i, name in enumerate(ops.LAYOUT_PRESETS):
         inp, out = ops.layout_preset(name, "FLOAT16")
-        code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": inp, "OutputTensor": out}})
+        code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
+                                "desc": {"InputTensor": inp, "OutputTensor": out}})
         bodies.append(f"void make_{i}() {{\n{code}(void)operatorDesc;\n}}")
     inp, out = ops.layout_preset("copy", "UINT8")
     code = ops.cpp_snippet({"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
@@ -315,8 +320,8 @@ def test_cross_check_random_layouts(layout, data_type, seed):
     inp = {"DataType": data_type, "Sizes": sizes, "Strides": in_strides}
     out = {"DataType": data_type, "Sizes": sizes, "Strides": out_strides}
     in_desc, out_desc = identity_descs(inp, out)
-    report = ops.cross_check("ELEMENT_WISE_IDENTITY", [_random_buffer(in_desc, seed), _random_buffer(out_desc, seed + 1)],
-                             input_desc=inp, output_desc=out)
+    buffers = [_random_buffer(in_desc, seed), _random_buffer(out_desc, seed + 1)]
+    report = ops.cross_check("ELEMENT_WISE_IDENTITY", buffers, input_desc=inp, output_desc=out)
     assert report.available and report.matches, report.note
 
 

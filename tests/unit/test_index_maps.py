@@ -26,7 +26,8 @@ def same_bits(a, b):
 @st.composite
 def depth_sizes(draw):
     bs = draw(st.integers(1, 3))
-    sizes = (draw(st.integers(1, 2)), bs * bs * draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 4)))
+    sizes = (draw(st.integers(1, 2)), bs * bs * draw(st.integers(1, 3)),
+             draw(st.integers(1, 4)), draw(st.integers(1, 4)))
     return sizes, bs, draw(st.sampled_from(ORDER_NAMES)), draw(st.sampled_from(DTYPES)), draw(st.integers(0, 2**32 - 1))
 
 
@@ -129,5 +130,6 @@ def test_maps_refuse_zero_sizes_and_cap():
     with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes\[2\] 0: must be at least 1"):
         depth_to_space_map((1, 4, 0, 2), 2)
     with ops.element_cap_set_to(10):
-        with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes \[1, 4, 2, 2\]: 16 elements exceed the cap of 10"):
+        with pytest.raises(ops.DescriptorError,
+                           match=r"InputTensor Sizes \[1, 4, 2, 2\]: 16 elements exceed the cap of 10"):
             space_to_depth_map((1, 4, 2, 2), 2)

@@ -26,7 +26,8 @@ def value(name, sizes, element=FLOAT):
 
 
 def constant(name, values):
-    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.array(values, np.int64), name + "_value"))
+    tensor = numpy_helper.from_array(np.array(values, np.int64), name + "_value")
+    return helper.make_node("Constant", [], [name], value=tensor)
 
 
 def upscaler():
@@ -109,7 +110,8 @@ def test_extracted_node_is_a_valid_standalone_model():
 def test_space_to_depth_exported_from_pixel_unshuffle_is_flagged():
     # What microsoft/onnxscript#2891 describes: PixelUnshuffle (CRD) lowered to SpaceToDepth (always DCR).
     node = helper.make_node("SpaceToDepth", ["x"], ["y"], name="node_pixel_unshuffle", blocksize=2)
-    node.metadata_props.add(key="pkg.torch.onnx.class_hierarchy", value="['M', 'torch.nn.modules.pixelshuffle.PixelUnshuffle']")
+    node.metadata_props.add(key="pkg.torch.onnx.class_hierarchy",
+                            value="['M', 'torch.nn.modules.pixelshuffle.PixelUnshuffle']")
     report = ops.open_onnx_model(model_bytes([node], [value("x", [1, 2, 4, 4])], [value("y", [1, 8, 2, 2])]))
     [entry] = report.nodes
     assert entry.settings["Order"] == "DEPTH_COLUMN_ROW"
@@ -178,25 +180,30 @@ def test_split_concat_and_bitwise_or_settings():
         helper.make_node("Concat", ["c", "a", "b"], ["joined"], name="concat", axis=-1),
         helper.make_node("BitwiseOr", ["mask", "ints"], ["ored"], name="or"),
     ]
-    inputs = [value("x", [1, 2, 3, 8]), value("ints", [2, 3, 4], TensorProto.INT32), value("mask", [1, 1, 4], TensorProto.INT32)]
-    outputs = [value("p", [1, 2, 3, 3]), value("q", [1, 2, 3, 3]), value("r", [1, 2, 3, 2]), value("joined", [1, 2, 3, 8]),
-               value("ored", [2, 3, 4], TensorProto.INT32)]
+    inputs = [value("x", [1, 2, 3, 8]), value("ints", [2, 3, 4], TensorProto.INT32),
+              value("mask", [1, 1, 4], TensorProto.INT32)]
+    outputs = [value("p", [1, 2, 3, 3]), value("q", [1, 2, 3, 3]), value("r", [1, 2, 3, 2]),
+               value("joined", [1, 2, 3, 8]), value("ored", [2, 3, 4], TensorProto.INT32)]
     sizes = numpy_helper.from_array(np.array([2, 1, 5], np.int64), "sizes")
     report = ops.open_onnx_model(model_bytes(nodes, inputs, outputs, [sizes]))
     split, thirds, concat, ored = report.nodes
-    assert split.settings == {"operator": "SPLIT", "DataType": "FLOAT32", "Sizes": [1, 2, 3, 8], "Axis": 3, "AxisSizes": [2, 1, 5]}
+    assert split.settings == {"operator": "SPLIT", "DataType": "FLOAT32", "Sizes": [1, 2, 3, 8], "Axis": 3,
+                              "AxisSizes": [2, 1, 5]}
     # ONNX Split with num_outputs that does not divide the size: equal parts, the last one smaller.
     assert thirds.settings["AxisSizes"] == [3, 3, 2]
-    assert concat.settings == {"operator": "JOIN", "DataType": "FLOAT32", "InputSizes": [[1, 2, 3, 5], [1, 2, 3, 2], [1, 2, 3, 1]], "Axis": 3}
+    assert concat.settings == {"operator": "JOIN", "DataType": "FLOAT32",
+                               "InputSizes": [[1, 2, 3, 5], [1, 2, 3, 2], [1, 2, 3, 1]], "Axis": 3}
     # A broadcast A is swapped into B: OR commutes.
-    assert ored.settings == {"operator": "ELEMENT_WISE_BIT_OR", "DataType": "INT32", "Sizes": [2, 3, 4], "ASizes": [2, 3, 4], "BSizes": [1, 1, 4]}
+    assert ored.settings == {"operator": "ELEMENT_WISE_BIT_OR", "DataType": "INT32", "Sizes": [2, 3, 4],
+                             "ASizes": [2, 3, 4], "BSizes": [1, 1, 4]}
     for entry in report.nodes:
         check = ops.cross_check_node(report, entry.index)
         assert check.available and check.matches, check.note
     with pytest.raises(ops.DescriptorError, match="takes 2 input array"):
         ops.cross_check_node(report, ored.index, inputs=[np.zeros((2, 3, 4), np.int32)])
     with pytest.raises(ops.DescriptorError, match="'mask' must be a int32 array of sizes \\[1, 1, 4\\], got float32"):
-        ops.cross_check_node(report, ored.index, inputs=[np.zeros((1, 1, 4), np.float32), np.zeros((2, 3, 4), np.int32)])
+        ops.cross_check_node(report, ored.index,
+                             inputs=[np.zeros((1, 1, 4), np.float32), np.zeros((2, 3, 4), np.int32)])
 
 
 def test_the_listed_nodes_are_of_the_operators_the_registry_reads_from_onnx():
@@ -232,7 +239,8 @@ def test_nodes_without_directml_settings_say_why():
 
 def test_a_node_onnx_runtime_has_no_kernel_for_is_reported_not_raised():
     node = helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2, mode="CRD")
-    data = model_bytes([node], [value("x", [1, 4, 1, 2], TensorProto.INT32)], [value("y", [1, 1, 2, 4], TensorProto.INT32)])
+    data = model_bytes([node], [value("x", [1, 4, 1, 2], TensorProto.INT32)],
+                       [value("y", [1, 1, 2, 4], TensorProto.INT32)])
     report = ops.open_onnx_model(data)
     check = ops.cross_check_node(report, 0)
     assert not check.available and "Could not run" in check.note and "ops.cross_check" in check.note
@@ -279,7 +287,8 @@ def external_initializer_model():
 
 def external_constant_model():
     tensor = external(numpy_helper.from_array(np.zeros(2, np.float32), "c"), "weights.bin")
-    nodes = [helper.make_node("Constant", [], ["c"], value=tensor), helper.make_node("Concat", ["x", "c"], ["y"], axis=0)]
+    nodes = [helper.make_node("Constant", [], ["c"], value=tensor),
+             helper.make_node("Concat", ["x", "c"], ["y"], axis=0)]
     return model_bytes(nodes, [value("x", [2])], [value("y", [4])])
 
 
@@ -290,7 +299,8 @@ def external_constant_model():
         (b"\x08\x96\x01garbage!!", "not an ONNX model \\(the bytes do not parse"),
         (upscaler()[:-40], "not an ONNX model"),
         ("model.onnx", "expected the bytes"),
-        (external_initializer_model(), "initializer 'w' keeps its data in an external file \\(location '/etc/hostname'\\)"),
+        (external_initializer_model(),
+         "initializer 'w' keeps its data in an external file \\(location '/etc/hostname'\\)"),
         (external_constant_model(), "attribute value keeps its data in an external file"),
         (custom_domain_model(), "is com.example:FusedPixelShuffle; custom domains are refused"),
         (subgraph_custom_domain_model(), "(then|else)_branch node .* com.example:Mystery; custom domains are refused"),
@@ -358,7 +368,8 @@ def test_the_example_model_runs_and_lists_every_operator_with_its_risks():
     data = example_upscaling_model()
     onnx.checker.check_model(onnx.load_from_string(data))
     session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
-    y, flags = session.run(None, {"x": np.zeros((1, 3, 8, 8), np.float32), "flags": np.arange(8, dtype=np.uint8).reshape(2, 4)})
+    y, flags = session.run(None, {"x": np.zeros((1, 3, 8, 8), np.float32),
+                                  "flags": np.arange(8, dtype=np.uint8).reshape(2, 4)})
     assert y.shape == (1, 3, 16, 16) and flags.ravel().tolist() == [v | 0x80 for v in range(8)]
     report = ops.open_onnx_model(data)
     assert [n.op_type for n in report.nodes] == ["SpaceToDepth", "Split", "Concat", "DepthToSpace", "BitwiseOr"]

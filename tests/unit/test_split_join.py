@@ -118,7 +118,8 @@ def test_join_matches_onnx_concat(case, seed):
 # --- refusals ---------------------------------------------------------------------------------------------
 
 def test_split_refuses_sizes_not_summing():
-    with pytest.raises(ops.DescriptorError, match=r"Sizes along Axis 2: 2 \+ 1 \+ 2 = 5, but the input's size along Axis is 6"):
+    with pytest.raises(ops.DescriptorError,
+                       match=r"Sizes along Axis 2: 2 \+ 1 \+ 2 = 5, but the input's size along Axis is 6"):
         split(SEED_INPUT, 2, [2, 1, 2])
 
 
@@ -139,7 +140,8 @@ def test_split_refuses_output_count_zero():
         split(SEED_INPUT, 2, [])
 
 
-@pytest.mark.parametrize("sizes, rule", [([3, 0, 3], "at least 1"), ([7, -1], "at least 1"), ([3.0, 3], "positive integer")])
+@pytest.mark.parametrize("sizes, rule",
+                         [([3, 0, 3], "at least 1"), ([7, -1], "at least 1"), ([3.0, 3], "positive integer")])
 def test_split_refuses_bad_output_size(sizes, rule):
     with pytest.raises(ops.DescriptorError, match=rf"OutputTensors\[\d\] Sizes\[2\] .*{rule}"):
         split(SEED_INPUT, 2, sizes)
@@ -152,7 +154,8 @@ def test_split_refuses_sizes_that_are_not_a_list():
 
 @pytest.mark.parametrize("shape", [(), (1,) * 9])
 def test_split_refuses_dimension_count(shape):
-    with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes .*DimensionCount is \d+; this operator needs 1 to 8"):
+    with pytest.raises(ops.DescriptorError,
+                       match=r"InputTensor Sizes .*DimensionCount is \d+; this operator needs 1 to 8"):
         split(np.zeros(shape, np.float32), 0, [1])
 
 
@@ -164,17 +167,20 @@ def test_split_refuses_zero_size_and_bad_type():
 
 
 def test_join_refuses_datatype_mismatch():
-    with pytest.raises(ops.DescriptorError, match=r"InputTensors\[1\] DataType float16: must equal InputTensors\[0\] DataType float32"):
+    with pytest.raises(ops.DescriptorError,
+                       match=r"InputTensors\[1\] DataType float16: must equal InputTensors\[0\] DataType float32"):
         join([np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float16)], 0)
 
 
 def test_join_refuses_dimension_count_mismatch():
-    with pytest.raises(ops.DescriptorError, match=r"InputTensors\[1\] DimensionCount 3: must equal InputTensors\[0\]'s 2"):
+    with pytest.raises(ops.DescriptorError,
+                       match=r"InputTensors\[1\] DimensionCount 3: must equal InputTensors\[0\]'s 2"):
         join([np.zeros((2, 2), np.uint8), np.zeros((2, 2, 1), np.uint8)], 0)
 
 
 def test_join_refuses_size_mismatch_off_axis():
-    with pytest.raises(ops.DescriptorError, match=r"InputTensors\[2\] Sizes\[1\] = 3: must equal InputTensors\[0\] Sizes\[1\] = 2 \(only Axis 0 may differ\)"):
+    with pytest.raises(ops.DescriptorError, match=r"InputTensors\[2\] Sizes\[1\] = 3: must equal InputTensors\[0\] "
+                                                  r"Sizes\[1\] = 2 \(only Axis 0 may differ\)"):
         join([np.zeros((1, 2), np.int64), np.zeros((4, 2), np.int64), np.zeros((1, 3), np.int64)], 0)
 
 
@@ -197,7 +203,8 @@ def test_join_refuses_zero_size_input():
 
 def test_element_cap_names_the_sizes():
     with ops.element_cap_set_to(100):
-        with pytest.raises(ops.DescriptorError, match=r"OutputTensor Sizes \[2, 60\]: 120 elements exceed the cap of 100"):
+        with pytest.raises(ops.DescriptorError,
+                           match=r"OutputTensor Sizes \[2, 60\]: 120 elements exceed the cap of 100"):
             join([np.zeros((1, 60), np.uint8), np.zeros((1, 60), np.uint8)], 0)
         with pytest.raises(ops.DescriptorError, match=r"InputTensor Sizes \[101\]: 101 elements exceed the cap of 100"):
             split(np.zeros(101, np.uint8), 0, [100, 1])

@@ -68,7 +68,8 @@ def test_full_form_equals_short_form():
         },
     }
     assert normalize_tensor_desc(full).TotalTensorSizeInBytes == 24
-    assert normalize_tensor_desc(full).Sizes == normalize_tensor_desc({"DataType": "FLOAT32", "Sizes": [1, 1, 2, 3]}).Sizes
+    short = {"DataType": "FLOAT32", "Sizes": [1, 1, 2, 3]}
+    assert normalize_tensor_desc(full).Sizes == normalize_tensor_desc(short).Sizes
 
 
 @pytest.mark.parametrize(
@@ -84,8 +85,10 @@ def test_full_form_equals_short_form():
         ({"DataType": "FLOAT32", "Sizes": [2, 3], "DimensionCount": 3}, "t.DimensionCount", "length of Sizes"),
         ({"DataType": "FLOAT32", "Sizes": [2, 3], "Strides": [1]}, "t.Strides", "one per dimension"),
         ({"DataType": "FLOAT32", "Sizes": [2, 3], "TotalTensorSizeInBytes": 20}, "t.TotalTensorSizeInBytes", "24"),
-        ({"DataType": "FLOAT32", "Sizes": [2], "GuaranteedBaseOffsetAlignment": 3}, "t.GuaranteedBaseOffsetAlignment", "power of two"),
-        ({"DataType": "FLOAT32", "Sizes": [2], "GuaranteedBaseOffsetAlignment": 2}, "t.GuaranteedBaseOffsetAlignment", "element size"),
+        ({"DataType": "FLOAT32", "Sizes": [2], "GuaranteedBaseOffsetAlignment": 3},
+         "t.GuaranteedBaseOffsetAlignment", "power of two"),
+        ({"DataType": "FLOAT32", "Sizes": [2], "GuaranteedBaseOffsetAlignment": 2},
+         "t.GuaranteedBaseOffsetAlignment", "element size"),
         ({"DataType": "FLOAT32", "Sizes": [2], "Flags": "READ_ONLY"}, "t.Flags", "OWNED_BY_DML"),
         ({"DataType": "FLOAT32", "Sizes": [2], "Offset": 4}, "t.Offset", "unknown"),
         ({"DataType": "FLOAT32", "Sizes": "2x3"}, "t.Sizes", "array"),

@@ -5,6 +5,8 @@
 TensorDesc (ops/tensor_desc.py): what the core validated is exactly what DirectML receives.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import functools
 
@@ -77,7 +79,7 @@ def _worker():
     return Worker(install_dir())
 
 
-def directml_status():
+def directml_status() -> DirectMLStatus:
     """What was found: available=True with the provider string, or available=False with the reason."""
     root = install_dir()
     missing = missing_pieces(root)

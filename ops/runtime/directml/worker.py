@@ -15,6 +15,7 @@ process's resident size, for process.py's memory limit.
 
 import collections
 import ctypes
+import functools
 import json
 import os
 import re
@@ -80,7 +81,8 @@ class Runner:
         self.lib = ctypes.CDLL(os.path.join(lib_dir, "libdmlrun.so"))
         for name in ("dmlrun_stage", "dmlrun_device_name", "dmlrun_driver", "dmlrun_d3d12_version"):
             getattr(self.lib, name).restype = ctypes.c_char_p
-        self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+        self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
+                                            ctypes.POINTER(ctypes.c_void_p)]
         self.lib.dmlrun_execute.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p,
                                             ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
         self.lib.dmlrun_free.argtypes = [ctypes.c_void_p]
@@ -244,9 +246,9 @@ def main():
         except EOFError:
             return
         if request["kind"] == "verdict":
-            (answer, results), errors = diagnosed(lambda: (runner.verdict(request), []))
+            (answer, results), errors = diagnosed(lambda request=request: (runner.verdict(request), []))
         else:
-            (answer, results), errors = diagnosed(lambda: runner.run(request, buffers))
+            (answer, results), errors = diagnosed(functools.partial(runner.run, request, buffers))
         errors = list(dict.fromkeys(answer.pop("diagnostics", []) + errors))[:DIAGNOSTICS_KEPT]
         wire.write_message(out, {**answer, "diagnostics": errors, "rss": resident_bytes()}, results)
 

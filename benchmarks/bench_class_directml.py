@@ -1,0 +1,134 @@
+"""A class with DirectML on (issue 23, point 10): visitors open the three operator pages at once on a fresh server.
+
+Three rounds, each on its own fresh server: every visitor on the pages' default settings (one DirectML operator per
+page, compiled once for all), the same with DirectML off (ONNX Runtime alone, the cost of DirectML side by side),
+then every visitor on settings of its own (sizes, types and orders: each visit a
+distinct operator for the DirectML worker to compile). For each: page times, failures, the server's and its
+DirectML worker's peak resident memory, and the seconds until the last DirectML verdict had been computed (the
+pages never wait for it; the server computes it beside them). Prints a table; asserts nothing (tests/load asserts
+correctness under load).
+
+    .venv/bin/python benchmarks/bench_class_directml.py [--visitors 30] [--root <checkout>]
+"""
+
+import argparse
+import os
+import threading
+import time
+from pathlib import Path
+
+from support.paths import ROOT
+from support.visitor import cpu_seconds, memory_of, process_tree, run_visitors, served_app
+
+MiB = 1 << 20
+PAGES = ("depth_space", "bitwise_or", "split_join")
+TYPES = ("UINT32", "FLOAT32", "UINT8", "INT16", "FLOAT16", "UINT64")
+
+
+def default_plans(visitors):
+    """Each visitor opens the three pages in turn, starting at a different one."""
+    return [[(PAGES[(i + k) % 3], "") for k in range(3)] for i in range(visitors)]
+
+
+def distinct_plans(visitors):
+    """Each visitor opens the three pages with settings no other visitor uses."""
+    plans = []
+    for i in range(visitors):
+        dtype = TYPES[i % len(TYPES)]
+        order = "DEPTH_COLUMN_ROW" if i % 2 else "COLUMN_ROW_DEPTH"
+        plans.append([
+            ("depth_space", f"dtype={dtype}&C=8&H={2 + i}&W=3&Order={order}"),
+            ("bitwise_or", f"dtype={dtype}&or_sizes=2,{3 + i}"),
+            ("split_join", f"dtype={dtype}&sj_sizes=1,1,{6 + i},2&sj_split=2,1,{3 + i}"),
+        ])
+    return plans
+
+
+def worker_pids(server_pid):
+    """The DirectML worker among the server's descendants (its command line names the worker module)."""
+    pids = []
+    for pid in process_tree(server_pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"directml" in cmdline.read():
+                    pids.append(pid)
+        except OSError:
+            continue
+    return pids
+
+
+class Peaks:
+    """Peak resident memory of the server (with its worker) and of its DirectML worker alone, sampled every 50 ms,
+    and the last moment the server used CPU (to see when its background cross-checks ended)."""
+
+    def __init__(self, pid):
+        self.pid, self.server, self.worker, self.last_busy = pid, 0, 0, time.perf_counter()
+        self._stop = threading.Event()
+        self._cpu = cpu_seconds(pid)
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(0.05):
+            self.server = max(self.server, memory_of(self.pid)[0])
+            self.worker = max(self.worker, sum(memory_of(p)[0] for p in worker_pids(self.pid)))
+            cpu = cpu_seconds(self.pid)
+            if cpu - self._cpu > 0.01:  # more than a tick of CPU in 50 ms: still working
+                self.last_busy = time.perf_counter()
+            self._cpu = cpu
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def round_of(root, name, plans, quiet_seconds, env=None):
+    with served_app(root=root, env=env) as (url, process):
+        # The launcher starts the worker before it listens; one look at the Overview finishes the session imports.
+        run_visitors(url, [[("", "")]])
+        before = memory_of(process.pid)[0]
+        with Peaks(process.pid) as peaks:
+            start = time.perf_counter()
+            visits = run_visitors(url, plans)
+            pages_done = time.perf_counter() - start
+            # The verdicts are computed beside the pages: wait until the server has been idle for a while.
+            while time.perf_counter() - peaks.last_busy < quiet_seconds:
+                time.sleep(0.1)
+            checks_done = peaks.last_busy - start
+        seconds = [v.seconds for v in visits]
+        after = memory_of(process.pid)[0]
+        workers = worker_pids(process.pid)
+    print(f"| {name} | {len(plans)} | {len(visits)} | {sum(not v.ok for v in visits)} | "
+          f"{percentile(seconds, .5):.2f} | {percentile(seconds, .95):.2f} | {max(seconds):.2f} | {pages_done:.1f} | "
+          f"{checks_done:.1f} | {before / MiB:.0f} | {peaks.server / MiB:.0f} | {peaks.worker / MiB:.0f} | "
+          f"{after / MiB:.0f} | {len(workers)} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT)
+    parser.add_argument("--visitors", type=int, default=30)
+    parser.add_argument("--quiet", type=float, default=3.0, help="idle seconds that mean the verdicts are done")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores; load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    print("| settings | visitors | page runs | failed | p50 s | p95 s | max s | all pages s | all verdicts s | "
+          "server MB before | server peak MB | worker peak MB | server MB after | workers |")
+    print("| --- | " + "---: | " * 13)
+    round_of(args.root, "defaults", default_plans(args.visitors), args.quiet)
+    # A folder with no DirectML in it leaves ONNX Runtime alone, as on a machine without DirectML.
+    round_of(args.root, "defaults, DirectML off", default_plans(args.visitors), args.quiet,
+             env={"DML_VISUALIZER_DIRECTML": "/nonexistent"})
+    round_of(args.root, "distinct", distinct_plans(args.visitors), args.quiet)
+    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
