@@ -22,11 +22,14 @@ from .sidebar import presenting
 SEPARATOR = " · "
 _CONTROLS = contextvars.ContextVar("page_controls", default=None)
 # Streamlit leaves 6rem above a page's title and draws it 2.75rem high: at 800x900 the lines over the figure pushed
-# its Play under the window's edge. 4rem still clears the header (its menu, the sidebar's arrow).
+# its Play under the window's edge. 4rem still clears the header (its menu, the sidebar's arrow). A preset's button in
+# the narrow sidebar wraps its label instead of cutting it with an ellipsis ("Seed example, DEPTH_COL…").
 _PICTURE_FIRST_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.25rem; padding: 0.5rem 0 0.5rem; }
 .st-key-dml_plotly_preload_box { display: none; }
+[data-testid="stSidebar"] [data-testid="stButton"] button * { white-space: normal; overflow: visible;
+  text-overflow: clip; }
 </style>"""
 
 

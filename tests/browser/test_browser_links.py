@@ -48,13 +48,19 @@ def view(page):
     return page.evaluate(VIEW)
 
 
-def reopen(browser, address):
+def reopen(browser, address, inputs):
+    """The view a fresh browser draws from `address`, once it has drawn its `inputs` settings: the sidebar's widgets
+    mount after the figure is drawn (their chunks load on a fresh browser), so a settled figure does not mean them."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     fresh = context.new_page()
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
     fresh.goto(address)
     settle(fresh)
+    fresh.wait_for_function(
+        "(count) => [...document.querySelectorAll('input, textarea')].filter(e => e.type !== 'file' && "
+        "e.type !== 'hidden').length >= count", arg=inputs, timeout=TIMEOUT)
+    wait_until_settled(fresh)
     seen = view(fresh)
     context.close()
     return seen
@@ -77,7 +83,7 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
     page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click()
     settle(page, before)
     seen = view(page)
-    assert reopen(browser, page.evaluate("location.href")) == seen
+    assert reopen(browser, page.evaluate("location.href"), len(seen["inputs"])) == seen
 
 
 @pytest.mark.parametrize("key, label", list(zip(OVERVIEW_BUTTONS, OVERVIEW_LABELS)))
@@ -96,4 +102,4 @@ def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same
     seen = view(page)
     assert seen["path"] != "/"
     assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0
-    assert reopen(browser, page.evaluate("location.href")) == seen
+    assert reopen(browser, page.evaluate("location.href"), len(seen["inputs"])) == seen

@@ -42,8 +42,12 @@ TEXT_BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plot
         getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility !== 'hidden' &&
         Number(getComputedStyle(t).opacity) > 0);
     return {svg: [svg.left, svg.top, svg.right, svg.bottom], texts: texts.map(t => {
-        const r = t.getBoundingClientRect();
-        return {kind: kind(t), text: t.textContent, box: [r.left, r.top, r.right, r.bottom]};
+        const r = t.getBoundingClientRect(), name = kind(t), size = parseFloat(getComputedStyle(t).fontSize);
+        // A cell's number is its digits (0.72 em high, around its box's middle), not its 1.4 em line box, which
+        // overlaps the next row's wherever rows are under 1.4 em apart although the digits stand clear.
+        const middle = (r.top + r.bottom) / 2;
+        const [top, bottom] = name === 'cell' ? [middle - 0.36 * size, middle + 0.36 * size] : [r.top, r.bottom];
+        return {kind: name, text: t.textContent, box: [r.left, top, r.right, bottom]};
     }).filter(t => t.box[2] > t.box[0] && t.box[3] > t.box[1])};
 })"""
 
