@@ -7,8 +7,9 @@ import math
 
 import streamlit as st
 
-from ops import Call, DescriptorError, QuizSettings, buffer_tensor_size, index_formula
+from ops import Call, DescriptorError, QuizSettings, buffer_tensor_size, index_formula, numpy_dtype
 from ops.guard import check_element_count
+from ops.operators.fixes import Fix, Fixes
 from ops.tensor_desc import packed_strides
 from ui import charts, explain, url_state, work
 from ui.errors import remember_valid
@@ -17,9 +18,17 @@ from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, show_value_notes
-from ui.toolbar import braced, summary, toolbar
-from ui.values import parse_int_list
-from viz.bitwise_fig import MAX_CELLS, decode_rows, describe_pick, drawn_range, pick_from_selection
+from ui.toolbar import braced, drawn_part, group
+from ui.values import parse_int_list, values_count
+from viz.bitwise_fig import (
+    FIT_HEIGHT,
+    MAX_CELLS,
+    decode_rows,
+    describe_pick,
+    drawn_range,
+    input_only,
+    pick_from_selection,
+)
 from viz.export import file_stem
 
 OPERATOR = "ELEMENT_WISE_BIT_OR"
@@ -80,8 +89,7 @@ def show_pick(operands, first, stop):
     if described is None:
         if pick is not None:
             url_state.put(BitwisePage.pick, None)  # picked under other settings: it no longer means anything
-        st.caption("Click a bit in A, B or Output to follow that bit of the element through all three.")
-        return None
+        return None  # the page's introduction says what a click does
     left, right = st.columns([5, 1], vertical_alignment="center")
     drawn = first <= pick[0] < stop
     left.caption(f"Picked: {described}" + ("" if drawn else " (not among the drawn elements)"))
@@ -121,31 +129,38 @@ def reveal(s, question):
     return work.picked("bitwise", work.or_picture(s.operands, element, element + 1, s.in_place), (element, bit))
 
 
-def drawn_elements(count):
-    """The drawn range of elements, in its own popover: (first, stop) of the rows the grid shows."""
-    row, (drawn_box,) = toolbar("Drawn elements")
-    with drawn_box:
-        first = url_state.widget(st.number_input, "First element drawn", "or_first", 0, minimum=0,
-                                 maximum=max(0, count - 1))
-        rows = url_state.widget(st.number_input, "Elements drawn", "or_rows", DEFAULTS["or_rows"], minimum=1,
-                                maximum=ROWS_MAX)
-    return row, drawn_box, first, rows
+def ask(s, question):
+    """The question's element of A and B, without Output (the answer)."""
+    element = question.cell[0]
+    return input_only(work.or_picture(s.operands, element, element + 1, s.in_place))
+
+
+def drawn_elements(s):
+    """The drawn range of elements, in its own group beside the figure: (first, stop) of the rows the grids show,
+    said on the line over the figure."""
+    count, data_type = math.prod(s.operands.sizes), s.operands.spec.data_type
+    width = numpy_dtype(data_type).itemsize * 8
+    with group("Drawn elements"):
+        first_asked = url_state.widget(st.number_input, "First element drawn", "or_first", 0, minimum=0,
+                                       maximum=max(0, count - 1))
+        rows_asked = url_state.widget(st.number_input, "Elements drawn", "or_rows", DEFAULTS["or_rows"], minimum=1,
+                                      maximum=ROWS_MAX)
+        st.caption(f"A grid holds at most {MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. "
+                   "Every element is computed and cross-checked.")
+    first, stop = drawn_range(count, numpy_dtype(data_type), first_asked, rows_asked)
+    return first, stop, f"Drawing elements {first} to {stop - 1} of {count:,} (row-major), {width} bits each"
+
 
 
 @fragment
-def figure(s, steps_on, speed):
-    """The drawn elements and the picked bit: changing either reruns only this part of the page."""
+def figure(s, first, stop, steps_on, speed):
+    """The drawn elements and the picked bit: a click reruns only this part of the page."""
     operands = s.operands
     with admitted(s.work_bytes(), "this tensor"):
         a, _, b = work.or_operands(operands)
-        row, drawn_box, first_asked, rows_asked = drawn_elements(a.size)
-        first, stop = drawn_range(a.size, a.dtype, first_asked, rows_asked)
-        width = a.dtype.itemsize * 8
-        drawn_box.caption(f"A grid holds at most {MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. "
-                          "Every element is computed and cross-checked.")
-        summary(row, [f"Drawing elements {first} to {stop - 1} of {a.size:,} (row-major), {width} bits each"])
         pick = show_pick(operands, first, stop)
-        picture = work.picked("bitwise", work.or_picture(operands, first, stop, s.in_place), pick)
+        picture = work.or_picture(operands, first, stop, s.in_place, charts.height_for_screen(FIT_HEIGHT))
+        picture = work.picked("bitwise", picture, pick)
         remember_valid("bitwise", (s, first, stop))
         if steps_on:
             # The bits of the picked element (or the first drawn one), from the most significant down.
@@ -191,6 +206,17 @@ def descriptors(s):
             )
 
 
+def values_fixes(operands):
+    """Fixes for typed values that do not fill their operand: Sizes that hold A's values, B from the pattern."""
+    count, options = math.prod(operands.sizes), []
+    given = values_count(operands.spec.text) if operands.spec.pattern == "custom" else count
+    if 0 < given != count:
+        options.append(Fix(f"Sizes {given}", (("or_sizes", str(given)), ("or_bcast", ""))))
+    if operands.b_text is not None and values_count(operands.b_text) != math.prod(operands.b_sizes):
+        options.append(Fix("B from the pattern", (("or_b_source", "derived"),)))
+    return Fixes("typed values", tuple(options)) if options else None
+
+
 def inputs_of(operands):
     a, _, b = work.or_operands(operands)
     return [a, b]
@@ -204,17 +230,13 @@ class BitwisePage(OperatorPage):
     key, name, pick = "or", "bitwise", "or_pick"
     # The operator's name goes under the title: as one 23-letter word it broke mid-word in a 800 px window.
     title = "Bitwise OR"
-    introduction = "**DML_ELEMENT_WISE_BIT_OR**: Output = A | B on each element's raw bits. Click a bit to follow it."
+    introduction = ("**DML_ELEMENT_WISE_BIT_OR**: Output = A | B on each element's raw bits. Click a bit to follow it "
+                    "through A, B and Output.")
     groups = ("Operands",)
     presets = PRESETS
 
     def controls(self, boxes, settings):
         with boxes[0]:
-            st.caption(
-                "Output = A | B on each element's raw bits: the DataType only sets the width (8 to 64 bits), so on "
-                "floats the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; "
-                "4_1 allows every type. DataType, feature level and value pattern of A are in the sidebar."
-            )
             sizes = url_state.widget(st.text_input, "Sizes", "or_sizes", DEFAULTS["or_sizes"],
                                      help="1 to 8 sizes separated by commas; A, B and Output share them")
             source = url_state.widget(st.radio, "B values", "or_b_source", DEFAULTS["or_b_source"],
@@ -229,6 +251,11 @@ class BitwisePage(OperatorPage):
                                      help="e.g. 0 or 0,1: B stores size 1 there and its descriptor strides are 0")
             in_place = url_state.widget(st.checkbox, "In place: Output aliases A's buffer", "or_inplace",
                                         DEFAULTS["or_inplace"])
+            st.caption(
+                "Output = A | B on each element's raw bits: the DataType only sets the width (8 to 64 bits), so on "
+                "floats the OR mixes sign, exponent and mantissa fields. Feature level 3_0 allows UINT8/16/32 only; "
+                "4_1 allows every type. DataType, feature level and value pattern of A are below."
+            )
         return Controls(sizes, b_text, bcast, bool(in_place))
 
     def line(self, c, settings):
@@ -259,15 +286,20 @@ class BitwisePage(OperatorPage):
         try:
             work.or_output(s.operands)
         except DescriptorError as exc:
-            raise Refused(str(exc), described=s) from None
+            raise Refused(str(exc), values_fixes(s.operands), described=s) from None
 
     def quiz(self, s):
         a, _, b = work.or_operands(s.operands)
         questions = QuizSettings(s.call, tuple(tuple(int(v) for v in bits_of(x)[:QUIZ_ELEMENTS]) for x in (a, b)))
         return questions, functools.partial(reveal, s)
 
+    def quiz_input(self, s, question):
+        return ask(s, question)
+
     def figure(self, s, steps_on, speed):
-        figure(s, steps_on, speed)
+        first, stop, drawn = drawn_elements(s)
+        drawn_part(self.row, [drawn], whole=stop - first == math.prod(s.operands.sizes))
+        figure(s, first, stop, steps_on, speed)
 
     def below_figure(self, s):
         descriptors(s)

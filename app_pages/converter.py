@@ -93,7 +93,7 @@ def how_to_apply(channels, block_size, source, target):
 def page():
     st.title("DCR ↔ CRD converter")
     intro("The channel permutation P that makes one depth/space order compute what the other computed.")
-    row, (settings_box,) = toolbar("Channels & conversion")
+    row, (settings_box,) = toolbar("Channels & conversion", expanded=("Channels & conversion",))
     with settings_box:
         st.caption(
             "DEPTH_COLUMN_ROW (DCR) and COLUMN_ROW_DEPTH (CRD) read the same output pixel from different input "

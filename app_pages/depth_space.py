@@ -12,11 +12,11 @@ from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
 from ui import charts, explain, url_state, work
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
-from ui.panels import Arrays, show_error
+from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
-from ui.toolbar import sizes_text
-from viz.depth_space_fig import describe_pick, drawn_window, pick_from_selection, side_shapes
+from ui.toolbar import group, sizes_text, summary
+from viz.depth_space_fig import describe_pick, drawn_window, input_only, pick_from_selection, side_shapes
 from viz.export import file_stem
 
 DEFAULTS = {"direction": "depth_to_space", "N": 1, "C": 8, "H": 2, "W": 3, "BlockSize": 2, "Order": ORDERS[0]}
@@ -76,23 +76,24 @@ def carry_shape_over():
 
 
 def window_controls(depth_shape, block_size, direction):
-    """The drawn part: the whole tensor when it fits, otherwise what the user picks."""
+    """The drawn part: the whole tensor when it fits, otherwise what the user picks in its group beside the figure."""
     window = drawn_window(depth_shape, block_size)
     if window.is_whole(depth_shape):
         return window
     n, cd, hd, wd = depth_shape
-    st.markdown("**Drawn part** — the tensor exceeds the drawing budget of 4,096 cells; "
-                "everything is still computed and cross-checked.")
-    columns = st.columns(4)
     channel_word = "output channel" if direction == "depth_to_space" else "input channel"
     unit = 1 if direction == "depth_to_space" else block_size
-    batch = url_state.widget(columns[0].number_input, "Batch", "ds_batch", 0, minimum=0, maximum=n - 1)
-    channel = url_state.widget(columns[1].number_input, f"First {channel_word}", "ds_channel", 0, minimum=0,
-                               maximum=cd // (block_size * block_size) - 1)
-    row = url_state.widget(columns[2].number_input, "First block row" if unit > 1 else "First row", "ds_row", 0,
-                           minimum=0, maximum=hd - 1, help=f"in blocks of {unit} input rows" if unit > 1 else None)
-    col = url_state.widget(columns[3].number_input, "First block column" if unit > 1 else "First column", "ds_col",
-                           0, minimum=0, maximum=wd - 1)
+    with group("Drawn part", expanded=True):
+        st.caption("The tensor exceeds the drawing budget of 4,096 cells; everything is still computed and "
+                   "cross-checked.")
+        left, right = st.columns(2)
+        batch = url_state.widget(left.number_input, "Batch", "ds_batch", 0, minimum=0, maximum=n - 1)
+        channel = url_state.widget(right.number_input, f"First {channel_word}", "ds_channel", 0, minimum=0,
+                                   maximum=cd // (block_size * block_size) - 1)
+        row = url_state.widget(left.number_input, "First block row" if unit > 1 else "First row", "ds_row", 0,
+                               minimum=0, maximum=hd - 1, help=f"in blocks of {unit} input rows" if unit > 1 else None)
+        col = url_state.widget(right.number_input, "First block column" if unit > 1 else "First column", "ds_col",
+                               0, minimum=0, maximum=wd - 1)
     return drawn_window(depth_shape, block_size, batch, channel, row, col)
 
 
@@ -104,8 +105,7 @@ def show_pick(s):
     if described is None or None in described:
         if pick is not None:
             url_state.put(DepthSpacePage.pick, None)  # picked under other settings: it no longer means anything
-        st.caption("Click a cell to see where it comes from and where it goes.")
-        return None
+        return None  # the page's introduction says what a click does
     lines = [f"{order}: input {source} (flat {pick[0]}) → output {destination} (flat {out_flat})"
              for order, (source, destination, out_flat) in zip(s.orders, described)]
     left, right = st.columns([5, 1])
@@ -143,22 +143,23 @@ def reveal(s, question):
     return work.picked("depth_space", picture, int(np.ravel_multi_index(question.source, s.shape)))
 
 
+def ask(s, question):
+    """The input a question is about, without the answer: the drawn window of the page, the element outlined when
+    the question names one of the input's."""
+    depth_shape, _ = side_shapes(s.shape, s.block_size, s.direction)
+    picture = work.depth_space_picture(s.spec, s.shape, s.block_size, s.orders[0], s.direction,
+                                       drawn_window(depth_shape, s.block_size), FIGURE_WIDTH)
+    pick = int(np.ravel_multi_index(question.cell, s.shape)) if question.kind == "where" else None
+    return input_only(picture, pick)
+
+
 @fragment
-def figures(s, steps_on, speed):
-    """The drawn window and the picked cell: changing either reruns only this part of the page."""
+def figures(s, window, steps_on, speed):
+    """The drawn window and the picked cell: a click reruns only this part of the page."""
     with admitted(s.work_bytes(), "this tensor"):
-        depth_shape, _ = side_shapes(s.shape, s.block_size, s.direction)
-        try:
-            window = window_controls(depth_shape, s.block_size, s.direction)
-        except DescriptorError as exc:
-            show_error(exc)
-            return
-        if not window.is_whole(depth_shape):
-            st.caption("Drawn: " + window.describe(depth_shape, s.direction))
-        width = FIGURE_WIDTH // len(s.orders)
         if steps_on:
             pictures = [(order, work.depth_space_picture(s.spec, s.shape, s.block_size, order, s.direction, window,
-                                                         width)) for order in s.orders]
+                                                         FIGURE_WIDTH)) for order in s.orders]
             # Step k is the same output cell under both orders: one Play shows where each order reads it from.
             explain.stepper("depth_space", pictures, lambda order, step: element_formula(s, order, step.source),
                             "ds", speed)
@@ -172,25 +173,24 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
     """The figure of each order; `interactive` ones take clicks and explain the pick (the greyed last valid view
     does neither)."""
     s, window = drawn
-    columns = st.columns(len(s.orders)) if len(s.orders) > 1 else [st.container()]
-    width = FIGURE_WIDTH // len(s.orders)
-    for column, order in zip(columns, s.orders):
+    # Both orders one above the other, each as wide as the page: side by side their cells were too small to number.
+    for order in s.orders:
         chart_key = f"ds_chart_{order}" if interactive else f"ds_last_valid_{order}"
-        with column:
-            if len(s.orders) > 1:
-                st.subheader(order)
-            picture = work.depth_space_picture(s.spec, s.shape, s.block_size, order, s.direction, window, width)
-            figure = work.picked("depth_space", picture, pick)
-            if not interactive:
-                charts.picture(figure, chart_key, f"Last valid view: {order}")
-                continue
-            charts.show(explain.with_speed(figure, speed), chart_key,
-                        file_stem(s.op, order, s.spec.data_type, *s.shape, f"bs{s.block_size}"),
-                        f"{s.op} {order}, {s.spec.data_type} {list(s.shape)}, BlockSize {s.block_size}",
-                        on_select=functools.partial(remember_pick, DepthSpacePage.pick, chart_key, picked_input))
-            if pick is not None:
-                explain.formula_block(f"{order}: the index formula for the picked element",
-                                      functools.partial(element_formula, s, order, np.unravel_index(pick, s.shape)))
+        if len(s.orders) > 1:
+            st.subheader(order)
+        picture = work.depth_space_picture(s.spec, s.shape, s.block_size, order, s.direction, window,
+                                           FIGURE_WIDTH)
+        figure = work.picked("depth_space", picture, pick)
+        if not interactive:
+            charts.picture(figure, chart_key, f"Last valid view: {order}")
+            continue
+        charts.show(explain.with_speed(figure, speed), chart_key,
+                    file_stem(s.op, order, s.spec.data_type, *s.shape, f"bs{s.block_size}"),
+                    f"{s.op} {order}, {s.spec.data_type} {list(s.shape)}, BlockSize {s.block_size}",
+                    on_select=functools.partial(remember_pick, DepthSpacePage.pick, chart_key, picked_input))
+        if pick is not None:
+            explain.formula_block(f"{order}: the index formula for the picked element",
+                                  functools.partial(element_formula, s, order, np.unravel_index(pick, s.shape)))
 
 
 class DepthSpacePage(OperatorPage):
@@ -204,27 +204,27 @@ class DepthSpacePage(OperatorPage):
     def controls(self, boxes, settings):
         shape_box, order_box = boxes
         with shape_box:
-            st.markdown("**DML_DEPTH_TO_SPACE1** moves blocks of channels into BlockSize × BlockSize spatial blocks: "
-                        "{N, C, H, W} → {N, C/BlockSize², H·BlockSize, W·BlockSize}. **DML_SPACE_TO_DEPTH1** is its "
-                        "inverse.")
             direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"],
                                          options=list(DIRECTIONS), horizontal=True, captions=list(DIRECTIONS.values()),
                                          on_change=carry_shape_over)
-            columns = st.columns([1, 1, 1, 1, 1.4])  # "BlockSize" whole on one line
+            columns = st.columns(2) + st.columns(2)  # N C / H W: wide enough beside the figure
             # No lower bound on the inputs: a size or BlockSize below 1 gets a message naming the rule and a fix,
             # where a bounded input would only show a small icon and keep the old value.
             sizes = [url_state.widget(column.number_input, name, name, DEFAULTS[name], maximum=SIZE_MAX,
                                       help=f"InputTensor Sizes: {meaning}")
                      for column, name, meaning in zip(columns, DIMENSION_NAMES, ("batch", "channels", "height",
                                                                                  "width"))]
-            block_size = url_state.widget(columns[4].number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
+            block_size = url_state.widget(st.number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
                                           maximum=BLOCK_MAX)
+            st.caption("**DML_DEPTH_TO_SPACE1** moves blocks of channels into BlockSize × BlockSize spatial blocks: "
+                       "{N, C, H, W} → {N, C/BlockSize², H·BlockSize, W·BlockSize}. **DML_SPACE_TO_DEPTH1** is its "
+                       "inverse.")
         with order_box:
-            st.markdown("The Order decides which channel lands where: DEPTH_COLUMN_ROW reads the depth as (row, "
-                        "column, channel), COLUMN_ROW_DEPTH as (channel, row, column). Each cell is colored by its "
-                        "input channel.")
             order = url_state.widget(st.radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
                                      captions=ORDER_CAPTIONS)
+            st.caption("The Order decides which channel lands where: DEPTH_COLUMN_ROW reads the depth as (row, "
+                       "column, channel), COLUMN_ROW_DEPTH as (channel, row, column). Each cell is colored by its "
+                       "input channel.")
         orders = tuple(ORDERS) if order == COMPARE else (order,)
         return Settings(settings.values, tuple(int(s) for s in sizes), int(block_size), orders, direction)
 
@@ -255,8 +255,18 @@ class DepthSpacePage(OperatorPage):
         # Compare mode quizzes on the first order; the prompt names it.
         return QuizSettings(s.call(s.orders[0])), functools.partial(reveal, s)
 
+    def quiz_input(self, s, question):
+        return ask(s, question)
+
     def figure(self, s, steps_on, speed):
-        figures(s, steps_on, speed)
+        depth_shape, _ = side_shapes(s.shape, s.block_size, s.direction)
+        try:
+            window = window_controls(depth_shape, s.block_size, s.direction)
+        except DescriptorError as exc:
+            raise Refused(str(exc), depth_space_fixes(s.direction, s.shape, s.block_size), s) from None
+        if not window.is_whole(depth_shape):
+            summary(self.row, ["Drawn: " + window.describe(depth_shape, s.direction)])
+        figures(s, window, steps_on, speed)
 
     def draw_last_valid(self, drawn):
         draw_figures(drawn, interactive=False)

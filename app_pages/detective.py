@@ -86,15 +86,21 @@ def _natural_key(name):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
 
-def uploaded_outputs():
-    """(digest key, reader) of the uploaded .npy files, or None when nothing is uploaded."""
+def uploaded_outputs(input_text):
+    """(digest key, reader) of the uploaded .npy files, or None when nothing is uploaded.
+
+    A new file replaces the one before (added to it, it made a split of two unrelated outputs) unless the user asks
+    for several, the outputs of a split; files uploaded for other inputs (`input_text`: their sizes and type) are
+    not kept: the uploader is new for each."""
+    several = st.checkbox("Several outputs (a split's): each file uploaded is kept", key="dt_several")
     files = st.file_uploader(
-        f"Output .npy file(s), at most {UPLOAD_MB} MB each; several for the outputs of a split (taken in the order "
-        "of their names)", type=["npy"], accept_multiple_files=True, key="dt_upload", max_upload_size=UPLOAD_MB)
+        f"Output .npy file{'s, taken in the order of their names' if several else ''}, at most {UPLOAD_MB} MB"
+        + (" each" if several else ""), type=["npy"], accept_multiple_files=several,
+        key=f"dt_upload_{work.digest(f'{input_text} {several}')[:16]}", max_upload_size=UPLOAD_MB)
     st.caption("Files are read as plain arrays (never unpickled); an uploaded file is not part of the page's link.")
     if not files:
         return None
-    files = sorted(files, key=lambda f: _natural_key(f.name))
+    files = sorted(files, key=lambda f: _natural_key(f.name)) if several else [files]
     blobs = [(f.name, f.getvalue()) for f in files]
     key = tuple(work.digest(data) for _, data in blobs)
 
@@ -151,7 +157,7 @@ def verdict(case):
     report, xs, ys = case.report, case.xs, case.ys
     if report.matches:
         st.success(report.note, icon=":material/check_circle:")
-        for i, descriptor in enumerate(report.matches):
+        for descriptor in report.matches:
             left, right = st.columns([3, 2], vertical_alignment="center")
             left.markdown(f"Reproduced by **{describe(descriptor)}**")
             with right:
@@ -237,7 +243,7 @@ def page():
     st.title("The layout detective")
     intro("Bring your own operator: which input element did each output cell come from, and which DirectML "
           "descriptor does that?")
-    row, (example_box, input_box) = toolbar("Examples", "Input & output")
+    row, (example_box, input_box) = toolbar("Examples", "Input & output", expanded=("Examples",))
     with example_box:
         st.caption(
             "Download an **origin-coded input**, run it through your framework or model, and upload or paste what "
@@ -265,7 +271,7 @@ def page():
                 return
             summary(row, [f"Your output ({SOURCES[source]})", input_text])
             input_section(sizes, data_type)
-            brought = uploaded_outputs() if source == "upload" else pasted_outputs()
+            brought = uploaded_outputs(input_text) if source == "upload" else pasted_outputs()
             if brought is None:
                 st.info("Upload or paste your operator's output to identify it, or try one of the Examples above.",
                         icon=":material/upload:")
@@ -283,13 +289,13 @@ def page():
 
 def show_case(case):
     """The figure of where every output cell came from, then what the detective concluded from it."""
-    meta = case.figure.to_dict()["layout"]["meta"]
+    drawn = case.figure.context.note
     shapes = ", ".join(str(list(y.shape)) for y in case.ys)
     st.caption(
         f"Output sizes {shapes}, compared by {case.report.compared_by}. Tiles are the last two dimensions, row 0 at "
         "the top; each output cell shows the flat index of the input element it came from and takes that "
         "element's color (✗: a value in no input). Hover for both indices."
-        + (f" Drawn: {meta['drawn']}." if meta["drawn"] else ""))
+        + (f" Drawn: {drawn}." if drawn else ""))
     charts.show(case.figure, "dt_chart", "detective", "Layout detective: where each element came from")
     st.subheader("What the detective found")
     verdict(case)

@@ -71,7 +71,7 @@ def memory_maps(layout, unit):
             figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
                                                  unit)
             charts.show(figure, f"ly_map_{role}", file_stem("layout", role, "memory_map"), f"Memory map of the {role}")
-            reading = reading or figure.to_dict()["layout"]["meta"]["reading"]
+            reading = reading or figure.context.reading
     return widths, reading
 
 
@@ -87,13 +87,13 @@ def usage_line(layout, reading):
 def copy_section(layout, settings, widths):
     spec = settings.values
     checks = lw.check(layout, spec)
-    for summary in (checks.directml, checks.onnxruntime):
-        verdict = "byte-identical" if summary.matches else "DIFFERENT" if summary.available else "not run"
-        runtime = "DirectML" if summary.runtime == "directml" else "ONNX Runtime"
+    for check in (checks.directml, checks.onnxruntime):
+        verdict = "byte-identical" if check.matches else "DIFFERENT" if check.available else "not run"
+        runtime = "DirectML" if check.runtime == "directml" else "ONNX Runtime"
         # A runtime that could not run the copy is information, not a fault of the layout.
-        show = st.success if summary.matches else st.error if summary.available else st.info
-        show(f"{runtime} cross-check ({summary.provider or 'no provider'}): {verdict}. {summary.note}",
-             icon=":material/verified:" if summary.matches else ":material/warning:")
+        show = st.success if check.matches else st.error if check.available else st.info
+        show(f"{runtime} cross-check ({check.provider or 'no provider'}): {verdict}. {check.note}",
+             icon=":material/verified:" if check.matches else ":material/warning:")
     charts.show(lw.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
     st.markdown("##### The copy, element by element in the output's memory order")
     st.caption("Play fills the output buffer from its first element to its last; orange marks the elements of the "
@@ -123,7 +123,7 @@ def page():
     intro("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where each "
           "element lives.")
     row, (preset_box, input_box, output_box, map_box) = toolbar("Presets", "InputTensor", "OutputTensor",
-                                                                "Memory maps")
+                                                                "Memory maps", expanded=("Presets",))
     with preset_box:
         st.caption(
             "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "

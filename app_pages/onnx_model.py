@@ -50,22 +50,30 @@ def _shape_text(shape):
     return "[" + ", ".join("?" if s is None else str(s) for s in shape) + "]"
 
 
-def _settings_text(settings):
+# The table's input sizes column already gives these: the DirectML column leaves them out, to fit.
+TABLE_LEAVES_OUT = ("Sizes", "InputSizes", "ASizes")
+
+
+def _settings_text(settings, leave_out=()):
     if settings is None:
         return ""
-    return ", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("operator", "DataType"))
+    return ", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("operator", "DataType", *leave_out))
 
 
 def node_table(report):
+    # DirectML's settings beside the node's op, the widest column: last, they ran past the page's right edge.
     rows = [{
         "#": n.index, "node": n.name, "op": n.op_type,
+        "DirectML": (n.settings["operator"] + " " + _settings_text(n.settings, TABLE_LEAVES_OUT)) if n.settings
+        else n.problem,
         "input sizes": "; ".join(_shape_text(s) for s in n.input_shapes),
         "attributes": ", ".join(f"{k}={v}" for k, v in n.attributes.items()),
         "risks": len(n.risks),
         "types": ", ".join(str(t) for t in n.input_types),
-        "DirectML": (n.settings["operator"] + " " + _settings_text(n.settings)) if n.settings else n.problem,
     } for n in report.nodes]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.dataframe(rows, hide_index=True, width="stretch",
+                 column_config={"node": st.column_config.TextColumn(width="medium"),
+                                "DirectML": st.column_config.TextColumn(width="large")})
 
 
 def node_bytes(settings):

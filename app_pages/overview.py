@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import charts, url_state, work
 from ui.layouts_work import overview_picture, preset_fields
-from ui.pages import BITWISE, CONVERTER, DEPTH_SPACE, DETECTIVE, LAYOUTS, ONNX_MODEL, SPLIT_JOIN
+from ui.pages import BITWISE, CONVERTER, DEPTH_SPACE, DETECTIVE, LAYOUTS, ONNX_MODEL, PAGES, SPLIT_JOIN
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 
@@ -105,8 +105,11 @@ if GOTO in st.session_state:
     page, params = st.session_state.pop(GOTO)
     st.switch_page(page, query_params=params)
 st.title("DirectML operator visualizer")
+# Counted from the pages' operators, so that the number follows the registry (the README names them instead).
+shown = sorted({name for page in PAGES for name in page.operators})
 st.markdown(
-    "Six DirectML tensor operators, computed by a pure-numpy reference core with DirectML's exact rules, drawn "
+    f"{len(shown)} DirectML tensor operators ({', '.join(shown)}), computed by a pure-numpy reference core with "
+    "DirectML's exact rules, drawn "
     "cell by cell, validated against the feature-level support tables, cross-checked on DirectML itself where it "
     "can run here and on ONNX Runtime, and exported as DxDispatch JSON or C++. The sidebar holds the settings the "
     "operator pages share (DataType, feature level, value pattern); every setting is in the URL, so a link "
@@ -125,9 +128,9 @@ st.page_link(CONVERTER.path, label="Open the DCR ↔ CRD converter", icon=":mate
 
 st.subheader("Bring your own operator or model")
 st.markdown(
-    "The **layout detective** takes what your framework made of an origin-coded input and names the descriptor that does the "
-    "same, or the channel permutation that is missing; **Open an ONNX model** lists a model's depth/space, OR, "
-    "split and concat nodes with their settings and flags the risky ones."
+    "The **layout detective** takes what your framework made of an origin-coded input and names the descriptor that "
+    "does the same, or the channel permutation that is missing; **Open an ONNX model** lists a model's depth/space, "
+    "OR, split and concat nodes with their settings and flags the risky ones."
 )
 links = st.container(horizontal=True, wrap=True)
 links.page_link(DETECTIVE.path, label="The layout detective", icon=":material/search:")

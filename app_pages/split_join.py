@@ -3,6 +3,7 @@ from its own inputs)."""
 
 import dataclasses
 import functools
+import math
 
 import streamlit as st
 
@@ -13,13 +14,20 @@ from ops.operators.base import check_axis
 from ui import charts, explain, url_state, work
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
-from ui.panels import Arrays, show_error
+from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
-from ui.toolbar import braced, summary, toolbar
+from ui.toolbar import braced, drawn_part, group
 from ui.values import parse_int_list
 from viz.export import file_stem
-from viz.split_join_fig import WINDOW, default_view, describe_pick, pick_from_selection, window_bounds
+from viz.split_join_fig import (
+    WINDOW,
+    default_view,
+    describe_pick,
+    input_only,
+    pick_from_selection,
+    window_bounds,
+)
 
 CHART = "sj_figure"
 OPERATIONS = {"split": "SPLIT, then JOIN back", "join": "JOIN from its own inputs"}
@@ -109,9 +117,7 @@ def show_pick(s, drawn_pick):
     if described is None:
         if pick is not None:
             url_state.put(SplitJoinPage.pick, None)  # picked under other settings: it no longer means anything
-        st.caption("Click a cell of the output or of an input to highlight where it comes from or goes." if s.join
-                   else "Click a cell of the input or of an output to highlight where it goes or comes from.")
-        return
+        return  # the page's introduction says what a click does
     left, right = st.columns([5, 1], vertical_alignment="center")
     left.caption(f"Picked: {described}" + ("" if drawn_pick is not None else " (outside the drawn plane)"))
     right.button("Clear highlight", key="sj_clear_pick", on_click=clear_pick, args=(SplitJoinPage.pick,))
@@ -126,22 +132,32 @@ def join_formula(s, cell):
     return index_formula(s.joining, split_formula(s, cell).destination)
 
 
-def reveal(s, question):
-    """The question's element outlined in the input and in its output, in the plane and window that hold it."""
-    index = question.source
+def picture_holding(s, index):
+    """The figure of the plane and window that hold input element `index` (the first ones when None)."""
     view = default_view(len(s.sizes), s.axis)
+    index = index or (0,) * len(s.sizes)
     fixed = tuple((d, int(index[d])) for d in range(len(s.sizes)) if d not in view)
     row_dim, col_dim = view
     start = (0 if row_dim is None else index[row_dim] // WINDOW * WINDOW, index[col_dim] // WINDOW * WINDOW)
-    picture = work.split_picture(*s.key, view, fixed, start)
-    return work.picked("split_join", picture, tuple(int(i) for i in index))
+    return work.split_picture(*s.key, view, fixed, start)
+
+
+def reveal(s, question):
+    """The question's element outlined in the input and in its output, in the plane and window that hold it."""
+    return work.picked("split_join", picture_holding(s, question.source), tuple(int(i) for i in question.source))
+
+
+def ask(s, question):
+    """The input a question is about, without the answer: the element outlined when it is the input's."""
+    cell = tuple(int(i) for i in question.cell) if question.kind == "where" else None
+    return input_only(picture_holding(s, cell), cell)
 
 
 def plane_controls(s, view):
-    """The drawn plane's settings, in their own popover: (row, box, slice text, first row, first column)."""
+    """The drawn plane's settings, in their own group beside the figure: (other dims' indices, first row and
+    column drawn)."""
     other_dims = [d for d in range(len(s.sizes)) if d not in view]
-    row, (box,) = toolbar("Drawn plane")
-    with box:
+    with group("Drawn plane"):
         slice_text = ""
         if other_dims:
             slice_text = url_state.widget(st.text_input, f"Slice indices for dims {other_dims}", "sj_slice", "",
@@ -151,11 +167,21 @@ def plane_controls(s, view):
                                 maximum=max(s.sizes))
         col0 = url_state.widget(window_col.number_input, "First column drawn", "sj_col0", 0, minimum=0,
                                 maximum=max(s.sizes))
-    return row, box, slice_indices(slice_text, other_dims), (int(row0), int(col0))
+        st.caption(plane_caption(s))
+    return slice_indices(slice_text, other_dims), (int(row0), int(col0))
 
 
-def meta(figure):
-    return figure.to_dict()["layout"]["meta"]
+def plane_line(s, view, start, fixed):
+    """What the drawn plane is, for the line over the figure."""
+    row0, row1, col0, col1 = window_bounds(s.sizes, view, start)
+    row_dim, col_dim = view
+    rows_text = "one row (1-D tensor)" if row_dim is None else f"rows = dim {row_dim}, indices {row0} to {row1 - 1}"
+    return [f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1}",
+            f"other dims fixed at: {fixed_text(fixed)}"]
+
+
+def fixed_text(fixed):
+    return ", ".join(f"dim {d} = {i}" for d, i in sorted(fixed.items())) or "none"
 
 
 def plane_caption(s):
@@ -168,23 +194,10 @@ def plane_caption(s):
 
 
 @fragment
-def figure(s, steps_on, speed):
-    """The drawn plane and the picked cell: changing either reruns only this part of the page."""
+def figure(s, drawn, steps_on, speed):
+    """The drawn plane and the picked cell: a click reruns only this part of the page."""
     with admitted(s.spec.nbytes(s.sizes) * 3, "this tensor"):
-        view = default_view(len(s.sizes), s.axis)
-        try:
-            row, box, fixed, start = plane_controls(s, view)
-            drawn = (*s.key, view, tuple(sorted(fixed.items())), start, s.join)
-            picture = work.split_picture(*drawn)
-        except DescriptorError as exc:
-            show_error(exc)
-            return
-        row0, row1, col0, col1 = window_bounds(s.sizes, view, start)
-        row_dim, col_dim = view
-        rows_text = "one row (1-D tensor)" if row_dim is None else f"rows = dim {row_dim}, indices {row0} to {row1 - 1}"
-        box.caption(plane_caption(s))
-        summary(row, [f"Drawn plane: {rows_text}; columns = dim {col_dim}, indices {col0} to {col1 - 1}",
-                      f"other dims fixed at: {', '.join(f'dim {d} = {i}' for d, i in meta(picture)['fixed']) or 'none'}"])
+        picture = work.split_picture(*drawn)
         remember_valid("split_join", drawn)
         if steps_on:
             explain.stepper("split_join", [("SPLIT", picture)], lambda title, step: split_formula(s, step.source),
@@ -192,13 +205,13 @@ def figure(s, steps_on, speed):
             return
         pick = url_state.value(SplitJoinPage.pick, None)
         picked = work.picked("split_join", picture, pick)
-        show_pick(s, meta(picked)["pick"])
+        show_pick(s, picked.context.pick)
         operator = "JOIN" if s.join else "SPLIT"
         charts.show(explain.with_speed(picked, speed), CHART, file_stem(operator, s.spec.data_type, *s.sizes,
                                                                         f"axis{s.axis}"),
                     f"{operator}, {s.spec.data_type} {list(s.sizes)}, Axis {s.axis}, parts {list(s.output_sizes)}",
                     on_select=functools.partial(remember_pick, SplitJoinPage.pick, CHART, pick_from_selection))
-        if meta(picked)["pick"] is not None:
+        if picked.context.pick is not None:
             columns = st.columns(2)
             with columns[0]:
                 explain.formula_block("SPLIT: where the picked element goes", functools.partial(split_formula, s, pick))
@@ -218,6 +231,35 @@ def joined_of(s):
     return [work.joined(*s.key)]
 
 
+def operation_controls():
+    """The operator and its sizes, read from their widgets."""
+    operation = url_state.widget(st.radio, "Operator", "sj_op", DEFAULTS["sj_op"], options=list(OPERATIONS),
+                                 format_func=OPERATIONS.get, horizontal=True)
+    joining = operation == "join"
+    sizes = url_state.widget(st.text_input, "Sizes", "sj_sizes", DEFAULTS["sj_sizes"],
+                             help="Every input's sizes; the entry at Axis is each input's own (below)"
+                             if joining else "InputTensor sizes: 1 to 8 whole numbers separated by commas")
+    # Not bounded here: an axis out of range gets check_axis's message, which names the rule.
+    axis = url_state.widget(st.number_input, "Axis", "sj_axis", DEFAULTS["sj_axis"], step=1,
+                            help="The dimension that is cut (0 = outermost)")
+    if joining:
+        count = url_state.widget(st.number_input, "Number of inputs", "sj_inputs", DEFAULTS["sj_inputs"],
+                                 maximum=PARTS_MAX, on_change=resize_join_sizes, help="InputCount")
+        join_text = url_state.widget(st.text_input, "Input sizes along Axis", "sj_join", DEFAULTS["sj_join"],
+                                     help="One size per input: InputTensors[k].Sizes[Axis]")
+        return Controls(operation, sizes, int(axis), count=int(count), join_text=join_text)
+    mode = url_state.widget(st.radio, "Outputs", "sj_mode", DEFAULTS["sj_mode"], options=list(MODES),
+                            format_func=MODES.get, horizontal=True)
+    if mode == "sizes":
+        split_text = url_state.widget(st.text_input, "Output sizes along Axis", "sj_split",
+                                      DEFAULTS["sj_split"], help="One size per output; they must add up to "
+                                                                 "the input's size along Axis")
+        return Controls(operation, sizes, int(axis), split_text=split_text)
+    parts = url_state.widget(st.number_input, "Parts K", "sj_parts", DEFAULTS["sj_parts"], minimum=1,
+                             maximum=PARTS_MAX)
+    return Controls(operation, sizes, int(axis), parts=int(parts))
+
+
 class SplitJoinPage(OperatorPage):
     key, name, pick = "sj", "split_join", "sj_pick"
     title = "Split <-> Join: DML_SPLIT and DML_JOIN"
@@ -227,37 +269,15 @@ class SplitJoinPage(OperatorPage):
 
     def controls(self, boxes, settings):
         with boxes[0]:
+            controls = operation_controls()
             st.caption(
                 "SPLIT cuts InputTensor along Axis into OutputCount tensors whose sizes along Axis sum to the "
                 "input's; every other size stays. JOIN is the inverse (ONNX Concat): set it up from its own inputs, "
                 "or see it undo a SPLIT. Each output is a plain copy of its slab. DataType, feature level and values "
-                "are in the sidebar."
+                "are below."
             )
-            operation = url_state.widget(st.radio, "Operator", "sj_op", DEFAULTS["sj_op"], options=list(OPERATIONS),
-                                         format_func=OPERATIONS.get, horizontal=True)
-            joining = operation == "join"
-            sizes = url_state.widget(st.text_input, "Sizes", "sj_sizes", DEFAULTS["sj_sizes"],
-                                     help="Every input's sizes; the entry at Axis is each input's own (below)"
-                                     if joining else "InputTensor sizes: 1 to 8 whole numbers separated by commas")
-            # Not bounded here: an axis out of range gets check_axis's message, which names the rule.
-            axis = url_state.widget(st.number_input, "Axis", "sj_axis", DEFAULTS["sj_axis"], step=1,
-                                    help="The dimension that is cut (0 = outermost)")
-            if joining:
-                count = url_state.widget(st.number_input, "Number of inputs", "sj_inputs", DEFAULTS["sj_inputs"],
-                                         maximum=PARTS_MAX, on_change=resize_join_sizes, help="InputCount")
-                join_text = url_state.widget(st.text_input, "Input sizes along Axis", "sj_join", DEFAULTS["sj_join"],
-                                             help="One size per input: InputTensors[k].Sizes[Axis]")
-                return Controls(operation, sizes, int(axis), count=int(count), join_text=join_text)
-            mode = url_state.widget(st.radio, "Outputs", "sj_mode", DEFAULTS["sj_mode"], options=list(MODES),
-                                    format_func=MODES.get, horizontal=True)
-            if mode == "sizes":
-                split_text = url_state.widget(st.text_input, "Output sizes along Axis", "sj_split",
-                                              DEFAULTS["sj_split"], help="One size per output; they must add up to "
-                                                                         "the input's size along Axis")
-                return Controls(operation, sizes, int(axis), split_text=split_text)
-            parts = url_state.widget(st.number_input, "Parts K", "sj_parts", DEFAULTS["sj_parts"], minimum=1,
-                                     maximum=PARTS_MAX)
-        return Controls(operation, sizes, int(axis), parts=int(parts))
+        return controls
+
 
     def line(self, c, settings):
         if c.operation == "join":
@@ -310,8 +330,23 @@ class SplitJoinPage(OperatorPage):
     def quiz(self, s):
         return QuizSettings(s.split), functools.partial(reveal, s)
 
+    def quiz_input(self, s, question):
+        return ask(s, question)
+
     def figure(self, s, steps_on, speed):
-        figure(s, steps_on, speed)
+        view = default_view(len(s.sizes), s.axis)
+        try:
+            fixed, start = plane_controls(s, view)
+            drawn = (*s.key, view, tuple(sorted(fixed.items())), start, s.join)
+            # Checks the slice indices, and says which index each dimension outside the plane is drawn at (shared
+            # work: the figure below draws this same picture).
+            fixed = work.split_picture(*drawn).context.fixed
+        except DescriptorError as exc:
+            raise Refused(str(exc), described=s) from None
+        row0, row1, col0, col1 = window_bounds(s.sizes, view, start)
+        whole = (row1 - row0) * (col1 - col0) == math.prod(s.sizes)
+        drawn_part(self.row, plane_line(s, view, start, fixed), whole)
+        figure(s, drawn, steps_on, speed)
 
     def below_figure(self, s):
         outputs = work.split_parts(*s.key)
@@ -329,7 +364,8 @@ class SplitJoinPage(OperatorPage):
         """SPLIT's and JOIN's panels (JOIN's alone when it is set up from its inputs)."""
         data_type = s.spec.data_type
         join = Panels(Call("JOIN", data_type, s.pieces, (("axis", s.axis),)),
-                      Arrays(("join", *s.key), functools.partial(parts_of, s), functools.partial(joined_of, s), refusal),
+                      Arrays(("join", *s.key), functools.partial(parts_of, s), functools.partial(joined_of, s),
+                             refusal),
                       "sj_join_panels", "JOIN")
         if s.join:
             return [join]

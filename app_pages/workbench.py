@@ -274,8 +274,9 @@ def show_partial(model_key, raw, run, label, settings):
                "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
                "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
     modelled = wb.modelled_part(raw, run.inspection)
-    status, report, ran, explorer, export = st.tabs(
-        ["Status", "Validation report", "Run (partial)", "Tensor descriptors", "Export"])
+    # The open tab is in the link (wb_partial_tab), as the operator pages' panels keep theirs.
+    (status, report, ran, explorer, export), _ = url_state.tabs(
+        ["Status", "Validation report", "Run (partial)", "Tensor descriptors", "Export"], "wb_partial_tab")
     with status:
         show_status(run)
     with report:
@@ -314,7 +315,8 @@ def built_desc(default_type):
         if strides_text.strip():
             obj["Strides"] = list(parse_int_list(strides_text, "Strides", minimum=0))
         if total_text.strip():
-            obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0, max_count=1)[0]
+            obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0,
+                                                           max_count=1)[0]
     except (DescriptorError, IndexError) as error:
         st.error(echo.text(error) if isinstance(error, DescriptorError) else "TotalTensorSizeInBytes: one integer")
         return None, kind
@@ -379,7 +381,7 @@ def show_explorer(raw, default_type):
     st.caption(
         f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
         f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,}). "
-        + figure.to_dict()["layout"].get("meta", {}).get("reading", "")
+        + figure.context.reading
     )
 
 
@@ -424,8 +426,8 @@ def page():
     # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (ui.workbench_work).
     model_key = shared_work.digest(text)
     if not isinstance(raw, dict):
-        st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and commands, "
-                 f"not a JSON {wb.json_kind(raw)}")
+        st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and "
+                 f"commands, not a JSON {wb.json_kind(raw)}")
         return
     model = None
     try:
@@ -449,7 +451,9 @@ def page():
         for note in model_notes(raw):
             st.info(f"DxDispatch reads this differently: {echo.text(note)}")
 
-    report, run, explorer, export = st.tabs(["Validation report", "Run", "Tensor descriptors", "Export"])
+    # The open tab is in the link (wb_tab): a teacher's link opens the tab it was made on.
+    (report, run, explorer, export), _ = url_state.tabs(["Validation report", "Run", "Tensor descriptors", "Export"],
+                                                        "wb_tab")
     with report:
         with element_cap_set_to(ELEMENT_CAP):
             show_validation(raw, settings.feature_level)

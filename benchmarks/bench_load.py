@@ -157,7 +157,8 @@ CHANGED = f"""(before) => {{ const now = ({SIGNATURE})();
 # The page's main thread is busy in "long tasks" (over 50 ms) while plotly redraws: the browser's own record of them
 # tells when a redraw is over, so the next action starts on a quiet page and its time includes the whole redraw.
 WATCH_LONG_TASKS = """() => { window.__long = [];
-    new PerformanceObserver(list => { for (const e of list.getEntries()) window.__long.push(e.startTime + e.duration); })
+    new PerformanceObserver(list => {
+        for (const e of list.getEntries()) window.__long.push(e.startTime + e.duration); })
         .observe({entryTypes: ['longtask']}); }"""
 QUIET = "(since) => performance.now() - Math.max(since, ...window.__long) > 400"
 
@@ -171,7 +172,7 @@ def _settle(page):
 
 def _timed(page, action):
     """Seconds from the action until the figure shows something new, no run is under way and the browser has
-    finished the work it started (its last long task ended), on the page's own clock. Opening the popover that
+    finished the work it started (its last long task ended), on the page's own clock. Opening the group that
     holds the control is the user finding it, not the app answering: its time is left out."""
     page.wait_for_function(QUIET, arg=0, timeout=120_000)
     before = json.dumps(page.evaluate(SIGNATURE))
@@ -187,26 +188,18 @@ def _timed(page, action):
 
 
 def _revealed(page, locator):
-    """`locator`, after opening the toolbar popover that holds it when it is folded away (ui/toolbar.py). A popover
-    stays open while the page reruns: only a scenario's first action opens it."""
-    if locator.count():
+    """`locator`, after opening the group of settings beside the figure that holds it when it is folded
+    (ui/toolbar.py). A group stays open while the page reruns: only a scenario's first action opens it."""
+    if locator.count() and locator.first.is_visible():
         return locator
     opening = page.evaluate("performance.now()")
     try:
-        return _opened_popover_with(page, locator)
+        group = page.locator('[data-testid="stSidebar"] [data-testid="stExpander"]').filter(has=locator).first
+        group.locator("summary").click()
+        locator.first.wait_for(state="visible")
+        return locator
     finally:
         page.opening_ms += page.evaluate("performance.now()") - opening  # _timed started it at 0
-
-
-def _opened_popover_with(page, locator):
-    for button in page.locator('[data-testid="stPopover"] button').all():
-        button.click()
-        page.locator('[data-testid="stPopoverBody"]').first.wait_for()
-        page.wait_for_timeout(200)  # its widgets are drawn a moment after it opens
-        if locator.count():
-            return locator
-        page.keyboard.press("Escape")
-    return locator
 
 
 def _set_number(page, label, value):
@@ -230,9 +223,11 @@ def _click_cell(page, index):
     point = page.evaluate(
         """(i) => { const gd = document.querySelector('.js-plotly-plot');
                     gd.scrollIntoView({block: 'center'});
-                    const t = gd._fullData.find(t => t.type.startsWith('scatter') && t.mode === 'markers' && t.x && t.x.length);
+                    const t = gd._fullData.find(t => t.type.startsWith('scatter') && t.mode === 'markers'
+                                                     && t.x && t.x.length);
                     const k = i % t.x.length;
-                    const xa = gd._fullLayout[t.xaxis.replace('x', 'xaxis')], ya = gd._fullLayout[t.yaxis.replace('y', 'yaxis')];
+                    const xa = gd._fullLayout[t.xaxis.replace('x', 'xaxis')];
+                    const ya = gd._fullLayout[t.yaxis.replace('y', 'yaxis')];
                     const box = gd.getBoundingClientRect();
                     return [box.left + xa._offset + xa.l2p(t.x[k]), box.top + ya._offset + ya.l2p(t.y[k])]; }""",
         index)
@@ -286,14 +281,15 @@ def interactions(root):
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             page = context.new_page()
             received = []  # sizes of the server's websocket messages, each a delta, a status or a figure
-            page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: received.append(len(frame))))
+            page.on("websocket", lambda socket, received=received: socket.on(
+                "framereceived", lambda frame: received.append(len(frame))))
             page.goto(f"{url}/{path}")
             _settle(page)
             times, counts, sizes = [], [], []
             for action in actions:
                 already = len(received)
                 try:
-                    times.append(_timed(page, lambda: action(page)))
+                    times.append(_timed(page, lambda action=action, page=page: action(page)))
                 except Exception as error:  # a scenario the checkout cannot do (an older page) is reported
                     print(row([name, "failed", type(error).__name__, "", "", ""]))
                     break

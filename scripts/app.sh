@@ -2,6 +2,17 @@
 # Sets up everything on a fresh Linux machine and launches the app; open the address it prints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What the set-up fetches, said before it does (the first run takes a few minutes; later runs find it all there).
+cat >&2 <<'TEXT'
+app.sh: setting up, then serving the app. The set-up (scripts/setup.sh) downloads and installs:
+  - into .venv/: this project and its Python packages from PyPI (numpy, streamlit, plotly, onnx, onnxruntime,
+    einops, ...: pyproject.toml lists them, with the test tools);
+  - into .directml/ (scripts/setup_directml.sh): DirectML's Linux library from the torch-directml wheel on PyPI,
+    pinned by sha256 (torch itself is not installed), and vkd3d with the glibc it needs from Debian's signed index;
+    as root, Debian's lavapipe, Vulkan loader and gcc with apt-get. Where a step cannot run, the app says so and
+    cross-checks on ONNX Runtime alone.
+  Nothing else is downloaded, and the app itself makes no network requests.
+TEXT
 source scripts/setup.sh
 # Freed memory of large, short-lived arrays goes back to the system instead of staying in glibc's arenas.
 export MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576

@@ -35,6 +35,9 @@ def warm_up_process():
 def main(argv):
     sys.path.insert(0, str(ROOT))
     warm_up_process()
+    from ui.charts import publish_plotly_js
+
+    publish_plotly_js(ROOT / "static")  # the figures' plotly.js (ui/plotly_chart.js loads it from app/static)
     from streamlit.web import cli
 
     from serve import uploads

@@ -41,8 +41,12 @@ def error_texts(at):
 
 
 def charts(at):
-    """Every chart on the page, in page order (ui.charts draws them all as components)."""
-    return [node for block in (at.main, at.sidebar) for node in block if node.type == "bidi_component"]
+    """Every chart on the page, in page order (ui.charts draws them all as components; the hidden one that loads
+    plotly.js early is none)."""
+    from ui.charts import PRELOAD_KEY
+
+    return [node for block in (at.main, at.sidebar) for node in block
+            if node.type == "bidi_component" and node.key != PRELOAD_KEY]
 
 
 def chart_figures(at):
@@ -79,6 +83,13 @@ def click_chart(at, key, points):
     trigger.id = _make_trigger_id(_chart_node(at, key).proto.id, "events")
     trigger.json_trigger_value = json.dumps([{"event": "select", "value": {"points": points}}])
     return at._run(states)
+
+
+def uploader(at):
+    """The page's one file uploader (the detective's key follows the input's sizes and type, so that new sizes clear
+    the files of the old: it is found by kind, not by key)."""
+    [found] = at.get("file_uploader")
+    return found
 
 
 def click_button(at, label_start):

@@ -17,33 +17,53 @@ CHART = ".dml-chart.js-plotly-plot"
 LOAD_TIMEOUT = 60_000
 
 
-def open_popover(page, label):
-    """Open the toolbar popover named `label` (ui/toolbar.py): its widgets are in the page only while it is open.
-    Returns its body."""
-    page.locator('[data-testid="stPopover"] button').filter(has_text=label).first.click()
-    body = page.locator('[data-testid="stPopoverBody"]').last
-    body.wait_for(timeout=30_000)
-    return body
+def group(page, label):
+    """The expander of the page's group of settings named `label`, in the sidebar beside the figure (ui/toolbar.py)."""
+    return page.locator('[data-testid="stSidebar"] [data-testid="stExpander"]').filter(
+        has=page.locator("summary p").get_by_text(label, exact=True)).first
 
 
-def close_popover(page):
-    page.keyboard.press("Escape")
-    page.locator('[data-testid="stPopoverBody"]').first.wait_for(state="detached", timeout=30_000)
+def open_group(page, label):
+    """Open the group `label` (its widgets take input only while it is open; they are on the page either way).
+    Returns its expander."""
+    expander = group(page, label)
+    expander.wait_for(timeout=30_000)
+    if expander.locator("details[open]").count() == 0:
+        expander.locator("summary").click()
+    expander.locator("details[open]").wait_for(timeout=30_000)
+    return expander
+
+
+def close_group(page, label):
+    expander = group(page, label)
+    if expander.locator("details[open]").count():
+        expander.locator("summary").click()
+    expander.locator("details:not([open])").wait_for(state="attached", timeout=30_000)
+
+
+# No script run going on, and every figure drawn: ui/plotly_chart.js marks a figure aria-busy from the moment its data
+# arrives until plotly has drawn it and fitted its labels.
+SETTLED = """() => !document.querySelector('[data-testid="stStatusWidget"]')
+    && [...document.querySelectorAll('.dml-chart')].every(chart => chart.getAttribute('aria-busy') === 'false')"""
+
+
+def wait_until_settled(page, timeout=LOAD_TIMEOUT):
+    """Until the script's run has finished and every figure on the page is drawn."""
+    page.wait_for_function(SETTLED, timeout=timeout)
 
 
 def open_animated_page(page, url):
-    """Open `url` and wait until its first animated figure has drawn its Play button and the page is idle."""
+    """Open `url` and wait until its first animated figure has drawn its Play button and the page is settled."""
     page.goto(url)
-    page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=60_000)
-    page.wait_for_load_state("networkidle")
+    page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=LOAD_TIMEOUT)
+    wait_until_settled(page)
 
 
 def wait_for_app(page):
-    """Until the script has finished running (no running indicator) and something is drawn."""
+    """Until the script has finished running, something is drawn, and every figure is drawn."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=LOAD_TIMEOUT)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=LOAD_TIMEOUT)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LOAD_TIMEOUT)
+    wait_until_settled(page)
 
 
 def assert_clean(page):

@@ -1,6 +1,7 @@
 """Readers of the figures' JSON, as plotly writes it."""
 
 import base64
+import re
 
 import numpy as np
 
@@ -18,3 +19,28 @@ def bits_of(z):
     """A heatmap cell's z is 1 + 2 * field + bit; 0 = not yet written (returned as -1)."""
     z = plotly_array(z).astype(int)
     return np.where(z == 0, -1, np.mod(z - 1, 2))
+
+
+def changed_traces(frame):
+    """{trace position: the trace's properties the animation frame changes}."""
+    return dict(zip(frame["traces"], frame["data"]))
+
+
+def row_zero_on_top(axis):
+    """Whether a y axis (a figure's layout dict) draws its row 0 at the top: reversed, or a range that runs down."""
+    axis = dict(axis)
+    return axis.get("autorange") == "reversed" or ("range" in axis and axis["range"][0] > axis["range"][1])
+
+
+def struck_cells(path, cells, samples=40):
+    """The cells (row, column) that an SVG path of straight segments (a shape's "path") passes through, away from
+    their edges: where a line would strike through a cell's number."""
+    points = [tuple(float(v) for v in point.split(",")) for point in re.findall(r"-?[\d.]+,-?[\d.]+", path)]
+    struck = set()
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        for t in np.linspace(0, 1, samples + 1):
+            x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            cell = (round(y), round(x))
+            if cell in cells and abs(y - cell[0]) < 0.45 and abs(x - cell[1]) < 0.45:
+                struck.add(cell)
+    return struck

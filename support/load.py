@@ -19,7 +19,7 @@ class PeakMemory:
     def _sample(self):
         while not self._stop.is_set():
             self.peak = max(self.peak, memory_of(self.pid)[0])
-            self._stop.wait(0.05)
+            self._stop.wait(0.05)  # the sampling interval, cut short when the block ends
 
     def __enter__(self):
         self._thread = threading.Thread(target=self._sample, daemon=True)

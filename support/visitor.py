@@ -30,6 +30,7 @@ from .paths import ROOT
 # As scripts/app.sh and serve/serve.sh run the server: freed large arrays go back to the system.
 SERVER_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "1048576"}
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+PRELOAD = b'{"preload": true}'  # the hidden element that loads plotly.js early (ui.charts.preload_plotly): no chart
 
 
 @dataclasses.dataclass
@@ -61,7 +62,7 @@ def _read(visit, message):
             visit.errors.append(element.alert.body)
         elif kind == "alert" and element.alert.format == element.alert.WARNING:
             visit.warnings.append(element.alert.body)
-        elif kind == "bidi_component":  # a chart (ui.charts)
+        elif kind == "bidi_component" and element.bidi_component.bytes != PRELOAD:  # a chart (ui.charts)
             visit.charts += 1
     if message.HasField("page_info_changed"):
         visit.url_query = message.page_info_changed.query_string
@@ -181,6 +182,14 @@ def cpu_seconds(pid):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def _watch_output(process, listening):
+    """Set `listening` when the server prints the address it serves (or ends), and read its output to the end."""
+    for line in process.stdout:
+        if "URL:" in line:
+            listening.set()
+    listening.set()
+
+
 @contextlib.contextmanager
 def served_app(port=None, timeout=60.0, root=ROOT, env=None):
     """The app of the checkout at `root` on a free loopback port, started fresh as its README starts it; yields
@@ -198,20 +207,18 @@ def served_app(port=None, timeout=60.0, root=ROOT, env=None):
     process = subprocess.Popen(
         [*command, "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, **SERVER_ENV, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError(f"streamlit did not answer on {url} within {timeout:.0f} s")
-                time.sleep(0.2)
+        # Streamlit prints its address once it listens; the output is read to its end, so the server never blocks
+        # on a full pipe.
+        listening = threading.Event()
+        threading.Thread(target=_watch_output, args=(process, listening), daemon=True).start()
+        if not listening.wait(timeout) or process.poll() is not None:
+            raise RuntimeError(f"streamlit did not start on {url} within {timeout:.0f} s")
+        urllib.request.urlopen(url + "/_stcore/health", timeout=timeout)
         yield url, process
     finally:
         process.terminate()

@@ -2,7 +2,8 @@
 "Download animated HTML" button whose file is made only when clicked.
 
 Figures are drawn by a small component (plotly_chart.js) that keeps one graph per key and redraws it in place, with
-the plotly.js of the Python plotly package served as a static file."""
+the plotly.js of the Python plotly package served as a static file: the server launcher (serve/launch.py) publishes
+it with publish_plotly_js before the server listens; importing this module writes nothing."""
 
 import functools
 import hashlib
@@ -15,26 +16,30 @@ import streamlit as st
 from plotly.io.json import to_json_plotly
 from plotly.offline import get_plotlyjs_version
 
-from viz.common import for_projector
+from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.export import animated_html, chart_config
 from viz.spec import SpecFigure
 
 from .sidebar import presenting
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-# Streamlit serves <main script's folder>/static at app/static/ (server.enableStaticServing in .streamlit/config.toml)
-SERVED_PLOTLY_JS = Path(__file__).resolve().parent.parent / "static" / "plotly.min.js"
+# Cell labels, in CSS pixels: the browser fits them to the cells it draws, and leaves out those that would be smaller
+# than the minimum (plotly_chart.js, fitCellText); a projector wants them larger.
+CELL_TEXT = {"min": 10, "max": 16}
+PROJECTOR_CELL_TEXT = {"min": 12, "max": 22}
 
 
-def _serve_plotly_js():
-    """Put the installed plotly.min.js where Streamlit serves static files, once per install (a replace, so that
-    processes starting together never serve half a file)."""
-    if SERVED_PLOTLY_JS.exists() and SERVED_PLOTLY_JS.stat().st_size == PLOTLY_JS.stat().st_size:
+def publish_plotly_js(static_dir):
+    """Put the installed plotly.min.js in `static_dir`, the folder Streamlit serves at app/static/ (<app.py's
+    folder>/static, server.enableStaticServing in .streamlit/config.toml), unless it is there already. A replace,
+    so that processes starting together never serve half a file."""
+    served = Path(static_dir) / PLOTLY_JS.name
+    if served.exists() and served.stat().st_size == PLOTLY_JS.stat().st_size:
         return
-    SERVED_PLOTLY_JS.parent.mkdir(exist_ok=True)
-    partial = SERVED_PLOTLY_JS.with_suffix(f".{os.getpid()}.part")
+    served.parent.mkdir(exist_ok=True)
+    partial = served.with_suffix(f".{os.getpid()}.part")
     partial.write_bytes(PLOTLY_JS.read_bytes())
-    os.replace(partial, SERVED_PLOTLY_JS)
+    os.replace(partial, served)
 
 
 def _without_comments(path):
@@ -42,10 +47,21 @@ def _without_comments(path):
     return "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
 
 
-_serve_plotly_js()
 _chart = st.components.v2.component(
     f"dml_plotly_{get_plotlyjs_version()}", js=_without_comments(Path(__file__).with_name("plotly_chart.js")),
     isolate_styles=False)
+
+
+PRELOAD_KEY = "dml_plotly_preload"  # the hidden element's key; its container's is the class the page's CSS hides
+
+
+def preload_plotly():
+    """Start loading plotly.js as the run starts (app.py), while the server still computes the page's figure: the
+    chart component fetches and runs it once, for every chart of the page (a hidden element, no space taken).
+    Without it the browser asked for plotly.js only when the first figure arrived, then drew it a second or more
+    later (benchmarks/bench_first_figure.py)."""
+    with st.container(key=f"{PRELOAD_KEY}_box"):
+        _chart(key=PRELOAD_KEY, data=b'{"preload": true}')
 
 
 def show(figure, key, stem, title, on_select=None):
@@ -57,7 +73,8 @@ def show(figure, key, stem, title, on_select=None):
     """
     figure = _spec(figure)
     clicks = {} if on_select is None else {"on_select_change": on_select}
-    _chart(key=key, data=chart_data(_sized(figure), chart_config(stem), title, on_select is not None), **clicks)
+    _chart(key=key, data=chart_data(_sized(figure), chart_config(stem), title, on_select is not None, _cell_text()),
+           **clicks)
     st.download_button(
         "Download animated HTML", data=functools.partial(animated_html, figure, title, stem),
         file_name=f"{stem}.html", mime="text/html", key=f"{key}_html", on_click="ignore",
@@ -71,7 +88,7 @@ def picture(figure, key, title):
     """Draw `figure` without toolbar, downloads or clicks: step views, quiz reveals, the greyed last valid view.
     They go through the same component as show(), so that stepping redraws in place and the page never loads a
     second plotly.js (st.plotly_chart brings Streamlit's own, about a second the first time)."""
-    _chart(key=key, data=chart_data(_sized(_spec(figure)), {"displayModeBar": False}, title, False))
+    _chart(key=key, data=chart_data(_sized(_spec(figure)), {"displayModeBar": False}, title, False, _cell_text()))
 
 
 def _spec(figure):
@@ -83,8 +100,19 @@ def _sized(figure):
     return for_projector(figure) if presenting() else figure
 
 
-def chart_data(figure, config, title, clickable):
+def height_for_screen(height):
+    """`height` (px) for a figure builder that fits its rows into the height it is given: on a projector, what
+    presentation mode leaves (viz.common.PROJECTOR_HEIGHT)."""
+    return min(height, PROJECTOR_HEIGHT) if presenting() else height
+
+
+def _cell_text():
+    return PROJECTOR_CELL_TEXT if presenting() else CELL_TEXT
+
+
+def chart_data(figure, config, title, clickable, cell_text=None):
     """The component's data: one JSON text as bytes (a dict would carry the figure's JSON as an escaped string).
+    `cell_text`: the smallest and largest cell label the browser draws (CELL_TEXT unless given).
 
     "revision" and "frames_revision" name the traces and the frames: with them the browser redraws only what
     changed (plotly_chart.js).
@@ -93,9 +121,10 @@ def chart_data(figure, config, title, clickable):
     traces = to_json_plotly(spec["data"])
     frames = to_json_plotly(spec.get("frames", []))
     layout = to_json_plotly(spec["layout"])
-    fields = {"config": config, "title": title, "clickable": clickable,
+    fields = {"config": config, "title": title, "clickable": clickable, "text": cell_text or CELL_TEXT,
               "revision": _digest(traces), "frames_revision": _digest(frames)}
-    return f'{{"figure": {{"data": {traces}, "layout": {layout}, "frames": {frames}}}, {json.dumps(fields)[1:]}'.encode()
+    figure = f'{{"data": {traces}, "layout": {layout}, "frames": {frames}}}'
+    return f'{{"figure": {figure}, {json.dumps(fields)[1:]}'.encode()
 
 
 def _digest(text):

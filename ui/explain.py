@@ -144,7 +144,8 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
             shown = url_state.widget(st.select_slider, "Step", "step", 0, options=list(range(count)),
                                      format_func=labels.__getitem__)
         step = int(shown)
-    columns = st.columns(len(pictures)) if len(pictures) > 1 else [st.container()]
+    # One above the other, each as wide as the page: side by side, compare mode's cells were too small to number.
+    columns = [st.container() for _ in pictures]
     for column, (title, figure) in zip(columns, pictures):
         drawn, current = with_step(kind, figure, step, element)
         with column:
@@ -180,9 +181,10 @@ def _score_key(key):
 
 
 @fragment
-def quiz(settings, key, reveal=None):
+def quiz(settings, key, reveal=None, ask=None):
     """Questions about `settings` (an ops QuizSettings) one at a time: pick an answer, Check reveals and explains.
 
+    ask(question) -> figure: the input the question is about, without the answer, shown while it asks.
     reveal(question) -> figure: the operator's figure with the question's element outlined where it is read and
     where it is written, shown once the question is answered.
 
@@ -204,6 +206,8 @@ def quiz(settings, key, reveal=None):
     question = questions[number]
     st.markdown(f"**Question {number + 1} of {len(questions)}.** {question.prompt}")
     answered = answers.get(number)
+    if answered is None and ask is not None:
+        charts.picture(ask(question), f"{key}_ask", "The input the question is about")
     choice = st.radio("Your answer", options=list(range(len(question.choices))), index=answered,
                       format_func=question.choices.__getitem__, key=f"{key}_choice_{seed}_{number}",
                       disabled=answered is not None)

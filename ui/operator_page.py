@@ -1,10 +1,11 @@
 """One skeleton for every operator page: the page declares what differs, `render` lays it out.
 
-Every operator page is the same story: a title and one line of introduction; a toolbar of popovers holding the
-page's settings, its presets and Play & explain, with one line stating the settings; the settings checked (a
-refusal names the field and the rule); the work admitted through the server's budget; then the figure (or the quiz),
-and under it the panels of each operator call. When the core refuses the settings, the refusal, its nearest fixes
-and the greyed last valid figure take the figure's place, and the panels still describe what can be described.
+Every operator page is the same story: a title and one line of introduction; the page's settings, its presets and
+Play & explain in groups beside the figure (ui/toolbar.py), with one line over the figure stating the settings; the
+settings checked (a refusal names the field and the rule); the work admitted through the server's budget; then the
+figure (or the quiz, over the input it asks about), and under it the panels of each operator call. When the core
+refuses the settings, the refusal, its nearest fixes and the greyed last valid figure take the figure's place, and
+the panels still describe what can be described.
 Written once here, the three pages can no longer drift apart (Bitwise OR used to blank the whole page on a values
 error where the others kept their picture).
 
@@ -13,6 +14,7 @@ script file ends with render(ThePage()).
 """
 
 import dataclasses
+import functools
 
 import streamlit as st
 
@@ -58,9 +60,11 @@ class OperatorPage:
     name: str  # the page's name for its last valid figure ("depth_space")
     title: str
     introduction: str
-    groups: tuple  # labels of the toolbar's settings popovers, before Presets and Play & explain
+    groups: tuple  # labels of the page's groups of settings, before Presets and Play & explain (the first one open)
     presets: dict = {}
     pick: str = ""  # the URL key of the picked cell
+
+    row = None  # this run's line over the figure (render sets it): hooks may add what they draw to it
 
     def controls(self, boxes, settings):
         """The page's settings, read from their widgets drawn in `boxes` (one per group)."""
@@ -96,6 +100,10 @@ class OperatorPage:
         """(ops QuizSettings, reveal(question) -> figure) for Predict, then reveal."""
         raise NotImplementedError
 
+    def quiz_input(self, configuration, question):
+        """The figure of the input `question` asks about, drawn without the answer while the quiz asks."""
+        raise NotImplementedError
+
     def figure(self, configuration, steps_on, speed):
         """The figure (or step-by-step view) of a valid configuration; it records what it drew with
         ui.errors.remember_valid(self.name, drawn)."""
@@ -122,7 +130,8 @@ def render(page):
     settings = current_settings()
     st.title(page.title)
     intro(page.introduction)
-    row, boxes = toolbar(*page.groups, "Presets", "Play & explain")
+    row, boxes = toolbar(*page.groups, "Presets", "Play & explain", expanded=page.groups[:1])
+    page.row = row
     with boxes[-2]:
         preset_buttons(page.presets.items(), f"{page.key}_preset", page.pick)
     controls = page.controls(boxes[:-2], settings)
@@ -139,7 +148,7 @@ def render(page):
             validity_banner(calls[0].call, settings)
             if quiz_on:
                 questions, reveal = page.quiz(configuration)
-                explain.quiz(questions, page.key, reveal)
+                explain.quiz(questions, page.key, reveal, functools.partial(page.quiz_input, configuration))
                 return
             page.figure(configuration, steps_on, speed)
             page.below_figure(configuration)

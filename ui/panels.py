@@ -273,14 +273,17 @@ def export_panel(call, arrays, settings, key):
         st.code(model_json(), language="json", height=300)
     else:
         st.caption(f"The inputs hold {elements:,} values: the model is only offered as a download.")
-    buttons = st.columns(2)
-    buttons[0].download_button("Download model JSON", model_json, f"{name}.json", "application/json",
-                               key=f"{key}_model_json", on_click="ignore")
+    # A wrapping row of buttons as wide as their labels: equal columns cut them off in a 800 px window.
+    buttons = st.container(horizontal=True, wrap=True)
+    buttons.download_button("Download model JSON", model_json, f"{name}.json", "application/json",
+                            key=f"{key}_model_json", on_click="ignore")
+    buttons.download_button("Download the C++", cpp, f"{name}.cpp", "text/x-c++src", key=f"{key}_cpp",
+                            on_click="ignore", help="The descriptor structs shown below, as a file")
     refusal = None
     if elements > WORKBENCH_ELEMENTS:
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
-    if buttons[1].button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
-                         help=refusal):
+    if buttons.button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
+                      help=refusal):
         st.session_state[WORKBENCH_KEY] = model_for(op, list(arrays.make_inputs()), **attrs)
         st.switch_page(WORKBENCH.path, query_params={})
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")

@@ -2,7 +2,8 @@
 // same div. st.plotly_chart derives its element's identity from the figure (Streamlit 1.67,
 // elements/plotly_chart.py: key_as_main_identity=False), so every change of a setting mounted a new chart that
 // plotly drew twice: about two thirds of the browser's time after a change of C on the Depth page.
-// plotly.js itself is the one the Python plotly package ships, served from ./static (ui/charts.py puts it there).
+// plotly.js itself is the one the Python plotly package ships, served from ./static (the server launcher puts it there:
+// ui/charts.py, publish_plotly_js).
 
 const PLOTLY_URL = "app/static/plotly.min.js";
 
@@ -12,7 +13,10 @@ function plotlyLoaded() {
       const script = document.createElement("script");
       script.src = new URL(PLOTLY_URL, document.baseURI).href;
       script.onload = resolve;
-      script.onerror = () => { window.__dmlPlotly = null; reject(new Error(`${PLOTLY_URL} did not load`)); };
+      script.onerror = () => {
+        window.__dmlPlotly = null;
+        reject(new Error(`${PLOTLY_URL} did not load (the server launcher, python -m serve.launch, publishes it)`));
+      };
       document.head.appendChild(script);
     });
   }
@@ -114,11 +118,144 @@ function lighter(trace) {
   return webgl && invisibleTargets && pointCount(trace.x) >= WEBGL_FROM ? { ...trace, type: "scattergl" } : trace;
 }
 
+// Cell labels sized to the cells as drawn: the server cannot know the window, and a size chosen for one width was 7 px
+// digits at 800 px, or numbers running into each other ("363738") in compare mode. Each heatmap's labels take the
+// largest font, up to data.text.max, at which its longest label fits a cell across (a digit is about 0.6 em wide, with
+// a tenth of the cell to spare) and down (digits are about 0.7 em high: 0.85 em leaves them a margin); under
+// data.text.min they are not drawn (transparent, so that frames which rewrite the text keep them hidden), and the
+// hover still gives every value. A change goes through one Plotly.restyle.
+function axisOf(layout, name, letter) {
+  return layout[`${letter}axis${(name || letter).slice(1)}`];
+}
+
+function longestLabel(text) {
+  let longest = 1;
+  const visit = value => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value != null) longest = Math.max(longest, String(value).length);
+  };
+  visit(text);
+  return longest;
+}
+
+function cellPixels(axis) {
+  const [low, high] = axis.range;
+  return axis._length / Math.max(Math.abs(high - low), 1e-9);
+}
+
+// The font a heatmap's labels take in cells of `cellX` by `cellY` pixels: size, and its color when it is too small
+// to draw (transparent).
+function fittedFont(trace, rule, cellX, cellY, ink) {
+  const fit = Math.floor(Math.min(rule.max, (0.9 * cellX) / (0.6 * longestLabel(trace.text)), 0.85 * cellY));
+  return fit >= rule.min ? { size: fit, color: ink } : { size: rule.min, color: "rgba(0,0,0,0)" };
+}
+
+// Rows and columns of a heatmap's z: nested lists, or a typed array as plotly's JSON writes it ({dtype, bdata, shape}).
+function gridShape(z) {
+  if (Array.isArray(z)) return [z.length, Array.isArray(z[0]) ? z[0].length : 1];
+  const shape = String(z?.shape ?? "").split(",").map(Number);
+  return shape.length === 2 && shape.every(n => n > 0) ? shape : [1, 1];
+}
+
+function labelled(trace) {
+  return trace.type === "heatmap" && trace.texttemplate && trace.text != null;
+}
+
+// Before a figure is drawn, its labels take the font its cells will have, estimated from its layout (plotly's default
+// margins where it sets none, and a range from the grid's own size where the axis has none): then the drawing is
+// usually final, and fitCellText, which measures the drawn axes, has nothing left to change.
+function presized(trace, layout, rule) {
+  if (!rule || !labelled(trace)) return trace;
+  const margin = { l: 80, r: 80, t: 100, b: 80, ...(layout.margin || {}) };
+  const axis = (name, letter) => layout[`${letter}axis${(name || letter).slice(1)}`] || {};
+  const xaxis = axis(trace.xaxis, "x"), yaxis = axis(trace.yaxis, "y");
+  const [rows, columns] = gridShape(trace.z);
+  const span = (given, count) => (given ? Math.abs(given[1] - given[0]) : count + 1);
+  const share = given => (given ? given[1] - given[0] : 1);
+  let cellX = ((layout.width - margin.l - margin.r) * share(xaxis.domain)) / span(xaxis.range, columns);
+  let cellY = (((layout.height || 450) - margin.t - margin.b) * share(yaxis.domain)) / span(yaxis.range, rows);
+  if (yaxis.scaleanchor) cellX = cellY = Math.min(cellX, cellY);
+  if (!(cellX > 0 && cellY > 0)) return trace;
+  const font = fittedFont(trace, rule, cellX, cellY, trace.textfont?.color ?? null);
+  return { ...trace, textfont: { ...(trace.textfont || {}), ...font }, __dmlInk: trace.textfont?.color ?? null };
+}
+
+function fitCellText(graph, rule) {
+  if (!rule || !graph._fullLayout) return Promise.resolve();
+  // Labels first, then the band marks beside them.
+  const sizes = [], colors = [], traces = [];
+  graph.data.forEach((trace, index) => {
+    if (!labelled(trace)) return;
+    const xaxis = axisOf(graph._fullLayout, trace.xaxis, "x");
+    const yaxis = axisOf(graph._fullLayout, trace.yaxis, "y");
+    if (!xaxis || !yaxis) return;
+    trace.__dmlInk ??= trace.textfont?.color ?? null;  // the builder's own label color, if it set one
+    const { size, color } = fittedFont(trace, rule, cellPixels(xaxis), cellPixels(yaxis), trace.__dmlInk);
+    if (trace.textfont?.size === size && (trace.textfont?.color ?? null) === color) return;
+    traces.push(index);
+    sizes.push(size);
+    colors.push(color);
+  });
+  const labels = traces.length
+    ? window.Plotly.restyle(graph, { "textfont.size": sizes, "textfont.color": colors }, traces)
+    : Promise.resolve();
+  return labels.then(() => fitBandMarks(graph));
+}
+
+// Band marks (viz.common.band_marks) take a third of a cell, and are left out below 4 px, where they would be specks.
+const BAND_MARKS = "band-marks";
+
+function fitBandMarks(graph) {
+  const sizes = [], opacities = [], traces = [];
+  graph.data.forEach((trace, index) => {
+    if (trace.meta !== BAND_MARKS) return;
+    const xaxis = axisOf(graph._fullLayout, trace.xaxis, "x");
+    const yaxis = axisOf(graph._fullLayout, trace.yaxis, "y");
+    if (!xaxis || !yaxis) return;
+    const size = Math.round(Math.min(12, Math.min(cellPixels(xaxis), cellPixels(yaxis)) / 3));
+    const opacity = size >= 4 ? 1 : 0;
+    if (trace.marker?.size === size && (trace.marker?.opacity ?? 1) === opacity) return;
+    traces.push(index);
+    sizes.push(size);
+    opacities.push(opacity);
+  });
+  if (!traces.length) return Promise.resolve();
+  return window.Plotly.restyle(graph, { "marker.size": sizes, "marker.opacity": opacities }, traces);
+}
+
 // The PNG's file name follows the settings. Plotly.react compares configs and, on any difference, draws the figure
 // twice (Plotly.newPlot, then react again): the name is therefore set on the drawn graph instead.
 function named(graph, image) {
   graph._context.toImageButtonOptions = { ...image };
   graph.__dmlImage = image;
+}
+
+// Slides: the frame on screen as PNG or SVG, without Play, Pause and the slider (a slide has nothing to click), the
+// bottom margin they took given back to the axes' own labels, on the page's background.
+function slide(graph, format) {
+  const image = graph.__dmlImage || {};
+  const shown = graph._fullLayout;
+  const axes = Object.fromEntries(Object.keys(shown).filter(key => /^xaxis\d*$/.test(key))
+    .map(key => [key, { ...(graph.layout[key] || {}), automargin: true }]));
+  const bottom = Math.min(shown.margin.b, 20);
+  const width = shown.width, height = shown.height - shown.margin.b + bottom;
+  const background = getComputedStyle(document.querySelector(".stApp") || document.body).backgroundColor;
+  const layout = { ...graph.layout, ...axes, updatemenus: [], sliders: [], width, height,
+                   margin: { ...(graph.layout.margin || {}), b: bottom }, paper_bgcolor: background };
+  return window.Plotly.downloadImage({ data: graph.data, layout, config: { staticPlot: true } },
+    { format, width, height, filename: image.filename || "figure", scale: format === "png" ? (image.scale || 2) : 1 });
+}
+
+// The toolbar's two slide buttons in place of plotly's own PNG button (which keeps Play and the slider), on charts
+// that have a toolbar. Made once, when plotly.js is there for their icons: a config with new functions at every draw
+// would count as changed.
+function slideButtons(config) {
+  if (config.displayModeBar === false) return {};
+  window.__dmlSlideButtons ??= [["png", window.Plotly.Icons.camera], ["svg", window.Plotly.Icons.disk]]
+    .map(([format, icon]) => ({ name: `Download this frame as ${format.toUpperCase()}: a slide, without Play`,
+                                icon, click: graph => slide(graph, format) }));
+  return { modeBarButtonsToRemove: [...(config.modeBarButtonsToRemove || []), "toImage"],
+           modeBarButtonsToAdd: window.__dmlSlideButtons };
 }
 
 // Plotly.deleteFrames sorts the indices it deletes as text (plotly.js 4.1.1, plot_api.js deleteFrames: [9, 10] sorts
@@ -154,19 +291,24 @@ function draw(graph, page, data) {
     }
     const frames = before.frames === data.frames_revision ? Promise.resolve()
       : replaceFrames(graph, data.figure.frames || []);
-    return frames.then(() => Object.keys(update).length ? window.Plotly.relayout(graph, update) : undefined);
+    return frames.then(() => Object.keys(update).length ? window.Plotly.relayout(graph, update) : undefined)
+      .then(() => fitCellText(graph, data.text));
   }
   graph.__dmlAnimated = false;
   return window.Plotly.react(graph, {
-    data: (data.figure.data || []).map(lighter),
+    data: (data.figure.data || []).map(trace => presized(lighter(trace), layout, data.text)),
     layout,
     frames: data.figure.frames || [],
-    config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image },
-  }).then(() => named(graph, image));
+    config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image, ...slideButtons(config) },
+  }).then(() => named(graph, image)).then(() => fitCellText(graph, data.text));
 }
 
 export default function ({ parentElement, data: bytes, setTriggerValue }) {
   const data = JSON.parse(new TextDecoder().decode(bytes));
+  if (data.preload) {  // ui/charts.py preload_plotly: plotly.js for the figures to come, nothing drawn
+    plotlyLoaded().catch(() => {});
+    return;
+  }
   let graph = parentElement.querySelector(".dml-chart");
   if (!graph) {
     graph = document.createElement("div");
@@ -176,16 +318,20 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
     new ResizeObserver(() => {
       const width = Math.floor(parentElement.clientWidth);
       if (graph._fullLayout && width > 0 && width !== graph._fullLayout.width) {
-        window.Plotly.relayout(graph, { width });
+        window.Plotly.relayout(graph, { width }).then(() => fitCellText(graph, graph.__dmlData.text));
       }
     }).observe(parentElement);
   }
   graph.setAttribute("aria-label", data.title);
+  // Busy from a figure's arrival until it is drawn (its labels fitted to its cells): assistive technology waits for
+  // the drawing, and so do the browser tests.
+  graph.setAttribute("aria-busy", "true");
   graph.__dmlData = data;
   graph.__dmlSend = setTriggerValue;
   plotlyLoaded().then(() => {
     if (graph.__dmlData !== data) return; // a newer figure arrived while plotly.js was loading
     return draw(graph, parentElement, data).then(() => {
+      if (graph.__dmlData === data) graph.setAttribute("aria-busy", "false");
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
       graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; graph.__dmlPlaying = true; });
@@ -200,5 +346,6 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
     });
   }).catch(error => {
     graph.textContent = `The figure could not be drawn: ${error.message}`;
+    graph.setAttribute("aria-busy", "false");
   });
 }

@@ -23,7 +23,7 @@ DEFAULTS = {
 SEED_MAX = 2**31 - 1
 PRESENT = "present"
 PRESENT_FONT_PX = 20  # Streamlit's own base is 16 px
-PRESENT_TOP_REM = 3  # room above the title for the arrow that brings the sidebar back
+PRESENT_TOP_REM = 2  # room above the title for the arrow that brings the sidebar back (beside it, not over it)
 # Typed values travel in the URL: a link longer than this fails in browsers and proxies before the app sees it.
 TYPED_MAX_CHARS = 4000
 
@@ -78,8 +78,12 @@ def render_sidebar(page=None):
         # The sidebar folds away; its arrow at the top left brings it back. Streamlit sizes its text in rem, and its
         # 6rem above the title would be an eighth of a 720 px projector: the figure gets that room.
         st.set_page_config(initial_sidebar_state="collapsed")
+        # The title shrinks too, and goes up beside the header's arrow and menu (the header's background would hide
+        # it there): on 720 px every line over the figure is a line of the figure less.
         st.html(f"<style>html {{ font-size: {PRESENT_FONT_PX}px; }} "
-                f"[data-testid='stMainBlockContainer'] {{ padding-top: {PRESENT_TOP_REM}rem; }}</style>")
+                f"[data-testid='stMainBlockContainer'] {{ padding-top: {PRESENT_TOP_REM}rem; }} "
+                "[data-testid='stMainBlockContainer'] h1 { font-size: 1.75rem; padding: 0.25rem 0; } "
+                "[data-testid='stHeader'] { background: transparent; }</style>")
     if pattern == "custom":
         show_value_notes(typed, url_state.peek("dtype", DEFAULTS["dtype"]))
 

@@ -1,28 +1,71 @@
-"""The picture first: an operator page's settings folded into one row of popovers, and one line that says them.
+"""The picture first, and watched while its settings change: a page's settings sit beside the figure, in the
+sidebar, folded into one expander per group, and one line over the figure says them.
 
-Rows of inputs, radios with captions and preset buttons pushed the figure below the fold (800 px down at 1400x1000,
-past the bottom of a 1280x720 projector). Folded into popovers, the controls take one row whatever their number, and
-the summary line keeps the current settings readable without opening anything. Widgets keep their keys (and
-url_state their URL parameters): only where they are drawn changes.
+The toolbar's popovers used to open over the figure (51% of Depth <-> Space's first figure hidden, 100% of Layouts',
+all of it at 800 px), so every change was made blind. The sidebar is beside the figure at every width the app is
+used at (it pushes the page, never covers it), it scrolls on its own, so a long group never scrolls the figure away,
+and its expanders stay open across reruns: the figure redraws while the learner is still changing the setting.
+Widgets keep their keys (and url_state their URL parameters): only where they are drawn changes.
+
+app.py reserves the sidebar's place for the page's groups (above the settings every page shares) with
+reserve_controls(); a page's groups go there in the order the page makes them, some only once they apply (the
+drawn part of a tensor too large to draw). Fragments cannot write to the sidebar: a page draws its groups in its
+full run.
 """
+
+import contextvars
 
 import streamlit as st
 
 from .sidebar import presenting
 
 SEPARATOR = " · "
+_CONTROLS = contextvars.ContextVar("page_controls", default=None)
+# Streamlit leaves 6rem above a page's title and draws it 2.75rem high: at 800x900 the lines over the figure pushed
+# its Play under the window's edge. 4rem still clears the header (its menu, the sidebar's arrow). A preset's button in
+# the narrow sidebar wraps its label instead of cutting it with an ellipsis ("Seed example, DEPTH_COL…").
+_PICTURE_FIRST_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 2.25rem; padding: 0.5rem 0 0.5rem; }
+.st-key-dml_plotly_preload_box { display: none; }
+[data-testid="stSidebar"] [data-testid="stButton"] button * { white-space: normal; overflow: visible;
+  text-overflow: clip; }
+</style>"""
 
 
-def toolbar(*labels):
-    """A wrapping row of popovers named `labels`: (row, [popover containers]). Draw each group's widgets in its
-    popover, then summary(row, ...) so that the line reflects what the widgets now hold."""
+def reserve_controls():
+    """This run's place for the page's groups: the top of the sidebar, under the page links; and the page's
+    spacing, which leaves the figure more of the window (a style-only element takes no space)."""
+    st.html(_PICTURE_FIRST_CSS)
+    _CONTROLS.set(st.sidebar.container())
+
+
+def group(label, expanded=False):
+    """One group of the page's settings: an expander beside the figure."""
+    place = _CONTROLS.get()
+    return (place if place is not None else st.sidebar).expander(label, expanded=expanded)
+
+
+def toolbar(*labels, expanded=()):
+    """The line over the figure and the groups beside it: (row, [group containers]), groups named `labels` (those
+    in `expanded` open at first). Draw each group's widgets in its container, then summary(row, ...) so that the
+    line reflects what the widgets now hold."""
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center", gap="small")
-    return row, [row.popover(label) for label in labels]
+    if presenting():  # the presenter plays the figure from the keyboard (ui/plotly_chart.js)
+        row.caption(":material/keyboard: **K** plays and pauses")
+    return row, [group(label, label in expanded) for label in labels]
 
 
 def summary(row, parts):
-    """The current settings as one line at the end of the toolbar's row (empty parts left out)."""
+    """The current settings as one line in the row over the figure (empty parts left out)."""
     row.caption(SEPARATOR.join(part for part in parts if part))
+
+
+def drawn_part(row, parts, whole):
+    """What part of the tensor the figure draws, on the row over the figure; on a projector only when it is not
+    the whole tensor (every line there is a line less for the figure)."""
+    if not (whole and presenting()):
+        summary(row, parts)
 
 
 def intro(text):

@@ -56,6 +56,11 @@ def wrap_to(values, dtype):
     return wrapped.astype(np.dtype(f"u{dtype.itemsize}")).view(dtype)
 
 
+def values_count(text):
+    """How many values `text` types (as parse_values splits it)."""
+    return len([t for t in _TOKEN.split((text or "").strip()) if t])
+
+
 def parse_values(text, sizes, dtype, field="Values"):
     """Numbers separated by spaces, commas or brackets; nan/inf for floats, 0x.. hex as bit patterns."""
     dtype = np.dtype(dtype)

@@ -114,8 +114,12 @@ def _derived_b(a, operands):
 
 @shared
 def or_operands(operands):
-    """(A, B stored, B as DirectML reads it through 0 strides); DescriptorError for values that cannot be."""
-    a = values(operands.spec, operands.sizes)
+    """(A, B stored, B as DirectML reads it through 0 strides); DescriptorError for values that cannot be, naming
+    the operand."""
+    try:
+        a = values(operands.spec, operands.sizes)
+    except DescriptorError as error:
+        raise DescriptorError(str(error).replace("Values", "A's values (Values, in the sidebar)", 1)) from None
     if operands.b_text is not None:
         typed = dataclasses.replace(operands.spec, pattern="custom", text=operands.b_text)
         try:
@@ -136,11 +140,11 @@ def or_output(operands):
 
 
 @shared
-def or_picture(operands, first, stop, in_place):
+def or_picture(operands, first, stop, in_place, fit_height=bitwise_fig.FIT_HEIGHT):
     a, _, b = or_operands(operands)
     out = or_output(operands)
     return bitwise_fig.bitwise_figure(*(x.reshape(-1)[first:stop] for x in (a, b, out)), in_place=in_place,
-                                      index_offset=first)
+                                      index_offset=first, fit_height=fit_height)
 
 
 # ---------------------------------------------------------------- split <-> join

@@ -5,6 +5,7 @@ Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, tes
 
 import math
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 
@@ -41,6 +42,17 @@ FLOAT_FIELDS = {
 FIELD_HUES = {"sign": VERMILLION, "exponent": BLUE, "mantissa": ORANGE, "value": BLUE}
 ZERO_ALPHA = 0.25
 FIELD_ORDER = ("sign", "exponent", "mantissa", "value")
+
+ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
+TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
+FIELD_PX = 18  # the field names over grid A
+TICK_PX = 26  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
+CONTROLS_PX = 115  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
+CONTROLS_PAD = 28  # from the Output grid's bit numbers down to Play
+# The figure's height when rows allow; presentation mode asks for viz.common.PROJECTOR_HEIGHT: at its default six
+# elements, 18 rows of at least 16 px, so that a bit's digit is drawn at 12 px or more.
+FIT_HEIGHT = 600
+TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
 def bit_fields(dtype):
@@ -191,17 +203,19 @@ def _grid(bits, codes, shown=None):
 
 
 def _cell_ids(first, count, width, bits):
-    """(element index, bit number, bit) of every cell, row-major: what a click picks and the hover shows."""
-    elements = np.broadcast_to(np.arange(first, first + count)[:, None], (count, width))
-    bit_numbers = np.broadcast_to(np.arange(width - 1, -1, -1)[None, :], (count, width))
-    ids = np.stack([elements, bit_numbers, bits], axis=-1).reshape(-1, 3)
-    return ids.astype(smallest_uint(max(first + count, width)))
+    """Column's values for every cell, row-major: what a click picks and the hover shows."""
+    ids = np.empty((count, width, len(Column)), dtype=smallest_uint(max(first + count, width)))
+    ids[..., Column.ELEMENT] = np.arange(first, first + count)[:, None]
+    ids[..., Column.BIT_NUMBER] = np.arange(width - 1, -1, -1)[None, :]
+    ids[..., Column.BIT] = bits
+    return ids.reshape(-1, len(Column))
 
 
 def pick_from_selection(selection):
     """(element index, bit number) of the clicked bit from st.plotly_chart's selection state, or None."""
     custom = selected_customdata(selection)
-    return None if custom is None or len(custom) < 2 else (custom[0], custom[1])
+    return None if custom is None or len(custom) < len(Column) else (custom[Column.ELEMENT],
+                                                                      custom[Column.BIT_NUMBER])
 
 
 def describe_pick(pick, a, b, out):
@@ -272,7 +286,9 @@ def _field_annotations(dtype):
     edge = 0
     for name, width in bit_fields(dtype):
         short = name if width >= 8 or name in ("sign", "value") else name[:3]
-        place = dict(x=edge + 0.5, xanchor="right") if width == 1 else dict(x=edge - 0.5, xanchor="left")
+        # A few pixels off the boundary they share, so that "sign (1)" and "exponent (8)" never run together.
+        place = dict(x=edge + 0.5, xanchor="right", xshift=-3) if width == 1 else dict(x=edge - 0.5, xanchor="left",
+                                                                                      xshift=3)
         annotations.append(dict(xref="x", yref="y domain", y=1.0, yanchor="bottom", text=f"{short} ({width})",
                                 showarrow=False, font=dict(size=FIELD_FONT), **place))
         edge += width
@@ -287,6 +303,25 @@ def _ticktext(flat, first, stop, index_offset):
 SUFFIXES = ("", "2", "3")  # the axes of the A, B and Output grids
 
 
+class Trace(IntEnum):
+    """The figure's traces, in order: a heatmap per grid, then each grid's click targets."""
+
+    A = 0
+    B = 1
+    OUTPUT = 2  # the grid Play fills (the frames change it alone)
+    A_CELLS = 3
+    B_CELLS = 4
+    OUTPUT_CELLS = 5
+
+
+class Column(IntEnum):
+    """The customdata columns of the click targets."""
+
+    ELEMENT = 0  # the element's row-major index in the whole tensor
+    BIT_NUMBER = 1  # 0 = least significant
+    BIT = 2  # its value, 0 or 1
+
+
 @dataclass(frozen=True)
 class BitGrid:
     """What with_pick needs to redraw a pick: the drawn window and the shapes drawn besides the pick."""
@@ -298,16 +333,64 @@ class BitGrid:
     highlights: list  # each frame's highlight shapes
 
 
+def _heatmaps(grids, codes, sizes, show_text):
+    return [
+        trace("heatmap", z=_grid(bits, codes), x=list(range(bits.shape[1])), y=list(range(bits.shape[0])),
+              zmin=NOT_WRITTEN, zmax=2 * len(FIELD_ORDER) + 1, colorscale=_colorscale(), showscale=False, xgap=1,
+              ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
+              textfont=dict(size=sizes.cell_font), hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}",
+              yaxis=f"y{suffix}")
+        for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
+    ]
+
+
+def _click_targets(grids, first):
+    """Invisible markers over every cell of each grid (customdata: Column); after the heatmaps, in Trace's order."""
+    count, width = grids[0].shape
+    rows, cols = np.indices((count, width), dtype=smallest_uint(max(count, width)))
+    template = (f"{{panel}} element %{{{{customdata[{int(Column.ELEMENT)}]}}}}<br>bit "
+                f"%{{{{customdata[{int(Column.BIT_NUMBER)}]}}}}: %{{{{customdata[{int(Column.BIT)}]}}}}<extra></extra>")
+    return [click_targets(f"{PANELS[panel]} cells", _cell_ids(first, count, width, bits),
+                          template.format(panel=PANELS[panel]), x=cols.ravel(), y=rows.ravel(), xaxis=f"x{suffix}",
+                          yaxis=f"y{suffix}")
+            for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))]
+
+
+def _axes(layout, arrays, first, stop, index_offset, sizes):
+    """Each grid's row labels (the elements decoded, thinned to sizes.label_every) and bit numbers under it.
+
+    Cells are as wide as the window allows and sizes.row high: a bit grid reads as well in rectangles, and rows of a
+    fixed height keep their labels apart on any screen. Row labels widen the left margin to fit (automargin), in the
+    app and in an exported file alike."""
+    width = arrays[0].dtype.itemsize * 8
+    every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
+    bit_ticks = [c for c in range(width) if (width - 1 - c) % every == every - 1 or c == width - 1]
+    rows = list(range(stop - first))
+    for flat, suffix in zip(arrays, SUFFIXES):
+        labels = _ticktext(flat, first, stop, index_offset)
+        # Fixed ranges: autorange would pad them for the click targets' markers, shrinking the cells by a tenth.
+        layout[f"yaxis{suffix}"].update(
+            range=[len(rows) - 0.5, -0.5], autorange=False, automargin=True, tickmode="array",
+            tickvals=rows[::sizes.label_every],
+            ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
+        )
+        layout[f"xaxis{suffix}"].update(
+            range=[-0.5, width - 0.5], autorange=False, showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT),
+            ticks="", ticklen=0,
+            tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
+        )
+
+
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0, pick=None):
+                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT):
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
     Columns line up across the three grids, so reading down one column shows A's bit, B's bit and their OR.
     Only elements [first, first + rows) are drawn, at most max_cells cells per grid. index_offset numbers the
     elements when the arrays passed are a window cut from larger tensors (element 0 here is index_offset there).
     pick: (element index, bit number) outlined in all three grids when that element is drawn. Invisible markers
-    over the cells make them clickable and carry the hover. A SpecFigure: with_pick(figure, pick) redraws the
-    pick on a shared copy.
+    over the cells make them clickable and carry the hover. fit_height: the height the rows share, when they are
+    few enough. A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
     """
     a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
     dtype = a.dtype
@@ -316,68 +399,63 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     count = stop - first
     codes = _field_codes(dtype)
     grids = [bit_matrix(x[first:stop]) for x in (a, b, out)]
-    sizes = _sizes(count)
+    sizes = _sizes(count, fit_height)
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
     show_text = width <= 32 and sizes.cell_font >= 9
     output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
-    titles = [f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"]
-    layout, annotations = subplot_layout(titles, sizes.spacing, stacked=True)
+    layout, annotations = subplot_layout([f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"], sizes.spacing,
+                                         stacked=True)
     annotations[0]["yshift"] = FIELD_PX  # grid A's title goes over its field names
-    y = list(range(count))
-    x = list(range(width))
-    colorscale = _colorscale()
-    zmax = 2 * len(FIELD_ORDER) + 1
-    data = [
-        trace("heatmap", z=_grid(bits, codes), x=x, y=y, zmin=NOT_WRITTEN, zmax=zmax, colorscale=colorscale,
-              showscale=False, xgap=1, ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-              textfont=dict(size=sizes.cell_font),
-              hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}", yaxis=f"y{suffix}")
-        for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
-    ]
-    # The markers come after the three heatmaps, so the frames' trace 2 stays the Output grid.
-    rows_, cols_ = np.indices((count, width), dtype=smallest_uint(max(count, width)))
-    for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES)):
-        data.append(click_targets(
-            f"{PANELS[panel]} cells", _cell_ids(first + index_offset, count, width, bits),
-            f"{PANELS[panel]} element %{{customdata[0]}}<br>bit %{{customdata[1]}}: %{{customdata[2]}}<extra></extra>",
-            x=cols_.ravel(), y=rows_.ravel(), xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
-    every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
-    bit_ticks = [c for c in x if (width - 1 - c) % every == every - 1 or c == width - 1]
-    for panel, suffix in enumerate(SUFFIXES):
-        flat = (a, b, out)[panel]
-        labels = _ticktext(flat, first, stop, index_offset)
-        # Cells are as wide as the window allows and sizes.row high: a bit grid reads as well in rectangles, and
-        # rows of a fixed height keep their labels apart on any screen.
-        layout[f"yaxis{suffix}"].update(
-            autorange="reversed", tickmode="array", tickvals=y[::sizes.label_every],
-            ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
-        )
-        layout[f"xaxis{suffix}"].update(
-            showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
-            tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
-        )
+    data = _heatmaps(grids, codes, sizes, show_text) + _click_targets(grids, first + index_offset)
+    _axes(layout, (a, b, out), first, stop, index_offset, sizes)
     field_shapes = _field_shapes(dtype, count, SUFFIXES)
     static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
     frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
                                              sizes.label_every, first + index_offset)
-    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
-    duration = max(60, min(400, 8000 // len(frames)))
-    names = [f["name"] for f in frames]
-    menus, sliders = play_controls(names, step_labels, active=len(frames) - 1, duration=duration, y=-0.02,
-                                   pad_top=36)
+    menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=len(frames) - 1,
+                                   duration=max(60, min(400, 8000 // len(frames))), y=-0.02,
+                                   pad_top=CONTROLS_PAD)
     layout.update(
-        annotations=annotations + _field_annotations(dtype),
-        height=sizes.height,
-        margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom),
-        hovermode="closest", clickmode="event+select", dragmode=False,
+        annotations=annotations + _field_annotations(dtype), height=sizes.height,
+        margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom), hovermode="closest", clickmode="event+select",
+        dragmode=False, updatemenus=menus, sliders=sliders,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
-        updatemenus=menus, sliders=sliders,
     )
     if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = static_shapes
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
+
+
+def input_only(figure, pick=None):
+    """`figure` (from bitwise_figure) cut to A and B, for a quiz that asks what the OR writes: their grids, labels
+    and fields, the bit `pick` = (element, bit number) outlined in both; no Output, no hover, no Play."""
+    spec, grid = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    top, bottom = layout["margin"]["t"], layout["margin"]["b"]
+    plot = layout["height"] - top - bottom
+    # The Output grid's share of the plot (its domain and the gap above it) goes: A and B keep their pixel heights.
+    kept_from = layout["yaxis2"]["domain"][0]
+    scale = 1 / (1 - kept_from)
+    trimmed = {key: value for key, value in layout.items()
+               if key not in ("updatemenus", "sliders", "shapes", "meta", "xaxis3", "yaxis3")}
+    for suffix in SUFFIXES[:2]:
+        low, high = layout[f"yaxis{suffix}"]["domain"]
+        trimmed[f"yaxis{suffix}"] = {**layout[f"yaxis{suffix}"],
+                                     "domain": [(low - kept_from) * scale, (high - kept_from) * scale]}
+    titles = [{**a, "y": (a["y"] - kept_from) * scale} for a in layout["annotations"]
+              if a.get("yref") == "paper" and a["y"] > kept_from]
+    trimmed.update(annotations=titles + [a for a in layout["annotations"] if a.get("yref") != "paper"],
+                   margin={**layout["margin"], "b": TICK_PX + 10}, hovermode=False,
+                   height=int(round(top + plot * (1 - kept_from) + TICK_PX + 10)))
+    shapes = [s for s in grid.field_shapes if s["xref"] != "x3"]
+    shapes += [s for s in _pick_shapes(pick, grid.first, grid.count, grid.width, SUFFIXES) if s["xref"] != "x3"]
+    if shapes:
+        trimmed["shapes"] = shapes
+    data = [{**spec["data"][role], "hoverinfo": "skip"} for role in (Trace.A, Trace.B)]
+    return SpecFigure(figure_spec(data, trimmed), grid)
 
 
 def with_pick(figure, pick):
@@ -391,13 +469,6 @@ def with_pick(figure, pick):
                                frames=[dict(shapes=(shapes + highlight) or None) for highlight in grid.highlights])
 
 
-ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
-TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
-FIELD_PX = 18  # the field names over grid A
-TICK_PX = 34  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
-CONTROLS_PX = 150  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
-FIT_HEIGHT = 600  # what presentation mode gives a figure (viz.common.PROJECTOR_HEIGHT): fit it when rows allow
-TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
 @dataclass(frozen=True)
@@ -412,12 +483,12 @@ class Sizes:
     cell_font: int  # a line of text (its box is about 1.4 em) stays inside its row
 
 
-def _sizes(count):
-    """Pixel layout: rows as high as fits FIT_HEIGHT (within ROW_PX_MIN..ROW_PX_MAX), fixed gaps for titles
+def _sizes(count, fit_height=FIT_HEIGHT):
+    """Pixel layout: rows as high as fits `fit_height` (within ROW_PX_MIN..ROW_PX_MAX), fixed gaps for titles
     and bit numbers between the grids, row labels thinned so that they never touch."""
     top, bottom, gap = TITLE_PX + FIELD_PX + 8, CONTROLS_PX, TICK_PX + TITLE_PX
     fixed = top + bottom + 2 * gap
-    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (FIT_HEIGHT - fixed) / (3 * count)))
+    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (fit_height - fixed) / (3 * count)))
     plot = 3 * count * row + 2 * gap
     tick_font = int(min(TICK_FONT, max(9, row - 4)))
     every = math.ceil((tick_font + 4) / row)
@@ -467,4 +538,4 @@ def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every)
                               ticktext=ticktext[::label_every]))
     if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = shapes
-    return dict(name=name, data=[heatmap], traces=[2], layout=layout)
+    return dict(name=name, data=[heatmap], traces=[int(Trace.OUTPUT)], layout=layout)

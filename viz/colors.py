@@ -3,12 +3,14 @@
 Base palette: Okabe and Ito, "Color Universal Design (CUD): how to make figures and presentations that are
 friendly to colorblind people" (2002, 2008), https://jfly.uni-koeln.de/color/ : its seven colors without black
 (black would vanish on the dark theme). Up to seven categories take them as they are. More categories (depth
-channels, up to 64 drawn) combine the seven hues with lightness levels in CIELAB: category k takes hue k mod 7, so
-categories 1, 2, 4, 8, ... apart (neighbours in DEPTH_TO_SPACE's blocks, as C/BlockSize^2 is often a power of two)
-always differ in hue, and consecutive levels jump across the lightness range, so categories 7 apart differ
-strongly in lightness, which every deficiency keeps. The figures also print each channel's index, so no color has
-to be told apart on its own. tests/test_colorblind.py measures every pair the figures draw side by side
-(viz.colorblind: Machado et al. 2009 simulation, CIEDE2000).
+channels, split outputs, the detective's tiles) take colors from distinct(): Okabe-Ito's hues at other lightness
+levels in CIELAB, added while every pair stays at least 10 CIEDE2000 apart under normal vision and each simulated
+deficiency, which twelve colors allow. Beyond twelve, categories come in bands of eight, each band in eight different
+colors chosen to keep the categories figures draw side by side apart, and a mark drawn in each cell names the band
+(viz.common.band_marks): a category's color and mark together name it, for everyone. The figures also print each
+channel's index where the cells have room. tests/figures/test_colorblind.py measures every pair the figures draw side
+by side and every pair of categories they draw at all (viz.colorblind: Machado et al. 2009 simulation,
+CIEDE2000).
 """
 
 import functools
@@ -28,12 +30,12 @@ LIGHTNESS_RANGE = (24.0, 96.0)
 
 def _lab_to_srgb(lab):
     """CIELAB (D65) to sRGB in 0..1, unclipped (so out-of-gamut shows as values outside 0..1)."""
-    l, a, b = lab
-    fy = (l + 16) / 116
+    lightness, a, b = lab
+    fy = (lightness + 16) / 116
     fx, fz = fy + a / 500, fy - b / 200
     epsilon, kappa = 216 / 24389, 24389 / 27
     xyz = np.array([f**3 if f**3 > epsilon else (116 * f - 16) / kappa for f in (fx, fy, fz)])
-    xyz[1] = fy**3 if l > kappa * epsilon else l / kappa
+    xyz[1] = fy**3 if lightness > kappa * epsilon else lightness / kappa
     linear = np.linalg.solve(SRGB_TO_XYZ, xyz * D65)
     return np.where(linear <= 0.0031308, 12.92 * linear,
                     1.055 * np.sign(linear) * np.abs(linear) ** (1 / 2.4) - 0.055)
@@ -84,29 +86,61 @@ def _candidates():
     return colors, _seen(colors)
 
 
-@functools.lru_cache(maxsize=128)
-def categorical(count):
-    """`count` colors for categories 0..count-1 (hex strings): Okabe-Ito, then hue x lightness beyond seven.
+DISTINCT_SIZE = 12  # the most colors the candidates give with every pair at least 10 CIEDE2000 apart, for everyone
 
-    Beyond seven, each next color is the candidate (an Okabe-Ito hue at some lightness) whose smallest CIEDE2000
-    difference, under normal vision and each simulated deficiency, from the colors at neighbour_offsets before
-    it is largest: a greedy choice, deterministic, so a channel keeps its color for a given count.
-    """
-    count = max(1, int(count))
-    if count <= len(OKABE_ITO):
-        return OKABE_ITO[:count]
+
+@functools.lru_cache(maxsize=1)
+def distinct():
+    """DISTINCT_SIZE colors that all differ from each other by at least 10 CIEDE2000 under normal vision and each
+    simulated deficiency: Okabe-Ito, then greedily the candidate farthest from every color chosen so far."""
     names, seen = _candidates()
-    offsets = neighbour_offsets(count)
-    base = _seen(OKABE_ITO)
-    chosen_seen = [base[:, i] for i in range(len(OKABE_ITO))]
+    chosen_seen = [_seen(OKABE_ITO)[:, i] for i in range(len(OKABE_ITO))]
     colors = list(OKABE_ITO)
-    for k in range(len(OKABE_ITO), count):
-        before = np.stack([chosen_seen[k - o] for o in offsets if o <= k], axis=1)  # (visions, m, 3)
-        worst = ciede2000(seen[:, :, None, :], before[:, None, :, :]).min(axis=(0, 2))
-        best = int(np.argmax(worst))
+    while len(colors) < DISTINCT_SIZE:
+        before = np.stack(chosen_seen, axis=1)
+        best = int(np.argmax(ciede2000(seen[:, :, None, :], before[:, None, :, :]).min(axis=(0, 2))))
         colors.append(names[best])
         chosen_seen.append(seen[:, best])
     return tuple(colors)
+
+
+# Past DISTINCT_SIZE categories, bands of BAND_SIZE: each band takes BAND_SIZE different colors of the twelve, which
+# leaves every category a choice that keeps the categories drawn beside it (neighbour_offsets) apart.
+BAND_SIZE = 8
+
+
+def band(category, count):
+    """The band of category `category` of `count`: 0 while every category has a color of its own; beyond, categories
+    of one band never share a color and a mark names the band (viz.common.band_marks), so that a category's color
+    and mark together name it."""
+    return 0 if count <= DISTINCT_SIZE else category // BAND_SIZE
+
+
+@functools.lru_cache(maxsize=128)
+def categorical(count):
+    """`count` colors for categories 0..count-1 (hex strings), all from distinct(): up to DISTINCT_SIZE categories
+    the first colors as they are, beyond each band of BAND_SIZE takes different colors, each the one farthest from
+    the categories that figures draw beside it (neighbour_offsets).
+
+    Beyond DISTINCT_SIZE no set of colors keeps every pair apart for everyone (a thirteenth color comes within 10
+    CIEDE2000 of another under some deficiency): a color names a category together with its band's mark.
+    Greedy and deterministic, so a category keeps its color for a given count.
+    """
+    count = max(1, int(count))
+    palette = distinct()
+    if count <= len(palette):
+        return palette[:count]
+    seen = _seen(palette)  # (visions, colors, 3)
+    apart = ciede2000(seen[:, :, None, :], seen[:, None, :, :]).min(axis=0)  # (colors, colors), for everyone
+    offsets = neighbour_offsets(count)
+    indices = []
+    for k in range(count):
+        in_band = indices[k - k % BAND_SIZE:k]
+        free = [i for i in range(len(palette)) if i not in in_band]
+        neighbours = [indices[k - o] for o in offsets if o <= k]
+        distance = [min((apart[i, j] for j in neighbours), default=np.inf) for i in free]
+        indices.append(free[int(np.argmax(distance))])
+    return tuple(palette[i] for i in indices)
 
 
 def stepwise_colorscale(colors):

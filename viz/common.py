@@ -10,7 +10,7 @@ import math
 import numpy as np
 import plotly.io
 
-from .colors import categorical, stepwise_colorscale
+from .colors import band, categorical, stepwise_colorscale
 from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096  # cells per heatmap: beyond this the browser gets slow and the figure large
@@ -56,6 +56,26 @@ def channel_colorscale(count):
     return stepwise_colorscale(categorical(count))
 
 
+# The mark of each band of categories after the first (viz.colors.band): dark shapes edged in white, which read on
+# every color of the palette. Beyond these, marks repeat (hover still names every category).
+BAND_SYMBOLS = ("circle", "x", "diamond", "triangle-up", "square", "star", "cross")
+BAND_MARKS = "band-marks"  # the marks' trace meta: the browser sizes them to the cells (ui/plotly_chart.js)
+
+
+def band_marks(rows, cols, categories, count, name="band", **axes):
+    """A trace marking each cell (rows, cols) whose category (one per cell, of `count`) is past the palette's first
+    band, or None when none is: its color and this mark together name the category when colors repeat."""
+    bands = np.asarray([band(int(c), count) for c in np.ravel(categories)], dtype=np.int64)
+    marked = bands > 0
+    if not marked.any():
+        return None
+    symbols = [BAND_SYMBOLS[(b - 1) % len(BAND_SYMBOLS)] for b in bands[marked].tolist()]
+    # In the cell's top right corner, out of the way of the centered label.
+    return trace("scatter", x=np.ravel(cols)[marked] + 0.28, y=np.ravel(rows)[marked] - 0.28, mode="markers",
+                 name=name, meta=BAND_MARKS, hoverinfo="skip", showlegend=False,
+                 marker=dict(symbol=symbols, size=6, color="#0E1117", line=dict(width=1, color="#FFFFFF")), **axes)
+
+
 def color_range(count):
     """zmin/zmax for a stepwise scale over `count` channel indices 0..count-1."""
     if count == 1:
@@ -99,8 +119,8 @@ def cell_square_path(rows, cols, pad=0.5):
 def rect_outline_xy(top, left, height, width):
     """x and y lists drawing rectangle outlines (cells [top, top+height) x [left, left+width)), None-separated."""
     xs, ys = [], []
-    for t, l, h, w in zip(top, left, height, width):
-        x0, x1, y0, y1 = l - 0.5, l + w - 0.5, t - 0.5, t + h - 0.5
+    for t, lft, h, w in zip(top, left, height, width):
+        x0, x1, y0, y1 = lft - 0.5, lft + w - 0.5, t - 0.5, t + h - 0.5
         xs += [x0, x1, x1, x0, x0, None]
         ys += [y0, y0, y1, y1, y0, None]
     return xs, ys
@@ -133,9 +153,11 @@ def play_controls(frame_names, labels, active, duration=600, width_px=1100, y=0.
 
 
 def canvas_axes(height, width):
-    """Layout axes for row 0 at the top, square cells, no grid: the canvas reads like the tensor printed."""
+    """Layout axes for row 0 at the top, square cells, no grid: the canvas reads like the tensor printed. Fixed
+    ranges: autorange would pad them for the click targets' markers and shrink the cells."""
     return dict(xaxis=dict(visible=False, range=[-0.5, width - 0.5], constrain="domain"),
-                yaxis=dict(visible=False, autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain"))
+                yaxis=dict(visible=False, range=[height - 0.5, -0.5], autorange=False, scaleanchor="x", scaleratio=1,
+                           constrain="domain"))
 
 
 def subplot_layout(titles, spacing, stacked):
@@ -172,12 +194,12 @@ def figure_json_size(fig):
     return len(plotly.io.to_json(fig, validate=False))
 
 
-def empty_figure(message):
-    """A figure with only a centered note, for a state with nothing to draw."""
+def empty_figure(message, context=None):
+    """A figure with only a centered note, for a state with nothing to draw; `context` as its builder's would be."""
     return SpecFigure(figure_spec([], dict(
         annotations=[dict(showarrow=False, text=message, x=0.5, xref="paper", y=0.5, yref="paper")],
         xaxis=dict(visible=False), yaxis=dict(visible=False), height=200,
-    )))
+    )), context=context)
 
 
 def trace(kind, **props):
@@ -231,7 +253,8 @@ def pick_outline(rows, cols, name, xref="x", yref="y"):
                 line=dict(color=PICK_COLOR, width=3), layer="above")
 
 
-PROJECTOR_HEIGHT = 600  # a 1280x720 projector less the browser's and the page's bars
+# A 1280x720 projector less what presentation mode keeps over the first figure: the title and one line (ui/toolbar.py).
+PROJECTOR_HEIGHT = 560
 PROJECTOR_SCALE = 1.35  # annotation text (titles, channel labels) grows by this much
 
 

@@ -14,6 +14,7 @@ same elements.
 
 import math
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 
@@ -25,15 +26,19 @@ from .common import (
     LABEL_CELLS,
     MAX_CELLS,
     MAX_FRAMES,
+    PICK_COLOR,
+    band_marks,
     canvas_axes,
     canvas_extent,
     cell_square_path,
     channel_colorscale,
+    click_targets,
     color_range,
     figure_height,
     format_values,
     play_controls,
     rect_outline_xy,
+    selected_customdata,
     smallest_uint,
     squarish_columns,
     tile_origins,
@@ -45,7 +50,6 @@ DIRECTIONS = ("depth_to_space", "space_to_depth")
 OPERATORS = {"depth_to_space": "DEPTH_TO_SPACE1", "space_to_depth": "SPACE_TO_DEPTH1"}
 SIDE_GAP = 3  # empty columns between the input and the output
 MAX_TILE_LABELS = 256  # beyond this the channel labels cost more than they tell; hover still names them
-COVER_TRACE, OUTLINE_TRACE = 2, 5
 UNWRITTEN = "rgba(128,128,128,0.92)"  # reads as "not yet written" on light and dark themes
 TILE_ASPECT = 2.5
 NARROW_SHARE = 0.4  # a 800 px window leaves a chart about 440 of the 1100 px it gets in a wide one
@@ -170,6 +174,36 @@ def window_pairs(depth_shape, block_size, order, direction, window):
     return Pairs(depth, space)
 
 
+class Column(IntEnum):
+    """The customdata columns of the click targets: where an element is read, where it is written, both flat."""
+
+    IN_N = 0
+    IN_C = 1
+    IN_H = 2
+    IN_W = 3
+    OUT_N = 4
+    OUT_C = 5
+    OUT_H = 6
+    OUT_W = 7
+    IN_FLAT = 8
+    OUT_FLAT = 9
+
+
+INPUT_POSITION = slice(Column.IN_N, Column.IN_W + 1)  # the (n, c, h, w) columns of the element read
+OUTPUT_POSITION = slice(Column.OUT_N, Column.OUT_W + 1)  # and of where it is written
+
+
+class Trace(IntEnum):
+    """The figure's traces, in order: frames name the ones they change (COVER, STEP) by these positions."""
+
+    INPUT = 0  # heatmap of the input's tiles
+    OUTPUT = 1  # heatmap of the output's tiles
+    COVER = 2  # grey over the output cells not yet written
+    INPUT_CELLS = 3  # click targets over the input, carrying the hover (Column)
+    OUTPUT_CELLS = 4
+    STEP = 5  # outline of the tiles the current frame writes
+
+
 @dataclass(frozen=True)
 class _Side:
     """One tensor's tiles on the canvas: which channels, where each drawn element sits."""
@@ -183,6 +217,11 @@ class _Side:
     width: int
     row: np.ndarray  # canvas row / column of each pair's element on this side
     col: np.ndarray
+    gutter: np.ndarray  # the empty canvas row under each pair's tile (a pick's link runs there)
+
+    @property
+    def x0(self):
+        return int(self.tile_cols.min())
 
 
 def _layout_side(position, local_row, local_col, tile_h, tile_w, col_offset):
@@ -193,51 +232,232 @@ def _layout_side(position, local_row, local_col, tile_h, tile_w, col_offset):
     height, width = canvas_extent(len(channels), tile_h, tile_w, ncols)
     tile = np.searchsorted(channels, position)
     return _Side(channels, tile_rows, tile_cols, tile_h, tile_w, height, width,
-                 tile_rows[tile] + local_row, tile_cols[tile] + local_col)
+                 tile_rows[tile] + local_row, tile_cols[tile] + local_col, tile_rows[tile] + tile_h)
 
 
-def _canvas(side, values, height, fill=np.nan, dtype=float):
-    grid = np.full((height, side.width), fill, dtype=dtype)
-    grid[side.row, side.col - side.tile_cols.min()] = values
-    return grid
+@dataclass(frozen=True)
+class _Canvas:
+    """Both tensors on one canvas: the input's tiles on the left, the output's on the right, and every drawn
+    element as a pair (where it is read, where it is written) in tensor positions, flat indices and cells."""
+
+    direction: str
+    input_shape: tuple
+    output_shape: tuple
+    pairs: Pairs
+    in_pos: tuple  # (n, c, h, w) arrays of each pair's input element
+    out_pos: tuple
+    in_flat: np.ndarray
+    out_flat: np.ndarray
+    left: _Side
+    right: _Side
+
+    @property
+    def height(self):
+        return max(self.left.height, self.right.height)
+
+    @property
+    def width(self):
+        return self.right.x0 + self.right.width
+
+    @property
+    def depth_side(self):
+        return self.left if self.direction == "depth_to_space" else self.right
+
+    def grid(self, side, values, fill=np.nan, dtype=float):
+        """A canvas-high grid of one side's width holding `values` (one per pair) at their cells."""
+        grid = np.full((self.height, side.width), fill, dtype=dtype)
+        grid[side.row, side.col - side.x0] = values
+        return grid
 
 
-def _heatmap(side, z, text, name, zrange, colorscale, font_size):
+def _canvas(x_shape, block_size, order, direction, window):
+    depth_shape, space_shape = side_shapes(x_shape, block_size, direction)
+    pairs = window_pairs(depth_shape, block_size, order, direction, window)
+    bs = block_size
+    depth_flat = np.ravel_multi_index(pairs.depth, depth_shape)
+    space_flat = np.ravel_multi_index(pairs.space, space_shape)
+    depth_tile, space_tile = (len(window.rows), len(window.cols)), (len(window.rows) * bs, len(window.cols) * bs)
+    depth_local = (pairs.depth[2] - window.rows.start, pairs.depth[3] - window.cols.start)
+    space_local = (pairs.space[2] - window.rows.start * bs, pairs.space[3] - window.cols.start * bs)
+    if direction == "depth_to_space":
+        read, written = (pairs.depth, depth_flat, depth_local, depth_tile), (pairs.space, space_flat, space_local,
+                                                                                space_tile)
+        output_shape = space_shape
+    else:
+        read, written = (pairs.space, space_flat, space_local, space_tile), (pairs.depth, depth_flat, depth_local,
+                                                                                depth_tile)
+        output_shape = depth_shape
+    left = _layout_side(read[0][1], *read[2], *read[3], col_offset=0)
+    right = _layout_side(written[0][1], *written[2], *written[3], col_offset=left.width + SIDE_GAP)
+    return _Canvas(direction, tuple(x_shape), output_shape, pairs, read[0], written[0], read[1], written[1], left,
+                   right)
+
+
+@dataclass(frozen=True)
+class _Labels:
+    """The cells' value labels and the font they are drawn in (text None: too many cells, hover only)."""
+
+    values: list
+    font: int
+    text: np.ndarray | None  # the labels, as an object array in pair order, when they are drawn
+
+    def grid(self, canvas, side, mask=None):
+        if self.text is None:
+            return None
+        shown = self.text if mask is None else np.where(mask, self.text, "")
+        return canvas.grid(side, shown, fill="", dtype=object)
+
+
+def _labels(values, canvas_w, width_px):
+    """Labels sized to fit their cells in a 800 px window (the chart gets about NARROW_SHARE of width_px there);
+    where even that is under MIN_FONT, sized for width_px. Hover names every cell either way; the browser fits
+    the font to the cells it draws (ui/plotly_chart.js)."""
+    labels = format_values(values)
+    longest = max((len(label) for label in labels), default=1)
+    font = label_font(width_px * NARROW_SHARE / max(canvas_w, 1), longest)
+    if font < MIN_FONT:
+        font = label_font(min(44.0, width_px / max(canvas_w, 1)), longest)
+    shown = len(labels) <= LABEL_CELLS and font >= MIN_FONT
+    return _Labels(labels, max(font, MIN_FONT), np.asarray(labels, dtype=object) if shown else None)
+
+
+def _heatmap(canvas, side, z, text, name, font_size):
+    count = len(canvas.left.channels)
+    zmin, zmax = color_range(count)
     return trace(
-        "heatmap", z=z, x0=int(side.tile_cols.min()), dx=1, y0=0, dy=1, name=name,
-        zmin=zrange[0], zmax=zrange[1], colorscale=colorscale, showscale=False,
-        hoverinfo="skip", xgap=1, ygap=1,
-        text=text, texttemplate="%{text}" if text is not None else None, textfont=dict(size=font_size),
+        "heatmap", z=canvas.grid(side, z).astype(np.float32), x0=side.x0, dx=1, y0=0, dy=1, name=name,
+        zmin=zmin, zmax=zmax, colorscale=channel_colorscale(count), showscale=False, hoverinfo="skip", xgap=1,
+        ygap=1, text=text, texttemplate="%{text}" if text is not None else None, textfont=dict(size=font_size),
     )
 
 
-def _points(side, positions, flats, labels, name):
-    """Invisible markers on every cell: they carry the hover text and make cells clickable.
+def _hovertemplate(name):
+    def cells(*columns):
+        return ",".join(f"%{{customdata[{int(column)}]}}" for column in columns)
 
-    customdata per cell: input (n, c, h, w), output (n, c, h, w), input flat index, output flat index.
-    """
-    custom = np.column_stack([*positions[0], *positions[1], *flats])
+    read = cells(Column.IN_N, Column.IN_C, Column.IN_H, Column.IN_W)
+    written = cells(Column.OUT_N, Column.OUT_C, Column.OUT_H, Column.OUT_W)
+    return (f"{name} value %{{text}}<br>input (n,c,h,w) = ({read}) flat {cells(Column.IN_FLAT)}<br>"
+            f"output (n,c,h,w) = ({written}) flat {cells(Column.OUT_FLAT)}<extra></extra>")
+
+
+def _points(canvas, side, labels, name):
+    """Invisible markers on every cell: they carry the hover text and make cells clickable (customdata: Column)."""
+    custom = np.column_stack([*canvas.in_pos, *canvas.out_pos, canvas.in_flat, canvas.out_flat])
     custom = custom.astype(smallest_uint(custom.max()))
-    return trace(
-        "scatter", x=side.col, y=side.row, mode="markers", name=name, customdata=custom, text=labels,
-        marker=dict(symbol="square", size=12, opacity=0),
-        selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0)),
-        hovertemplate=name + " value %{text}<br>"
-        "input (n,c,h,w) = (%{customdata[0]},%{customdata[1]},%{customdata[2]},%{customdata[3]}) "
-        "flat %{customdata[8]}<br>"
-        "output (n,c,h,w) = (%{customdata[4]},%{customdata[5]},%{customdata[6]},%{customdata[7]}) "
-        "flat %{customdata[9]}<extra></extra>",
-        showlegend=False,
-    )
+    return click_targets(name, custom, _hovertemplate(name), x=side.col, y=side.row, text=labels.values)
+
+
+@dataclass(frozen=True)
+class _Fill:
+    """Play's frames: the output written one depth-side channel (or group of channels) at a time."""
+
+    step: np.ndarray  # each pair's frame number
+    count: int
+    depth_channels: np.ndarray  # drawn depth-side channels, in the order they are written
+    per_frame: int
+
+
+def _fill(canvas, max_frames):
+    depth_channels = np.unique(canvas.pairs.depth[1])
+    per_frame = math.ceil(len(depth_channels) / max_frames)
+    step = np.searchsorted(depth_channels, canvas.pairs.depth[1]) // per_frame
+    return _Fill(step, int(step.max()) + 1, depth_channels, per_frame)
+
+
+def _traces(canvas, values, labels, fill):
+    """Trace by trace in Trace's order. Only the gray cover changes during Play: its z is each cell's frame and
+    each frame moves the colorscale's transparent threshold, so a frame costs a few bytes, not a canvas."""
+    color = np.searchsorted(canvas.left.channels, canvas.in_pos[1]).astype(float)
+    right = canvas.right
+    data = {
+        Trace.INPUT: _heatmap(canvas, canvas.left, color, labels.grid(canvas, canvas.left), "input", labels.font),
+        Trace.OUTPUT: _heatmap(canvas, right, color, labels.grid(canvas, right), "output", labels.font),
+        Trace.COVER: trace("heatmap", z=canvas.grid(right, fill.step).astype(np.float32), x0=right.x0, dx=1, y0=0,
+                           dy=1, name="not yet written", zmin=-0.5, zmax=fill.count - 0.5,
+                           colorscale=cover_colorscale(fill.count - 1, fill.count), showscale=False,
+                           hoverinfo="skip", xgap=1, ygap=1),
+        Trace.INPUT_CELLS: _points(canvas, canvas.left, labels, "input"),
+        Trace.OUTPUT_CELLS: _points(canvas, right, labels, "output"),
+        Trace.STEP: trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color="#888"),
+                          hoverinfo="skip", showlegend=False),
+    }
+    # After the roles: where channels outnumber the colors, each cell's band mark (viz.common.band_marks).
+    marks = [band_marks(side.row, side.col, color, len(canvas.left.channels), f"{name} bands")
+             for side, name in ((canvas.left, "input"), (right, "output"))]
+    return [data[role] for role in Trace] + [mark for mark in marks if mark is not None]
+
+
+def _frames(canvas, fill, width_px):
+    """One frame per step: the cover's threshold and the outline of the tiles written; the Play controls."""
+    side = canvas.depth_side
+    tiles = np.searchsorted(side.channels, fill.depth_channels)
+    channels, per = fill.depth_channels, fill.per_frame
+    frames, step_labels = [], []
+    for k in range(fill.count):
+        current = tiles[k * per:(k + 1) * per]
+        xs, ys = rect_outline_xy(side.tile_rows[current].tolist(), side.tile_cols[current].tolist(),
+                                 [side.tile_h] * len(current), [side.tile_w] * len(current))
+        frames.append(dict(name=f"step{k}", traces=[int(Trace.COVER), int(Trace.STEP)], data=[
+            trace("heatmap", colorscale=cover_colorscale(k, fill.count)),
+            trace("scatter", x=xs, y=ys),
+        ]))
+        first, last = channels[k * per], channels[min((k + 1) * per, len(channels)) - 1]
+        step_labels.append(f"c{first}" if first == last else f"c{first}-{last}")
+    menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=fill.count - 1,
+                                   width_px=width_px)
+    noun = "input" if canvas.direction == "depth_to_space" else "output"
+    sliders[0]["currentvalue"]["prefix"] = f"{noun} channel "
+    return frames, menus, sliders
+
+
+def _annotations(canvas, font_size):
+    """The sides' titles over the canvas and each tile's channel label over the tile."""
+    left, right = canvas.left, canvas.right
+    annotations = [
+        dict(text=f"<b>input</b> {list(canvas.input_shape)}", x=(left.width - 1) / 2, y=1.0, xref="x", yref="paper",
+             yanchor="bottom", showarrow=False),
+        dict(text=f"<b>output</b> {list(canvas.output_shape)}", x=right.x0 + (right.width - 1) / 2, y=1.0,
+             xref="x", yref="paper", yanchor="bottom", showarrow=False),
+    ]
+    for side in (left, right):
+        if len(side.channels) > MAX_TILE_LABELS:
+            continue
+        for ch, r, c in zip(side.channels.tolist(), side.tile_rows.tolist(), side.tile_cols.tolist()):
+            annotations.append(dict(text=f"c{ch}", x=c - 0.5, y=r - 1, xanchor="left", showarrow=False,
+                                    font=dict(size=font_size)))
+    return annotations
 
 
 @dataclass(frozen=True)
 class PickCells:
-    """Where each drawn input element sits and where it lands on the canvas: what a pick outline needs."""
+    """Where each drawn input element sits and where it lands on the canvas, and the gutters a link between them
+    runs in: what a pick (or a step) needs to be drawn."""
 
     in_flat: np.ndarray
     source: tuple  # (rows, cols)
     destination: tuple
+    source_gutter: np.ndarray  # the empty row under each source's tile, and under each destination's
+    destination_gutter: np.ndarray
+    gap_x: float  # the column between the input's tiles and the output's
+
+    def index(self, pick):
+        """The pair of input flat index `pick`, or None when it is not drawn."""
+        hit = np.flatnonzero(self.in_flat == pick)
+        return int(hit[0]) if len(hit) else None
+
+    def link(self, i):
+        """The path from pair i's source cell to its destination cell through the gutters only, so that it crosses
+        no cell's number: down its tile's column to the empty row under the tile, along it to the gap between the
+        sides, along that to the destination tile's empty row, and up its column into the tile."""
+        (src_r, src_c), (dst_r, dst_c) = self.cells(i)
+        down, up = float(self.source_gutter[i]), float(self.destination_gutter[i])
+        return (f"M{src_c},{down - 0.5} L{src_c},{down} L{self.gap_x},{down} L{self.gap_x},{up} L{dst_c},{up} "
+                f"L{dst_c},{up - 0.5}")
+
+    def cells(self, i):
+        return ((int(self.source[0][i]), int(self.source[1][i])),
+                (int(self.destination[0][i]), int(self.destination[1][i])))
 
 
 def depth_space_figure(x, y, block_size, order, direction, window=None, pick=None, max_frames=MAX_FRAMES,
@@ -251,121 +471,26 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     """
     direction = direction_name(direction)
     order = order_name(order)
-    depth_shape, space_shape = side_shapes(x.shape, block_size, direction)
-    window = window or drawn_window(depth_shape, block_size)
-    pairs = window_pairs(depth_shape, block_size, order, direction, window)
-    bs = block_size
-    depth_flat = np.ravel_multi_index(pairs.depth, depth_shape)
-    space_flat = np.ravel_multi_index(pairs.space, space_shape)
-    kr, kq = len(window.rows), len(window.cols)
-
-    if direction == "depth_to_space":
-        in_pos, out_pos = pairs.depth, pairs.space
-        in_tile, out_tile = (kr, kq), (kr * bs, kq * bs)
-        in_local = (pairs.depth[2] - window.rows.start, pairs.depth[3] - window.cols.start)
-        out_local = (pairs.space[2] - window.rows.start * bs, pairs.space[3] - window.cols.start * bs)
-        in_flat, out_flat = depth_flat, space_flat
-    else:
-        in_pos, out_pos = pairs.space, pairs.depth
-        in_tile, out_tile = (kr * bs, kq * bs), (kr, kq)
-        in_local = (pairs.space[2] - window.rows.start * bs, pairs.space[3] - window.cols.start * bs)
-        out_local = (pairs.depth[2] - window.rows.start, pairs.depth[3] - window.cols.start)
-        in_flat, out_flat = space_flat, depth_flat
-    left = _layout_side(in_pos[1], *in_local, *in_tile, col_offset=0)
-    right = _layout_side(out_pos[1], *out_local, *out_tile, col_offset=left.width + SIDE_GAP)
-    height = max(left.height, right.height)
-
-    values = x[in_pos]
-    labels = format_values(values)
-    longest = max((len(label) for label in labels), default=1)
-    color = np.searchsorted(left.channels, in_pos[1]).astype(float)
-    colorscale = channel_colorscale(len(left.channels))
-    zrange = color_range(len(left.channels))
-    right_x0 = int(right.tile_cols.min())
-    canvas_h, canvas_w = height, right_x0 + right.width
-    # Labels sized to fit their cells in a 800 px window (the chart gets about NARROW_SHARE of width_px there);
-    # where even that is under MIN_FONT, sized for width_px (hover names every cell either way).
-    font_size = label_font(width_px * NARROW_SHARE / max(canvas_w, 1), longest)
-    if font_size < MIN_FONT:
-        font_size = label_font(min(44.0, width_px / max(canvas_w, 1)), longest)
-    show_text = len(labels) <= LABEL_CELLS and font_size >= MIN_FONT
-    font_size = max(font_size, MIN_FONT)
-
-    def text_grid(side, mask=None):
-        if not show_text:
-            return None
-        shown = np.asarray(labels, dtype=object)
-        if mask is not None:
-            shown = np.where(mask, shown, "")
-        return _canvas(side, shown, height, fill="", dtype=object)
-
-    in_z = _canvas(left, color, height).astype(np.float32)
-    out_z = _canvas(right, color, height).astype(np.float32)
-
-    # Frames fill the output in the order of its depth-side channels. Only a gray cover over the
-    # output changes: its z is each cell's step and each frame moves the colorscale's transparent
-    # threshold, so a frame costs a few bytes instead of a canvas of values.
-    depth_channels = np.unique(pairs.depth[1])
-    per_frame = math.ceil(len(depth_channels) / max_frames)
-    step = np.searchsorted(depth_channels, pairs.depth[1]) // per_frame
-    steps = int(step.max()) + 1
-    cover_z = _canvas(right, step, height).astype(np.float32)
-    data = [
-        _heatmap(left, in_z, text_grid(left), "input", zrange, colorscale, font_size),
-        _heatmap(right, out_z, text_grid(right), "output", zrange, colorscale, font_size),
-        trace("heatmap", z=cover_z, x0=right_x0, dx=1, y0=0, dy=1, name="not yet written",
-              zmin=-0.5, zmax=steps - 0.5, colorscale=cover_colorscale(steps - 1, steps), showscale=False,
-              hoverinfo="skip", xgap=1, ygap=1),
-        _points(left, (in_pos, out_pos), (in_flat, out_flat), labels, "input"),
-        _points(right, (in_pos, out_pos), (in_flat, out_flat), labels, "output"),
-        trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color="#888"),
-              hoverinfo="skip", showlegend=False),
-    ]
-    depth_side = left if direction == "depth_to_space" else right
-    depth_tiles = np.searchsorted(depth_side.channels, depth_channels)
-    frames, names, step_labels = [], [], []
-    noun = "input" if direction == "depth_to_space" else "output"
-    for k in range(steps):
-        current = depth_tiles[k * per_frame:(k + 1) * per_frame]
-        xs, ys = rect_outline_xy(depth_side.tile_rows[current].tolist(), depth_side.tile_cols[current].tolist(),
-                                 [depth_side.tile_h] * len(current), [depth_side.tile_w] * len(current))
-        first, last = depth_channels[k * per_frame], depth_channels[min((k + 1) * per_frame, len(depth_channels)) - 1]
-        name = f"step{k}"
-        frames.append(dict(name=name, traces=[COVER_TRACE, OUTLINE_TRACE], data=[
-            trace("heatmap", colorscale=cover_colorscale(k, steps)),
-            trace("scatter", x=xs, y=ys),
-        ]))
-        names.append(name)
-        step_labels.append(f"c{first}" if first == last else f"c{first}-{last}")
-    menus, sliders = play_controls(names, step_labels, active=steps - 1, width_px=width_px)
-    sliders[0]["currentvalue"]["prefix"] = f"{noun} channel "
-
-    title_y = 1.0
-    annotations = [
-        dict(text=f"<b>input</b> {list(x.shape)}", x=(left.width - 1) / 2, y=title_y, xref="x", yref="paper",
-             yanchor="bottom", showarrow=False),
-        dict(text=f"<b>output</b> {list(space_shape if direction == 'depth_to_space' else depth_shape)}",
-             x=right_x0 + (right.width - 1) / 2, y=title_y, xref="x", yref="paper",
-             yanchor="bottom", showarrow=False),
-    ]
-    for side in (left, right):
-        if len(side.channels) > MAX_TILE_LABELS:
-            continue
-        for ch, r, c in zip(side.channels.tolist(), side.tile_rows.tolist(), side.tile_cols.tolist()):
-            annotations.append(dict(text=f"c{ch}", x=c - 0.5, y=r - 1, xanchor="left", showarrow=False,
-                                    font=dict(size=font_size)))
-    cells = PickCells(in_flat, (left.row, left.col), (right.row, right.col))
+    depth_shape, _ = side_shapes(x.shape, block_size, direction)
+    canvas = _canvas(x.shape, block_size, order, direction, window or drawn_window(depth_shape, block_size))
+    values = x[canvas.in_pos]
+    labels = _labels(values, canvas.width, width_px)
+    fill = _fill(canvas, max_frames)
+    frames, menus, sliders = _frames(canvas, fill, width_px)
+    cells = PickCells(canvas.in_flat, (canvas.left.row, canvas.left.col), (canvas.right.row, canvas.right.col),
+                      canvas.left.gutter, canvas.right.gutter, canvas.left.width + (SIDE_GAP - 1) / 2)
     layout = dict(
-        annotations=annotations, updatemenus=menus, sliders=sliders,
-        height=figure_height(canvas_h, canvas_w, width_px), margin=dict(l=10, r=10, t=40, b=90),
+        annotations=_annotations(canvas, labels.font), updatemenus=menus, sliders=sliders,
+        height=figure_height(canvas.height, canvas.width, width_px), margin=dict(l=10, r=10, t=40, b=90),
         hovermode="closest", clickmode="event+select", dragmode=False,
-        meta=dict(operator=OPERATORS[direction], order=order, cells=int(len(labels)), steps=steps),
-        **canvas_axes(canvas_h, canvas_w),
+        meta=dict(operator=OPERATORS[direction], order=order, cells=len(labels.values), steps=fill.count),
+        # One row more than the tiles: the gutter under the last row of tiles, where a pick's link runs.
+        **canvas_axes(canvas.height + 1, canvas.width),
     )
     shapes = pick_shapes(pick, cells)
     if shapes:  # go.Figure leaves an empty shapes list out
         layout["shapes"] = shapes
-    return SpecFigure(figure_spec(data, layout, frames), context=cells)
+    return SpecFigure(figure_spec(_traces(canvas, values, labels, fill), layout, frames), context=cells)
 
 
 def with_pick(figure, pick):
@@ -374,6 +499,24 @@ def with_pick(figure, pick):
     Shares everything else with `figure`, so a cached figure without a pick serves every click.
     """
     return figure.with_overlay(layout=dict(shapes=pick_shapes(pick, figure.context) or None))
+
+
+def input_only(figure, pick=None):
+    """`figure` (from depth_space_figure) cut to its input, for a quiz that asks where an input element goes: the
+    input's tiles and their labels, `pick` (a flat input index) outlined; no output, no click targets or hover that
+    would name it, no Play."""
+    spec, cells = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    left_width = cells.gap_x - (SIDE_GAP - 1) / 2
+    shapes = [s for s in pick_shapes(pick, cells) if s["name"] == "pick-source"]
+    trimmed = {key: value for key, value in layout.items() if key not in ("updatemenus", "sliders", "shapes", "meta")}
+    trimmed.update(annotations=[a for a in layout["annotations"] if a["x"] < left_width],
+                   xaxis={**layout["xaxis"], "range": [-0.5, left_width - 0.5]},
+                   margin={**layout["margin"], "b": 10}, height=layout["height"] - layout["margin"]["b"] + 10,
+                   hovermode=False)
+    if shapes:
+        trimmed["shapes"] = shapes
+    return SpecFigure(figure_spec([{**spec["data"][Trace.INPUT], "hoverinfo": "skip"}], trimmed), cells)
 
 
 def cover_colorscale(done, steps):
@@ -388,37 +531,24 @@ def cover_colorscale(done, steps):
 
 
 def pick_shapes(pick, cells):
-    """Outlines around the picked input element and where it lands, joined by a line (PickCells `cells`)."""
-    if pick is None:
+    """Outlines around the picked input element and where it lands, linked through the gutters (PickCells)."""
+    i = None if pick is None else cells.index(pick)
+    if i is None:
         return []
-    hit = np.flatnonzero(cells.in_flat == pick)
-    if not len(hit):
-        return []
-    i = hit[0]
-    src = (int(cells.source[0][i]), int(cells.source[1][i]))
-    dst = (int(cells.destination[0][i]), int(cells.destination[1][i]))
-    style = dict(line=dict(color="#E4002B", width=3), layer="above")
+    src, dst = cells.cells(i)
+    style = dict(line=dict(color=PICK_COLOR, width=3), layer="above")
     return [
         dict(type="path", name="pick-source", path=cell_square_path([src[0]], [src[1]]), **style),
         dict(type="path", name="pick-destination", path=cell_square_path([dst[0]], [dst[1]]), **style),
-        dict(type="line", name="pick-link", x0=src[1], y0=src[0], x1=dst[1], y1=dst[0],
-             line=dict(color="#E4002B", width=2, dash="dot"), layer="above"),
+        dict(type="path", name="pick-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2, dash="dot"),
+             layer="above"),
     ]
 
 
 def pick_from_selection(selection):
-    """Flat input index of the clicked cell from st.plotly_chart's selection state, or None.
-
-    customdata travels as a typed array, which the browser sends back as an object keyed "0", "1", ...
-    """
-    points = (selection or {}).get("points") or []
-    for point in points:
-        custom = point.get("customdata")
-        if isinstance(custom, dict):
-            custom = [custom.get(str(i)) for i in range(len(custom))]
-        if isinstance(custom, (list, tuple)) and len(custom) >= 10 and custom[8] is not None:
-            return int(custom[8])
-    return None
+    """Flat input index of the clicked cell from st.plotly_chart's selection state, or None."""
+    custom = selected_customdata(selection)
+    return None if custom is None or len(custom) < len(Column) else int(custom[Column.IN_FLAT])
 
 
 def describe_pick(pick, x_shape, block_size, order, direction):

@@ -5,29 +5,29 @@ enumerating the tiles, row 0 at the top. The inputs are on the left, each cell l
 value, in an origin-coded input) and colored by the tile it sits in; the outputs are on the right, each cell
 labelled with the flat index of the input element it came from and colored by that element's tile, so a cell
 that moved keeps its source's color and number. Cells whose value is in no input are dark and marked "✗".
-Hover gives both indices. Colors are the Okabe-Ito palette (distinct under the common color-vision
-deficiencies) up to eight tiles and Cividis beyond; the labels carry the same information for every reader.
+Hover gives both indices. Colors are the operator pages' channel colors (viz.colors: distinct under the common
+color-vision deficiencies up to twelve tiles, with a band mark in each cell beyond); the labels carry the same
+information for every reader.
 """
 
 import dataclasses
 import math
 
 import numpy as np
-from plotly.colors import sequential
 
 from .common import (
     LABEL_CELLS,
     MAX_CELLS,
+    band_marks,
     canvas_axes,
-    named_colorscale,
+    channel_colorscale,
+    color_range,
     squarish_columns,
     tile_origins,
     trace,
 )
 from .spec import SpecFigure, figure_spec
 
-# Okabe & Ito, "Color Universal Design" (2002): eight colors told apart with any common color-vision deficiency.
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999")
 MISSING_COLOR = "#1A1A1A"
 SAME_COLOR = "rgba(150,150,150,0.35)"
 DIFFERS_COLOR = "#D55E00"
@@ -107,15 +107,9 @@ def _index_text(index, i):
 
 
 def _colors(tile_count):
-    """Stepwise colorscale and z range for tile numbers 0 .. tile_count - 1."""
-    if tile_count > len(OKABE_ITO):
-        return named_colorscale(sequential.Cividis), (-0.5, tile_count - 0.5)
-    if tile_count == 1:
-        return [[0.0, OKABE_ITO[0]], [1.0, OKABE_ITO[0]]], (-0.5, 0.5)
-    scale = []
-    for i in range(tile_count):
-        scale += [[i / tile_count, OKABE_ITO[i]], [(i + 1) / tile_count, OKABE_ITO[i]]]
-    return scale, (-0.5, tile_count - 0.5)
+    """Stepwise colorscale (viz.colors, as the operator pages color channels) and z range for tile numbers
+    0 .. tile_count - 1."""
+    return channel_colorscale(tile_count), color_range(tile_count)
 
 
 def _tile_of(shapes, starts, flat):
@@ -158,89 +152,126 @@ def _drawn_note(placed):
     return "; ".join(parts)
 
 
+@dataclasses.dataclass(frozen=True)
+class DrawnPart:
+    """What a page's caption says beside the figure: which tiles were left out ("" when everything is drawn)."""
+
+    note: str
+
+
+class _Cells:
+    """The canvas being filled: each cell's tile color (z), its "in no input" mark, its label, and the hover of
+    every drawn cell."""
+
+    def __init__(self, height, width):
+        self.z = np.full((height, width), np.nan, dtype=np.float32)
+        self.missing = np.full((height, width), np.nan, dtype=np.float32)
+        self.text = np.full((height, width), "", dtype=object)
+        self.hover_x, self.hover_y, self.hover_text = [], [], []
+
+    def hover(self, rows, cols, texts):
+        self.hover_x += cols.tolist()
+        self.hover_y += rows.tolist()
+        self.hover_text += texts
+
+
+def _tile_counts(shapes):
+    return [math.prod(s[:-2]) if len(s) > 1 else 1 for s in shapes]
+
+
+def _draw_inputs(cells, left, input_starts, tile_base):
+    """Each input cell labelled with its flat index (counted through all inputs), colored by its tile."""
+    for i, p in enumerate(left):
+        index, rows, cols = _cells(p)
+        flat = np.ravel_multi_index(index, p.shape) + input_starts[i]
+        plane = p.shape[-2] * p.shape[-1] if len(p.shape) > 1 else p.shape[0]
+        cells.z[rows, cols] = tile_base[i] + (flat - input_starts[i]) // plane
+        cells.text[rows, cols] = flat.astype(str)
+        cells.hover(rows, cols, [f"{p.name}{_index_text(index, j)}, flat {flat[j]}" for j in range(len(flat))])
+
+
+def _draw_outputs(cells, right, right_x0, sources, x_shapes, x_names, input_starts, y_values):
+    """Each output cell labelled with the flat index of the input element it came from and colored by that
+    element's tile; a value in no input is marked."""
+    for o, p in enumerate(right):
+        index, rows, cols = _cells(p)
+        source = np.asarray(sources[o])[index]
+        found = source >= 0
+        which, tile, src_index = _tile_of(x_shapes, input_starts, np.where(found, source, 0))
+        cols = cols + right_x0
+        cells.z[rows[found], cols[found]] = tile[found]
+        cells.missing[rows[~found], cols[~found]] = 0
+        cells.text[rows, cols] = np.where(found, source.astype(str), "✗")
+        values = np.asarray(y_values[o])[index] if y_values is not None else None
+        texts = []
+        for j in range(len(source)):
+            where = f"{p.name}{_index_text(index, j)}"
+            if found[j]:
+                came = f"{x_names[which[j]]}[{', '.join(map(str, src_index[j]))}], flat {source[j]}"
+                texts.append(f"{where} came from {came}")
+            else:
+                shown = f" = {values[j].item()!r}" if values is not None else ""
+                texts.append(f"{where}{shown}: this value is in no input")
+        cells.hover(rows, cols, texts)
+
+
+def _detective_traces(cells, tile_count, font_size):
+    """The tiles' colors and labels, the "in no input" cells over them, and the hover targets."""
+    colorscale, zrange = _colors(tile_count)
+    show_text = np.count_nonzero(cells.text != "") <= 2 * LABEL_CELLS
+    rows, cols = np.nonzero(~np.isnan(cells.z))
+    marks = band_marks(rows, cols, cells.z[rows, cols].astype(int), tile_count, "tile bands")
+    return [
+        trace("heatmap", z=cells.z, x0=0, dx=1, y0=0, dy=1, name="cells", zmin=zrange[0], zmax=zrange[1],
+              colorscale=colorscale, showscale=False, hoverinfo="skip", xgap=1, ygap=1,
+              text=cells.text if show_text else None, texttemplate="%{text}" if show_text else None,
+              textfont=dict(size=font_size)),  # plotly picks dark or light ink for each cell's color
+        trace("heatmap", z=cells.missing, x0=0, dx=1, y0=0, dy=1, name="in no input", zmin=-0.5, zmax=0.5,
+              colorscale=[[0.0, MISSING_COLOR], [1.0, MISSING_COLOR]], showscale=False, hoverinfo="skip",
+              xgap=1, ygap=1, text=np.where(np.isnan(cells.missing), "", "✗").astype(object),
+              texttemplate="%{text}", textfont=dict(size=font_size + 2, color="#FFFFFF")),
+        trace("scatter", x=np.array(cells.hover_x, dtype=np.int32), y=np.array(cells.hover_y, dtype=np.int32),
+              mode="markers", name="cells", text=cells.hover_text, hovertemplate="%{text}<extra></extra>",
+              marker=dict(symbol="square", size=12, opacity=0), showlegend=False),
+    ] + ([marks] if marks is not None else [])
+
+
+def _canvas_layout(height, width, width_px, annotations):
+    """Square cells, row 0 at the top, room above row 0 for the side titles."""
+    layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
+                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10))
+    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
+    return layout
+
+
 def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, width_px=1100):
     """Figure of where every drawn output cell came from.
 
     x_shapes, y_shapes: the inputs' and outputs' sizes; sources: per output an int array of its shape, the flat
     index counted through all inputs (IdentifyReport.source_index, as a list), -1 for a value in no input;
     input_starts: each input's first flat index; y_values: per output its values (hover of cells found nowhere).
-    layout.meta holds "drawn" (what was left out, or "") for the caption.
+    The context (DrawnPart) says what was left out, for the caption.
     """
+    x_shapes = [tuple(s) for s in x_shapes]
     x_names = ["x"] if len(x_shapes) == 1 else [f"x{i}" for i in range(len(x_shapes))]
     y_names = ["y"] if len(y_shapes) == 1 else [f"y{i}" for i in range(len(y_shapes))]
-    left, left_h = _layout(x_names, [tuple(s) for s in x_shapes])
+    left, left_h = _layout(x_names, x_shapes)
     right, right_h = _layout(y_names, [tuple(s) for s in y_shapes])
-    left_w = max(p.width for p in left)
-    right_x0 = left_w + SIDE_GAP
-    right_w = max(p.width for p in right)
-    height, width = max(left_h, right_h), right_x0 + right_w
-    tile_count = sum(math.prod(s[:-2]) if len(s) > 1 else 1 for s in x_shapes)
-    colorscale, zrange = _colors(tile_count)
-
-    z = np.full((height, width), np.nan, dtype=np.float32)
-    missing = np.full((height, width), np.nan, dtype=np.float32)
-    text = np.full((height, width), "", dtype=object)
-    hover_x, hover_y, hover_text = [], [], []
-    tile_base = np.cumsum([0] + [math.prod(s[:-2]) if len(s) > 1 else 1 for s in x_shapes])
-    for i, p in enumerate(left):
-        index, rows, cols = _cells(p)
-        flat = np.ravel_multi_index(index, p.shape) + input_starts[i]
-        plane = p.shape[-2] * p.shape[-1] if len(p.shape) > 1 else p.shape[0]
-        z[rows, cols] = tile_base[i] + (flat - input_starts[i]) // plane
-        text[rows, cols] = flat.astype(str)
-        hover_x += cols.tolist()
-        hover_y += rows.tolist()
-        hover_text += [f"{p.name}{_index_text(index, j)}, flat {flat[j]}" for j in range(len(flat))]
-    for o, p in enumerate(right):
-        index, rows, cols = _cells(p)
-        source = np.asarray(sources[o])[index]
-        found = source >= 0
-        which, tile, src_index = _tile_of([tuple(s) for s in x_shapes], input_starts, np.where(found, source, 0))
-        cols = cols + right_x0
-        z[rows[found], cols[found]] = tile[found]
-        missing[rows[~found], cols[~found]] = 0
-        text[rows, cols] = np.where(found, source.astype(str), "✗")
-        values = np.asarray(y_values[o])[index] if y_values is not None else None
-        for j in range(len(source)):
-            where = f"{p.name}{_index_text(index, j)}"
-            if found[j]:
-                came = f"{x_names[which[j]]}[{', '.join(map(str, src_index[j]))}], flat {source[j]}"
-                hover_text.append(f"{where} came from {came}")
-            else:
-                shown = f" = {values[j].item()!r}" if values is not None else ""
-                hover_text.append(f"{where}{shown}: this value is in no input")
-        hover_x += cols.tolist()
-        hover_y += rows.tolist()
-
-    show_text = np.count_nonzero(text != "") <= 2 * LABEL_CELLS
+    right_x0 = max(p.width for p in left) + SIDE_GAP
+    height, width = max(left_h, right_h), right_x0 + max(p.width for p in right)
+    cells = _Cells(height, width)
+    _draw_inputs(cells, left, input_starts, np.cumsum([0] + _tile_counts(x_shapes)))
+    _draw_outputs(cells, right, right_x0, sources, x_shapes, x_names, input_starts, y_values)
     cell_px = min(44.0, width_px / max(width, 1))
     font_size = int(min(13, max(7, cell_px * 0.34)))
-    data = [
-        trace("heatmap", z=z, x0=0, dx=1, y0=0, dy=1, name="cells", zmin=zrange[0], zmax=zrange[1],
-              colorscale=colorscale, showscale=False, hoverinfo="skip", xgap=1, ygap=1,
-              text=text if show_text else None, texttemplate="%{text}" if show_text else None,
-              textfont=dict(size=font_size, color="#000000")),
-        trace("heatmap", z=missing, x0=0, dx=1, y0=0, dy=1, name="in no input", zmin=-0.5, zmax=0.5,
-              colorscale=[[0.0, MISSING_COLOR], [1.0, MISSING_COLOR]], showscale=False, hoverinfo="skip",
-              xgap=1, ygap=1, text=np.where(np.isnan(missing), "", "✗").astype(object),
-              texttemplate="%{text}", textfont=dict(size=font_size + 2, color="#FFFFFF")),
-        trace("scatter", x=np.array(hover_x, dtype=np.int32), y=np.array(hover_y, dtype=np.int32), mode="markers",
-              name="cells", text=hover_text, hovertemplate="%{text}<extra></extra>",
-              marker=dict(symbol="square", size=12, opacity=0), showlegend=False),
-    ]
-    annotations = _tile_labels(left, 0) + _tile_labels(right, right_x0)
-    annotations += [
+    annotations = _tile_labels(left, 0) + _tile_labels(right, right_x0) + [
         dict(text="<b>input</b>", x=-0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
         # The page's caption says what a cell shows: a longer title here left the figure in a 800 px window.
-        dict(text="<b>output</b>", x=right_x0 - 0.5, y=-1.6,
-             xanchor="left", showarrow=False, font=dict(size=13)),
+        dict(text="<b>output</b>", x=right_x0 - 0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
     ]
-    layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
-                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10),
-                  meta={"drawn": "; ".join(filter(None, [_drawn_note(left), _drawn_note(right)]))})
-    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
-    layout["yaxis"].pop("autorange")
-    return SpecFigure(figure_spec(data, layout))
+    drawn = DrawnPart("; ".join(filter(None, [_drawn_note(left), _drawn_note(right)])))
+    data = _detective_traces(cells, sum(_tile_counts(x_shapes)), font_size)
+    return SpecFigure(figure_spec(data, _canvas_layout(height, width, width_px, annotations)), context=drawn)
 
 
 def diff_figure(before, after, before_title, after_title, width_px=1100):
@@ -275,9 +306,5 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
              xanchor="left", showarrow=False, font=dict(size=13)),
     ]
     annotations += _tile_labels([placed], 0) + _tile_labels([placed], offset)
-    layout = dict(canvas_axes(height, width), annotations=annotations, showlegend=False,
-                  height=_height(height, width, width_px), margin=dict(l=10, r=10, t=10, b=10),
-                  meta={"drawn": _drawn_note([placed])})
-    layout["yaxis"]["range"] = [height - 0.5, 0.5 - TITLE_ROWS]
-    layout["yaxis"].pop("autorange")
-    return SpecFigure(figure_spec(data, layout))
+    layout = _canvas_layout(height, width, width_px, annotations)
+    return SpecFigure(figure_spec(data, layout), context=DrawnPart(_drawn_note([placed])))

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import bitwise_fig, depth_space_fig
 from .common import PICK_COLOR, cell_square_path
+from .depth_space_fig import INPUT_POSITION, OUTPUT_POSITION
 from .spec import decode_typed_array, is_typed_array
 
 KINDS = ("depth_space", "split_join", "bitwise")
@@ -40,9 +42,9 @@ def _array(value):
     return decode_typed_array(value) if is_typed_array(value) else np.asarray(value)
 
 
-def _trace(figure, name):
-    """The figure's click-target markers named `name` (the heatmaps may share the name)."""
-    return next(t for t in figure.to_dict()["data"] if t.get("name") == name and t["type"] == "scatter")
+def _trace(figure, role):
+    """The figure's trace at position `role` (its builder's Trace, or its context's traces)."""
+    return figure.to_dict()["data"][role]
 
 
 def _outline(row, col, name, xref="x", yref="y"):
@@ -62,9 +64,9 @@ def _overlay(figure, annotations, shapes, **changes):
 def step_count(kind, figure, element=None):
     """How many steps the figure's drawn elements make (bitwise: the bits of one element)."""
     if kind == "depth_space":
-        return len(_array(_trace(figure, "output")["x"]))
+        return len(_array(_trace(figure, depth_space_fig.Trace.OUTPUT_CELLS)["x"]))
     if kind == "split_join":
-        return len(_array(_trace(figure, "input cells")["x"]))
+        return len(_array(_trace(figure, figure.context.traces.input_cells)["x"]))
     if kind == "bitwise":
         return int(figure.context.width)
     raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
@@ -75,23 +77,28 @@ def _index_text(index):
 
 
 def _depth_space(figure, number, count):
-    inputs, outputs = _trace(figure, "input"), _trace(figure, "output")
+    inputs = _trace(figure, depth_space_fig.Trace.INPUT_CELLS)
     custom = _array(inputs["customdata"]).reshape(count, -1).astype(np.int64)
-    # Output row-major order: column 9 of the customdata is the output flat index.
-    i = int(np.argsort(custom[:, 9], kind="stable")[number])
-    src = int(_array(inputs["y"])[i]), int(_array(inputs["x"])[i])
-    dst = int(_array(outputs["y"])[i]), int(_array(outputs["x"])[i])
-    source, destination = tuple(custom[i, :4].tolist()), tuple(custom[i, 4:8].tolist())
+    # The steps walk the output's row-major order; the click targets are in the order of the figure's pairs.
+    i = int(np.argsort(custom[:, depth_space_fig.Column.OUT_FLAT], kind="stable")[number])
+    cells = figure.context
+    src, dst = cells.cells(i)
+    source, destination = tuple(custom[i, INPUT_POSITION].tolist()), tuple(custom[i, OUTPUT_POSITION].tolist())
     label = f"input {_index_text(source)} → output {_index_text(destination)}"
-    arrow = dict(name="step-arrow", x=dst[1], y=dst[0], ax=src[1], ay=src[0], xref="x", yref="y", axref="x",
-                 ayref="y", text="", **ARROW)
-    shapes = [_outline(*src, "step-source"), _outline(*dst, "step-destination")]
-    return _overlay(figure, [arrow], shapes), Step(number, count, label, source, destination)
+    # The link runs through the gutters, as a pick's does (PickCells.link), and ends in an arrowhead pointing up the
+    # destination's column: a straight arrow struck through the numbers of every cell on its way.
+    up = float(cells.destination_gutter[i])
+    head = dict(name="step-arrow", x=dst[1], y=up - 0.5, ax=dst[1], ay=up, xref="x", yref="y", axref="x", ayref="y",
+                text="", **{**ARROW, "arrowwidth": 2})
+    shapes = [_outline(*src, "step-source"), _outline(*dst, "step-destination"),
+              dict(type="path", name="step-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2),
+                   layer="above")]
+    return _overlay(figure, [head], shapes), Step(number, count, label, source, destination)
 
 
 def _split_join(figure, number, count):
-    targets = _trace(figure, "input cells")
     peel = figure.context
+    targets = _trace(figure, peel.traces.input_cells)
     ndim = peel.ndim
     index = _array(targets["customdata"]).reshape(count, ndim).astype(np.int64)[number]
     row, col = int(_array(targets["y"])[number]), int(_array(targets["x"])[number])
@@ -99,10 +106,9 @@ def _split_join(figure, number, count):
     line = row if peel.axis_is_rows else col
     shift = min(peel.line_piece[line], peel.rest)
     out_row, out_col = (row + shift, col) if peel.axis_is_rows else (row, col + shift)
-    meta = figure.to_dict()["layout"]["meta"]
-    row_dim, col_dim = meta["view"]
+    row_dim, col_dim = peel.view
     axis_dim = row_dim if peel.axis_is_rows else col_dim
-    k, begin = _piece_of(meta["pieces"], int(index[axis_dim]))
+    k, begin = _piece_of(peel.pieces, int(index[axis_dim]))
     out_index = list(index.tolist())
     out_index[axis_dim] -= begin
     source, destination = tuple(index.tolist()), (k, *out_index)
@@ -134,23 +140,18 @@ def _bitwise(figure, number, count, element):
         raise ValueError(f"element {element} is not drawn (elements {grid.first}..{grid.first + grid.count - 1})")
     bit = grid.width - 1 - number
     column = number
-    # The click targets carry (element, bit number, bit) for every cell, row-major.
+    # The click targets carry bitwise_fig.Column for every cell, row-major.
     cell = row * grid.width + column
-    a, b, out = (int(_array(_trace(figure, f"{panel} cells")["customdata"]).reshape(-1, 3)[cell, 2])
-                 for panel in ("A", "B", "Output"))
+    columns = len(bitwise_fig.Column)
+    a, b, out = (int(_array(_trace(figure, role)["customdata"]).reshape(-1, columns)[cell, bitwise_fig.Column.BIT])
+                 for role in (bitwise_fig.Trace.A_CELLS, bitwise_fig.Trace.B_CELLS, bitwise_fig.Trace.OUTPUT_CELLS))
     label = f"element #{element}, bit {bit}: A {a} | B {b} = {out}"
     arrow = dict(name="step-arrow", x=column, y=row, xref="x3", yref="y3", ax=0, ay=-44,
                  text=f"bit {bit}: {a} | {b} = {out}", **ARROW)
     shapes = [_outline(row, column, f"step-{panel}", f"x{suffix}", f"y{suffix}")
               for panel, suffix in (("A", ""), ("B", "2"), ("Output", "3"))]
-    # Fixed ranges: autorange would make room for the arrow's tail and shrink the Output grid; the same ranges
-    # on all three grids keep their bit columns lined up.
-    axes = figure.to_dict()["layout"]
-    ranges = {}
-    for suffix in ("", "2", "3"):
-        ranges[f"xaxis{suffix}"] = {**axes[f"xaxis{suffix}"], "range": [-0.5, grid.width - 0.5], "autorange": False}
-        ranges[f"yaxis{suffix}"] = {**axes[f"yaxis{suffix}"], "range": [grid.count - 0.5, -0.5], "autorange": False}
-    return _overlay(figure, [arrow], shapes, **ranges), Step(number, count, label, (element, bit), (element, bit))
+    # The grids' ranges are fixed (bitwise_fig): the arrow's tail leaves them as they are.
+    return _overlay(figure, [arrow], shapes), Step(number, count, label, (element, bit), (element, bit))
 
 
 def with_step(kind, figure, number, element=None):

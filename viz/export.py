@@ -1,10 +1,10 @@
 """Figures leaving the app: one toolbar for every chart, and a self-contained animated HTML file per figure.
 
-The toolbar is plotly.js's mode bar, configured through st.plotly_chart's `config` (plotly.js config options,
-https://plotly.com/javascript/configuration-options/): the camera button downloads the frame on screen as PNG at
-twice the pixels (sharp on a projector), named after the settings; the zoom/pan/select tools, which make no sense
-on a grid of cells, are removed. Streamlit sends `config` as JSON, so it cannot add a button of its own (plotly.js
-takes a function for that); the animated HTML file has both a PNG and an SVG button of the frame on screen.
+The toolbar is plotly.js's mode bar, configured through the chart's `config` (plotly.js config options,
+https://plotly.com/javascript/configuration-options/): its camera and disk buttons download the frame on screen as a
+slide, PNG at twice the pixels (sharp on a projector) or SVG, named after the settings and without Play, Pause or the
+slider (ui/plotly_chart.js adds them: a button is a function, which the JSON config cannot carry); the zoom/pan/select
+tools, which make no sense on a grid of cells, are removed. The animated HTML file has the same two buttons.
 
 The HTML file holds plotly.js itself (the copy plotly.py ships, plotly.offline.get_plotlyjs), the figure with all
 its frames and its Play/Pause buttons and slider, and the light "plotly_white" template instead of Streamlit's
@@ -81,9 +81,19 @@ PAGE = """<!DOCTYPE html>
 (function () {{
   const figure = {figure};
   const stem = {stem};
+  // A slide: the frame on screen without Play, Pause and the slider, the bottom margin they took given back to the
+  // axes' own labels.
   const download = function (format) {{
     return function (gd) {{
-      return Plotly.downloadImage(gd, {{format: format, filename: stem, scale: format === "png" ? {scale} : 1}});
+      const shown = gd._fullLayout, bottom = Math.min(shown.margin.b, 20);
+      const layout = Object.assign({{}}, gd.layout, {{updatemenus: [], sliders: [], width: shown.width,
+        height: shown.height - shown.margin.b + bottom, margin: Object.assign({{}}, gd.layout.margin, {{b: bottom}})}});
+      Object.keys(shown).filter(function (key) {{ return /^xaxis\\d*$/.test(key); }}).forEach(function (key) {{
+        layout[key] = Object.assign({{}}, gd.layout[key], {{automargin: true}});
+      }});
+      return Plotly.downloadImage({{data: gd.data, layout: layout, config: {{staticPlot: true}}}},
+        {{format: format, filename: stem, scale: format === "png" ? {scale} : 1, width: layout.width,
+         height: layout.height}});
     }};
   }};
   figure.config = {{
@@ -92,11 +102,11 @@ PAGE = """<!DOCTYPE html>
     responsive: true,
     showSendToCloud: false,
     showEditInChartStudio: false,
-    modeBarButtonsToRemove: {removed}.concat(["sendDataToCloud", "editInChartStudio"]),
+    modeBarButtonsToRemove: {removed}.concat(["sendDataToCloud", "editInChartStudio", "toImage"]),
     modeBarButtonsToAdd: [
+      {{name: "Download this frame as PNG", icon: Plotly.Icons.camera, click: download("png")}},
       {{name: "Download this frame as SVG", icon: Plotly.Icons.disk, click: download("svg")}}
-    ],
-    toImageButtonOptions: {{format: "png", filename: stem, scale: {scale}}}
+    ]
   }};
   Plotly.newPlot("figure", figure);
 }})();

@@ -7,6 +7,8 @@ buffers are grids of cells, one per element, `columns` per row, row 0 at the top
 """
 
 import math
+from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 from plotly.colors import sequential
@@ -45,8 +47,9 @@ def logical_figure(logical, sources, destinations):
                       for i, v, s, d in zip(index, labels.ravel(), sources.ravel().tolist(),
                                             destinations.ravel().tolist())], dtype=object).reshape(rows, width)
     row_labels = [_index_text(i[:-1]) if len(sizes) > 1 else "" for i in index[::width]]
-    heat = trace("heatmap", z=sources.reshape(rows, width).astype(np.float64), colorscale=named_colorscale(sequential.Cividis), showscale=False,
-                 customdata=hover, text=labels, hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1)
+    heat = trace("heatmap", z=sources.reshape(rows, width).astype(np.float64),
+                 colorscale=named_colorscale(sequential.Cividis), showscale=False, customdata=hover, text=labels,
+                 hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1)
     if rows * width <= LABEL_CELLS:
         heat.update(texttemplate="%{text}")
     layout = dict(
@@ -80,9 +83,124 @@ def frame_steps(count, max_frames=MAX_FRAMES):
     return [0] + list(range(per, count, per)) + [count]
 
 
-def _grid(cells, columns):
-    rows = -(-cells // columns)
-    return rows, np.full(rows * columns, PAST_END, dtype=CODES)
+class Trace(IntEnum):
+    """The copy figure's traces, in order: the frames change the two buffers' heatmaps; the legend names each
+    state's color."""
+
+    INPUT = 0
+    OUTPUT = 1
+    KEY_UNTOUCHED = 2
+    KEY_COPIED = 3
+    KEY_NOW = 4
+
+
+@dataclass(frozen=True)
+class _Buffers:
+    """Both buffers as grids of cells (the first MAX_CELLS of each) and what each step reads and writes."""
+
+    in_cells: int
+    out_cells: int
+    in_shape: tuple  # (rows, columns) of each grid
+    out_shape: tuple
+    in_text: np.ndarray  # the input's values, grid-shaped
+    before_text: list  # the output's values before and after the copy (its first out_cells)
+    after_text: list
+    sources: np.ndarray  # each step's input and output element offsets
+    destinations: np.ndarray
+
+    def state(self, copied, previous):
+        """(input codes, output codes, output text) once `copied` steps are done, steps since `previous` marked."""
+        read = np.full(self.in_shape[0] * self.in_shape[1], PAST_END, dtype=CODES)
+        written = np.full(self.out_shape[0] * self.out_shape[1], PAST_END, dtype=CODES)
+        read[:self.in_cells] = UNTOUCHED
+        written[:self.out_cells] = UNTOUCHED
+        text = np.full(written.size, "", dtype=object)
+        text[:self.out_cells] = self.before_text
+        for codes, offsets, cells in ((read, self.sources, self.in_cells), (written, self.destinations,
+                                                                           self.out_cells)):
+            codes[offsets[:copied][offsets[:copied] < cells]] = ONCE
+            now = offsets[previous:copied]
+            codes[now[now < cells]] = NOW
+        shown = self.destinations[:copied][self.destinations[:copied] < self.out_cells]
+        text[shown] = [self.after_text[d] for d in shown.tolist()]
+        return read.reshape(self.in_shape), written.reshape(self.out_shape), text.reshape(self.out_shape)
+
+
+def _grid_shape(cells, columns):
+    return -(-cells // columns), columns
+
+
+def _buffers(steps, in_values, out_before, in_columns, out_columns):
+    in_cells, out_cells = min(in_values.size, MAX_CELLS), min(out_before.size, MAX_CELLS)
+    in_shape = _grid_shape(in_cells, max(1, min(in_columns, in_cells)))
+    out_shape = _grid_shape(out_cells, max(1, min(out_columns, out_cells)))
+    in_text = np.full(in_shape[0] * in_shape[1], "", dtype=object)
+    in_text[:in_cells] = format_values(in_values[:in_cells])
+    out_after = out_before.copy()
+    for step in steps:
+        out_after[step.destination] = in_values[step.source]
+    return _Buffers(in_cells, out_cells, in_shape, out_shape, in_text.reshape(in_shape),
+                    format_values(out_before[:out_cells]), format_values(out_after[:out_cells]),
+                    np.array([s.source for s in steps], dtype=np.int64),
+                    np.array([s.destination for s in steps], dtype=np.int64))
+
+
+def _copy_hover(steps, buffers):
+    """Per cell of each grid: which logical elements read it, which one wrote it."""
+    hover_in = np.full(buffers.in_shape[0] * buffers.in_shape[1], "", dtype=object)
+    hover_out = np.full(buffers.out_shape[0] * buffers.out_shape[1], "", dtype=object)
+    for step in steps:
+        if step.source < buffers.in_cells:
+            hover_in[step.source] += f"read for {_index_text(step.index)}<br>"
+        if step.destination < buffers.out_cells:
+            hover_out[step.destination] = f"written by {_index_text(step.index)} from input element {step.source}"
+    hover_in[:buffers.in_cells] = [f"input element {i}<br>{h or 'never read'}"
+                                   for i, h in enumerate(hover_in[:buffers.in_cells])]
+    hover_out[:buffers.out_cells] = [f"output element {i}<br>{h or 'never written: keeps its bytes'}"
+                                     for i, h in enumerate(hover_out[:buffers.out_cells])]
+    return hover_in.reshape(buffers.in_shape), hover_out.reshape(buffers.out_shape)
+
+
+def _copy_traces(steps, buffers, done, labelled):
+    """The buffers as they end, then a legend entry per state, in Trace's order."""
+    hover_in, hover_out = _copy_hover(steps, buffers)
+    scale = stepwise_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)] + ["rgba(0,0,0,0)"])
+    common = dict(zmin=-0.5, zmax=3.5, colorscale=scale, showscale=False, xgap=1, ygap=1,
+                  hovertemplate="%{customdata}<extra></extra>", texttemplate="%{text}" if labelled else None)
+    last_read, last_written, last_text = buffers.state(len(steps), done[-2] if len(done) > 1 else 0)
+    data = [
+        trace("heatmap", z=last_read, text=buffers.in_text, customdata=hover_in, xaxis="x", yaxis="y", **common),
+        trace("heatmap", z=last_written, text=last_text, customdata=hover_out, xaxis="x2", yaxis="y2", **common),
+    ]
+    return data + [trace("scatter", x=[None], y=[None], mode="markers", name=name,
+                         marker=dict(symbol="square", size=12, color=COLORS[code]))
+                   for code, name in ((UNTOUCHED, "not touched (yet)"), (ONCE, "copied"), (NOW, "this step"))]
+
+
+def _copy_frames(buffers, done, labelled):
+    frames = []
+    for number, (previous, copied) in enumerate(zip([0] + done[:-1], done)):
+        read, written, text = buffers.state(copied, previous)
+        # Values are drawn (and so change per frame) only while cells are few enough to label.
+        output = trace("heatmap", z=written, text=text if labelled else None)
+        frames.append(dict(name=str(number), traces=[int(Trace.INPUT), int(Trace.OUTPUT)],
+                           data=[trace("heatmap", z=read), output]))
+    return frames
+
+
+def _copy_axes(buffers, in_size, out_size):
+    # Titles short enough for half of an 800 px page; the row length goes to the row axis, as on the memory maps.
+    axes, titles = subplot_layout([f"Input buffer: {in_size:,} elements", f"Output buffer: {out_size:,} elements"],
+                                  spacing=0.08, stacked=False)
+    for suffix, (grid_rows, grid_columns) in (("", buffers.in_shape), ("2", buffers.out_shape)):
+        axes[f"xaxis{suffix}"].update(showgrid=False, zeroline=False, constrain="domain", title=dict(text="column"))
+        axes[f"yaxis{suffix}"].update(showgrid=False, zeroline=False, autorange="reversed", constrain="domain",
+                                      scaleanchor=f"x{suffix}", title=dict(text=f"row ({grid_columns} each)"))
+        if grid_columns <= 16:
+            axes[f"xaxis{suffix}"]["dtick"] = 1
+        if grid_rows <= 16:
+            axes[f"yaxis{suffix}"]["dtick"] = 1
+    return axes, titles
 
 
 def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frames=MAX_FRAMES):
@@ -91,89 +209,19 @@ def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frame
     in_values / out_before: the whole input buffer and the output buffer before the copy (1-D, same dtype). Only
     the first MAX_CELLS cells of each buffer are drawn; steps outside them still count.
     """
-    in_cells, out_cells = min(in_values.size, MAX_CELLS), min(out_before.size, MAX_CELLS)
-    in_columns, out_columns = max(1, min(in_columns, in_cells)), max(1, min(out_columns, out_cells))
-    in_rows, in_codes = _grid(in_cells, in_columns)
-    out_rows, out_codes = _grid(out_cells, out_columns)
-    in_text = np.full(in_rows * in_columns, "", dtype=object)
-    in_text[:in_cells] = format_values(in_values[:in_cells])
-    out_after = out_before.copy()
-    for step in steps:
-        out_after[step.destination] = in_values[step.source]
-    before_text, after_text = format_values(out_before[:out_cells]), format_values(out_after[:out_cells])
-    sources = np.array([s.source for s in steps], dtype=np.int64)
-    destinations = np.array([s.destination for s in steps], dtype=np.int64)
-    hover_in = np.full(in_rows * in_columns, "", dtype=object)
-    hover_out = np.full(out_rows * out_columns, "", dtype=object)
-    for step in steps:
-        if step.source < in_cells:
-            hover_in[step.source] += f"read for {_index_text(step.index)}<br>"
-        if step.destination < out_cells:
-            hover_out[step.destination] = f"written by {_index_text(step.index)} from input element {step.source}"
-    hover_in[:in_cells] = [f"input element {i}<br>{h or 'never read'}" for i, h in enumerate(hover_in[:in_cells])]
-    hover_out[:out_cells] = [f"output element {i}<br>{h or 'never written: keeps its bytes'}"
-                             for i, h in enumerate(hover_out[:out_cells])]
-
+    buffers = _buffers(steps, in_values, out_before, in_columns, out_columns)
     done = frame_steps(len(steps), max_frames)
-
-    def state(copied, previous):
-        read, written = in_codes.copy(), out_codes.copy()
-        read[:in_cells] = UNTOUCHED
-        written[:out_cells] = UNTOUCHED
-        text = np.full(out_rows * out_columns, "", dtype=object)
-        text[:out_cells] = before_text
-        for codes, offsets, cells in ((read, sources, in_cells), (written, destinations, out_cells)):
-            shown = offsets[:copied][offsets[:copied] < cells]
-            codes[shown] = ONCE
-            now = offsets[previous:copied][offsets[previous:copied] < cells]
-            codes[now] = NOW
-        shown = destinations[:copied][destinations[:copied] < out_cells]
-        text[shown] = [after_text[d] for d in shown.tolist()]
-        return read.reshape(in_rows, in_columns), written.reshape(out_rows, out_columns), \
-            text.reshape(out_rows, out_columns)
-
-    scale = stepwise_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)] + ["rgba(0,0,0,0)"])
-    common = dict(zmin=-0.5, zmax=3.5, colorscale=scale, showscale=False, xgap=1, ygap=1,
-                  hovertemplate="%{customdata}<extra></extra>")
-    labelled = max(in_cells, out_cells) <= LABEL_CELLS
-    last_read, last_written, last_text = state(len(steps), done[-2] if len(done) > 1 else 0)
-    data = [
-        trace("heatmap", z=last_read, text=in_text.reshape(in_rows, in_columns),
-              customdata=hover_in.reshape(in_rows, in_columns), texttemplate="%{text}" if labelled else None,
-              xaxis="x", yaxis="y", **common),
-        trace("heatmap", z=last_written, text=last_text, customdata=hover_out.reshape(out_rows, out_columns),
-              texttemplate="%{text}" if labelled else None, xaxis="x2", yaxis="y2", **common),
-    ]
-    data += [trace("scatter", x=[None], y=[None], mode="markers", name=name, marker=dict(symbol="square", size=12,
-                                                                                         color=COLORS[code]))
-             for code, name in ((UNTOUCHED, "not touched (yet)"), (ONCE, "copied"), (NOW, "this step"))]
-    frames = []
-    for number, (previous, copied) in enumerate(zip([0] + done[:-1], done)):
-        read, written, text = state(copied, previous)
-        # Values are drawn (and so change per frame) only while cells are few enough to label.
-        output = trace("heatmap", z=written, text=text if labelled else None)
-        frames.append(dict(name=str(number), traces=[0, 1], data=[trace("heatmap", z=read), output]))
-    # Titles short enough for half of an 800 px page; the row length goes to the row axis, as on the memory maps.
-    axes, titles = subplot_layout([f"Input buffer: {in_values.size:,} elements",
-                                   f"Output buffer: {out_before.size:,} elements"],
-                                  spacing=0.08, stacked=False)
-    for suffix, grid_rows, grid_columns in (("", in_rows, in_columns), ("2", out_rows, out_columns)):
-        axes[f"xaxis{suffix}"].update(showgrid=False, zeroline=False, constrain="domain", title=dict(text="column"))
-        axes[f"yaxis{suffix}"].update(showgrid=False, zeroline=False, autorange="reversed", constrain="domain",
-                                      scaleanchor=f"x{suffix}", title=dict(text=f"row ({grid_columns} each)"))
-        if grid_columns <= 16:
-            axes[f"xaxis{suffix}"]["dtick"] = 1
-        if grid_rows <= 16:
-            axes[f"yaxis{suffix}"]["dtick"] = 1
-    names = [f["name"] for f in frames]
-    labels = [str(copied) for copied in done]
-    menus, sliders = play_controls(names, labels, active=len(frames) - 1,
-                                   duration=max(150, min(700, 12000 // len(frames))), pad_top=60)
+    labelled = max(buffers.in_cells, buffers.out_cells) <= LABEL_CELLS
+    frames = _copy_frames(buffers, done, labelled)
+    axes, titles = _copy_axes(buffers, in_values.size, out_before.size)
+    menus, sliders = play_controls([f["name"] for f in frames], [str(copied) for copied in done],
+                                   active=len(frames) - 1, duration=max(150, min(700, 12000 // len(frames))),
+                                   pad_top=60)
     sliders[0]["currentvalue"]["prefix"] = "elements copied: "
-    rows = max(in_rows, out_rows)
+    rows = max(buffers.in_shape[0], buffers.out_shape[0])
     layout = dict(**axes, annotations=titles, updatemenus=menus, sliders=sliders,
                   # At the figure's top edge, above the subplot titles (in plot coordinates it met them).
                   legend=dict(orientation="h", yref="container", yanchor="top", y=1, x=0),
                   height=int(min(900, max(400, rows * 40 + 260))), margin=dict(l=50, r=10, t=90, b=140),
                   meta=dict(frames=len(frames), steps=len(steps), done=done))
-    return SpecFigure(figure_spec(data, layout, frames))
+    return SpecFigure(figure_spec(_copy_traces(steps, buffers, done, labelled), layout, frames))

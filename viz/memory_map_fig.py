@@ -5,6 +5,7 @@ two logical elements of an output landing on one cell as a conflict.
 """
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,7 +19,7 @@ MAX_LOGICAL_ELEMENTS = 2**20
 MAX_COLUMNS = 64
 HOVER_INDICES = 4
 LABELLED_CELLS = 400
-# How to read a labelled map, for the page's caption (layout.meta.reading): too long for a subtitle.
+# How to read a labelled map, for the page's caption (MapReading): too long for a subtitle.
 CELL_TEXT = "A cell shows its logical index (size-1 dimensions left out) or ×N for N users."
 
 UNTOUCHED, ONCE, SHARED = 0, 1, 2
@@ -74,90 +75,110 @@ def _cell_users(offsets, cell_of_offset, cells):
     return users
 
 
-def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input", unit="element",
-                      columns=None, max_cells=MAX_CELLS, title=None):
-    """One square cell per element (or byte) of a buffer of total_bytes, colored by how often it is used.
+@dataclass(frozen=True)
+class MapReading:
+    """What a page's caption says beside a memory map: how to read its cells ("" when they carry no labels)."""
 
-    role "input": a cell used by several logical elements is a broadcast read; role "output": a conflict.
-    The title says how many cells are drawn out of how many.
-    """
-    sizes = [int(s) for s in sizes]
-    element_size = int(element_size)
-    total_bytes = int(total_bytes)
-    verb = "written" if role == "output" else "read"
-    offsets = logical_offsets(sizes, strides)
+    reading: str = ""
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The drawn cells of a buffer: `columns` per row, each cell's users (the logical elements touching it)."""
+
+    users: list
+    columns: int
+    rows: int
+    total_cells: int
+    unit: str  # "element" or "byte"
+
+
+def _grid(sizes, strides, offsets, element_size, total_bytes, unit, columns, max_cells):
     byte_cells = unit == "byte"
-    cell_size = 1 if byte_cells else element_size
-    total_cells = -(-total_bytes // cell_size)
+    total_cells = -(-total_bytes // (1 if byte_cells else element_size))
     drawn = min(total_cells, max_cells)
     if not columns:
         elements_per_row = default_columns(sizes, strides, -(-total_bytes // element_size))
         columns = elements_per_row * (element_size if byte_cells else 1)
-    columns = int(columns)
-    columns = max(1, min(columns, drawn))
-    rows = -(-drawn // columns)
-
-    if offsets is None:
-        return empty_figure(
-            f"{math.prod(sizes):,} logical elements: too many to map (the map draws up to {MAX_LOGICAL_ELEMENTS:,})"
-        )
-    outside = int(np.count_nonzero((offsets + 1) * element_size > total_bytes))
+    columns = max(1, min(int(columns), drawn))
     if byte_cells:
         # Each element covers element_size consecutive bytes; users of a byte are the users of its element.
         element_users = _cell_users(offsets, lambda o: o, -(-drawn // element_size))
         users = [element_users[b // element_size] for b in range(drawn)]
     else:
         users = _cell_users(offsets, lambda o: o, drawn)
+    return _Grid(users, columns, -(-drawn // columns), total_cells, unit)
 
-    indices = _logical_indices(users, sizes)
-    codes = np.full(rows * columns, np.nan)
-    hover = [""] * (rows * columns)
-    labels = [""] * (rows * columns)
-    for cell, who in enumerate(users):
+
+def _cell_traces(grid, sizes, element_size, verb, names):
+    """The map's heatmap (codes UNTOUCHED / ONCE / SHARED, hover and labels per cell), then one legend entry per
+    code present."""
+    indices = _logical_indices(grid.users, sizes)
+    size = grid.rows * grid.columns
+    codes, hover, labels = np.full(size, np.nan), [""] * size, [""] * size
+    for cell, who in enumerate(grid.users):
         codes[cell] = UNTOUCHED if not who else ONCE if len(who) == 1 else SHARED
-        hover[cell] = _hover(cell, who, indices, element_size, byte_cells, verb)
+        hover[cell] = _hover(cell, who, indices, element_size, grid.unit == "byte", verb)
         labels[cell] = _cell_label(who, sizes, indices)
-
-    shared_name = "written more than once: conflict" if role == "output" else "read many times: broadcast"
-    names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
-    present = sorted({int(c) for c in codes[~np.isnan(codes)]})
-    scale = stepwise_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)])
+    shape = (grid.rows, grid.columns)
     heatmap = trace(
-        "heatmap", z=codes.reshape(rows, columns), zmin=-0.5, zmax=2.5, colorscale=scale, showscale=False,
-        customdata=np.array(hover, dtype=object).reshape(rows, columns),
-        text=np.array(labels, dtype=object).reshape(rows, columns), hovertemplate="%{customdata}<extra></extra>",
-        xgap=1, ygap=1,
+        "heatmap", z=codes.reshape(shape), zmin=-0.5, zmax=2.5, showscale=False,
+        colorscale=stepwise_colorscale([COLORS[c] for c in (UNTOUCHED, ONCE, SHARED)]),
+        customdata=np.array(hover, dtype=object).reshape(shape), text=np.array(labels, dtype=object).reshape(shape),
+        hovertemplate="%{customdata}<extra></extra>", xgap=1, ygap=1,
     )
-    if drawn <= LABELLED_CELLS:
+    if len(grid.users) <= LABELLED_CELLS:
         heatmap.update(texttemplate="%{text}")  # plotly picks black or white text for each cell's color
-    legend = [trace("scatter", x=[None], y=[None], mode="markers", name=names[code],
-                    marker=dict(symbol="square", size=12, color=COLORS[code]))
-              for code in present]
-    unit_name = "byte" if byte_cells else "element"
-    drawn_note = (f"all {total_cells:,} {unit_name}s drawn" if drawn == total_cells
-                  else f"first {drawn:,} of {total_cells:,} {unit_name}s drawn")
-    heading = title or f"Buffer of {total_bytes:,} bytes"
+    present = sorted({int(c) for c in codes[~np.isnan(codes)]})
+    return [heatmap] + [trace("scatter", x=[None], y=[None], mode="markers", name=names[code],
+                              marker=dict(symbol="square", size=12, color=COLORS[code])) for code in present]
+
+
+def _map_layout(grid, heading, outside):
+    """Title and subtitle (what is drawn), legend over the map, square cells with row 0 at the top."""
+    drawn = len(grid.users)
+    drawn_note = (f"all {grid.total_cells:,} {grid.unit}s drawn" if drawn == grid.total_cells
+                  else f"first {drawn:,} of {grid.total_cells:,} {grid.unit}s drawn")
     # Short lines: a subtitle is one SVG text that never wraps, and half of an 800 px page is about 45 characters.
-    subtitle = f"{drawn_note}, {columns} per row"
+    subtitle = f"{drawn_note}, {grid.columns} per row"
     if outside:
         subtitle += f"<br>{outside:,} logical elements fall outside the buffer"
-    xaxis = dict(title=dict(text=f"{unit_name} offset within row"), automargin=True, showgrid=False, zeroline=False,
-                 range=[-0.5, columns - 0.5], constrain="domain")
-    yaxis = dict(title=dict(text=f"row ({columns} {unit_name}s each)"), showgrid=False, zeroline=False,
+    xaxis = dict(title=dict(text=f"{grid.unit} offset within row"), automargin=True, showgrid=False, zeroline=False,
+                 range=[-0.5, grid.columns - 0.5], constrain="domain")
+    yaxis = dict(title=dict(text=f"row ({grid.columns} {grid.unit}s each)"), showgrid=False, zeroline=False,
                  autorange="reversed", scaleanchor="x", scaleratio=1, constrain="domain")
-    if columns <= 16:
+    if grid.columns <= 16:
         xaxis["dtick"] = 1
-    if rows <= 16:
+    if grid.rows <= 16:
         yaxis["dtick"] = 1
-    layout = dict(
-        title=dict(text=f"{heading}<br><sup>{subtitle}</sup>"),
-        showlegend=True, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
-        height=_height(rows, columns),
-        margin=dict(l=50, r=10, t=110, b=60),
-        xaxis=xaxis, yaxis=yaxis,
-        meta=dict(reading=CELL_TEXT if drawn <= LABELLED_CELLS else ""),
-    )
-    return SpecFigure(figure_spec([heatmap] + legend, layout))
+    return dict(title=dict(text=f"{heading}<br><sup>{subtitle}</sup>"), showlegend=True,
+                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), height=_height(grid.rows, grid.columns),
+                margin=dict(l=50, r=10, t=110, b=60), xaxis=xaxis, yaxis=yaxis)
+
+
+def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input", unit="element",
+                      columns=None, max_cells=MAX_CELLS, title=None):
+    """One square cell per element (or byte) of a buffer of total_bytes, colored by how often it is used.
+
+    role "input": a cell used by several logical elements is a broadcast read; role "output": a conflict.
+    The title says how many cells are drawn out of how many; the context (MapReading) how to read the cells.
+    """
+    sizes = [int(s) for s in sizes]
+    element_size, total_bytes = int(element_size), int(total_bytes)
+    offsets = logical_offsets(sizes, strides)
+    if offsets is None:
+        return empty_figure(
+            f"{math.prod(sizes):,} logical elements: too many to map (the map draws up to {MAX_LOGICAL_ELEMENTS:,})",
+            context=MapReading(),
+        )
+    grid = _grid(sizes, strides, offsets, element_size, total_bytes, unit, columns, max_cells)
+    verb = "written" if role == "output" else "read"
+    shared_name = "written more than once: conflict" if role == "output" else "read many times: broadcast"
+    names = {UNTOUCHED: "never touched: padding", ONCE: f"{verb} once", SHARED: shared_name}
+    outside = int(np.count_nonzero((offsets + 1) * element_size > total_bytes))
+    layout = _map_layout(grid, title or f"Buffer of {total_bytes:,} bytes", outside)
+    reading = MapReading(CELL_TEXT if len(grid.users) <= LABELLED_CELLS else "")
+    return SpecFigure(figure_spec(_cell_traces(grid, sizes, element_size, verb, names), layout), context=reading)
 
 
 def _height(rows, columns):

@@ -158,8 +158,9 @@ class SpecFigure(go.Figure):
             self._size = 2 * len(pio.to_json(self._spec, validate=False))
         return self._size
 
-    def with_overlay(self, layout=None, frames=None):
-        """A copy with layout keys replaced and, given `frames` (one dict per frame), keys of each frame's layout.
+    def with_overlay(self, layout=None, frames=None, context=None):
+        """A copy with layout keys replaced and, given `frames` (one dict per frame), keys of each frame's layout;
+        `context` replaces the builder's context (what the overlay drew), when given.
 
         A value of None removes the key. Traces, frame data and every key not named are shared with this
         figure, not copied, so the copy costs a few small dicts whatever the figure's size.
@@ -170,7 +171,7 @@ class SpecFigure(go.Figure):
         if frames is not None:
             spec["frames"] = [{**frame, "layout": _merged(frame.get("layout", {}), changes)}
                               for frame, changes in zip(self._spec.get("frames", []), frames, strict=True)]
-        return SpecFigure(spec, self._context)
+        return SpecFigure(spec, self._context if context is None else context)
 
     def checked(self):
         """The spec as a validated go.Figure, built once; plotly raises here if the spec breaks its schema."""

@@ -5,6 +5,7 @@ glues them back (Join). The index maps come from ops.split_map / ops.join_map, s
 the operators do rather than a re-derivation.
 """
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from ops.operators.index_maps import join_map, split_map
 
 from .colors import categorical, stepwise_colorscale
 from .common import (
+    band_marks,
     click_targets,
     pick_outline,
     play_controls,
@@ -29,6 +31,7 @@ MAX_CELLS = 4096
 MAX_FRAMES = 64
 WINDOW = 64
 ROW_PX = 40
+INPUT_COLOR = "rgba(127,127,127,0.25)"  # the input's cells when their colors would give an answer away
 
 
 def default_view(ndim, axis):
@@ -83,14 +86,26 @@ def _fmt(value):
     return str(value[()]) if isinstance(value, np.ndarray) else str(value)
 
 
+@dataclass(frozen=True)
+class PlaneCells:
+    """Everything the figure draws of the plane, as plain arrays: the window, each cell's output, indices and
+    values."""
+
+    dest: np.ndarray  # output number of each window cell
+    text: np.ndarray  # the values, as text
+    index: np.ndarray  # each cell's input multi-index, shape plane + (ndim,)
+    input_index: np.ndarray  # multi-indices as text
+    output_index: np.ndarray
+    pieces: list  # [(k, start, stop)] along Axis inside the window
+    bounds: tuple  # (row0, row1, col0, col1)
+    view: tuple  # (row dim or None, column dim)
+    fixed: dict  # index of every dimension outside the plane
+    axis_is_rows: bool
+
+
 def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS,
                  pieces_name="OutputTensors"):
-    """Everything the figure draws, as plain arrays: the window, each cell's output, indices and values.
-
-    Returns a dict with dest (output number per window cell), text (values), index (each cell's input
-    multi-index, shape plane + (ndim,)), input_index and output_index (multi-index strings),
-    pieces [(k, start, stop) along Axis inside the window], bounds.
-    """
+    """The PlaneCells of the window of x's plane `view` that starts at `start`."""
     shape = x.shape
     view = view or default_view(x.ndim, axis)
     fixed = check_fixed(shape, view, fixed)
@@ -100,25 +115,8 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
     lo, hi = (row0, row1) if axis_is_rows else (col0, col1)
     pieces = _pieces(offsets, sizes, lo, hi)
     plane = (row1 - row0, col1 - col0)
-    axis_in_plane = 0 if axis_is_rows else 1
-    # The window cut along Axis is itself a Split whose outputs are the visible parts of the real outputs;
-    # join_map of those parts says, for every window cell, which part it lands in and where.
-    parts = split_map(plane, axis_in_plane, [stop - begin for _, begin, stop in pieces])
-    part_of, flat_in_part = join_map([p.shape for p in parts], axis_in_plane)
-    rows, cols = np.indices(plane)
-    cell_index = np.empty(plane + (x.ndim,), dtype=np.int64)
-    for d, i in fixed.items():
-        cell_index[..., d] = i
-    if view[0] is not None:
-        cell_index[..., view[0]] = row0 + rows
-    cell_index[..., view[1]] = col0 + cols
-    # Each part is a 2-D slab of the plane: a flat index in it unravels by the part's width.
-    part_width = np.array([p.shape[1] for p in parts])[part_of]
-    along = flat_in_part // part_width if axis_in_plane == 0 else flat_in_part % part_width
-    piece = np.array(pieces)
-    dest = piece[part_of, 0]
-    out_index = cell_index.copy()
-    out_index[..., axis] = piece[part_of, 1] - np.array(offsets)[dest] + along
+    cell_index = _cell_index(plane, x.ndim, view, fixed, (row0, col0))
+    dest, out_index = _destinations(cell_index, plane, axis, axis_is_rows, pieces, offsets)
     values = x[tuple(cell_index[..., d] for d in range(x.ndim))]
     text = np.array([_fmt(v) for v in values.ravel()], dtype=object).reshape(plane)
     flat_index = cell_index.reshape(-1, x.ndim).tolist()
@@ -126,8 +124,38 @@ def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=
     output_index = np.array([f"{pieces_name}[{k}]{out}" for k, out in
                              zip(dest.ravel().tolist(), out_index.reshape(-1, x.ndim).tolist())],
                             dtype=object).reshape(plane)
-    return dict(dest=dest, text=text, index=cell_index, input_index=input_index, output_index=output_index,
-                pieces=pieces, bounds=(row0, row1, col0, col1), view=view, fixed=fixed, axis_is_rows=axis_is_rows)
+    return PlaneCells(dest, text, cell_index, input_index, output_index, pieces, (row0, row1, col0, col1), view,
+                      fixed, axis_is_rows)
+
+
+def _cell_index(plane, ndim, view, fixed, origin):
+    """Each window cell's input multi-index."""
+    rows, cols = np.indices(plane)
+    cell_index = np.empty(plane + (ndim,), dtype=np.int64)
+    for d, i in fixed.items():
+        cell_index[..., d] = i
+    if view[0] is not None:
+        cell_index[..., view[0]] = origin[0] + rows
+    cell_index[..., view[1]] = origin[1] + cols
+    return cell_index
+
+
+def _destinations(cell_index, plane, axis, axis_is_rows, pieces, offsets):
+    """(output number, index in that output) of every window cell.
+
+    The window cut along Axis is itself a Split whose outputs are the visible parts of the real outputs; join_map
+    of those parts says, for every window cell, which part it lands in and where."""
+    axis_in_plane = 0 if axis_is_rows else 1
+    parts = split_map(plane, axis_in_plane, [stop - begin for _, begin, stop in pieces])
+    part_of, flat_in_part = join_map([p.shape for p in parts], axis_in_plane)
+    # Each part is a 2-D slab of the plane: a flat index in it unravels by the part's width.
+    part_width = np.array([p.shape[1] for p in parts])[part_of]
+    along = flat_in_part // part_width if axis_in_plane == 0 else flat_in_part % part_width
+    piece = np.array(pieces)
+    dest = piece[part_of, 0]
+    out_index = cell_index.copy()
+    out_index[..., axis] = piece[part_of, 1] - np.array(offsets)[dest] + along
+    return dest, out_index
 
 
 def peel_steps(piece_count, max_frames=MAX_FRAMES):
@@ -202,17 +230,46 @@ def pick_from_selection(selection):
 
 
 @dataclass(frozen=True)
+class Traces:
+    """Where each role sits among the figure's traces: the input's heatmap, one heatmap per drawn output, the
+    input's click targets, then one row of click targets per line across Axis (they move with the outputs)."""
+
+    outputs: int
+    lines: int
+    input: int = 0
+
+    def output(self, i):
+        return 1 + i
+
+    @property
+    def input_cells(self):
+        return 1 + self.outputs
+
+    def line(self, line):
+        return 2 + self.outputs + line
+
+    @property
+    def moving(self):
+        """The traces Play moves: every output heatmap and every line of output click targets."""
+        return [self.output(i) for i in range(self.outputs)] + [self.line(n) for n in range(self.lines)]
+
+
+@dataclass(frozen=True)
 class Peel:
-    """What with_pick needs to redraw a pick: the drawn plane and how each frame moves the outputs."""
+    """What with_pick needs to redraw a pick, and what a caption says of the drawing: the drawn plane, how each
+    frame moves the outputs, where each trace is, and the pick outlined (None when none is drawn)."""
 
     ndim: int
     fixed: dict  # index of every dimension outside the plane
     bounds: tuple  # (row0, row1, col0, col1) of the window
     view: tuple  # (row dim or None, column dim)
+    pieces: list  # [(k, start, stop)] along Axis inside the window
     line_piece: list  # _line_pieces
     axis_is_rows: bool
     steps: list  # gaps open in each frame
     rest: int  # gaps open in the figure at rest
+    traces: Traces
+    pick: tuple | None = None  # the input multi-index outlined, when it is drawn
 
 
 def _pick_cell(peel, pick):
@@ -243,7 +300,7 @@ def _pick_shapes(cell, line_piece, axis_is_rows, peeled):
 
 
 def _pick_overlay(peel, pick):
-    """(shapes at rest, shapes of each frame, meta's pick) for `pick`; shapes are None when it is not drawn."""
+    """(shapes at rest, shapes of each frame, the pick drawn) for `pick`; shapes are None when it is not drawn."""
     cell = _pick_cell(peel, pick)
     if cell is None:
         return None, [None] * len(peel.steps), None
@@ -251,7 +308,104 @@ def _pick_overlay(peel, pick):
     def shapes(peeled):
         return _pick_shapes(cell, peel.line_piece, peel.axis_is_rows, peeled)
 
-    return shapes(peel.rest), [shapes(peeled) for peeled in peel.steps], [int(i) for i in pick]
+    return shapes(peel.rest), [shapes(peeled) for peeled in peel.steps], tuple(int(i) for i in pick)
+
+
+def _colors_and_hover(cells, join):
+    """Each cell's color (its output's position in the window, so neighbours differ; hover names the real
+    output) and hover text."""
+    whole = "OutputTensor" if join else "InputTensor"
+    position = {k: i for i, (k, _, _) in enumerate(cells.pieces)}
+    color = np.vectorize(position.get, otypes=[float])(cells.dest)
+    hover = np.array([
+        (f"{o} -> {whole}{i}" if join else f"{whole}{i} -> {o}") + f"<br>value {v}"
+        for i, o, v in zip(cells.input_index.ravel(), cells.output_index.ravel(), cells.text.ravel())
+    ], dtype=object).reshape(color.shape)
+    return color, hover
+
+
+def _heatmaps(cells, color, names, rest):
+    """The input's heatmap (left) and one heatmap per drawn output at rest, `rest` gaps apart (right)."""
+    whole, pieces_name = names
+    pieces, axis_is_rows = cells.pieces, cells.axis_is_rows
+    count = len(pieces)
+    show_text = color.size <= 24 * 24
+    common = dict(zmin=-0.5, zmax=count - 0.5, colorscale=_colorscale(count), showscale=False, xgap=1, ygap=1,
+                  hoverinfo="skip")
+
+    def text_kw(text):
+        return dict(text=text, texttemplate="%{text}") if show_text else {}
+
+    data = [trace("heatmap", z=color, name=whole, **text_kw(cells.text), **common, xaxis="x", yaxis="y")]
+    lo = pieces[0][1]
+    for i, (k, begin, stop) in enumerate(pieces):
+        part = slice(begin - lo, stop - lo)
+        window = (part, slice(None)) if axis_is_rows else (slice(None), part)
+        offset = _piece_offset(pieces, i, rest)
+        place = dict(y0=offset, dy=1, x0=0, dx=1) if axis_is_rows else dict(x0=offset, dx=1, y0=0, dy=1)
+        data.append(trace("heatmap", z=color[window], name=f"{pieces_name}[{k}]", **text_kw(cells.text[window]),
+                          **place, **common, xaxis="x2", yaxis="y2"))
+    return data
+
+
+def _click_layers(cells, hover, line_piece, rest):
+    """Invisible markers over the input's cells, then one row of them per line across Axis of the outputs: the
+    rows move with their outputs as the heatmaps do. customdata: the input multi-index."""
+    height, width = cells.dest.shape
+    ndim = cells.index.shape[-1]
+    index = cells.index.astype(smallest_uint(int(cells.index.max(initial=0))))
+    template = "%{text}<extra></extra>"
+    rows, cols = np.indices((height, width))
+    data = [click_targets("input cells", index.reshape(-1, ndim), template, x=cols.ravel(), y=rows.ravel(),
+                          text=hover.ravel(), xaxis="x", yaxis="y")]
+    for line, i in enumerate(line_piece):
+        across = (line, slice(None)) if cells.axis_is_rows else (slice(None), line)
+        place = dict(y0=line + min(i, rest), dy=0, x=np.arange(width)) if cells.axis_is_rows \
+            else dict(x0=line + min(i, rest), dx=0, y=np.arange(height))
+        data.append(click_targets(f"output cells {line}", index[across], template, text=hover[across], **place,
+                                  xaxis="x2", yaxis="y2"))
+    return data
+
+
+def _plane_axes(layout, cells, rest):
+    """Square cells in both panels, row 0 at the top; the input's axes number its rows and columns."""
+    height, width = cells.dest.shape
+    axis_is_rows = cells.axis_is_rows
+    row_extent = height + (rest if axis_is_rows else 0)
+    col_extent = width + (0 if axis_is_rows else rest)
+    for suffix, rows_, cols_ in (("", height, width), ("2", row_extent, col_extent)):
+        layout[f"yaxis{suffix}"].update(range=[rows_ - 0.5, -1.5], autorange=False, constrain="domain",
+                                        showgrid=False, zeroline=False)
+        layout[f"xaxis{suffix}"].update(range=[-1.5 if axis_is_rows else -0.5, cols_ - 0.5],
+                                        scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain",
+                                        showgrid=False, zeroline=False)
+    row0, _, col0, _ = cells.bounds
+    row_dim, col_dim = cells.view
+    layout["yaxis"].update(tickmode="array", tickvals=list(range(height)),
+                           ticktext=[str(row0 + r) for r in range(height)],
+                           title=dict(text="" if row_dim is None else f"dim {row_dim}"))
+    layout["xaxis"].update(tickmode="array", tickvals=list(range(width)),
+                           ticktext=[str(col0 + c) for c in range(width)], title=dict(text=f"dim {col_dim}"))
+    layout["xaxis2"].update(showticklabels=False, ticks="")
+    layout["yaxis2"].update(showticklabels=False, ticks="")
+    return max(height, row_extent)
+
+
+def _peel_frames(peel, titles, frame_shapes):
+    """One frame per step: the outputs and their click targets moved `peeled` gaps apart, their labels along."""
+    key = "y0" if peel.axis_is_rows else "x0"
+    pieces, count = peel.pieces, len(peel.pieces)
+    frames = []
+    for number, (peeled, peeled_shapes) in enumerate(zip(peel.steps, frame_shapes)):
+        frame_layout = dict(annotations=titles + _label_annotations(pieces, peeled, peel.axis_is_rows, "x2", "y2"))
+        if peeled_shapes is not None:
+            frame_layout["shapes"] = peeled_shapes
+        frames.append(dict(
+            data=[{key: _piece_offset(pieces, i, peeled), "type": "heatmap"} for i in range(count)]
+            + [{key: line + min(i, peeled), "type": "scatter"} for line, i in enumerate(peel.line_piece)],
+            layout=frame_layout, name=str(number), traces=peel.traces.moving,
+        ))
+    return frames
 
 
 def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pick=None, max_cells=MAX_CELLS,
@@ -262,112 +416,78 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     animation costs a few numbers per frame whatever the tensor size. Invisible markers make the cells
     clickable; on the right they form one trace per line across Axis, moved by x0/y0 like the heatmaps.
     pick: an input multi-index to outline in the input and in its output, when it is drawn.
-    A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
+    join: the same picture read as DML_JOIN, x being its OutputTensor and the pieces its InputTensors.
+    A SpecFigure whose context (Peel) says what is drawn; with_pick(figure, pick) redraws the pick on a shared copy.
     """
-    # join: the same picture read as DML_JOIN, x being its OutputTensor and the pieces its InputTensors.
-    whole, pieces_name = ("OutputTensor", "InputTensors") if join else ("InputTensor", "OutputTensors")
-    cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells, pieces_name)
-    pieces = cells["pieces"]
-    count = len(pieces)
-    axis_is_rows = cells["axis_is_rows"]
-    # Colors follow the piece's position in the window, so neighbours differ; hover names the real output.
-    position = {k: i for i, (k, _, _) in enumerate(pieces)}
-    color = np.vectorize(position.get, otypes=[float])(cells["dest"])
-    hover = np.array([
-        (f"{o} -> {whole}{i}" if join else f"{whole}{i} -> {o}") + f"<br>value {v}"
-        for i, o, v in zip(cells["input_index"].ravel(), cells["output_index"].ravel(), cells["text"].ravel())
-    ], dtype=object).reshape(color.shape)
-    index = cells["index"].astype(smallest_uint(int(cells["index"].max(initial=0))))
-    show_text = color.size <= 24 * 24
+    names = ("OutputTensor", "InputTensors") if join else ("InputTensor", "OutputTensors")
+    cells = layout_cells(x, axis, sizes, view, fixed, start, max_cells, names[1])
+    count = len(cells.pieces)
     steps = peel_steps(count, max_frames)
-    row0, row1, col0, col1 = cells["bounds"]
-    height, width = color.shape
-    shape = list(x.shape)
-    layout, titles = subplot_layout((f"{whole} {shape}", f"{count} {pieces_name} (drawn part)"), 0.08,
-                                    stacked=False)
-    common = dict(zmin=-0.5, zmax=count - 0.5, colorscale=_colorscale(count), showscale=False, xgap=1, ygap=1,
-                  hoverinfo="skip")
-    hovertemplate = "%{text}<extra></extra>"
-    left, right = dict(xaxis="x", yaxis="y"), dict(xaxis="x2", yaxis="y2")
-
-    def text_kw(text):
-        return dict(text=text, texttemplate="%{text}") if show_text else {}
-
-    data = [trace("heatmap", z=color, name=whole, **text_kw(cells["text"]), **common, **left)]
     rest = count - 1  # the figure at rest shows the outputs apart
-    lo = pieces[0][1]
-    for i, (k, begin, stop) in enumerate(pieces):
-        part = slice(begin - lo, stop - lo)
-        window = (part, slice(None)) if axis_is_rows else (slice(None), part)
-        offset = _piece_offset(pieces, i, rest)
-        place = dict(y0=offset, dy=1, x0=0, dx=1) if axis_is_rows else dict(x0=offset, dx=1, y0=0, dy=1)
-        data.append(trace("heatmap", z=color[window], name=f"{pieces_name}[{k}]", **text_kw(cells["text"][window]),
-                          **place, **common, **right))
+    color, hover = _colors_and_hover(cells, join)
+    line_piece = _line_pieces(cells.pieces)
+    data = _heatmaps(cells, color, names, rest) + _click_layers(cells, hover, line_piece, rest)
+    # Where outputs outnumber the colors, the input's cells carry their output's band mark (the outputs are labelled
+    # [k] beside them).
     rows, cols = np.indices(color.shape)
-    data.append(click_targets("input cells", index.reshape(-1, x.ndim), hovertemplate, x=cols.ravel(),
-                              y=rows.ravel(), text=hover.ravel(), **left))
-    key = "y0" if axis_is_rows else "x0"
-    line_piece = _line_pieces(pieces)
-    for line, i in enumerate(line_piece):
-        across = (line, slice(None)) if axis_is_rows else (slice(None), line)
-        place = dict(y0=line + min(i, rest), dy=0, x=np.arange(width)) if axis_is_rows \
-            else dict(x0=line + min(i, rest), dx=0, y=np.arange(height))
-        data.append(click_targets(f"output cells {line}", index[across], hovertemplate, text=hover[across],
-                                  **place, **right))
-    row_extent = height + (rest if axis_is_rows else 0)
-    col_extent = width + (0 if axis_is_rows else rest)
-    for suffix, rows_, cols_ in (("", height, width), ("2", row_extent, col_extent)):
-        layout[f"yaxis{suffix}"].update(range=[rows_ - 0.5, -1.5], autorange=False, constrain="domain",
-                                        showgrid=False, zeroline=False)
-        layout[f"xaxis{suffix}"].update(range=[-1.5 if axis_is_rows else -0.5, cols_ - 0.5],
-                                        scaleanchor=f"y{suffix}", scaleratio=1, constrain="domain",
-                                        showgrid=False, zeroline=False)
-    row_dim, col_dim = cells["view"]
-    layout["yaxis"].update(tickmode="array", tickvals=list(range(height)),
-                           ticktext=[str(row0 + r) for r in range(height)],
-                           title=dict(text="" if row_dim is None else f"dim {row_dim}"))
-    layout["xaxis"].update(tickmode="array", tickvals=list(range(width)),
-                           ticktext=[str(col0 + c) for c in range(width)], title=dict(text=f"dim {col_dim}"))
-    layout["xaxis2"].update(showticklabels=False, ticks="")
-    layout["yaxis2"].update(showticklabels=False, ticks="")
-    peel = Peel(x.ndim, cells["fixed"], cells["bounds"], cells["view"], line_piece, axis_is_rows, steps, rest)
+    marks = band_marks(rows, cols, color.astype(int), count, "input bands", xaxis="x", yaxis="y")
+    data += [marks] if marks is not None else []
+    layout, titles = subplot_layout((f"{names[0]} {list(x.shape)}", f"{count} {names[1]} (drawn part)"), 0.08,
+                                    stacked=False)
+    rows = _plane_axes(layout, cells, rest)
+    peel = Peel(x.ndim, cells.fixed, cells.bounds, cells.view, cells.pieces, line_piece, cells.axis_is_rows, steps,
+                rest, Traces(count, len(line_piece)))
     shapes, frame_shapes, picked = _pick_overlay(peel, pick)
-    first_line = count + 2  # after the input heatmap, the output heatmaps and the input's markers
-    frames = []
-    for number, (peeled, peeled_shapes) in enumerate(zip(steps, frame_shapes)):
-        frame_layout = dict(annotations=titles + _label_annotations(pieces, peeled, axis_is_rows, "x2", "y2"))
-        if peeled_shapes is not None:
-            frame_layout["shapes"] = peeled_shapes
-        frames.append(dict(
-            data=[{key: _piece_offset(pieces, i, peeled), "type": "heatmap"} for i in range(count)]
-            + [{key: line + min(i, peeled), "type": "scatter"} for line, i in enumerate(line_piece)],
-            layout=frame_layout, name=str(number),
-            traces=list(range(1, count + 1)) + list(range(first_line, first_line + len(line_piece))),
-        ))
+    frames = _peel_frames(peel, titles, frame_shapes)
     layout.update(
-        annotations=titles + _label_annotations(pieces, rest, axis_is_rows, "x2", "y2"),
+        annotations=titles + _label_annotations(cells.pieces, rest, cells.axis_is_rows, "x2", "y2"),
         # 40 px a row: at 22 px the cells of a small tensor were tiny in a wide window (values at 6 px).
-        height=int(min(900, max(360, ROW_PX * max(height, row_extent) + 200))),
-        margin=dict(l=10, r=10, t=60, b=140),
+        height=int(min(900, max(360, ROW_PX * rows + 200))), margin=dict(l=10, r=10, t=60, b=140),
         hovermode="closest", clickmode="event+select", dragmode=False,
-        meta=dict(bounds=list(cells["bounds"]), view=list(cells["view"]), pieces=[list(p) for p in pieces],
-                  fixed=[list(item) for item in sorted(cells["fixed"].items())], steps=steps, pick=picked),
+        meta=dict(bounds=list(cells.bounds), view=list(cells.view), pieces=[list(p) for p in cells.pieces],
+                  fixed=[list(item) for item in sorted(cells.fixed.items())], steps=steps,
+                  pick=None if picked is None else list(picked)),
     )
     names = [f["name"] for f in frames]
-    duration = max(150, min(700, 12000 // len(frames)))
     layout["updatemenus"], layout["sliders"] = play_controls(names, names, active=steps.index(rest),
-                                                             duration=duration, pad_top=60)
+                                                             duration=max(150, min(700, 12000 // len(frames))),
+                                                             pad_top=60)
     if shapes is not None:  # last, where with_pick would add it
         layout["shapes"] = shapes
-    return SpecFigure(figure_spec(data, layout, frames), context=peel)
+    return SpecFigure(figure_spec(data, layout, frames), context=dataclasses.replace(peel, pick=picked))
+
+
+def input_only(figure, pick=None):
+    """`figure` (from split_join_figure) cut to its input, for a quiz that asks where an input element goes: the
+    input's cells with their values in one color (its colors name each element's output, the answer), `pick` (an
+    input multi-index) outlined; no outputs, no hover, no Play."""
+    spec, peel = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    heatmap = {**spec["data"][peel.traces.input], "z": [[0] * len(row) for row in _rows(peel)],
+               "colorscale": [[0.0, INPUT_COLOR], [1.0, INPUT_COLOR]], "zmin": 0, "zmax": 1, "hoverinfo": "skip"}
+    kept = {key: value for key, value in layout.items()
+            if key not in ("updatemenus", "sliders", "shapes", "meta", "xaxis2", "yaxis2")}
+    kept.update(annotations=[{**layout["annotations"][0], "x": 0.5}], xaxis={**layout["xaxis"], "domain": [0.0, 1.0]},
+                margin={**layout["margin"], "b": 60}, height=layout["height"] - layout["margin"]["b"] + 60,
+                hovermode=False)
+    cell = _pick_cell(peel, pick)
+    if cell is not None:
+        kept["shapes"] = [pick_outline([cell[0]], [cell[1]], "pick-source")]
+    return SpecFigure(figure_spec([heatmap], kept), peel)
+
+
+def _rows(peel):
+    row0, row1, col0, col1 = peel.bounds
+    return [range(col1 - col0)] * (row1 - row0)
 
 
 def with_pick(figure, pick):
     """`figure` (from split_join_figure) with input multi-index `pick` outlined instead of its own pick, at rest
-    and in every frame, and named in layout.meta. Shares everything else with `figure`, so a cached figure
-    without a pick serves every click.
+    and in every frame, and named in layout.meta and the context. Shares everything else with `figure`, so a
+    cached figure without a pick serves every click.
     """
     shapes, frame_shapes, picked = _pick_overlay(figure.context, pick)
-    meta = {**figure.to_dict()["layout"]["meta"], "pick": picked}
+    meta = {**figure.to_dict()["layout"]["meta"], "pick": None if picked is None else list(picked)}
     return figure.with_overlay(layout=dict(shapes=shapes, meta=meta),
-                               frames=[dict(shapes=peeled) for peeled in frame_shapes])
+                               frames=[dict(shapes=peeled) for peeled in frame_shapes],
+                               context=dataclasses.replace(figure.context, pick=picked))

@@ -7,6 +7,7 @@ import pytest
 
 from support.app import chart_figures, click_button, click_chart, error_texts, run_through_app
 from support.figures import bits_of, plotly_array
+from viz.bitwise_fig import Column, Trace
 
 PAGE = "app_pages/bitwise_or.py"
 
@@ -38,7 +39,7 @@ def test_preset_one_or_two_is_plus_inf(at):
     row = table(at).iloc[0]
     assert (row["A bits"], row["B bits"], row["Output bits"]) == ("0x3F800000", "0x40000000", "0x7F800000")
     assert row["Output class"] == "+inf"
-    output = bits_of(chart(at)["data"][2]["z"])[0]
+    output = bits_of(chart(at)["data"][Trace.OUTPUT]["z"])[0]
     assert output.tolist() == [int(c) for c in f"{0x7F800000:032b}"]
 
 
@@ -150,8 +151,9 @@ def test_a_pick_shows_its_caption_and_the_bit_in_all_three_grids(at):
 def test_a_click_on_a_bit_picks_it_and_lands_in_the_link(at):
     click_button(at, "float32 1.0 | 2.0")
     figure = chart(at)
-    cells = next(t for t in figure["data"] if t.get("name") == "Output cells")
-    custom = next(c for c in plotly_array(cells["customdata"]).tolist() if c[:2] == [0, 30])  # element 0, bit 30
+    cells = figure["data"][Trace.OUTPUT_CELLS]
+    custom = next(c for c in plotly_array(cells["customdata"]).tolist()
+                  if (c[Column.ELEMENT], c[Column.BIT_NUMBER]) == (0, 30))
     click_chart(at, "or_figure", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
     assert not at.exception
     assert at.query_params["or_pick"] in ("0,30", ["0,30"])

@@ -8,8 +8,10 @@ from streamlit.testing.v1 import AppTest
 
 from ops import run_model
 from support.app import chart_figures, click_chart, error_texts, run_through_app
+from support.figures import row_zero_on_top
 from support.paths import ROOT
 from ui.shared import wait_for_background
+from viz.depth_space_fig import OUTPUT_POSITION, Column
 
 PAGE = "app_pages/depth_space.py"
 
@@ -40,10 +42,10 @@ def drawn_output(fig):
     """The output tensor as the figure shows it: hover data of the output cells (position, value label)."""
     points = output_points(fig)
     custom = decode(points["customdata"])
-    shape = tuple(int(custom[:, 4 + i].max()) + 1 for i in range(4))
+    shape = tuple(int(size) + 1 for size in custom[:, OUTPUT_POSITION].max(axis=0))
     out = np.full(shape, -1)
     for row, label in zip(custom, points["text"]):
-        out[tuple(row[4:8])] = int(label)
+        out[tuple(row[OUTPUT_POSITION])] = int(label)
     return out
 
 
@@ -149,7 +151,7 @@ def test_figure_json_conventions():
     at = run_page()
     [fig] = figures(at)
     layout = fig["layout"]
-    assert layout["yaxis"]["autorange"] == "reversed"
+    assert row_zero_on_top(layout["yaxis"])
     assert layout["yaxis"]["scaleanchor"] == "x"
     assert 1 <= len(fig["frames"]) <= 64
     assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["Play", "Pause"]
@@ -174,7 +176,7 @@ def test_a_click_on_an_input_cell_picks_it_and_lands_in_the_link():
     [fig] = figures(at)
     assert not {s.get("name") for s in fig["layout"].get("shapes", [])} & {"pick-source", "pick-destination"}
     inputs = next(t for t in fig["data"] if t.get("type") == "scatter" and t.get("name") == "input")
-    row = next(r for r in decode(inputs["customdata"]).tolist() if r[8] == 14)  # input element (0, 2, 0, 2)
+    row = next(r for r in decode(inputs["customdata"]).tolist() if r[Column.IN_FLAT] == 14)  # element (0, 2, 0, 2)
     click_chart(at, "ds_chart_DEPTH_COLUMN_ROW", [{"curve_number": fig["data"].index(inputs), "customdata": row}])
     assert not at.exception
     assert at.query_params["ds_pick"] in ("14", ["14"])
@@ -194,8 +196,8 @@ def test_a_tensor_over_the_drawing_cap_is_drawn_in_part_and_the_part_can_be_chos
     at.run()
     [fig] = figures(at)
     custom = decode(output_points(fig)["customdata"])
-    assert set(custom[:, 4].tolist()) == {1}  # output batch
-    assert custom[:, 5].min() == 3  # first output channel drawn
+    assert set(custom[:, Column.OUT_N].tolist()) == {1}
+    assert custom[:, Column.OUT_C].min() == 3  # first output channel drawn
 
 
 def test_compare_mode_draws_both_orders_and_panels_for_each():

@@ -14,7 +14,7 @@ from ops.detective.identify import mix_up_diff
 from ops.detective.origin import NPY_BYTE_CAP, to_npy_bytes
 from ops.operators.depth_space import depth_to_space
 from ops.operators.split_join import split
-from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app
+from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app, uploader
 from support.paths import ROOT
 
 PAGE = "app_pages/detective.py"
@@ -41,9 +41,12 @@ def hover_texts(at):
 
 
 def upload(at, *files):
+    """Upload `files` as a user does: one file, or several once "Several outputs" is checked."""
     at.radio(key="dt_source").set_value("upload").run()
-    at.file_uploader(key="dt_upload").set_value(
-        [(name, data, "application/octet-stream") for name, data in files]).run()
+    if len(files) > 1:
+        at.checkbox(key="dt_several").check().run()
+    chosen = [(name, data, "application/octet-stream") for name, data in files]
+    uploader(at).set_value(chosen if len(files) > 1 else chosen[0]).run()
     assert not at.exception, at.exception
     return at
 
@@ -155,6 +158,18 @@ def test_several_uploaded_outputs_are_taken_in_name_order_as_a_split():
     at = upload(detective(), ("out_1.npy", npy(parts[1])), ("out_0.npy", npy(parts[0])))
     [(page, query)] = links(at)
     assert page == "split_join" and query["sj_split"] == "2,6" and query["sj_axis"] == "1"
+
+
+def test_an_upload_replaces_the_one_before_and_new_input_sizes_drop_it():
+    x = ops.origin_coded_input((1, 8, 2, 3))
+    at = upload(detective(), ("dcr.npy", npy(depth_to_space(x, 2, "DCR"))))
+    assert "Order DEPTH_COLUMN_ROW" in " ".join(s.value for s in at.success)
+    uploader(at).set_value(("crd.npy", npy(depth_to_space(x, 2, "CRD")), "application/octet-stream")).run()
+    [success] = [s.value for s in at.success]
+    assert "Order COLUMN_ROW_DEPTH" in success  # the second file alone, not a split of the two
+    at.text_input(key="dt_sizes").set_value("1,4,2,3").run()
+    assert not uploader(at).value  # a file for other inputs is not kept
+    assert any("Upload or paste" in i.value for i in at.info)
 
 
 class Trap:

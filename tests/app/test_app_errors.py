@@ -6,6 +6,7 @@ import json
 import pytest
 
 from support.app import chart_figures, charts, click_button, error_texts, run_through_app
+from ui.sidebar import DEFAULTS as SHARED
 
 DEPTH = "app_pages/depth_space.py"
 SPLIT = "app_pages/split_join.py"
@@ -178,7 +179,9 @@ def test_values_that_fit_get_no_note():
 
 
 def sidebar_labels(at):
-    return [w.label for kind in ("selectbox", "number_input", "text_area") for w in at.sidebar.get(kind)]
+    """Labels of the shared settings the sidebar shows (the page's own groups sit there too, beside the figure)."""
+    return [w.label for kind in ("selectbox", "number_input", "text_area") for w in at.sidebar.get(kind)
+            if w.key in SHARED]
 
 
 def test_sidebar_shows_only_what_the_page_reads():
@@ -207,3 +210,29 @@ def test_hostile_settings_name_the_rule_and_raise_nothing(page, settings):
         fixed = run_through_app(page, **settings)
         click_button(fixed, label)
         assert not fixed.exception, (label, fixed.exception)
+
+
+@pytest.mark.parametrize("page", [DEPTH, SPLIT, "app_pages/bitwise_or.py"])
+def test_the_cpp_on_screen_is_a_download_too(page):
+    at = run_through_app(page, query={"ds_DEPTH_COLUMN_ROW_tab": "Export", "sj_split_panels_tab": "Export",
+                                      "or_panels_tab": "Export"})
+    assert "Download the C++" in [b.proto.label for b in at.get("download_button")]
+
+
+def test_a_workbench_link_opens_the_tab_it_was_made_on():
+    at = run_through_app("app_pages/workbench.py", query={"wb_tab": "Tensor descriptors"})
+    assert not at.exception
+    assert at.session_state["wb_tab"] == "Tensor descriptors" and at.query_params["wb_tab"] in (
+        "Tensor descriptors", ["Tensor descriptors"])
+
+
+def test_a_values_error_on_bitwise_or_names_the_operand_and_offers_sizes_that_hold_them():
+    at = run_through_app("app_pages/bitwise_or.py", dtype="UINT32", pattern="custom", values="1", or_sizes="4")
+    [error] = error_texts(at)
+    assert error.startswith("A's values (Values, in the sidebar): 1 values given, but Sizes [4] hold 4")
+    at = run_through_app("app_pages/bitwise_or.py", dtype="UINT32", or_sizes="4", or_b_source="typed",
+                         or_b_text="1 2")
+    [error] = error_texts(at)
+    assert error.startswith("B typed values: 2 values given")
+    click_button(at, "B from the pattern")
+    assert not error_texts(at) and chart_figures(at)

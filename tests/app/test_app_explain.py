@@ -5,6 +5,8 @@ against the operators in test_teaching.py); these tests prove the pages show the
 the score, and that a link reproduces the same questions.
 """
 
+import re
+
 import pytest
 
 from ops import Call, QuizSettings, quiz_questions
@@ -116,10 +118,14 @@ def test_step_arrow_runs_from_source_to_destination_cell():
     assert_clean(at)
     figure = chart_figures(at)[0]
     arrow = next(a for a in figure["layout"]["annotations"] if a.get("name") == "step-arrow")
-    outlines = {s["name"]: s for s in figure["layout"]["shapes"] if s.get("name", "").startswith("step-")}
-    # The arrow's tail is the outlined source cell, its head the outlined destination cell.
-    assert f"M{arrow['ax'] - 0.5},{arrow['ay'] - 0.5} " in outlines["step-source"]["path"]
-    assert f"M{arrow['x'] - 0.5},{arrow['y'] - 0.5} " in outlines["step-destination"]["path"]
+    shapes = {s["name"]: s for s in figure["layout"]["shapes"] if s.get("name", "").startswith("step-")}
+    # The link leaves the outlined source cell's column and enters the outlined destination cell's column, where the
+    # arrow's head points up into it.
+    link = [[float(v) for v in point.split(",")]
+            for point in re.findall(r"[-\d.]+,[-\d.]+", shapes["step-link"]["path"])]
+    source_x, destination_x = (float(shapes[name]["path"].split(",")[0][1:]) + 0.5
+                               for name in ("step-source", "step-destination"))
+    assert link[0][0] == source_x and link[-1][0] == destination_x == arrow["x"] == arrow["ax"]
     assert "step 6 of 48" in step_captions(at)[0]
 
 
@@ -205,7 +211,10 @@ def assert_reveals_the_element(at):
 def test_quiz_hides_the_output_and_counts_right_and_wrong(path):
     at = run_through_app(PAGES[path], query={"quiz": "1"})
     assert_clean(at)
-    assert not chart_figures(at)  # the output is hidden
+    # The output is hidden: the one figure is the input, without hover (it would name where elements go).
+    (asked,) = chart_figures(at)
+    assert asked["data"] and not [t for t in asked["data"] if "utput" in t.get("name", "")]
+    assert {t.get("hoverinfo") for t in asked["data"]} == {"skip"}
     assert not at.tabs  # and so are the panels that would show it
     assert "**Question 1 of 5.**" in prompt(at)
     choose(at, right_choice(at, path, 0))

@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 
 import ops
 from support.app import chart_figures, click_button, error_texts, run_through_app
+from support.figures import changed_traces
+from viz.layouts_fig import Trace
 
 PAGE = "app_pages/layouts.py"
 
@@ -61,7 +63,7 @@ def test_each_preset_is_valid_matches_the_core_and_is_in_the_link(name):
     copy = charts(app)[3]
     in_elements = int(copy["layout"]["annotations"][0]["text"].split(": ")[1].split(" ")[0])
     expected = ops.element_wise_identity(np.arange(in_elements, dtype=np.uint32), inp, out)
-    drawn = [t for row in copy["data"][1]["text"] for t in row if t != ""]
+    drawn = [t for row in copy["data"][Trace.OUTPUT]["text"] for t in row if t != ""]
     assert drawn == [str(v) for v in expected.tolist()]
     fresh = run_through_app(PAGE, query=dict(app.query_params))
     assert fresh.text_input(key="ly_out_strides").value == app.text_input(key="ly_out_strides").value
@@ -74,7 +76,7 @@ def test_nchw_to_nhwc_copy_order_reads_channels_innermost():
     logical = charts(app)[2]
     assert logical["layout"]["title"]["text"].startswith("Logical tensor [1, 3, 2, 4]")
     copy = charts(app)[3]
-    first_frame = copy["frames"][1]["data"][0]["z"]
+    first_frame = changed_traces(copy["frames"][1])[Trace.INPUT]["z"]
     assert copy["layout"]["meta"]["done"][1] == 1
     # ONNX Runtime's report names the graph it ran (DirectML's report, beside it, names DirectML).
     assert any("Transpose" in s and "byte-identical" in s for s in successes(app))

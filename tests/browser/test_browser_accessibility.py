@@ -3,14 +3,14 @@ axe-core; https://github.com/dequelabs/axe-core/blob/develop/doc/rule-descriptio
 
 import pytest
 
-from support.browser import close_popover, open_popover
+from support.browser import open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
 WCAG_TAGS = ["wcag2a", "wcag2aa"]
 # Each page at its default settings, and two error states reached as a user reaches them (so the fix buttons and
-# the greyed last valid view are there too): (path, text to wait for, a change typed into an input of a toolbar
-# popover as (popover, label, text) or None).
+# the greyed last valid view are there too): (path, text to wait for, a change typed into an input of one of the
+# page's groups of settings as (group, label, text) or None).
 VIEWS = {
     "overview": ("", "Overview", None),
     "depth_space": ("depth_space", "Depth ↔ Space", None),
@@ -22,7 +22,8 @@ VIEWS = {
     "detective": ("detective", "The layout detective", None),
     "onnx_model": ("onnx_model", "Open an ONNX model", None),
     "depth_space_error": ("depth_space", "Depth ↔ Space", ("Shape", "BlockSize", "3")),
-    "split_join_error": ("split_join", "DML_SPLIT and DML_JOIN", ("Operator & sizes", "Output sizes along Axis", "2,1,4")),
+    "split_join_error": ("split_join", "DML_SPLIT and DML_JOIN",
+                         ("Operator & sizes", "Output sizes along Axis", "2,1,4")),
 }
 
 
@@ -30,15 +31,14 @@ def settled(page, url, marker, change=None):
     """The page after its script run has finished and its figures have drawn (after `change`, if any)."""
     page.goto(url)
     page.get_by_text(marker).first.wait_for(timeout=60_000)
-    page.wait_for_load_state("networkidle")
+    wait_until_settled(page)
     if change is not None:
-        popover, label, text = change
-        open_popover(page, popover)
+        group, label, text = change
+        open_group(page, group)
         page.get_by_label(label, exact=True).fill(text)
         page.keyboard.press("Enter")
         page.get_by_text("Last valid view").wait_for(timeout=60_000)
-        close_popover(page)
-    page.wait_for_timeout(800)  # Plotly draws after the elements arrive
+    wait_until_settled(page)
 
 
 def violations(page):

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import open_animated_page, open_popover
+from support.browser import open_animated_page, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -49,10 +49,10 @@ def test_page_loads_and_play_animates(page, app_url, screenshot_dir, path):
 
 def test_bitwise_preset_screenshot(page, app_url, screenshot_dir):
     open_animated_page(page, f"{app_url}/bitwise_or")
-    open_popover(page, "Presets")
+    open_group(page, "Presets")
     page.get_by_role("button", name="float32 1.0 | 2.0 = +inf").click()
     page.get_by_text("0x7F800000").first.wait_for(timeout=30_000)
-    page.wait_for_load_state("networkidle")
+    wait_until_settled(page)
     assert "or_sizes=1" in page.url  # the preset lands in the shareable link
     assert_clean(page)
     shoot(page, screenshot_dir / "bitwise_or_preset_inf.png")
@@ -62,7 +62,7 @@ def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
     open_animated_page(page, f"{app_url}/split_join?sj_sizes=2,6,4&sj_axis=1&sj_split=1,2,3&dtype=INT16")
     page.get_by_text("OutputCount 3: [0] [2, 1, 4], [1] [2, 2, 4], [2] [2, 3, 4]").wait_for(timeout=30_000)
     # A widget given its value by the server shows it a moment after it appears: expect() waits for that.
-    open_popover(page, "Operator & sizes")
+    open_group(page, "Operator & sizes")
     expect(page.get_by_role("textbox", name="Sizes", exact=True)).to_have_value("2,6,4")
     expect(page.get_by_role("textbox", name="Output sizes along Axis")).to_have_value("1,2,3")
     assert_clean(page)
@@ -72,7 +72,7 @@ def test_split_join_deep_link_restores_settings(page, app_url, screenshot_dir):
 def test_bitwise_deep_link_restores_settings(page, app_url):
     open_animated_page(page, f"{app_url}/bitwise_or?or_sizes=4&or_bcast=0&dtype=UINT8")
     page.get_by_text("Drawing elements 0 to 3 of 4").wait_for(timeout=30_000)
-    open_popover(page, "Operands")
+    open_group(page, "Operands")
     expect(page.get_by_role("textbox", name="Broadcast B along dims")).to_have_value("0")
     assert_clean(page)
 
@@ -84,11 +84,6 @@ CELL_POINT = """([xaxis, yaxis, col, row]) => {
     return [box.left + xa._offset + xa.l2p(col), box.top + ya._offset + ya.l2p(row)];
 }"""
 
-STILL = """() => { const top = document.querySelector('.js-plotly-plot').getBoundingClientRect().top;
-    const still = window.__chartTop === top && performance.now() - window.__chartSince > 300;
-    if (window.__chartTop !== top) { window.__chartTop = top; window.__chartSince = performance.now(); }
-    return still; }"""
-
 PICK_SHAPES = """() => {
     const gd = document.querySelector('.js-plotly-plot');
     return (gd.layout.shapes || []).filter(s => (s.name || '').startsWith('pick')).map(s => [s.name, s.path]);
@@ -97,12 +92,10 @@ PICK_SHAPES = """() => {
 
 def click_cell(page, xaxis, yaxis, col, row):
     """Click the middle of one heatmap cell, found from the plot's own axes, once plotly hovers a marker there."""
-    chart = page.locator(".js-plotly-plot").first
-    chart.scroll_into_view_if_needed()
     # The run a previous click started may still be adding elements above the chart (the pick's explanation):
-    # the point is taken once no run is under way and the chart has not moved for a while.
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
-    page.wait_for_function(STILL, timeout=30_000, polling=100)
+    # the point is taken once no run is under way and every figure is drawn.
+    wait_until_settled(page)
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
     point = page.evaluate(CELL_POINT, [xaxis, yaxis, col, row])
     page.mouse.move(*point)
     page.wait_for_function("() => (document.querySelector('.js-plotly-plot')._hoverdata || []).length > 0",
@@ -146,3 +139,21 @@ def test_bitwise_click_a_bit_highlights_it_in_a_b_and_output(page, app_url, scre
     assert {path for _, path in page.evaluate(PICK_SHAPES)} == {"M0.5,0.5 L1.5,0.5 L1.5,1.5 L0.5,1.5 Z"}
     assert_clean(page)
     shoot(page, screenshot_dir / "bitwise_or_pick.png")
+
+
+def test_bitwise_values_error_keeps_the_greyed_picture_names_the_operand_and_fixes_it(page, app_url, screenshot_dir):
+    open_animated_page(page, f"{app_url}/bitwise_or?pattern=custom&values=1&or_sizes=1")
+    box = open_group(page, "Operands").get_by_label("Sizes", exact=True)
+    box.fill("4")
+    box.press("Enter")
+    page.get_by_text("A's values (Values, in the sidebar): 1 values given, but Sizes [4] hold 4").wait_for(
+        timeout=30_000)
+    wait_until_settled(page)
+    expect(page.locator(".st-key-greyed-last-valid .js-plotly-plot")).to_have_count(1)  # the picture stays, greyed
+    expect(page.get_by_role("tab", name="Validation")).to_have_count(1)  # and so do the panels
+    page.screenshot(path=str(screenshot_dir / "bitwise_or_values_error.png"))
+    page.get_by_role("button", name="Sizes 1").click()  # the Fix
+    expect(page.locator(".st-key-greyed-last-valid")).to_have_count(0, timeout=30_000)
+    wait_until_settled(page)
+    assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0
+    assert_clean(page)

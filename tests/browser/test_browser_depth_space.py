@@ -7,22 +7,14 @@ import pytest
 from playwright.sync_api import expect
 
 from ops.operators.depth_space import depth_to_space
-from support.browser import close_popover, open_popover
+from support.browser import open_group, wait_for_app
 from support.visitor import served_app
 from ui.values import make_values
-from viz.depth_space_fig import depth_space_figure
+from viz.depth_space_fig import Column, Trace, depth_space_figure
 
 pytestmark = pytest.mark.browser
 
 LOAD_TIMEOUT = 60_000
-
-
-def wait_for_app(page):
-    """Until the script has finished running (no running indicator) and something is drawn."""
-    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=LOAD_TIMEOUT)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=LOAD_TIMEOUT)
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LOAD_TIMEOUT)
 
 
 def assert_clean(page):
@@ -31,11 +23,11 @@ def assert_clean(page):
 
 
 def plot_state(page, index=0):
-    """Trace 2 (the 'not yet written' cover) colorscale and the slider position of the index-th chart."""
+    """The 'not yet written' cover's colorscale and the slider position of the index-th chart."""
     return page.evaluate(
-        """(i) => { const gd = document.querySelectorAll('.js-plotly-plot')[i];
-                    return JSON.stringify([gd.data[2].colorscale, gd._fullLayout.sliders[0].active]); }""",
-        index,
+        """([i, cover]) => { const gd = document.querySelectorAll('.js-plotly-plot')[i];
+                    return JSON.stringify([gd.data[cover].colorscale, gd._fullLayout.sliders[0].active]); }""",
+        [index, int(Trace.COVER)],
     )
 
 
@@ -55,10 +47,10 @@ def test_depth_page_play_changes_the_drawn_frame(page, app_url, screenshot_dir):
     before = plot_state(page)
     page.locator(".js-plotly-plot .updatemenu-button").filter(has_text="Play").first.click()
     page.wait_for_function(
-        """(before) => { const gd = document.querySelector('.js-plotly-plot');
-                         const now = [gd.data[2].colorscale, gd._fullLayout.sliders[0].active];
+        """([before, cover]) => { const gd = document.querySelector('.js-plotly-plot');
+                         const now = [gd.data[cover].colorscale, gd._fullLayout.sliders[0].active];
                          return JSON.stringify(now) !== before; }""",
-        arg=before, timeout=LOAD_TIMEOUT,
+        arg=[before, int(Trace.COVER)], timeout=LOAD_TIMEOUT,
     )
     page.screenshot(path=str(screenshot_dir / "depth_space_playing.png"), full_page=True)
     assert plot_state(page) != before
@@ -68,10 +60,9 @@ def test_depth_page_play_changes_the_drawn_frame(page, app_url, screenshot_dir):
 def test_deep_link_restores_settings(page, app_url, screenshot_dir):
     page.goto(app_url + "/depth_space?N=2&C=18&H=2&W=2&BlockSize=3&Order=compare&dtype=FLOAT16")
     wait_for_app(page)
-    open_popover(page, "Shape")
+    open_group(page, "Shape")
     expect(page.locator('input[aria-label="C"]')).to_have_value("18")
     expect(page.locator('input[aria-label="BlockSize"]')).to_have_value("3")
-    close_popover(page)
     assert page.locator(".js-plotly-plot").count() == 2
     expect(page.locator('input[aria-label="DataType"]')).to_have_value("FLOAT16")  # the shared settings too
     titles = page.evaluate(
@@ -88,7 +79,7 @@ def test_clicking_a_cell_highlights_source_and_destination(page, app_url, screen
     x = make_values("coded", (1, 8, 2, 3), "UINT32")
     fig = depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW", "depth_to_space")
     inputs = next(t for t in fig.data if t.type == "scatter" and t.name == "input")
-    i = [int(row[8]) for row in inputs.customdata].index(11)
+    i = [int(row[Column.IN_FLAT]) for row in inputs.customdata].index(11)
     point = page.evaluate(
         """([cx, cy]) => { const gd = document.querySelector('.js-plotly-plot');
                    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
@@ -117,7 +108,7 @@ def test_overview_preset_opens_the_depth_page_with_its_settings(page, app_url):
         "() => [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd.layout).length === 2",
         timeout=LOAD_TIMEOUT)
     page.wait_for_function("() => location.search.includes('BlockSize=3')", timeout=LOAD_TIMEOUT)
-    open_popover(page, "Shape")
+    open_group(page, "Shape")
     expect(page.locator('input[aria-label="BlockSize"]')).to_have_value("3")
     metas = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => gd.layout.meta)")
     assert [m["operator"] for m in metas] == ["SPACE_TO_DEPTH1"] * 2, json.dumps(metas)
@@ -132,7 +123,7 @@ def test_in_page_preset_updates_the_url_and_dark_theme_draws(browser, app_url, s
     try:
         page.goto(app_url + "/depth_space?C=4&H=3&W=3")
         wait_for_app(page)
-        open_popover(page, "Presets")
+        open_group(page, "Presets")
         page.get_by_role("button", name="Seed example, both orders").click()
         page.wait_for_function("() => location.search.includes('Order=compare')", timeout=LOAD_TIMEOUT)
         page.wait_for_function(

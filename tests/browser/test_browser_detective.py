@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 import ops
 from ops.operators.depth_space import depth_to_space
-from support.browser import CHART, close_popover, open_popover
+from support.browser import CHART, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -16,8 +16,7 @@ TIMEOUT = 60_000
 
 def settle(page):
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
-    page.wait_for_timeout(500)  # plotly draws after the run's last message
+    wait_until_settled(page)
 
 
 def clean(page):
@@ -27,7 +26,6 @@ def clean(page):
 
 def scroll_to(page, text):
     page.get_by_text(text, exact=True).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(300)
 
 
 def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, app_url, screenshot_dir, tmp_path):
@@ -38,7 +36,6 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     chart = page.locator(CHART).last
     chart.wait_for(timeout=TIMEOUT)
     chart.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
     # Hover the output's second cell of row 0: a CRD output takes it from channel 1 of the input.
     cell = page.evaluate("""() => {
         const gd = [...document.querySelectorAll('.js-plotly-plot')].pop();
@@ -54,11 +51,10 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     scroll_to(page, "What the detective found")
     page.screenshot(path=screenshot_dir / "detective_pixel_shuffle_crd.png")
 
-    open_popover(page, "Examples")
+    open_group(page, "Examples")
     page.get_by_role("button", name="A DCR/CRD mix-up").click()
     page.wait_for_function("() => location.search.includes('dt_example=mixed_up')", timeout=TIMEOUT)
     page.get_by_text("The channel permutation").wait_for(timeout=TIMEOUT)
-    close_popover(page)
     settle(page)
     clean(page)
     assert page.get_by_text("permute_conv_output_channels").count() >= 1
@@ -69,10 +65,9 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     x = ops.origin_coded_input((1, 8, 2, 3))
     output = tmp_path / "output.npy"
     np.save(output, depth_to_space(x, 2, "CRD").astype(np.float64))
-    open_popover(page, "Input & output")
+    open_group(page, "Input & output")
     page.get_by_text("upload .npy files").click()
     page.locator("input[type=file]").wait_for(state="attached", timeout=TIMEOUT)
-    close_popover(page)
     page.locator("input[type=file]").set_input_files(str(output))
     page.get_by_text("compared by value", exact=False).first.wait_for(timeout=TIMEOUT)
     assert page.get_by_text("Order COLUMN_ROW_DEPTH (CRD).", exact=False).count() == 1
@@ -84,12 +79,36 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     clean(page)
     # The page writes back only what differs from its defaults (C=8, BlockSize 2, ... are its defaults).
     assert "Order=COLUMN_ROW_DEPTH" in page.url and "dtype=FLOAT32" in page.url
-    # A widget shows the value the server gave it a moment after its popover opens: expect() waits for that.
-    open_popover(page, "Shape")
+    # A widget shows the value the server gave it a moment after it appears: expect() waits for that.
+    open_group(page, "Shape")
     expect(page.get_by_role("spinbutton", name="C", exact=True)).to_have_value("8")
-    close_popover(page)
-    open_popover(page, "Order")
+    open_group(page, "Order")
     expect(page.get_by_role("radio", name="COLUMN_ROW_DEPTH")).to_be_checked()
+
+
+def test_a_second_upload_replaces_the_first_and_new_input_sizes_drop_it(page, app_url, screenshot_dir, tmp_path):
+    x = ops.origin_coded_input((1, 8, 2, 3))
+    dcr, crd = tmp_path / "dcr.npy", tmp_path / "crd.npy"
+    np.save(dcr, depth_to_space(x, 2, "DCR"))
+    np.save(crd, depth_to_space(x, 2, "CRD"))
+    page.goto(f"{app_url}/detective?dt_source=upload")
+    page.get_by_text("Upload or paste your operator's output").wait_for(timeout=TIMEOUT)
+    settle(page)
+    uploader = page.locator("input[type=file]")
+    uploader.set_input_files(str(dcr))
+    page.get_by_text("Order DEPTH_COLUMN_ROW (DCR).", exact=False).first.wait_for(timeout=TIMEOUT)
+    uploader.set_input_files(str(crd))  # a second file, without asking for several: it replaces the first
+    page.get_by_text("Order COLUMN_ROW_DEPTH (CRD).", exact=False).first.wait_for(timeout=TIMEOUT)
+    settle(page)
+    assert page.get_by_text("repeats some of", exact=False).count() == 0
+    expect(page.locator('[data-testid="stFileUploaderFile"]')).to_have_count(1)
+    page.screenshot(path=screenshot_dir / "detective_upload_replaced.png")
+    box = open_group(page, "Input & output").get_by_label("Input sizes", exact=True)
+    box.fill("1,4,2,3")
+    box.press("Enter")
+    page.get_by_text("Upload or paste your operator's output").wait_for(timeout=TIMEOUT)  # the old file is gone
+    expect(page.locator('[data-testid="stFileUploaderFile"]')).to_have_count(0)
+    clean(page)
 
 
 def test_onnx_page_lists_the_example_and_cross_checks_a_node(page, app_url, screenshot_dir):

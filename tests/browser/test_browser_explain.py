@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ops import Call, QuizSettings, quiz_questions
+from support.browser import wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -62,14 +63,14 @@ def answer_by_keyboard(page, choice):
 def open_quiz(page, url):
     page.goto(url)
     page.get_by_text("Question 1 of 5").wait_for(timeout=60_000)
-    page.wait_for_load_state("networkidle")
+    wait_until_settled(page)
 
 
 def shoot(page, anchor, path):
     """The 1400x1000 window scrolled to `anchor` (Streamlit scrolls inside its own container, so a full-page
     screenshot would only show the top)."""
+    wait_until_settled(page)
     anchor.first.evaluate("element => element.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(500)
     page.screenshot(path=str(path))
 
 
@@ -93,8 +94,11 @@ def right_choice(page, path, question=0):
 @pytest.mark.parametrize("path", list(QUIZZES))
 def test_quiz_by_keyboard(page, app_url, screenshot_dir, path):
     open_quiz(page, f"{app_url}/{path}?quiz=1")
-    # The output is hidden: no operator figure while the learner predicts.
-    assert page.locator(".js-plotly-plot").count() == 0
+    # The output is hidden while the learner predicts: one figure, of the input alone.
+    expect(page.locator(".js-plotly-plot")).to_have_count(1, timeout=30_000)
+    assert page.locator(".js-plotly-plot").get_attribute("aria-label") == "The input the question is about"
+    titles = page.evaluate("() => document.querySelector('.js-plotly-plot').layout.annotations.map(a => a.text)")
+    assert not [t for t in titles if "utput" in t], titles
     right = right_choice(page, path)
     answer_by_keyboard(page, right)
     page.get_by_text("Right:").wait_for(timeout=30_000)
@@ -118,7 +122,7 @@ def test_quiz_by_keyboard(page, app_url, screenshot_dir, path):
 def test_step_mode_by_keyboard_plays_both_orders(page, app_url, screenshot_dir):
     page.goto(f"{app_url}/depth_space?steps=1&Order=compare")
     page.get_by_text("step 1 of 48").first.wait_for(timeout=60_000)
-    page.wait_for_load_state("networkidle")
+    wait_until_settled(page)
     expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=60_000)
     tab_to(page, lambda text: text.strip() == "Next ▶")
     page.keyboard.press("Enter")
@@ -135,9 +139,17 @@ def test_step_mode_by_keyboard_plays_both_orders(page, app_url, screenshot_dir):
     tab_to(page, lambda text: text.strip() == "⏸ Pause")
     page.keyboard.press("Enter")
     expect(page.get_by_role("button", name="▶ Play")).to_be_visible(timeout=30_000)
-    shown = page.get_by_text(re.compile(r"DEPTH_COLUMN_ROW — step \d+ of 48")).inner_text()
-    page.wait_for_timeout(1500)  # paused: the step stays
-    assert page.get_by_text(re.compile(r"DEPTH_COLUMN_ROW — step \d+ of 48")).inner_text() == shown
+    wait_until_settled(page)
+    # Paused: the step moves when the learner moves it, by one (the timer that played it is off, which
+    # tests/app/test_app_explain.py proves run by run).
+    shown = int(re.search(r"step (\d+) of 48", page.get_by_text(re.compile(r"DEPTH_COLUMN_ROW — step \d+ of 48"))
+                          .inner_text())[1])
+    tab_to(page, lambda text: text.strip() == "Next ▶")
+    page.keyboard.press("Enter")
+    page.get_by_text(f"DEPTH_COLUMN_ROW — step {shown + 1} of 48", exact=False).wait_for(timeout=30_000)
+    wait_until_settled(page)
+    assert page.get_by_text(re.compile(r"DEPTH_COLUMN_ROW — step \d+ of 48")).inner_text().startswith(
+        f"DEPTH_COLUMN_ROW — step {shown + 1} of 48")
     assert "steps=1" in page.url and "step=" in page.url
     assert_clean(page)
 
@@ -150,7 +162,7 @@ def test_step_mode_steps_by_keyboard(page, app_url, screenshot_dir, path, first,
     page.goto(f"{app_url}/{path}")
     page.get_by_text(first).wait_for(timeout=60_000)
     expect(page.locator(".js-plotly-plot")).to_have_count(1, timeout=60_000)
-    page.wait_for_load_state("networkidle")
+    wait_until_settled(page)
     tab_to(page, lambda text: text.strip() == "Next ▶")
     page.keyboard.press("Enter")
     page.get_by_text(second).wait_for(timeout=30_000)

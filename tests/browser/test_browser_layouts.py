@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import close_popover, open_animated_page, open_popover
+from support.browser import open_animated_page, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -39,11 +39,11 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     copy.screenshot(path=str(screenshot_dir / "layouts_copy_playing.png"))
 
     # Streamlit draws the label's "->" as an arrow.
-    open_popover(page, "Presets")
+    open_group(page, "Presets")
     page.get_by_role("button", name=re.compile("^NCHW")).click()
     page.wait_for_function("location.search.includes('ly_out_strides=24%2C1%2C12%2C3')", timeout=30_000)
-    page.wait_for_load_state("networkidle")
     page.get_by_text("byte-identical").first.wait_for(timeout=30_000)
+    wait_until_settled(page)
     assert_clean(page)
     page.screenshot(path=str(screenshot_dir / "layouts_nchw_nhwc.png"))
     for number, name in ((0, "maps"), (3, "copy")):
@@ -55,12 +55,11 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
     open_animated_page(fresh, link)
-    # A widget shows the value the server gave it a moment after its popover opens: expect() waits for that, and
-    # the blank fields are checked once the other field of their popover shows its value.
+    # A widget shows the value the server gave it a moment after it appears: expect() waits for that, and the blank
+    # fields are checked once the other field of their group shows its value.
     for side, sizes, strides in (("InputTensor", "1,3,2,4", ""), ("OutputTensor", "", "24,1,12,3")):
-        body = open_popover(fresh, side)
+        body = open_group(fresh, side)
         expected = {"Sizes": sizes, "Strides (in elements)": strides}
         for label, value in sorted(expected.items(), key=lambda item: not item[1]):
             expect(body.locator(f"input[aria-label='{label}']")).to_have_value(value)
-        close_popover(fresh)
     assert_clean(fresh)

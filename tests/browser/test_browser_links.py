@@ -1,10 +1,10 @@
 """Every view is its URL, in Chromium: each preset and Overview button is pressed from a non-default view, the
 address it leaves is opened in a fresh browser context, and what the plots draw and every input's value must be
-the same there (the inputs in the toolbar's popovers read with each popover open)."""
+the same there (the inputs of the page's groups of settings too, which are on the page open or not)."""
 
 import pytest
 
-from support.browser import close_popover, open_popover
+from support.browser import open_group, wait_until_settled
 from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
 from ui.url_state import query_of
 
@@ -38,45 +38,29 @@ def settle(page, before=None):
     if before is not None:
         page.wait_for_function("(before) => location.href !== before", arg=before, timeout=TIMEOUT)
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=TIMEOUT)
-    page.wait_for_timeout(400)  # plotly draws after the run's last message
+    wait_until_settled(page)
 
 
 def view(page):
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not page.js_errors, page.js_errors
-    if page.locator('[data-testid="stPopoverBody"]').count():
-        close_popover(page)  # the Presets popover stays open after its button's rerun
-    seen = page.evaluate(VIEW)
-    for text in page.locator('[data-testid="stPopover"] button').all_inner_texts():
-        label = text.splitlines()[0]  # the rest is the icon's name
-        open_popover(page, label)
-        seen["inputs"] += [label, steady_inputs(page)]
-        close_popover(page)
-    return seen
+    return page.evaluate(VIEW)
 
 
-def steady_inputs(page, interval=250, attempts=40):
-    """The inputs of an opened popover once two reads `interval` ms apart agree: a widget shows the value the
-    server gave it a moment after it appears, later on a loaded machine."""
-    last = page.evaluate(VIEW)["inputs"]
-    for _ in range(attempts):
-        page.wait_for_timeout(interval)
-        current = page.evaluate(VIEW)["inputs"]
-        if current == last:
-            return current
-        last = current
-    raise AssertionError(f"the popover's inputs kept changing: {last}")
-
-
-def reopen(browser, address):
+def reopen(browser, address, inputs):
+    """The view a fresh browser draws from `address`, once it has drawn its `inputs` settings: the sidebar's widgets
+    mount after the figure is drawn (their chunks load on a fresh browser), so a settled figure does not mean them."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     fresh = context.new_page()
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
     fresh.goto(address)
     settle(fresh)
+    fresh.wait_for_function(
+        "(count) => [...document.querySelectorAll('input, textarea')].filter(e => e.type !== 'file' && "
+        "e.type !== 'hidden').length >= count", arg=inputs, timeout=TIMEOUT)
+    wait_until_settled(fresh)
     seen = view(fresh)
     context.close()
     return seen
@@ -95,11 +79,11 @@ CASES = [(path, index) for path, count in PRESET_COUNTS.items() for index in ran
 def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page, browser, app_url, path, index):
     start(page, app_url, path, AWAY[path])
     before = page.evaluate("location.href")
-    open_popover(page, "Presets")
+    open_group(page, "Presets")
     page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click()
     settle(page, before)
     seen = view(page)
-    assert reopen(browser, page.evaluate("location.href")) == seen
+    assert reopen(browser, page.evaluate("location.href"), len(seen["inputs"])) == seen
 
 
 @pytest.mark.parametrize("key, label", list(zip(OVERVIEW_BUTTONS, OVERVIEW_LABELS)))
@@ -118,4 +102,4 @@ def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same
     seen = view(page)
     assert seen["path"] != "/"
     assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0
-    assert reopen(browser, page.evaluate("location.href")) == seen
+    assert reopen(browser, page.evaluate("location.href"), len(seen["inputs"])) == seen

@@ -2,16 +2,18 @@
 
 import pytest
 
-from support.browser import assert_clean, close_popover, open_popover, wait_for_app
+from support.browser import assert_clean, open_group, wait_for_app, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
 # Plotly emits plotly_react after Plotly.react (the whole figure recomputed), plotly_relayout after a relayout and
 # plotly_afterplot after each drawing of the traces.
-TAG = """() => { const gd = document.querySelector('.js-plotly-plot'); gd.dataset.tagged = 'yes'; gd.querySelector('.main-svg').dataset.tagged = 'yes';
+TAG = """() => { const gd = document.querySelector('.js-plotly-plot');
+                  gd.dataset.tagged = 'yes'; gd.querySelector('.main-svg').dataset.tagged = 'yes';
                   window.__drawn = [];
                   if (!gd.__tested) { gd.__tested = true;
-                    ['plotly_react', 'plotly_relayout', 'plotly_afterplot'].forEach(e => gd.on(e, () => window.__drawn.push(e))); } }"""
+                    ['plotly_react', 'plotly_relayout', 'plotly_restyle', 'plotly_afterplot']
+                        .forEach(e => gd.on(e, () => window.__drawn.push(e))); } }"""
 STATE = """() => { const gd = document.querySelector('.js-plotly-plot');
                     return {graph: gd.dataset.tagged || null, drawn: window.__drawn,
                             svg: gd.querySelector('.main-svg').dataset.tagged || null,
@@ -21,12 +23,12 @@ STATE = """() => { const gd = document.querySelector('.js-plotly-plot');
 
 
 def change_c(page, value):
-    box = open_popover(page, "Shape").locator('input[aria-label="C"]')
+    box = open_group(page, "Shape").locator('input[aria-label="C"]')
     box.fill(str(value))
     box.press("Enter")
     page.wait_for_function(f"() => document.querySelector('.js-plotly-plot').layout.annotations[0].text"
                            f".includes('[1, {value}, 2, 3]')", timeout=60_000)
-    close_popover(page)  # a click elsewhere would only close it
+    wait_until_settled(page)
 
 
 def click_input_cell(page):
@@ -38,6 +40,7 @@ def click_input_cell(page):
     page.mouse.click(*point)
     page.wait_for_function("() => (document.querySelector('.js-plotly-plot').layout.shapes || [])"
                            ".some(s => s.name === 'pick-destination')", timeout=60_000)
+    wait_until_settled(page)
 
 
 def test_a_change_redraws_the_same_graph_and_a_click_only_its_pick(page, app_url):
@@ -47,7 +50,8 @@ def test_a_change_redraws_the_same_graph_and_a_click_only_its_pick(page, app_url
     change_c(page, 16)
     state = page.evaluate(STATE)
     # st.plotly_chart mounted a new graph for every new figure; here the graph stays and its cells are redrawn.
-    # Redrawn in its own SVG, once: a changed config (the PNG's name) made Plotly.react start over with newPlot.
+    # Redrawn in its own SVG, once: a changed config (the PNG's name) made Plotly.react start over with newPlot, and
+    # labels fitted to the cells after the drawing would draw them again (plotly_chart.js fits them before).
     assert state["graph"] == "yes" and state["svg"] == "yes"
     assert state["drawn"] == ["plotly_afterplot", "plotly_react"]
     assert state["title"] == "<b>input</b> [1, 16, 2, 3]"

@@ -1,11 +1,15 @@
 """Figures on screens and projectors, in Chromium: the figure starts in the top 70% of the window, nothing overlaps
 or truncates at 800 px or in presentation mode at 1280x720, and the "Download animated HTML" file plays from disk
-with the network cut off."""
+with the network cut off, its PNG and SVG slides without Play. (tests/browser/test_browser_picture.py: the figure in
+sight while its settings change, the projector's fit, the size of cell numbers.)"""
 
 import os
 from pathlib import Path
 
 import pytest
+
+from support.browser import wait_until_settled
+from support.paths import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +23,7 @@ SIZES = {  # name: (viewport, query)
     "800": ((800, 900), ""),
     "present": ((1280, 720), "present=true"),
 }
-SHOTS = Path(os.environ.get("COLORS_SHOTS", "/work/notes/shots"))
+SHOTS = Path(os.environ.get("COLORS_SHOTS", SCREENSHOTS))
 
 # Every text element of each Plotly SVG: (kind, box). Kinds: titles and axis titles, annotations (subplot titles,
 # channel and field labels), tick labels, slider and button labels, legend entries, and the cells' own text.
@@ -38,8 +42,12 @@ TEXT_BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plot
         getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility !== 'hidden' &&
         Number(getComputedStyle(t).opacity) > 0);
     return {svg: [svg.left, svg.top, svg.right, svg.bottom], texts: texts.map(t => {
-        const r = t.getBoundingClientRect();
-        return {kind: kind(t), text: t.textContent, box: [r.left, r.top, r.right, r.bottom]};
+        const r = t.getBoundingClientRect(), name = kind(t), size = parseFloat(getComputedStyle(t).fontSize);
+        // A cell's number is its digits (0.72 em high, around its box's middle), not its 1.4 em line box, which
+        // overlaps the next row's wherever rows are under 1.4 em apart although the digits stand clear.
+        const middle = (r.top + r.bottom) / 2;
+        const [top, bottom] = name === 'cell' ? [middle - 0.36 * size, middle + 0.36 * size] : [r.top, r.bottom];
+        return {kind: name, text: t.textContent, box: [r.left, top, r.right, bottom]};
     }).filter(t => t.box[2] > t.box[0] && t.box[3] > t.box[1])};
 })"""
 
@@ -97,10 +105,7 @@ def open_view(browser, url, viewport):
     # The first figure of a page may sit in a closed tab: any figure drawn on screen will do.
     page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .main-svg')].some("
                            "svg => svg.getBoundingClientRect().width > 0)", timeout=LOAD_TIMEOUT)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-                           timeout=LOAD_TIMEOUT)
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)  # plotly's own layout pass after the last rerun
+    wait_until_settled(page, timeout=LOAD_TIMEOUT)
     return context, page
 
 
@@ -137,30 +142,34 @@ def test_no_label_overlaps_or_truncates(browser, app_url, path, size):
             assert page.get_by_role("switch", name="Presentation mode").count() == 1
             assert page.evaluate("""() => { const bar = document.querySelector('[data-testid="stSidebar"]');
                                             return !bar || bar.getBoundingClientRect().right <= 1; }""")
-            height = page.evaluate("document.querySelector('.js-plotly-plot').getBoundingClientRect().height")
-            assert height <= 720 - 100  # the whole figure fits on the projector below the browser's bar
         assert not page.js_errors, page.js_errors
     finally:
         context.close()
 
 
-COUNT_FRAMES = """() => {
+RECORD_PLAY = """() => {
+    const plot = document.querySelector('.js-plotly-plot');
     window.__frames = 0;
-    document.querySelector('.js-plotly-plot').on('plotly_animatingframe', () => { window.__frames += 1; });
+    window.__interruptions = 0;
+    plot.on('plotly_animatingframe', () => { window.__frames += 1; });
+    plot.on('plotly_animationinterrupted', () => { window.__interruptions += 1; });
 }"""
+# Nothing animates once paused: plotly's queue of frames is empty and its animation loop is not scheduled.
+STOPPED = """() => { const gd = document.querySelector('.js-plotly-plot');
+    return gd._transitionData._frameQueue.length === 0 && !gd._transitionData._animationRaf; }"""
 
 
 def test_k_plays_and_pauses_the_figure_on_a_projector(browser, app_url):
     context, page = open_view(browser, f"{app_url}/depth_space?present=true&speed=250", SIZES["present"][0])
     try:
-        page.evaluate(COUNT_FRAMES)
+        page.evaluate(RECORD_PLAY)
         page.keyboard.press("k")
         page.wait_for_function("window.__frames >= 2", timeout=LOAD_TIMEOUT)
         page.keyboard.press("k")
-        page.wait_for_timeout(600)
-        paused = page.evaluate("window.__frames")
-        page.wait_for_timeout(1000)
-        assert page.evaluate("window.__frames") == paused
+        page.wait_for_function("window.__interruptions >= 1", timeout=LOAD_TIMEOUT)  # K paused the animation
+        page.wait_for_function(STOPPED, timeout=LOAD_TIMEOUT)
+        played = page.evaluate("window.__frames")
+        assert played < len(page.evaluate("document.querySelector('.js-plotly-plot')._transitionData._frames"))
         assert not page.js_errors, page.js_errors
     finally:
         context.close()
@@ -188,8 +197,8 @@ def test_downloaded_html_plays_offline_and_saves_png_and_svg(browser, app_url, t
         saved = tmp_path / download.value.suggested_filename
         download.value.save_as(saved)
         assert saved.suffix == ".html" and saved.stat().st_size > 1_000_000  # plotly.js is inside
-        # The app's own toolbar: a PNG camera button named after the settings.
-        assert page.locator('.js-plotly-plot .modebar-btn[data-title="Download plot as a png" i]').count() >= 1
+        # The app's own toolbar: slide buttons, PNG and SVG (tests/browser/test_browser_picture.py downloads them).
+        assert page.locator('.js-plotly-plot .modebar-btn[data-title^="Download this frame as PNG"]').count() >= 1
     finally:
         context.close()
 
@@ -214,10 +223,10 @@ def test_downloaded_html_plays_offline_and_saves_png_and_svg(browser, app_url, t
         assert len(set(frames)) >= 3  # frames advance
         page.wait_for_function("window.__played", timeout=LOAD_TIMEOUT)
         assert page.evaluate("[...document.querySelectorAll('.modebar-btn')].map(b => b.dataset.title)") == [
-            "Download plot as a PNG", "Download this frame as SVG"]
+            "Download this frame as PNG", "Download this frame as SVG"]
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"colors_{path}_exported_html.png"))
-        for title, suffix, start in (("Download plot as a png", ".png", b"\x89PNG"),
+        for title, suffix, start in (("Download this frame as PNG", ".png", b"\x89PNG"),
                                      ("Download this frame as SVG", ".svg", b"<svg")):
             with page.expect_download(timeout=LOAD_TIMEOUT) as image:
                 page.locator(f'.modebar-btn[data-title="{title}" i]').dispatch_event("click")
@@ -225,6 +234,7 @@ def test_downloaded_html_plays_offline_and_saves_png_and_svg(browser, app_url, t
             image.value.save_as(target)
             assert target.suffix == suffix and target.read_bytes().startswith(start)
             assert target.stem == saved.stem
+        assert ">Play<" not in target.read_text() and "slider" not in target.read_text()  # a slide: no controls
         assert fetched == [] and errors == []
     finally:
         offline.close()

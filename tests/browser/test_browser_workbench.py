@@ -4,13 +4,13 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from ops import load_model
 from support.browser import CHART
 from support.paths import ROOT
 
 pytestmark = pytest.mark.browser
-
 
 # The CRD example reads its input through padded strides: the memory map shows the padding.
 MODEL = ROOT / "examples" / "depth_to_space1_crd.json"
@@ -28,8 +28,10 @@ def open_workbench(page, app_url):
 
 
 def tab(page, name):
-    page.get_by_role("tab", name=name).click()
-    page.wait_for_timeout(500)
+    """Open the tab `name`; its content is on the page already (Streamlit draws every tab's), shown once selected."""
+    tab = page.get_by_role("tab", name=name)
+    tab.click()
+    expect(tab).to_have_attribute("aria-selected", "true")
 
 
 def test_upload_report_memory_map_and_download(page, app_url, screenshot_dir, tmp_path):

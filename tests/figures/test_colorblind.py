@@ -28,7 +28,8 @@ from viz.colorblind import (
     simulate,
     srgb_to_lab,
 )
-from viz.colors import OKABE_ITO, band_color, categorical, neighbour_offsets
+from viz.colors import BAND_SIZE, OKABE_ITO, band, band_color, categorical, distinct, neighbour_offsets
+from viz.common import BAND_SYMBOLS
 from viz.depth_space_fig import depth_space_figure
 from viz.memory_map_fig import memory_map_figure
 from viz.spec import decode_typed_array, is_typed_array
@@ -100,11 +101,31 @@ def test_the_issue_s_green_and_red_no_longer_collide():
 
 
 def test_okabe_ito_is_the_base_and_palettes_are_stable():
-    assert categorical(7) == OKABE_ITO
-    for count in (9, 16, 64):
-        assert categorical(count)[:7] == OKABE_ITO
-        assert len(set(categorical(count)[:8])) == 8
-    assert categorical(64)[:16] == categorical(64)[:16]
+    assert categorical(7) == OKABE_ITO and distinct()[:7] == OKABE_ITO
+    assert categorical(9)[:7] == OKABE_ITO and len(set(categorical(12))) == 12
+    for count in (16, 64):
+        colors = categorical(count)
+        assert set(colors) <= set(distinct())
+        assert all(len(set(colors[k:k + BAND_SIZE])) == len(colors[k:k + BAND_SIZE])
+                   for k in range(0, count, BAND_SIZE))  # a band never repeats a color
+    categorical.cache_clear()
+    assert categorical(64)[:16] == colors[:16]  # the same count, the same colors
+
+
+def test_twelve_colors_differ_for_everyone():
+    pairs = list(itertools.combinations(distinct(), 2))
+    worst = smallest_difference(pairs)
+    assert min(worst.values()) >= MIN_DELTA_E, worst
+
+
+@pytest.mark.parametrize("count", [13, 16, 24, 32, 48, 64])
+def test_beyond_twelve_a_color_and_its_band_mark_name_every_category(count):
+    """Past the colors that differ for everyone, categories repeat a color only in different bands, and the band
+    marks (viz.common.band_marks) differ: (color, mark) is a category's own, whatever the reader's vision."""
+    colors = categorical(count)
+    names = {(colors[k], BAND_SYMBOLS[(band(k, count) - 1) % len(BAND_SYMBOLS)] if band(k, count) else None)
+             for k in range(count)}
+    assert len(names) == count
 
 
 @pytest.mark.parametrize("count", range(2, 65))

@@ -10,6 +10,7 @@ import pytest
 
 from ops.operators.depth_space import depth_to_space
 from support.app import chart_figures, run_through_app
+from support.app import charts as app_charts
 from ui.values import make_values
 from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.depth_space_fig import depth_space_figure
@@ -59,7 +60,9 @@ def test_html_holds_plotly_js_the_frames_and_play():
     # Streamlit's template carries placeholder colors only its frontend resolves: the file has plotly_white's.
     assert spec["layout"]["template"]["layout"]["paper_bgcolor"] == "white"
     assert spec["data"] == json.loads(plotly.io.to_json(figure.to_dict(), validate=False))["data"]
-    assert '"depth_to_space_seed"' in page and 'format: "png"' in page and 'download("svg")' in page
+    assert '"depth_to_space_seed"' in page and 'download("png")' in page and 'download("svg")' in page
+    # Both slides leave Play, Pause and the slider out, and plotly's own PNG button (which keeps them) is gone.
+    assert "updatemenus: [], sliders: []" in page and '"toImage"]' in page
 
 
 def test_script_cannot_be_closed_by_figure_text():
@@ -94,7 +97,7 @@ def test_projector_version_is_smaller_and_larger_type_and_shares_traces():
 def test_every_chart_has_the_toolbar_and_an_html_download(page, present):
     at = run_through_app(page, query={"present": "true"} if present else None)
     assert not at.exception
-    charts = [json.loads(chart.proto.bytes) for chart in at.get("bidi_component")]
+    charts = [json.loads(chart.proto.bytes) for chart in app_charts(at)]
     assert charts and len(charts) == len(chart_figures(at))  # every chart of the page goes through ui.charts.show
     for chart in charts:
         config = chart["config"]

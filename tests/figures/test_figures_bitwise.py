@@ -10,10 +10,13 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from ops.operators.bitwise import bit_or
-from support.figures import bits_of, plotly_array
+from support.figures import bits_of, plotly_array, row_zero_on_top
+from ui.charts import PROJECTOR_CELL_TEXT
 from viz.bitwise_fig import (
     MAX_CELLS,
     MAX_FRAMES,
+    Column,
+    Trace,
     bit_matrix,
     bitwise_figure,
     decode_rows,
@@ -46,9 +49,9 @@ def test_seed_example_one_or_two_is_plus_inf():
     out = bit_or(a, b)
     data = spec(bitwise_figure(a, b, out))["data"]
     expected = [int(c) for c in f"{0x7F800000:032b}"]
-    assert bits_of(data[0]["z"])[0].tolist() == [int(c) for c in f"{0x3F800000:032b}"]
-    assert bits_of(data[1]["z"])[0].tolist() == [int(c) for c in f"{0x40000000:032b}"]
-    assert bits_of(data[2]["z"])[0].tolist() == expected
+    assert bits_of(data[Trace.A]["z"])[0].tolist() == [int(c) for c in f"{0x3F800000:032b}"]
+    assert bits_of(data[Trace.B]["z"])[0].tolist() == [int(c) for c in f"{0x40000000:032b}"]
+    assert bits_of(data[Trace.OUTPUT]["z"])[0].tolist() == expected
     rows = decode_rows(a, b, out, 0, 1)
     assert rows[0]["Output bits"] == "0x7F800000" and rows[0]["Output class"] == "+inf"
 
@@ -76,15 +79,26 @@ def test_rows_run_top_down_and_their_labels_never_touch(count):
     top, bottom = layout["margin"]["t"], layout["margin"]["b"]
     for suffix in ("", "2", "3"):
         axis = layout[f"yaxis{suffix}"]
-        assert axis["autorange"] == "reversed"
+        assert row_zero_on_top(axis)
         domain = axis["domain"]
         row_px = (domain[1] - domain[0]) * (layout["height"] - top - bottom) / count
         labelled = axis["tickvals"]
         assert labelled[0] == 0 and len(labelled) == len(axis["ticktext"])
         # Labels of neighbouring labelled rows are at least a font height apart.
         assert (labelled[1] - labelled[0] if len(labelled) > 1 else count) * row_px >= axis["tickfont"]["size"] + 2
-    if count <= 5:
-        assert layout["height"] <= PROJECTOR_HEIGHT  # fits a 1280x720 projector
+
+
+@pytest.mark.parametrize("count", [1, 5, 6])
+def test_a_projector_gets_every_row_high_enough_for_12_px_digits(count):
+    """Presentation mode gives the figure PROJECTOR_HEIGHT (ui.charts.height_for_screen): the page's default six
+    elements still get rows high enough for 12 px digits (the browser draws a digit at most 0.85 of its row high,
+    ui/plotly_chart.js fitCellText)."""
+    x = np.arange(count, dtype=np.uint32)
+    layout = spec(bitwise_figure(x, x, x, fit_height=PROJECTOR_HEIGHT))["layout"]
+    assert layout["height"] <= PROJECTOR_HEIGHT
+    domain = layout["yaxis"]["domain"]
+    row_px = (domain[1] - domain[0]) * (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / count
+    assert 0.85 * row_px >= PROJECTOR_CELL_TEXT["min"]
 
 
 def test_decoded_values_and_classes_label_the_rows():
@@ -103,7 +117,8 @@ def test_decoded_values_and_classes_label_the_rows():
     (np.float32(-np.inf), "-inf"), (np.array([0x7F800001], np.uint32).view(np.float32)[0], "sNaN"),
     (np.array([0x7FC00000], np.uint32).view(np.float32)[0], "qNaN"),
     (np.array([0xFFC00001], np.uint32).view(np.float32)[0], "qNaN"),
-    (np.array([0x7D01], np.uint16).view(np.float16)[0], "sNaN"), (np.array([0x7E00], np.uint16).view(np.float16)[0], "qNaN"),
+    (np.array([0x7D01], np.uint16).view(np.float16)[0], "sNaN"),
+    (np.array([0x7E00], np.uint16).view(np.float16)[0], "qNaN"),
     (np.array([0x7FF0000000000001], np.uint64).view(np.float64)[0], "sNaN"),
     (np.array([0x7FF8000000000000], np.uint64).view(np.float64)[0], "qNaN"),
     (np.int8(-3), "integer"),
@@ -158,7 +173,7 @@ def test_window_draws_requested_elements():
     x = np.arange(100, dtype=np.uint32)
     figure = spec(bitwise_figure(x, x, x, first=40, rows=3))
     assert figure["layout"]["yaxis"]["ticktext"][0].startswith("#40 ")
-    assert int("".join(map(str, bits_of(figure["data"][0]["z"])[2])), 2) == 42
+    assert int("".join(map(str, bits_of(figure["data"][Trace.A]["z"])[2])), 2) == 42
 
 
 # Click-to-highlight: the picked bit outlined in A, B and Output, and the caption that names it.
@@ -231,16 +246,18 @@ def test_pick_in_a_window_counts_elements_of_the_whole_tensor():
 def test_click_targets_carry_element_bit_number_and_bit():
     a = np.array([0x0F, 0xA0, 0x33], np.uint8)
     figure = spec(bitwise_figure(a, a, a, first=1, rows=2))
-    targets = [t for t in figure["data"] if t["type"] == "scatter"]
+    data = figure["data"]
+    targets = [data[role] for role in (Trace.A_CELLS, Trace.B_CELLS, Trace.OUTPUT_CELLS)]
     assert [t["name"] for t in targets] == ["A cells", "B cells", "Output cells"]
-    for target, heatmap in zip(targets, figure["data"][:3]):
+    for target, heatmap in zip(targets, [data[role] for role in (Trace.A, Trace.B, Trace.OUTPUT)]):
         ids = plotly_array(target["customdata"])
         rows, cols = plotly_array(target["y"]), plotly_array(target["x"])
         grid = bits_of(heatmap["z"])
-        assert ids[:, 0].tolist() == [1 + r for r in rows.tolist()]  # element numbers of the whole tensor
-        assert ids[:, 1].tolist() == [7 - c for c in cols.tolist()]
-        assert ids[:, 2].tolist() == grid[rows, cols].tolist()
-    assert pick_from_selection({"points": [{"customdata": {"0": 2, "1": 5, "2": 1}}]}) == (2, 5)
+        assert ids[:, Column.ELEMENT].tolist() == [1 + r for r in rows.tolist()]  # numbered in the whole tensor
+        assert ids[:, Column.BIT_NUMBER].tolist() == [7 - c for c in cols.tolist()]
+        assert ids[:, Column.BIT].tolist() == grid[rows, cols].tolist()
+    clicked = {str(int(Column.ELEMENT)): 2, str(int(Column.BIT_NUMBER)): 5, str(int(Column.BIT)): 1}
+    assert pick_from_selection({"points": [{"customdata": clicked}]}) == (2, 5)
     assert pick_from_selection({"points": []}) is None
 
 

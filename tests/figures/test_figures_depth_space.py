@@ -10,10 +10,15 @@ from hypothesis import strategies as st
 from ops import DescriptorError
 from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
+from support.figures import row_zero_on_top, struck_cells
 from ui.values import make_values
 from viz.common import MAX_CELLS, MAX_FRAMES, figure_json_size
 from viz.depth_space_fig import (
     DIRECTIONS,
+    INPUT_POSITION,
+    OUTPUT_POSITION,
+    Column,
+    Trace,
     cover_colorscale,
     depth_space_figure,
     describe_pick,
@@ -63,7 +68,8 @@ def test_every_drawn_pair_is_a_move_the_operator_makes(config):
     y = run(x, bs, order, direction)
     fig = depth_space_figure(x, y, bs, order, direction)
     custom = np.asarray(trace(fig, "scatter", "output").customdata).astype(np.int64)
-    src, dst, src_flat, dst_flat = custom[:, :4], custom[:, 4:8], custom[:, 8], custom[:, 9]
+    src, dst = custom[:, INPUT_POSITION], custom[:, OUTPUT_POSITION]
+    src_flat, dst_flat = custom[:, Column.IN_FLAT], custom[:, Column.OUT_FLAT]
     np.testing.assert_array_equal(y.ravel()[dst_flat], x.ravel()[src_flat])
     np.testing.assert_array_equal(np.ravel_multi_index(src.T, x.shape), src_flat)
     np.testing.assert_array_equal(np.ravel_multi_index(dst.T, y.shape), dst_flat)
@@ -78,7 +84,7 @@ def test_pairs_agree_with_the_core_index_maps(config):
     maps = depth_to_space_map if direction == "depth_to_space" else space_to_depth_map
     flat_map = maps(shape, bs, order).ravel()
     custom = np.asarray(trace(fig, "scatter", "input").customdata).astype(np.int64)
-    np.testing.assert_array_equal(flat_map[custom[:, 9]], custom[:, 8])
+    np.testing.assert_array_equal(flat_map[custom[:, Column.OUT_FLAT]], custom[:, Column.IN_FLAT])
 
 
 @settings(max_examples=40)
@@ -104,10 +110,9 @@ def test_cells_are_colored_by_their_source_channel():
     inputs, outputs = trace(fig, "heatmap", "input"), trace(fig, "heatmap", "output")
     points_in, points_out = trace(fig, "scatter", "input"), trace(fig, "scatter", "output")
     for k, row in enumerate(points_out.customdata):
-        channel = row[1]
-        assert canvas_value(outputs, points_out.y[k], points_out.x[k]) == channel
+        assert canvas_value(outputs, points_out.y[k], points_out.x[k]) == row[Column.IN_C]
     for k, row in enumerate(points_in.customdata):
-        assert canvas_value(inputs, points_in.y[k], points_in.x[k]) == row[1]
+        assert canvas_value(inputs, points_in.y[k], points_in.x[k]) == row[Column.IN_C]
     assert inputs.zmin == outputs.zmin and inputs.zmax == outputs.zmax
 
 
@@ -115,12 +120,12 @@ def test_labels_are_the_values_of_the_cells():
     x, y, fig = build((1, 8, 2, 3), 2, "COLUMN_ROW_DEPTH", "depth_to_space")
     points = trace(fig, "scatter", "output")
     for row, label in zip(points.customdata, points.text):
-        assert int(label) == y[tuple(row[4:8])] == x[tuple(row[:4])]
+        assert int(label) == y[tuple(row[OUTPUT_POSITION])] == x[tuple(row[INPUT_POSITION])]
 
 
 def frame_shown(fig, k):
     """Output elements (flat) that frame k shows written: their step is at or below the cover's threshold."""
-    cover = fig.data[2]
+    cover = fig.data[Trace.COVER]
     scale = fig.frames[k].data[0].colorscale
     points = trace(fig, "scatter", "output")
     shown = set()
@@ -129,7 +134,7 @@ def frame_shown(fig, k):
         position = (step - cover.zmin) / (cover.zmax - cover.zmin)
         color = [c for p, c in scale if p <= position][-1]
         if color.endswith(",0)"):
-            shown.add(int(row[9]))
+            shown.add(int(row[Column.OUT_FLAT]))
     return shown
 
 
@@ -186,17 +191,17 @@ def test_a_later_window_draws_the_chosen_part():
     window = drawn_window(depth_shape, 4, batch=1, first_channel=2, first_row=5, first_col=7)
     fig = depth_space_figure(x, y, 4, "DEPTH_COLUMN_ROW", "depth_to_space", window)
     custom = np.asarray(trace(fig, "scatter", "output").customdata).astype(np.int64)
-    assert set(custom[:, 4]) == {1} and custom[:, 5].min() == 2
-    assert custom[:, 2].min() == 5 and custom[:, 3].min() == 7  # input rows / columns
-    np.testing.assert_array_equal(y.ravel()[custom[:, 9]], x.ravel()[custom[:, 8]])
+    assert set(custom[:, Column.OUT_N]) == {1} and custom[:, Column.OUT_C].min() == 2
+    assert custom[:, Column.IN_H].min() == 5 and custom[:, Column.IN_W].min() == 7  # input rows / columns
+    np.testing.assert_array_equal(y.ravel()[custom[:, Column.OUT_FLAT]], x.ravel()[custom[:, Column.IN_FLAT]])
 
 
 def test_pick_draws_outlines_at_the_source_and_destination_cells():
     _, _, fig = build((1, 8, 2, 3), 2, "DEPTH_COLUMN_ROW", "depth_to_space", pick=11)
     shapes = {s.name: s for s in fig.layout.shapes}
     points_in, points_out = trace(fig, "scatter", "input"), trace(fig, "scatter", "output")
-    i = [int(r[8]) for r in points_in.customdata].index(11)
-    j = [int(r[8]) for r in points_out.customdata].index(11)
+    i = [int(r[Column.IN_FLAT]) for r in points_in.customdata].index(11)
+    j = [int(r[Column.IN_FLAT]) for r in points_out.customdata].index(11)
     assert f"M{points_in.x[i] - 0.5},{points_in.y[i] - 0.5} " in shapes["pick-source"].path
     assert f"M{points_out.x[j] - 0.5},{points_out.y[j] - 0.5} " in shapes["pick-destination"].path
     _, _, plain = build((1, 8, 2, 3), 2, "DEPTH_COLUMN_ROW", "depth_to_space")
@@ -204,7 +209,8 @@ def test_pick_draws_outlines_at_the_source_and_destination_cells():
 
 
 def test_pick_from_selection_reads_lists_and_typed_array_objects():
-    row = [0, 1, 1, 2, 0, 0, 2, 5, 11, 17]
+    row = [0] * len(Column)
+    row[Column.IN_FLAT] = 11
     assert pick_from_selection({"points": [{"customdata": row}]}) == 11
     assert pick_from_selection({"points": [{"customdata": {str(i): v for i, v in enumerate(row)}}]}) == 11
     assert pick_from_selection({"points": []}) is None
@@ -213,7 +219,7 @@ def test_pick_from_selection_reads_lists_and_typed_array_objects():
 
 def test_layout_conventions():
     _, _, fig = build((1, 8, 2, 3), 2, "DEPTH_COLUMN_ROW", "depth_to_space")
-    assert fig.layout.yaxis.autorange == "reversed"
+    assert row_zero_on_top(fig.to_dict()["layout"]["yaxis"])
     assert fig.layout.yaxis.scaleanchor == "x"
     assert fig.layout.paper_bgcolor is None and fig.layout.plot_bgcolor is None
     assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["Play", "Pause"]
@@ -228,3 +234,17 @@ def test_invalid_arguments_raise_descriptor_errors():
         side_shapes(x.shape, 2, "sideways")
     with pytest.raises(DescriptorError, match="BlockSize 65"):
         drawn_window((1, 65 * 65, 1, 1), 65)
+
+
+@settings(max_examples=40)
+@given(configurations(), st.data())
+def test_a_picks_link_crosses_no_cell(config, data):
+    """The link from a picked cell to where it lands runs through the gutters between tiles: no cell's number is
+    struck through (the two ends only touch their own tiles' edges)."""
+    shape, bs, order, direction = config
+    pick = data.draw(st.integers(0, math.prod(shape[1:]) - 1))  # batch 0 is drawn
+    _, _, fig = build(shape, bs, order, direction, pick=pick)
+    link = next(s for s in fig.to_dict()["layout"]["shapes"] if s["name"] == "pick-link")
+    cells = {(int(r), int(c)) for role in (Trace.INPUT_CELLS, Trace.OUTPUT_CELLS)
+             for r, c in zip(fig.data[role].y, fig.data[role].x)}
+    assert not struck_cells(link["path"], cells)

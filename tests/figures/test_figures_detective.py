@@ -15,8 +15,9 @@ from ops.detective.identify import mix_up_diff
 from ops.detective.origin import origin_coded_inputs
 from ops.operators.depth_space import depth_to_space
 from ops.operators.split_join import join, split
-from viz.common import MAX_CELLS, figure_json_size
-from viz.detective_fig import MISSING_COLOR, OKABE_ITO, detective_figure, diff_figure
+from viz.colors import distinct
+from viz.common import BAND_MARKS, MAX_CELLS, figure_json_size
+from viz.detective_fig import MISSING_COLOR, detective_figure, diff_figure
 from viz.spec import decode_typed_array, is_typed_array
 
 
@@ -24,16 +25,21 @@ def arrays(value):
     return decode_typed_array(value) if is_typed_array(value) else np.array(value, dtype=object)
 
 
-def figure_of(xs, ys):
+def build(xs, ys):
     report = ops.identify(xs[0] if len(xs) == 1 else xs, ys[0] if len(ys) == 1 else ys)
     sources = report.source_index if isinstance(report.source_index, list) else [report.source_index]
-    figure = detective_figure([x.shape for x in xs], [y.shape for y in ys], sources, report.input_starts, ys)
+    return report, sources, detective_figure([x.shape for x in xs], [y.shape for y in ys], sources,
+                                             report.input_starts, ys)
+
+
+def figure_of(xs, ys):
+    report, sources, figure = build(xs, ys)
     return report, sources, figure.to_dict()
 
 
 def cells(spec):
     """{canvas (row, col): (label, z, missing, hover)} of every drawn cell."""
-    heat, missing, points = spec["data"]
+    heat, missing, points = spec["data"][:3]  # then, past twelve tiles, their band marks
     z, gone = arrays(heat["z"]), arrays(missing["z"])
     text = arrays(heat["text"]) if "text" in heat else np.full(z.shape, "", dtype=object)  # no labels past LABEL_CELLS
     xs, ys = arrays(points["x"]), arrays(points["y"])
@@ -75,7 +81,7 @@ def test_every_output_cell_names_its_source_as_the_index_map_does(order):
     seen, spec = check_every_output_cell([x], [depth_to_space(x, 2, order)])
     assert seen == 48
     assert spec["layout"]["yaxis"]["range"][0] > spec["layout"]["yaxis"]["range"][1]  # row 0 at the top
-    assert spec["layout"]["meta"]["drawn"] == ""
+    assert build([x], [depth_to_space(x, 2, order)])[2].context.note == ""
 
 
 @settings(max_examples=25, deadline=None)
@@ -111,20 +117,28 @@ def test_cells_in_no_input_are_dark_crossed_and_name_their_value():
     assert spec["data"][1]["colorscale"][0][1] == MISSING_COLOR
 
 
-def test_tiles_take_colorblind_safe_colors_then_a_sequential_scale():
+def test_tiles_take_the_channel_colors_and_band_marks_beyond_them():
+    """As on the operator pages: colors that every reader tells apart, and past them a mark in each cell that
+    names its band; the labels' ink is plotly's choice for each cell, never dark on a dark color."""
     x = ops.origin_coded_input((1, 8, 2, 3))
     _, _, spec = figure_of([x], [depth_to_space(x, 2, "DCR")])
-    assert {step[1] for step in spec["data"][0]["colorscale"]} == set(OKABE_ITO)
+    assert {step[1] for step in spec["data"][0]["colorscale"]} == set(distinct()[:8])
+    assert "color" not in spec["data"][0]["textfont"]
+    assert not [t for t in spec["data"] if t.get("meta") == BAND_MARKS]
     x = ops.origin_coded_input((1, 16, 2, 3))
     _, _, spec = figure_of([x], [depth_to_space(x, 2, "DCR")])
-    assert len(spec["data"][0]["colorscale"]) > 2 and spec["data"][0]["zmax"] == 15.5
+    bands = [step[1] for step in spec["data"][0]["colorscale"][::2]]
+    assert set(bands) <= set(distinct()) and len(set(bands[:8])) == len(set(bands[8:])) == 8
+    assert spec["data"][0]["zmax"] == 15.5
+    [marks] = [t for t in spec["data"] if t.get("meta") == BAND_MARKS]
+    assert len(marks["marker"]["symbol"]) == 2 * 8 * 2 * 3  # tiles 8 to 15 (the second band), input and output
 
 
 def test_large_tensors_are_drawn_within_the_cap_and_say_what_is_left_out():
     x = ops.origin_coded_input((1, 64, 100, 30))
-    _, _, spec = figure_of([x], [depth_to_space(x, 4, "CRD")])
-    assert len(cells(spec)) <= 2 * MAX_CELLS
-    drawn = spec["layout"]["meta"]["drawn"]
+    _, _, figure = build([x], [depth_to_space(x, 4, "CRD")])
+    assert len(cells(figure.to_dict())) <= 2 * MAX_CELLS
+    drawn = figure.context.note
     assert "x: the first 2 of 64 tiles, each its first 64 x 30 cells"  # 4,096 // (64 * 30) in drawn
     assert "y: the first 1 of 4 tiles, each its first 64 x 64 cells" in drawn
     assert figure_json_size(detective_figure([x.shape], [(1, 4, 400, 120)], [np.zeros((1, 4, 400, 120), int)],

@@ -7,6 +7,7 @@ import ops
 from ops.operators.bitwise import bit_or
 from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map, split_map
+from support.figures import struck_cells
 from viz import bitwise_fig, depth_space_fig, split_join_fig
 from viz.common import MAX_FRAMES
 from viz.explain import step_count, with_step
@@ -22,9 +23,13 @@ def test_depth_steps_walk_the_output_in_order_and_follow_the_operator(direction,
     count = step_count("depth_space", figure)
     assert count == index_map.size
     destinations = []
+    cells = {(int(r), int(c)) for role in (depth_space_fig.Trace.INPUT_CELLS, depth_space_fig.Trace.OUTPUT_CELLS)
+             for r, c in zip(figure.data[role].y, figure.data[role].x)}
     for number in range(count):
         drawn, step = with_step("depth_space", figure, number)
         assert index_map[step.destination] == np.ravel_multi_index(step.source, shape)
+        link = next(s for s in drawn.to_dict()["layout"]["shapes"] if s["name"] == "step-link")
+        assert not struck_cells(link["path"], cells)  # the step's link runs in the gutters, as a pick's does
         destinations.append(np.ravel_multi_index(step.destination, index_map.shape))
         assert "updatemenus" not in drawn.to_dict()["layout"]
     assert destinations == sorted(destinations)  # the output's row-major order, element by element

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 import ops
 from ops.descriptors.layouts import copy_order, identity_descs, logical_tensor
 from ops.tensor_desc import element_offsets
+from support.figures import changed_traces
 from viz.common import MAX_FRAMES, figure_json_size
-from viz.layouts_fig import copy_figure, frame_steps, layout_columns, logical_figure
+from viz.layouts_fig import NOW, Trace, copy_figure, frame_steps, layout_columns, logical_figure
 from viz.memory_map_fig import COLORS, ONCE, UNTOUCHED
 from viz.spec import decode_typed_array
 
@@ -39,21 +40,21 @@ def test_copy_animation_ends_with_the_core_output_and_colors_every_written_cell(
     inp, out, source, steps = _nhwc()
     figure = copy_figure(steps, source, np.zeros(24, np.uint16), 4, 12).to_dict()
     expected = ops.element_wise_identity(source, inp, out)
-    final = figure["frames"][-1]["data"][1]
+    final = changed_traces(figure["frames"][-1])[Trace.OUTPUT]
     assert [t for row in final["text"] for t in row] == [str(v) for v in expected.tolist()]
-    assert np.isin(_z(final["z"]), [ONCE, 2]).all()
-    first = figure["frames"][0]["data"]
-    assert (_z(first[0]["z"]) == UNTOUCHED).all() and (_z(first[1]["z"]) == UNTOUCHED).all()
+    assert np.isin(_z(final["z"]), [ONCE, NOW]).all()
+    first = changed_traces(figure["frames"][0])
+    assert (_z(first[Trace.INPUT]["z"]) == UNTOUCHED).all() and (_z(first[Trace.OUTPUT]["z"]) == UNTOUCHED).all()
     assert len(figure["frames"]) <= MAX_FRAMES
-    assert figure["layout"]["yaxis"]["autorange"] == "reversed" and figure["layout"]["yaxis2"]["autorange"] == "reversed"
+    assert figure["layout"]["yaxis"]["autorange"] == figure["layout"]["yaxis2"]["autorange"] == "reversed"
     # Frame 1 copies output element 0 from input element 0, frame 2 output 1 from input 8 (channel 1, H*W = 8).
-    second = _z(figure["frames"][2]["data"][0]["z"]).ravel()
-    assert second[8] == 2 and second[0] == ONCE
+    second = _z(changed_traces(figure["frames"][2])[Trace.INPUT]["z"]).ravel()
+    assert second[8] == NOW and second[0] == ONCE
 
 
 def test_copy_hover_names_the_logical_index_of_each_output_cell():
     inp, out, source, steps = _nhwc()
-    hover = copy_figure(steps, source, np.zeros(24, np.uint16), 4, 12).to_dict()["data"][1]["customdata"]
+    hover = copy_figure(steps, source, np.zeros(24, np.uint16), 4, 12).to_dict()["data"][Trace.OUTPUT]["customdata"]
     flat = [h for row in hover for h in row]
     assert flat[1] == "output element 1<br>written by [0, 1, 0, 0] from input element 8"
 
@@ -63,11 +64,11 @@ def test_untouched_output_cells_keep_their_previous_value_and_say_so():
     source = np.arange(1, 13, dtype=np.int8)
     steps = copy_order(inp, out)
     figure = copy_figure(steps, source, np.full(16, -1, np.int8), 4, 4).to_dict()
-    text = [t for row in figure["frames"][-1]["data"][1]["text"] for t in row]
+    text = [t for row in changed_traces(figure["frames"][-1])[Trace.OUTPUT]["text"] for t in row]
     assert text[3] == "-1" and text[4] == "4"
-    hover = [h for row in figure["data"][1]["customdata"] for h in row]
+    hover = [h for row in figure["data"][Trace.OUTPUT]["customdata"] for h in row]
     assert hover[3].endswith("never written: keeps its bytes")
-    assert figure["data"][2]["marker"]["color"] == COLORS[UNTOUCHED]
+    assert figure["data"][Trace.KEY_UNTOUCHED]["marker"]["color"] == COLORS[UNTOUCHED]
 
 
 def test_logical_figure_colors_by_source_and_tells_both_offsets():

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from ops import buffer_tensor_size
 from ops.datatypes import element_size
 from ops.tensor_desc import memory_map
+from support.figures import row_zero_on_top
 from support.specs import make_tensor_desc
 from ui.workbench_state import PRESETS, size_arithmetic
 from viz.memory_map_fig import (
@@ -165,7 +166,7 @@ def test_heatmap_lays_a_tensor_out_as_tiles_of_its_last_two_dimensions():
     assert np.count_nonzero(~np.isnan(z)) == 48
     hover = np.asarray(figure.data[0].customdata)
     assert hover[tops[1] + 2, lefts[1] + 5] == f"[0, 1, 2, 5] = {x[0, 1, 2, 5]}"
-    assert figure.layout.yaxis.autorange == "reversed" and figure.layout.yaxis.scaleanchor == "x"
+    assert row_zero_on_top(figure.to_dict()["layout"]["yaxis"]) and figure.layout.yaxis.scaleanchor == "x"
 
 
 def test_heatmap_keeps_nan_uncolored_and_labels_it():

@@ -49,7 +49,7 @@ def test_seed_axis_2_outputs_and_destinations():
     assert as_numbers(traces["OutputTensors[0]"]["text"]).tolist() == [[1, 2], [3, 4]]
     assert as_numbers(traces["OutputTensors[1]"]["text"]).tolist() == [[5, 6]]
     assert as_numbers(traces["OutputTensors[2]"]["text"]).tolist() == [[7, 8], [9, 10], [11, 12]]
-    dest = layout_cells(SEED, 2, [2, 1, 3])["dest"]
+    dest = layout_cells(SEED, 2, [2, 1, 3]).dest
     assert dest.tolist() == [[0, 0], [0, 0], [1, 1], [2, 2], [2, 2], [2, 2]]
 
 

@@ -9,13 +9,12 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from support.browser import open_popover
+from support.browser import open_group
 from support.paths import ROOT
 from support.visitor import free_port, run_visitors
 
@@ -38,15 +37,12 @@ def proxied():
                                start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        line = process.stdout.readline()  # "Serving on ... (logs in RUN_DIR)" once nginx is up
+        # "Serving on ... (logs in RUN_DIR)": serve.sh says it once every app process answers its health check and
+        # nginx is up, so the first request through nginx is served.
+        line = process.stdout.readline()
         match = re.search(r"logs in (\S+)\)", line)
         assert match, line + process.stdout.read(2000)
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
+        urllib.request.urlopen(url + "/_stcore/health", timeout=30)
         yield url, Path(match[1])
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -70,7 +66,7 @@ def test_a_browser_stays_on_one_process_and_the_page_works_through_the_proxy(pro
     before = len(upstreams(run_dir, "/"))
     page.goto(url + "/depth_space?C=18&BlockSize=3")
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-    open_popover(page, "Shape")
+    open_group(page, "Shape")
     page.locator('input[aria-label="H"]').fill("4")
     page.locator('input[aria-label="H"]').press("Enter")
     page.wait_for_function("() => location.search.includes('H=4')", timeout=60_000)

@@ -41,6 +41,15 @@ def test_an_entry_over_the_largest_size_is_returned_but_not_kept():
     assert cache.stats()["entries"] == 0 and cache.stats()["too_large"] == 1
 
 
+def until(condition, timeout=30.0):
+    """Until condition() holds, looked at every millisecond: a computation waits so for the callers it is meant to
+    overlap (the cache signals no one when a caller joins a computation), however slowly their threads start."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the callers never all joined the computation"
+        threading.Event().wait(0.001)
+
+
 def test_callers_of_a_key_being_computed_wait_for_that_one_computation():
     cache = SharedCache(budget=1 << 20)
     started = threading.Event()
@@ -49,7 +58,7 @@ def test_callers_of_a_key_being_computed_wait_for_that_one_computation():
     def slow():
         runs.append(1)
         started.set()
-        time.sleep(0.2)
+        until(lambda: cache.stats()["shared"] == 7)  # every other caller is waiting for this computation
         return np.arange(10)
 
     results = []
@@ -91,14 +100,14 @@ def test_many_callers_asking_at_once_for_a_missing_key_share_one_computation(len
 
     def compute():
         runs.append(1)
-        time.sleep(0.1)
+        until(lambda: cache.stats()["misses"] + cache.stats()["shared"] == 32)  # all 32 callers asked
         return np.zeros(length, np.uint8)
 
     results = ask_at_once(cache, "k", compute)
     assert runs == [1]
     assert len(results) == 32 and all(r is results[0] for r in results)
     stats = cache.stats()
-    assert stats["misses"] == 1 and stats["hits"] + stats["shared"] == 31
+    assert stats["misses"] == 1 and stats["shared"] == 31
     assert stats["entries"] == (length == 10)
 
 
@@ -126,7 +135,7 @@ def test_the_cache_never_holds_more_bytes_than_its_budget(sizes, asked, budget, 
     fits = min(budget // 4 if largest is None else largest, budget)
     for key in asked:
         size = sizes[key % len(sizes)]
-        assert cache.get(key, lambda: size, measure=lambda value: value) == size
+        assert cache.get(key, lambda size=size: size, measure=lambda value: value) == size
         assert kept(cache, key) == (size <= fits)
         used = cache.stats()["used"]
         assert used <= budget
@@ -137,7 +146,7 @@ def test_an_error_reaches_every_waiting_caller_and_is_not_cached():
     cache = SharedCache(budget=1 << 20)
 
     def fails():
-        time.sleep(0.05)
+        until(lambda: cache.stats()["shared"] == 3)  # the three other callers wait for this computation
         raise ValueError("no")
 
     errors = []
@@ -161,24 +170,33 @@ def test_the_budget_queues_heavy_work_and_refuses_it_when_the_wait_runs_out():
     budget = WorkBudget(total=100, wait=0.3, free_below=10)
     order = []
 
-    def heavy(name, hold):
+    def heavy(name, holding=None, release=None):
+        """Reserve 60 of the 100; with `holding`, say so and keep them until `release`."""
         with budget.admit(60, name):
             order.append(name)
-            time.sleep(hold)
+            if holding is not None:
+                holding.set()
+                release.wait()
 
-    first = threading.Thread(target=heavy, args=("first", 0.15))
+    holding, release = threading.Event(), threading.Event()
+    first = threading.Thread(target=heavy, args=("first", holding, release))
     first.start()
-    time.sleep(0.02)
-    heavy("second", 0)  # waits for the first to finish, then runs
+    holding.wait()  # the first holds its 60
+    second = threading.Thread(target=heavy, args=("second",))
+    second.start()  # asks for 60 more than there is: waits for the first to finish, then runs
+    release.set()
     first.join()
+    second.join()
     assert order == ["first", "second"]
     assert budget.peak <= 100 and budget.reserved == 0
 
-    holder = threading.Thread(target=heavy, args=("holder", 0.8))
+    holding, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=heavy, args=("holder", holding, release))
     holder.start()
-    time.sleep(0.02)
+    holding.wait()
     with pytest.raises(Busy, match="busy with other large tensors"):
-        heavy("late", 0)
+        heavy("late")  # the holder keeps its 60 past the budget's wait
+    release.set()
     holder.join()
     with budget.admit(5):  # small work never waits
         pass

@@ -11,7 +11,7 @@ from hypothesis.extra import numpy as hnp
 
 import ops
 from ops.detective.npy_header import MAX_HEADER_CHARS, parse_header
-from support.app import error_texts, run_through_app
+from support.app import error_texts, run_through_app, uploader
 
 
 def npy_with_header(header, payload=b"", version=(1, 0)):
@@ -75,7 +75,7 @@ def test_a_printed_integer_of_thousands_of_digits_is_read_as_a_float():
 def test_the_detective_names_the_rule_for_a_hostile_header():
     at = run_through_app("app_pages/detective.py", query={"dt_source": "upload"})
     data = npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * 9000 + "1,), }", bytes(4))
-    at.file_uploader(key="dt_upload").set_value(("minus.npy", data, "application/octet-stream")).run()
+    uploader(at).set_value(("minus.npy", data, "application/octet-stream")).run()
     assert not at.exception
     assert any("where the shape's next size (a whole number of at least 0) or ')' should be" in text
                for text in error_texts(at)), error_texts(at)
