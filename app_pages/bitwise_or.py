@@ -75,7 +75,8 @@ PRESETS = {
     ),
     "popcount of uint32 patterns, as UINT8": dict(
         bw_op="ELEMENT_WISE_BIT_COUNT", bw_out_type="UINT8", dtype="UINT32", pattern="custom",
-        values="0 1 0xFF 0x80000001 0xFFFFFFFF", or_sizes="5", or_inplace=False, or_first=0,
+        values="0 1 0xFF 0x80000001 0xFFFFFFFF", or_sizes="5", or_b_source="derived", or_bcast="", or_inplace=False,
+        or_first=0,
     ),
 }
 
@@ -309,7 +310,13 @@ def outputs_of(operands):
 class BitwisePage(OperatorPage):
     key, name, pick = "or", "bitwise", "or_pick"
     # The operator's name goes under the title: as one 23-letter word it broke mid-word in a 800 px window.
-    title = "Bitwise"
+    @property
+    def title(self):
+        """'Bitwise OR' (every link older than the Operation setting), 'Bitwise SHIFT LEFT': the chosen operation's
+        DirectML name after ELEMENT_WISE_BIT_. Read from the link before the Operation widget is drawn."""
+        name = url_state.ahead("bw_op", DEFAULTS["bw_op"], OPERATIONS)
+        return "Bitwise " + name.removeprefix("ELEMENT_WISE_BIT_").replace("_", " ")
+
     introduction = ("**DML_ELEMENT_WISE_BIT_OR** and the rest of DirectML's bitwise family (the Operation, under "
                     "Operands) on each element's raw bits. Click a bit to follow it through A, B and Output.")
     groups = ("Operands",)

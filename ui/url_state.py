@@ -144,8 +144,8 @@ def _resolve(key, rule):
         params[key] = rule.default
         text = record["query"].get(key) if record["adopt"] else None
         if text is not None and len(text) > LINK_READ_CHARS:
-            record["notes"].append(f"Link parameter {key} is {len(text):,} characters long; a link value may be at most "
-                                   f"{LINK_READ_CHARS:,}: {echo.code(_text(rule.default))} is used.")
+            record["notes"].append(f"Link parameter {key} is {len(text):,} characters long; a link value may be at "
+                                   f"most {LINK_READ_CHARS:,}: {echo.code(_text(rule.default))} is used.")
         elif text is not None:
             try:
                 params[key] = rule.parse(text)
@@ -199,6 +199,13 @@ def widget(factory, label, key, default, *, options=None, minimum=None, maximum=
     shown = factory(label, key=key, **kwargs)
     _record()["params"][key] = shown
     return shown
+
+
+def ahead(key, default, options):
+    """The value the selection widget `key` (drawn later in this run with these options) will show: what is drawn
+    before it can follow it (the Bitwise page's title names its Operation). Seeds the widget as widget() would."""
+    _seed_widget(key, Rule(default, tuple(options)))
+    return st.session_state[key]
 
 
 def tabs(labels, key):

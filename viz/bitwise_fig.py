@@ -479,13 +479,14 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
 
 
 def _titles(operator, names, arrays, in_place):
-    """'A  float32', 'B  uint32 (the shift amount)', 'Output  = A | B' (with its type when it is not A's)."""
+    """'A  float32', 'B  uint32 (the shift amount)', 'Output  = A | B' (with its type when the operator gives the
+    output a type of its own)."""
     lesson = operator.lesson
     inputs = [f"{name}  {x.dtype}" for name, x in zip(names[:-1], arrays)]
     if len(inputs) > 1 and lesson.second:
         inputs[1] += f" ({lesson.second})"
     output = "Output (written into A's buffer: in place)" if in_place else "Output"
-    if arrays[-1].dtype != arrays[0].dtype:
+    if not operator.same_type_everywhere:  # its output's type is its own (BIT_COUNT's UINT32 or UINT8)
         output += f"  {arrays[-1].dtype}"
     return inputs + [f"{output}  = {lesson.expression(names[:-1])}"]
 
