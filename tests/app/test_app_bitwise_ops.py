@@ -211,3 +211,16 @@ def test_the_title_names_the_operation_as_soon_as_it_is_chosen():
     assert at.title[0].value == "Bitwise SHIFT LEFT"
     assert at.query_params["bw_op"] in ("ELEMENT_WISE_BIT_SHIFT_LEFT", ["ELEMENT_WISE_BIT_SHIFT_LEFT"])
     assert run_through_app(PAGE, query={"bw_op": "ELEMENT_WISE_BIT_COUNT"}).title[0].value == "Bitwise COUNT"
+
+
+@pytest.mark.parametrize("name, caption", [
+    ("ELEMENT_WISE_BIT_NOT", "~A 1 = 0"),  # A[0] = 0x8B
+    ("ELEMENT_WISE_BIT_SHIFT_LEFT", "B = 1 shifts by e = 1: Output bit 7 = A bit 6 = 0"),
+])
+def test_a_pick_is_worked_out_by_the_operation_and_outlined_in_its_grids(name, caption):
+    at = typed(name, or_pick="0,7")
+    assert_clean(at)
+    assert [c.value for c in at.caption if c.value.startswith("Picked:")] == [
+        f"Picked: element #0, bit 7 (value): {caption}"]
+    picked = {s["name"] for s in figure(at)["layout"].get("shapes", []) if s.get("name", "").startswith("pick-")}
+    assert picked == {f"pick-{g}" for g in figure(at)["layout"]["meta"]["grids"]}
