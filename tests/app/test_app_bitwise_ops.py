@@ -224,3 +224,17 @@ def test_a_pick_is_worked_out_by_the_operation_and_outlined_in_its_grids(name, c
         f"Picked: element #0, bit 7 (value): {caption}"]
     picked = {s["name"] for s in figure(at)["layout"].get("shapes", []) if s.get("name", "").startswith("pick-")}
     assert picked == {f"pick-{g}" for g in figure(at)["layout"]["meta"]["grids"]}
+
+
+def test_a_descriptor_of_any_bitwise_operator_links_to_the_page_showing_it():
+    """The detective's and the ONNX model page's links (ui.pages.operator_link) open the operation they found."""
+    from ui.pages import BITWISE, operator_link
+
+    page, query = operator_link(Call.of("ELEMENT_WISE_BIT_COUNT", [(2, 3)], "UINT32", output_type="UINT8"))
+    assert page is BITWISE and "or_bcast" not in query
+    at = run_through_app(PAGE, query=query)
+    assert_clean(at)
+    assert at.title[0].value == "Bitwise COUNT"
+    assert grid(figure(at), "Output").shape == (6, 8)
+    page, query = operator_link(Call.of("ELEMENT_WISE_BIT_OR", [(2, 3), (2, 3)], "UINT8"), [(2, 3), (1, 3)])
+    assert "bw_op" not in query and query["or_bcast"] == "0"  # an OR link is what it was
