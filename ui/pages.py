@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ops.operators import operator
+from ops.operators import bitwise, operator
 
 
 def _joined(values):
@@ -25,10 +25,17 @@ def _depth_space_query(call, stored):
 
 
 def _bitwise_query(call, stored):
-    sizes, b_sizes = call.input_sizes[0], stored[1]
-    b_sizes = (1,) * (len(sizes) - len(b_sizes)) + tuple(b_sizes)
-    return dict(or_sizes=_joined(sizes), or_bcast=_joined(d for d, (a, b) in enumerate(zip(sizes, b_sizes))
-                                                           if b == 1 and a != 1))
+    """Sizes, B's broadcast dims (binary operators), the operation when it is not the page's default OR, and the
+    output type attribute (BIT_COUNT's) as the page's bw_out_type."""
+    sizes = call.input_sizes[0]
+    query = dict(or_sizes=_joined(sizes))
+    if len(stored) > 1:
+        b_sizes = (1,) * (len(sizes) - len(stored[1])) + tuple(stored[1])
+        query["or_bcast"] = _joined(d for d, (a, b) in enumerate(zip(sizes, b_sizes)) if b == 1 and a != 1)
+    if call.op != bitwise.OPERATORS[0].name:
+        query["bw_op"] = call.op
+    query.update(("bw_out_type", value) for _, value in call.attrs)
+    return query
 
 
 def _split_join_query(call, stored):
@@ -52,7 +59,7 @@ class Page:
 OVERVIEW = Page("app_pages/overview.py", "Overview", default=True, reads=())
 DEPTH_SPACE = Page("app_pages/depth_space.py", "Depth <-> Space", "depth_space",
                    operators=("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"), query=_depth_space_query)
-BITWISE = Page("app_pages/bitwise_or.py", "Bitwise OR", "bitwise_or", operators=("ELEMENT_WISE_BIT_OR",),
+BITWISE = Page("app_pages/bitwise_or.py", "Bitwise", "bitwise_or", operators=tuple(op.name for op in bitwise.OPERATORS),
                query=_bitwise_query)
 SPLIT_JOIN = Page("app_pages/split_join.py", "Split <-> Join", "split_join", operators=("SPLIT", "JOIN"),
                   query=_split_join_query)

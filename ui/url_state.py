@@ -201,6 +201,13 @@ def widget(factory, label, key, default, *, options=None, minimum=None, maximum=
     return shown
 
 
+def ahead(key, default, options):
+    """The value the selection widget `key` (drawn later in this run with these options) will show: what is drawn
+    before it can follow it (the Bitwise page's title names its Operation). Seeds the widget as widget() would."""
+    _seed_widget(key, Rule(default, tuple(options)))
+    return st.session_state[key]
+
+
 def tabs(labels, key):
     """st.tabs whose open tab is a setting: (containers, open label). Only the open tab's content needs drawing;
     switching tabs reruns the page (or the fragment holding the tabs)."""

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from ops import DescriptorError, channel_permutation, cross_check, framework_snippets, numpy_dtype
+from ops import OPERATORS, DescriptorError, channel_permutation, cross_check, framework_snippets, numpy_dtype
+from ops import run as run_operator
 from ops.detective.channels import inverse_permutation
 from ops.detective.origin import to_npy_bytes
 from ops.guard import element_cap
@@ -84,17 +85,29 @@ def depth_space_picture(spec, shape, block_size, order, direction, window, width
                                               order, direction, window, width_px=width_px)
 
 
-# ---------------------------------------------------------------- bitwise OR
+# ---------------------------------------------------------------- the bitwise family
 
 
 @dataclasses.dataclass(frozen=True)
 class OrOperands:
-    """A and B of the Bitwise OR page: A from the sidebar pattern, B typed or derived, broadcast along dims."""
+    """The operands of the Bitwise page's operator `op` (ELEMENT_WISE_BIT_OR unless chosen): A from the sidebar
+    pattern, B (binary operators only) typed or derived, broadcast along dims; `attrs` the operator's attributes as
+    (name, value) pairs (BIT_COUNT's output_type)."""
 
     spec: ValueSpec
     sizes: tuple
     broadcast: tuple = ()
     b_text: str | None = None  # typed B values, or None: derived from A's pattern
+    op: str = "ELEMENT_WISE_BIT_OR"
+    attrs: tuple = ()
+
+    @property
+    def operator(self):
+        return OPERATORS[self.op]
+
+    @property
+    def binary(self):
+        return self.operator.arity[0] == 2
 
     @property
     def b_sizes(self):
@@ -114,12 +127,14 @@ def _derived_b(a, operands):
 
 @shared
 def or_operands(operands):
-    """(A, B stored, B as DirectML reads it through 0 strides); DescriptorError for values that cannot be, naming
-    the operand."""
+    """(A, B stored, B as DirectML reads it through 0 strides), B None for a unary operator; DescriptorError for
+    values that cannot be, naming the operand."""
     try:
         a = values(operands.spec, operands.sizes)
     except DescriptorError as error:
         raise DescriptorError(str(error).replace("Values", "A's values (Values, in the sidebar)", 1)) from None
+    if not operands.binary:
+        return a, None, None
     if operands.b_text is not None:
         typed = dataclasses.replace(operands.spec, pattern="custom", text=operands.b_text)
         try:
@@ -133,18 +148,24 @@ def or_operands(operands):
     return a, _frozen(np.ascontiguousarray(b_stored)), _frozen(b)
 
 
+def or_inputs(operands):
+    """The operator's input arrays: [A, B as DirectML reads it], or [A]."""
+    a, _, b = or_operands(operands)
+    return [a] if b is None else [a, b]
+
+
 @shared
 def or_output(operands):
-    a, _, b = or_operands(operands)
-    return _frozen(bit_or(a, b))
+    """The operator's output, run through the registry (ops.run); DescriptorError naming the field it refuses."""
+    return _frozen(run_operator(operands.op, or_inputs(operands), **dict(operands.attrs))[0])
 
 
 @shared
 def or_picture(operands, first, stop, in_place, fit_height=bitwise_fig.FIT_HEIGHT):
     a, _, b = or_operands(operands)
     out = or_output(operands)
-    return bitwise_fig.bitwise_figure(*(x.reshape(-1)[first:stop] for x in (a, b, out)), in_place=in_place,
-                                      index_offset=first, fit_height=fit_height)
+    return bitwise_fig.bitwise_figure(*(None if x is None else x.reshape(-1)[first:stop] for x in (a, b, out)),
+                                      in_place=in_place, index_offset=first, fit_height=fit_height, op=operands.op)
 
 
 # ---------------------------------------------------------------- split <-> join

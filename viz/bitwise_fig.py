@@ -1,4 +1,9 @@
-"""Bit grids for DML_ELEMENT_WISE_BIT_OR: one row per element, one column per bit (MSB left).
+"""Bit grids for DirectML's bitwise family (ELEMENT_WISE_BIT_OR by default): one row per element, one column per bit
+(MSB left), a grid per input and one for the output.
+
+What differs between the operators comes from the registry (ops.OPERATORS): their inputs (A and B, or A alone), the
+formula each title names and the caption of a picked bit (the operator's teaching lesson), and whether each output
+bit comes from the same bit of the inputs (the sweep then fills bit positions, else whole elements).
 
 Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, testable without a browser.
 """
@@ -9,7 +14,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ops import DescriptorError
+from ops import OPERATORS, DescriptorError
 
 from .colorblind import parse_color
 from .colors import BLUE, ORANGE, PURPLE, VERMILLION
@@ -27,6 +32,7 @@ from .spec import SpecFigure, figure_spec, typed_array
 MAX_CELLS = 4096
 MAX_FRAMES = 64
 PANELS = ("A", "B", "Output")
+DEFAULT_OPERATOR = "ELEMENT_WISE_BIT_OR"
 
 # (name, width in bits) from the most significant bit down: IEEE 754 binary16/32/64.
 FLOAT_FIELDS = {
@@ -137,9 +143,10 @@ def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
 
 
 def decode_rows(a, b, out, first, stop):
-    """One dict per drawn element: index, and for A, B and Output the value, class and bit pattern."""
+    """One dict per drawn element: index, and for A, B (None: a unary operator's) and Output the value, class and
+    bit pattern."""
     rows = []
-    arrays = {name: np.ascontiguousarray(x).ravel() for name, x in zip(PANELS, (a, b, out))}
+    arrays = {name: np.ascontiguousarray(x).ravel() for name, x in zip(PANELS, (a, b, out)) if x is not None}
     for i in range(first, stop):
         row = {"element": i}
         for name, flat in arrays.items():
@@ -150,18 +157,19 @@ def decode_rows(a, b, out, first, stop):
     return rows
 
 
-def sweep_steps(rows, width, max_frames=MAX_FRAMES):
+def sweep_steps(rows, width, max_frames=MAX_FRAMES, per_bit=True):
     """Cells (row, bit) revealed by each animation step after the empty first frame.
 
-    Bit by bit when every cell fits in the frame budget; for a few elements, one bit position of every
-    element per step (OR works on each position independently), all 64 positions of a 64-bit type too (the
-    empty first frame then gives way, see _sweep); else element by element, grouping elements when even
-    that would exceed the budget.
+    per_bit (each output bit from the same bit of the inputs, as for AND, OR, XOR, NOT): bit by bit when every cell
+    fits in the frame budget; for a few elements, one bit position of every element per step (the operator works on
+    each position independently), all 64 positions of a 64-bit type too (the empty first frame then gives way, see
+    _sweep). Otherwise (and always for a shift or a count, whose output bits come from other bits) element by
+    element, grouping elements when even that would exceed the budget.
     """
     budget = max_frames - 1
-    if rows * width <= budget:
+    if per_bit and rows * width <= budget:
         return [[(r, c)] for r in range(rows) for c in range(width)]
-    if rows <= 8 and width <= max_frames:
+    if per_bit and rows <= 8 and width <= max_frames:
         return [[(r, c) for r in range(rows)] for c in range(width)]
     per_step = math.ceil(rows / budget)
     return [
@@ -218,10 +226,21 @@ def pick_from_selection(selection):
                                                                       custom[Column.BIT_NUMBER])
 
 
-def describe_pick(pick, a, b, out):
-    """'element #3, bit 30 (exponent): A 1 | B 0 = 1', or None when the pick does not fit the tensors.
+def _operator(op):
+    return OPERATORS[op] if isinstance(op, str) else op
 
-    a, b, out: the full tensors (any shape, B may be a broadcast view); pick: (element, bit number).
+
+def element_patterns(arrays, index):
+    """The bit patterns (Python ints) of the element at `index` in each array, as DirectML reads them."""
+    return tuple(int(np.asarray(x[index]).reshape(1).view(f"u{x.dtype.itemsize}")[0]) for x in arrays)
+
+
+def describe_pick(pick, a, b, out, op=DEFAULT_OPERATOR):
+    """'element #3, bit 30 (exponent): A 1 | B 0 = 1' (the operator's lesson works the bit out), or None when the
+    pick does not fit the tensors.
+
+    a, b, out: the full tensors (any shape, B may be a broadcast view; None for a unary operator); pick: (element,
+    bit number of A). op: the operator (a registry name or object).
     """
     if pick is None or len(pick) != 2:
         return None
@@ -230,20 +249,21 @@ def describe_pick(pick, a, b, out):
     if not (0 <= element < a.size and 0 <= bit < width):
         return None
     index = np.unravel_index(element, a.shape)
-    column = width - 1 - bit
-    a_bit, b_bit, out_bit = (int(bit_matrix(np.asarray(x[index]))[0, column]) for x in (a, b, out))
-    return f"element #{element}, bit {bit} ({field_of_bit(a.dtype, bit)}): A {a_bit} | B {b_bit} = {out_bit}"
+    inputs = [x for x in (a, b) if x is not None]
+    worked = _operator(op).lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
+    return f"element #{element}, bit {bit} ({field_of_bit(a.dtype, bit)}): {worked}"
 
 
-def _pick_shapes(pick, first, count, width, axis_suffixes):
-    """The picked bit outlined in A, B and Output alike: the column through the three grids at its row."""
-    if pick is None:
+def _pick_shapes(pick, first, count, widths, names, axis_suffixes):
+    """The picked bit outlined in every grid alike: the same bit number at its row (a grid narrower than the bit
+    number, BIT_COUNT's UINT8 output of wider elements, has none)."""
+    if pick is None or int(pick[1]) >= widths[0]:
         return []
-    row, column = int(pick[0]) - first, width - 1 - int(pick[1])
-    if not (0 <= row < count and 0 <= column < width):
+    row, bit = int(pick[0]) - first, int(pick[1])
+    if not 0 <= row < count:
         return []
-    return [pick_outline([row], [column], f"pick-{panel}", xref=f"x{s}", yref=f"y{s}")
-            for panel, s in zip(PANELS, axis_suffixes)]
+    return [pick_outline([row], [width - 1 - bit], f"pick-{panel}", xref=f"x{s}", yref=f"y{s}")
+            for panel, width, s in zip(names, widths, axis_suffixes) if 0 <= bit < width]
 
 
 def _cell_text(bits, shown=None):
@@ -253,30 +273,33 @@ def _cell_text(bits, shown=None):
     return text
 
 
-def _field_shapes(dtype, rows, axis_suffixes):
-    """Vertical lines at field boundaries, in every panel."""
+def _field_shapes(dtypes, rows, axis_suffixes):
+    """Vertical lines at field boundaries, in every panel (each of its own type's fields)."""
     shapes = []
-    edge = 0
-    for _, width in bit_fields(dtype)[:-1]:
-        edge += width
-        for suffix in axis_suffixes:
+    for dtype, suffix in zip(dtypes, axis_suffixes):
+        edge = 0
+        for _, width in bit_fields(dtype)[:-1]:
+            edge += width
             shapes.append(dict(type="line", xref=f"x{suffix}", yref=f"y{suffix}", x0=edge - 0.5, x1=edge - 0.5,
                                y0=-0.5, y1=rows - 0.5, line=dict(width=2, color="rgba(127,127,127,0.9)")))
     return shapes
 
 
-def _highlight_shapes(cells, axis_suffixes):
-    """Outline the bounding box of the cells a step fills, in A, B and Output alike."""
+def _highlight_shapes(cells, widths, axis_suffixes):
+    """Outline the bounding box of the cells a step fills (cells of the Output grid, the last of `widths`), in
+    every grid alike: the same bit numbers, or the whole row when the step fills whole Output rows."""
     if not cells:
         return []
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
-    return [
-        dict(type="rect", xref=f"x{s}", yref=f"y{s}", x0=min(cols) - 0.5, x1=max(cols) + 0.5,
-             y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color=PURPLE),
-             name="highlight")
-        for s in axis_suffixes
-    ]
+    whole = len(set(cols)) == widths[-1]
+    shapes = []
+    for width, s in zip(widths, axis_suffixes):
+        low, high = (0, width - 1) if whole else (min(cols) - widths[-1] + width, max(cols) - widths[-1] + width)
+        shapes.append(dict(type="rect", xref=f"x{s}", yref=f"y{s}", x0=low - 0.5, x1=high + 0.5,
+                           y0=min(rows) - 0.5, y1=max(rows) + 0.5, line=dict(width=3, color=PURPLE),
+                           name="highlight"))
+    return shapes
 
 
 def _field_annotations(dtype):
@@ -300,11 +323,12 @@ def _ticktext(flat, first, stop, index_offset):
     return [f"#{i + index_offset}  {describe(flat[i])}" for i in range(first, stop)]
 
 
-SUFFIXES = ("", "2", "3")  # the axes of the A, B and Output grids
+SUFFIXES = ("", "2", "3")  # the axes of the A, B and Output grids (A and Output: "" and "2")
 
 
 class Trace(IntEnum):
-    """The figure's traces, in order: a heatmap per grid, then each grid's click targets."""
+    """The traces of a binary operator's figure, in order: a heatmap per grid, then each grid's click targets. A
+    unary operator's figure has no B grid: its traces are A, OUTPUT, A_CELLS, OUTPUT_CELLS (trace_index)."""
 
     A = 0
     B = 1
@@ -322,38 +346,54 @@ class Column(IntEnum):
     BIT = 2  # its value, 0 or 1
 
 
+def trace_index(names, role):
+    """The index of trace `role` (a Trace) in a figure whose grids are `names` ("A", "B", "Output")."""
+    name = role.name.removesuffix("_CELLS")
+    panel = names.index({"A": "A", "B": "B", "OUTPUT": "Output"}[name])
+    return panel + (len(names) if role.name.endswith("_CELLS") else 0)
+
+
 @dataclass(frozen=True)
 class BitGrid:
-    """What with_pick needs to redraw a pick: the drawn window and the shapes drawn besides the pick."""
+    """What with_pick and the step-by-step view need: the drawn window, the grids, and the shapes drawn besides
+    the pick."""
 
     first: int  # element number of the first drawn row, in the whole tensor
     count: int
-    width: int
+    width: int  # of A's elements
     field_shapes: list
     highlights: list  # each frame's highlight shapes
+    names: tuple = PANELS  # the grids, top down
+    widths: tuple = ()  # each grid's bits
+    op: str = DEFAULT_OPERATOR
+
+    @property
+    def suffixes(self):
+        return SUFFIXES[:len(self.names)]
 
 
-def _heatmaps(grids, codes, sizes, show_text):
+def _heatmaps(grids, codes, names, sizes, show_text):
     return [
-        trace("heatmap", z=_grid(bits, codes), x=list(range(bits.shape[1])), y=list(range(bits.shape[0])),
+        trace("heatmap", z=_grid(bits, grid_codes), x=list(range(bits.shape[1])), y=list(range(bits.shape[0])),
               zmin=NOT_WRITTEN, zmax=2 * len(FIELD_ORDER) + 1, colorscale=_colorscale(), showscale=False, xgap=1,
               ygap=1, text=_cell_text(bits), texttemplate="%{text}" if show_text else None,
-              textfont=dict(size=sizes.cell_font), hoverinfo="skip", name=PANELS[panel], xaxis=f"x{suffix}",
+              textfont=dict(size=sizes.cell_font), hoverinfo="skip", name=name, xaxis=f"x{suffix}",
               yaxis=f"y{suffix}")
-        for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))
+        for name, bits, grid_codes, suffix in zip(names, grids, codes, SUFFIXES)
     ]
 
 
-def _click_targets(grids, first):
-    """Invisible markers over every cell of each grid (customdata: Column); after the heatmaps, in Trace's order."""
-    count, width = grids[0].shape
-    rows, cols = np.indices((count, width), dtype=smallest_uint(max(count, width)))
+def _click_targets(grids, names, first):
+    """Invisible markers over every cell of each grid (customdata: Column); after the heatmaps, in grid order."""
     template = (f"{{panel}} element %{{{{customdata[{int(Column.ELEMENT)}]}}}}<br>bit "
                 f"%{{{{customdata[{int(Column.BIT_NUMBER)}]}}}}: %{{{{customdata[{int(Column.BIT)}]}}}}<extra></extra>")
-    return [click_targets(f"{PANELS[panel]} cells", _cell_ids(first, count, width, bits),
-                          template.format(panel=PANELS[panel]), x=cols.ravel(), y=rows.ravel(), xaxis=f"x{suffix}",
-                          yaxis=f"y{suffix}")
-            for panel, (bits, suffix) in enumerate(zip(grids, SUFFIXES))]
+    targets = []
+    for name, bits, suffix in zip(names, grids, SUFFIXES):
+        count, width = bits.shape
+        rows, cols = np.indices((count, width), dtype=smallest_uint(max(count, width)))
+        targets.append(click_targets(f"{name} cells", _cell_ids(first, count, width, bits), template.format(panel=name),
+                                     x=cols.ravel(), y=rows.ravel(), xaxis=f"x{suffix}", yaxis=f"y{suffix}"))
+    return targets
 
 
 def _axes(layout, arrays, first, stop, index_offset, sizes):
@@ -361,12 +401,14 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
 
     Cells are as wide as the window allows and sizes.row high: a bit grid reads as well in rectangles, and rows of a
     fixed height keep their labels apart on any screen. Row labels widen the left margin to fit (automargin), in the
-    app and in an exported file alike."""
-    width = arrays[0].dtype.itemsize * 8
-    every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
-    bit_ticks = [c for c in range(width) if (width - 1 - c) % every == every - 1 or c == width - 1]
+    app and in an exported file alike. Grids of different widths (BIT_COUNT's output) line up on bit 0, at the
+    right."""
+    widest = max(x.dtype.itemsize * 8 for x in arrays)
     rows = list(range(stop - first))
     for flat, suffix in zip(arrays, SUFFIXES):
+        width = flat.dtype.itemsize * 8
+        every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
+        bit_ticks = [c for c in range(width) if (width - 1 - c) % every == every - 1 or c == width - 1]
         labels = _ticktext(flat, first, stop, index_offset)
         # Fixed ranges: autorange would pad them for the click targets' markers, shrinking the cells by a tenth.
         layout[f"yaxis{suffix}"].update(
@@ -375,45 +417,51 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
             ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
         )
         layout[f"xaxis{suffix}"].update(
-            range=[-0.5, width - 0.5], autorange=False, showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT),
-            ticks="", ticklen=0,
+            range=[width - widest - 0.5, width - 0.5], autorange=False, showgrid=False, zeroline=False,
+            tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
             tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
         )
 
 
 def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT):
+                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT, op=DEFAULT_OPERATOR):
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
-    Columns line up across the three grids, so reading down one column shows A's bit, B's bit and their OR.
-    Only elements [first, first + rows) are drawn, at most max_cells cells per grid. index_offset numbers the
-    elements when the arrays passed are a window cut from larger tensors (element 0 here is index_offset there).
-    pick: (element index, bit number) outlined in all three grids when that element is drawn. Invisible markers
-    over the cells make them clickable and carry the hover. fit_height: the height the rows share, when they are
-    few enough. A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
+    op: the operator (a registry name or object, ELEMENT_WISE_BIT_OR by default); b is None for a unary one (NOT,
+    BIT_COUNT), whose figure has no B grid. Columns line up across the grids on the bit number, so reading down one
+    column shows A's bit, B's bit and the Output's. The Output grid has its own type's bits (BIT_COUNT's UINT32 or
+    UINT8) and its title names the operator's formula (its lesson's). Only elements [first, first + rows) are drawn,
+    at most max_cells cells per grid. index_offset numbers the elements when the arrays passed are a window cut from
+    larger tensors (element 0 here is index_offset there). pick: (element index, bit number) outlined in every grid
+    when that element is drawn. Invisible markers over the cells make them clickable and carry the hover.
+    fit_height: the height the rows share, when they are few enough. A SpecFigure: with_pick(figure, pick) redraws
+    the pick on a shared copy.
     """
-    a, b, out = (np.ascontiguousarray(x).ravel() for x in (a, b, out))
+    operator = _operator(op)
+    arrays = [np.ascontiguousarray(x).ravel() for x in (a, b, out) if x is not None]
+    names = (*PANELS[:len(arrays) - 1], PANELS[-1])
+    a, out = arrays[0], arrays[-1]
     dtype = a.dtype
     width = dtype.itemsize * 8
-    first, stop = drawn_range(a.size, dtype, first, rows, max_cells)
+    widths = tuple(x.dtype.itemsize * 8 for x in arrays)
+    first, stop = drawn_range(a.size, np.dtype(f"u{max(widths) // 8}"), first, rows, max_cells)
     count = stop - first
-    codes = _field_codes(dtype)
-    grids = [bit_matrix(x[first:stop]) for x in (a, b, out)]
-    sizes = _sizes(count, fit_height)
+    codes = [_field_codes(x.dtype) for x in arrays]
+    grids = [bit_matrix(x[first:stop]) for x in arrays]
+    sizes = _sizes(count, fit_height, len(grids))
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
-    show_text = width <= 32 and sizes.cell_font >= 9
-    output_title = "Output (written into A's buffer: in place)" if in_place else "Output"
-    layout, annotations = subplot_layout([f"A  {dtype}", f"B  {dtype}", f"{output_title}  = A | B"], sizes.spacing,
-                                         stacked=True)
+    show_text = max(widths) <= 32 and sizes.cell_font >= 9
+    layout, annotations = subplot_layout(_titles(operator, names, arrays, in_place), sizes.spacing, stacked=True)
     annotations[0]["yshift"] = FIELD_PX  # grid A's title goes over its field names
-    data = _heatmaps(grids, codes, sizes, show_text) + _click_targets(grids, first + index_offset)
-    _axes(layout, (a, b, out), first, stop, index_offset, sizes)
-    field_shapes = _field_shapes(dtype, count, SUFFIXES)
-    static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, width, SUFFIXES)
+    data = _heatmaps(grids, codes, names, sizes, show_text) + _click_targets(grids, names, first + index_offset)
+    _axes(layout, arrays, first, stop, index_offset, sizes)
+    suffixes = SUFFIXES[:len(names)]
+    field_shapes = _field_shapes([x.dtype for x in arrays], count, suffixes)
+    static_shapes = field_shapes + _pick_shapes(pick, first + index_offset, count, widths, names, suffixes)
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
-    frames, highlights, step_labels = _sweep(grids[2], codes, labels, show_text, max_frames, static_shapes,
-                                             sizes.label_every, first + index_offset)
+    frames, highlights, step_labels = _sweep(grids[-1], codes[-1], labels, show_text, max_frames, static_shapes,
+                                             sizes.label_every, first + index_offset, widths, operator.lesson.per_bit)
     menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=len(frames) - 1,
                                    duration=max(60, min(400, 8000 // len(frames))), y=-0.02,
                                    pad_top=CONTROLS_PAD)
@@ -421,27 +469,43 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         annotations=annotations + _field_annotations(dtype), height=sizes.height,
         margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom), hovermode="closest", clickmode="event+select",
         dragmode=False, updatemenus=menus, sliders=sliders,
-        meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place),
+        meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place,
+                  op=operator.name, grids=list(names)),
     )
     if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = static_shapes
-    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights)
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights, names, widths, operator.name)
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
 
 
+def _titles(operator, names, arrays, in_place):
+    """'A  float32', 'B  uint32 (the shift amount)', 'Output  = A | B' (with its type when the operator gives the
+    output a type of its own)."""
+    lesson = operator.lesson
+    inputs = [f"{name}  {x.dtype}" for name, x in zip(names[:-1], arrays)]
+    if len(inputs) > 1 and lesson.second:
+        inputs[1] += f" ({lesson.second})"
+    output = "Output (written into A's buffer: in place)" if in_place else "Output"
+    if not operator.same_type_everywhere:  # its output's type is its own (BIT_COUNT's UINT32 or UINT8)
+        output += f"  {arrays[-1].dtype}"
+    return inputs + [f"{output}  = {lesson.expression(names[:-1])}"]
+
+
 def input_only(figure, pick=None):
-    """`figure` (from bitwise_figure) cut to A and B, for a quiz that asks what the OR writes: their grids, labels
-    and fields, the bit `pick` = (element, bit number) outlined in both; no Output, no hover, no Play."""
+    """`figure` (from bitwise_figure) cut to its inputs, for a quiz that asks what the operator writes: their grids,
+    labels and fields, the bit `pick` = (element, bit number) outlined in each; no Output, no hover, no Play."""
     spec, grid = figure.to_dict(), figure.context
     layout = spec["layout"]
     top, bottom = layout["margin"]["t"], layout["margin"]["b"]
     plot = layout["height"] - top - bottom
-    # The Output grid's share of the plot (its domain and the gap above it) goes: A and B keep their pixel heights.
-    kept_from = layout["yaxis2"]["domain"][0]
+    inputs = len(grid.names) - 1
+    kept, gone = grid.suffixes[:inputs], grid.suffixes[inputs]
+    # The Output grid's share of the plot (its domain and the gap above it) goes: the inputs keep their pixel heights.
+    kept_from = layout[f"yaxis{kept[-1]}"]["domain"][0]
     scale = 1 / (1 - kept_from)
     trimmed = {key: value for key, value in layout.items()
-               if key not in ("updatemenus", "sliders", "shapes", "meta", "xaxis3", "yaxis3")}
-    for suffix in SUFFIXES[:2]:
+               if key not in ("updatemenus", "sliders", "shapes", "meta", f"xaxis{gone}", f"yaxis{gone}")}
+    for suffix in kept:
         low, high = layout[f"yaxis{suffix}"]["domain"]
         trimmed[f"yaxis{suffix}"] = {**layout[f"yaxis{suffix}"],
                                      "domain": [(low - kept_from) * scale, (high - kept_from) * scale]}
@@ -450,11 +514,12 @@ def input_only(figure, pick=None):
     trimmed.update(annotations=titles + [a for a in layout["annotations"] if a.get("yref") != "paper"],
                    margin={**layout["margin"], "b": TICK_PX + 10}, hovermode=False,
                    height=int(round(top + plot * (1 - kept_from) + TICK_PX + 10)))
-    shapes = [s for s in grid.field_shapes if s["xref"] != "x3"]
-    shapes += [s for s in _pick_shapes(pick, grid.first, grid.count, grid.width, SUFFIXES) if s["xref"] != "x3"]
+    shapes = [s for s in grid.field_shapes if s["xref"] != f"x{gone}"]
+    shapes += [s for s in _pick_shapes(pick, grid.first, grid.count, grid.widths, grid.names, grid.suffixes)
+               if s["xref"] != f"x{gone}"]
     if shapes:
         trimmed["shapes"] = shapes
-    data = [{**spec["data"][role], "hoverinfo": "skip"} for role in (Trace.A, Trace.B)]
+    data = [{**spec["data"][panel], "hoverinfo": "skip"} for panel in range(inputs)]
     return SpecFigure(figure_spec(data, trimmed), grid)
 
 
@@ -464,11 +529,9 @@ def with_pick(figure, pick):
     a pick serves every click.
     """
     grid = figure.context
-    shapes = grid.field_shapes + _pick_shapes(pick, grid.first, grid.count, grid.width, SUFFIXES)
+    shapes = grid.field_shapes + _pick_shapes(pick, grid.first, grid.count, grid.widths, grid.names, grid.suffixes)
     return figure.with_overlay(layout=dict(shapes=shapes or None),
                                frames=[dict(shapes=(shapes + highlight) or None) for highlight in grid.highlights])
-
-
 
 
 @dataclass(frozen=True)
@@ -483,24 +546,27 @@ class Sizes:
     cell_font: int  # a line of text (its box is about 1.4 em) stays inside its row
 
 
-def _sizes(count, fit_height=FIT_HEIGHT):
+def _sizes(count, fit_height=FIT_HEIGHT, grids=3):
     """Pixel layout: rows as high as fits `fit_height` (within ROW_PX_MIN..ROW_PX_MAX), fixed gaps for titles
-    and bit numbers between the grids, row labels thinned so that they never touch."""
+    and bit numbers between the `grids` grids, row labels thinned so that they never touch."""
     top, bottom, gap = TITLE_PX + FIELD_PX + 8, CONTROLS_PX, TICK_PX + TITLE_PX
-    fixed = top + bottom + 2 * gap
-    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (fit_height - fixed) / (3 * count)))
-    plot = 3 * count * row + 2 * gap
+    fixed = top + bottom + (grids - 1) * gap
+    row = max(ROW_PX_MIN, min(ROW_PX_MAX, (fit_height - fixed) / (grids * count)))
+    plot = grids * count * row + (grids - 1) * gap
     tick_font = int(min(TICK_FONT, max(9, row - 4)))
     every = math.ceil((tick_font + 4) / row)
     cell_font = int(min(CELL_FONT, (row - 1) / 1.4))
     return Sizes(row, int(round(plot + top + bottom)), top, bottom, gap / plot, every, tick_font, cell_font)
 
 
-def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_every, first=0):
+def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_every, first=0, widths=(),
+           per_bit=True):
     """The frames (an empty Output grid, then the cells of each sweep step added), their highlight shapes and
     their slider labels, which name bits by their number (31..0), as the grids' columns do."""
     count, width = out_bits.shape
-    steps = sweep_steps(count, width, max_frames)
+    widths = widths or (width,) * 3
+    suffixes = SUFFIXES[:len(widths)]
+    steps = sweep_steps(count, width, max_frames, per_bit)
     # The empty grid comes first while the frame budget has room for it; a 64-bit sweep needs all 64 frames.
     steps = steps if len(steps) >= max_frames else [[]] + steps
     shown = np.zeros_like(out_bits, dtype=bool)
@@ -508,9 +574,9 @@ def _sweep(out_bits, codes, labels, show_text, max_frames, static_shapes, label_
     for number, cells in enumerate(steps):
         for r, c in cells:
             shown[r, c] = True
-        highlight = _highlight_shapes(cells, SUFFIXES)
+        highlight = _highlight_shapes(cells, widths, suffixes)
         frames.append(_frame(str(number), out_bits, codes, shown, labels, show_text, static_shapes + highlight,
-                             label_every))
+                             label_every, len(widths)))
         highlights.append(highlight)
         step_labels.append(_step_label(cells, width, first))
     return frames, highlights, step_labels
@@ -528,14 +594,14 @@ def _step_label(cells, width, first):
     return f"#{rows[0] + first}" if len(rows) == 1 else f"#{rows[0] + first}-{rows[-1] + first}"
 
 
-def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every):
+def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every, grids=3):
     heatmap = dict(type="heatmap", z=typed_array(_grid(out_bits, codes, shown)))
     if show_text:  # cell text is only animated when it is drawn; the hover keeps the final bits either way
         heatmap.update(text=_cell_text(out_bits, shown).tolist(), texttemplate="%{text}")
     written, pending = labels
     ticktext = [label if done else wait for label, wait, done in zip(written, pending, shown.all(axis=1).tolist())]
-    layout = dict(yaxis3=dict(tickmode="array", tickvals=list(range(out_bits.shape[0]))[::label_every],
-                              ticktext=ticktext[::label_every]))
+    layout = {f"yaxis{SUFFIXES[grids - 1]}": dict(tickmode="array", ticktext=ticktext[::label_every],
+                                                  tickvals=list(range(out_bits.shape[0]))[::label_every])}
     if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = shapes
-    return dict(name=name, data=[heatmap], traces=[int(Trace.OUTPUT)], layout=layout)
+    return dict(name=name, data=[heatmap], traces=[grids - 1], layout=layout)

@@ -139,17 +139,21 @@ def _bitwise(figure, number, count, element):
     if not 0 <= row < grid.count:
         raise ValueError(f"element {element} is not drawn (elements {grid.first}..{grid.first + grid.count - 1})")
     bit = grid.width - 1 - number
-    column = number
-    # The click targets carry bitwise_fig.Column for every cell, row-major.
-    cell = row * grid.width + column
-    columns = len(bitwise_fig.Column)
-    a, b, out = (int(_array(_trace(figure, role)["customdata"]).reshape(-1, columns)[cell, bitwise_fig.Column.BIT])
-                 for role in (bitwise_fig.Trace.A_CELLS, bitwise_fig.Trace.B_CELLS, bitwise_fig.Trace.OUTPUT_CELLS))
-    label = f"element #{element}, bit {bit}: A {a} | B {b} = {out}"
-    arrow = dict(name="step-arrow", x=column, y=row, xref="x3", yref="y3", ax=0, ay=-44,
-                 text=f"bit {bit}: {a} | {b} = {out}", **ARROW)
-    shapes = [_outline(row, column, f"step-{panel}", f"x{suffix}", f"y{suffix}")
-              for panel, suffix in (("A", ""), ("B", "2"), ("Output", "3"))]
+    # The click targets carry bitwise_fig.Column for every cell, row-major: each input's bits of the element.
+    columns, inputs = len(bitwise_fig.Column), len(grid.names) - 1
+    values = []
+    for panel, width in zip(range(inputs), grid.widths):
+        bits = _array(_trace(figure, inputs + 1 + panel)["customdata"]).reshape(-1, columns)[:, bitwise_fig.Column.BIT]
+        values.append(int("".join(str(int(v)) for v in bits[row * width:(row + 1) * width]), 2))
+    worked = bitwise_fig.OPERATORS[grid.op].lesson.bit_text(tuple(values), bit, grid.width, grid.names[:inputs])
+    label = f"element #{element}, bit {bit}: {worked}"
+    out_width, out_suffix = grid.widths[-1], grid.suffixes[-1]
+    # The Output's bit of the same number, or its bit 0 when it has none (a count of wider elements).
+    out_column = out_width - 1 - bit if bit < out_width else out_width - 1
+    arrow = dict(name="step-arrow", x=out_column, y=row, xref=f"x{out_suffix}", yref=f"y{out_suffix}", ax=0, ay=-44,
+                 text=f"bit {bit}: {worked}", **ARROW)
+    shapes = [_outline(row, width - 1 - bit, f"step-{panel}", f"x{suffix}", f"y{suffix}")
+              for panel, width, suffix in zip(grid.names, grid.widths, grid.suffixes) if bit < width]
     # The grids' ranges are fixed (bitwise_fig): the arrow's tail leaves them as they are.
     return _overlay(figure, [arrow], shapes), Step(number, count, label, (element, bit), (element, bit))
 

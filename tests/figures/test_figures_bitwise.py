@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from ops import OPERATORS, run
 from ops.operators.bitwise import bit_or
 from support.figures import bits_of, plotly_array, row_zero_on_top
+from support.specs import bitwise_spec
 from ui.charts import PROJECTOR_CELL_TEXT
 from viz.bitwise_fig import (
     MAX_CELLS,
@@ -22,8 +24,10 @@ from viz.bitwise_fig import (
     decode_rows,
     describe_pick,
     drawn_range,
+    input_only,
     pick_from_selection,
     value_class,
+    with_pick,
 )
 from viz.common import PROJECTOR_HEIGHT
 
@@ -268,3 +272,107 @@ def test_a_full_grid_with_its_frames_stays_under_two_megabytes(dtype, count):
     y = np.flip(x).copy()
     size = len(pio.to_json(bitwise_figure(x, y, bit_or(x, y), rows=count, pick=(count - 1, 0)), validate=False))
     assert size <= 2_000_000, size
+
+
+# ---------------------------------------------------------------- every operator of the family (issue 21 point 10)
+
+FAMILY = [name for name in OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
+UNSIGNED = [np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+def family_case(name, dtype, output_type=None, count=5, seed=0):
+    """Inputs of the operator (B's amounts reach past the width), its output run through the registry, and the
+    output of the plain loop of its API page (support.specs)."""
+    rng = np.random.default_rng(seed)
+    width = np.dtype(dtype).itemsize * 8
+    a = rng.integers(0, 256, size=count * width // 8, dtype=np.uint8).view(dtype)
+    b = np.array([0, 1, width - 1, width, width + 3][:count], dtype=f"u{width // 8}").view(dtype)
+    inputs = [a, b][:OPERATORS[name].arity[0]]
+    attrs = {} if output_type is None else {"output_type": output_type}
+    out = run(name, inputs, **attrs)[0]
+    return inputs, out, bitwise_spec(name, inputs, out.dtype)
+
+
+def titles(figure_dict):
+    return [a["text"] for a in figure_dict["layout"]["annotations"] if a.get("yref") == "paper"]
+
+
+@pytest.mark.parametrize("dtype", UNSIGNED)
+@pytest.mark.parametrize("name", FAMILY)
+def test_each_operator_has_its_grids_titles_and_output_bits(name, dtype):
+    inputs, out, expected = family_case(name, dtype)
+    assert np.array_equal(out, expected)  # the core the figure is drawn from agrees with the plain loop
+    figure = bitwise_figure(inputs[0], inputs[1] if len(inputs) > 1 else None, out, op=name)
+    drawn = spec(figure)
+    names = ["A", "B", "Output"] if len(inputs) == 2 else ["A", "Output"]
+    assert drawn["layout"]["meta"]["grids"] == names
+    assert [t["name"] for t in drawn["data"]] == names + [f"{n} cells" for n in names]
+    formula = {"ELEMENT_WISE_BIT_AND": "A & B", "ELEMENT_WISE_BIT_OR": "A | B", "ELEMENT_WISE_BIT_XOR": "A ^ B",
+               "ELEMENT_WISE_BIT_NOT": "~A", "ELEMENT_WISE_BIT_COUNT": "popcount(A)",
+               "ELEMENT_WISE_BIT_SHIFT_LEFT": "A << B", "ELEMENT_WISE_BIT_SHIFT_RIGHT": "A >> B"}[name]
+    assert titles(drawn)[-1].endswith(f"= {formula}")
+    assert titles(drawn)[0] == f"A  {np.dtype(dtype)}"
+    out_trace = names.index("Output")
+    assert np.array_equal(bits_of(drawn["data"][out_trace]["z"]), bit_matrix(expected))
+    for k, x in enumerate(inputs):
+        assert np.array_equal(bits_of(drawn["data"][k]["z"]), bit_matrix(x))
+    # Play ends on the whole Output; every frame changes the Output grid alone.
+    last = drawn["frames"][-1]
+    assert last["traces"] == [out_trace]
+    assert np.array_equal(bits_of(last["data"][0]["z"]), bit_matrix(expected))
+    assert np.array_equal(input_only(figure).to_dict()["data"][-1]["z"], drawn["data"][len(inputs) - 1]["z"])
+    assert len(input_only(figure).to_dict()["data"]) == len(inputs)
+
+
+@pytest.mark.parametrize("output_type, width", [("UINT32", 32), ("UINT8", 8)])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.int64])
+def test_bit_count_draws_its_output_type_aligned_on_bit_zero(dtype, output_type, width):
+    inputs, out, expected = family_case("ELEMENT_WISE_BIT_COUNT", dtype, output_type, count=4)
+    figure = bitwise_figure(inputs[0], None, out, op="ELEMENT_WISE_BIT_COUNT")
+    drawn = spec(figure)
+    assert out.dtype == np.dtype(f"u{width // 8}")
+    assert titles(drawn)[-1] == f"Output  {out.dtype}  = popcount(A)"
+    assert bits_of(drawn["data"][1]["z"]).shape == (4, width)
+    assert np.array_equal(bits_of(drawn["data"][1]["z"]), bit_matrix(expected))
+    # Bit 0 of every grid is in the same column: the rightmost of each axis range.
+    widest = max(width, np.dtype(dtype).itemsize * 8)
+    for axis, bits in (("xaxis", np.dtype(dtype).itemsize * 8), ("xaxis2", width)):
+        assert drawn["layout"][axis]["range"] == [bits - widest - 0.5, bits - 0.5]
+    # A pick past the Output's width is outlined in A alone.
+    narrow = min(width, np.dtype(dtype).itemsize * 8)
+    picked = with_pick(figure, (1, narrow - 1)).to_dict()["layout"]["shapes"]
+    assert {s["name"] for s in picked if s.get("name", "").startswith("pick-")} == {"pick-A", "pick-Output"}
+    if np.dtype(dtype).itemsize * 8 > width:
+        past = with_pick(figure, (1, width)).to_dict()["layout"]["shapes"]
+        assert {s["name"] for s in past if s.get("name", "").startswith("pick-")} == {"pick-A"}
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_the_sweep_goes_bit_by_bit_only_where_output_bits_are_per_bit(name):
+    inputs, out, _ = family_case(name, np.uint32, count=4)
+    drawn = spec(bitwise_figure(inputs[0], inputs[1] if len(inputs) > 1 else None, out, op=name))
+    labels = [s["label"] for s in drawn["layout"]["sliders"][0]["steps"]]
+    if OPERATORS[name].lesson.per_bit:  # AND, OR, XOR, NOT
+        assert labels == ["empty"] + [f"bit {bit}" for bit in range(31, -1, -1)]
+    else:  # a shift or a count: each output element from its whole input element
+        assert labels == ["empty", "#0", "#1", "#2", "#3"]
+        highlight = [s for s in drawn["frames"][1]["layout"]["shapes"] if s.get("name") == "highlight"]
+        assert len(highlight) == len(inputs) + 1
+        assert all((s["x0"], s["x1"], s["y0"], s["y1"]) == (-0.5, 31.5, -0.5, 0.5) for s in highlight)
+
+
+@pytest.mark.parametrize("name, values, bit, caption", [
+    ("ELEMENT_WISE_BIT_AND", (0x0F, 0x05), 2, "A 1 & B 1 = 1"),
+    ("ELEMENT_WISE_BIT_XOR", (0x0F, 0x05), 2, "A 1 ^ B 1 = 0"),
+    ("ELEMENT_WISE_BIT_NOT", (0x0F,), 7, "~A 0 = 1"),
+    # DirectML shifts 8-bit elements by the amount's low 5 bits: 33 is a shift by 1.
+    ("ELEMENT_WISE_BIT_SHIFT_LEFT", (0x8B, 33), 1, "B = 33 shifts by e = 1: Output bit 1 = A bit 0 = 1"),
+    ("ELEMENT_WISE_BIT_SHIFT_LEFT", (0x8B, 8), 7, "B = 8 shifts by e = 8: Output bit 7 = 0 (shifted in)"),
+    ("ELEMENT_WISE_BIT_SHIFT_RIGHT", (0x8B, 3), 0, "B = 3 shifts by e = 3: Output bit 0 = A bit 3 = 1"),
+    ("ELEMENT_WISE_BIT_COUNT", (0x8B,), 0, "A bit 0 = 1, one of the 4 bits set: Output = 4"),
+])
+def test_the_caption_of_a_picked_bit_works_it_out_for_each_operator(name, values, bit, caption):
+    arrays = [np.array([v], np.uint8) for v in values]
+    out = run(name, arrays)[0]
+    b = arrays[1] if len(arrays) > 1 else None
+    assert describe_pick((0, bit), arrays[0], b, out, op=name) == f"element #0, bit {bit} (value): {caption}"

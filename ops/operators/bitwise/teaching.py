@@ -43,6 +43,17 @@ class Lesson:
 
     names = ("A", "B")  # the inputs as the formula names them
     word = ""  # the operation, for the question's kind
+    # Output bit k comes from bit k of each input alone (AND, OR, XOR, NOT): a picture may fill it bit by bit.
+    per_bit = False
+    second = ""  # what the second input means, when it is not a plain operand (the shifts' amount)
+
+    def expression(self, names):
+        """The operation as a picture's title writes it, on inputs called `names` ("A | B", "~A")."""
+        raise NotImplementedError
+
+    def bit_text(self, values, bit, width, names):
+        """Bit `bit` of an element whose inputs' bit patterns are `values`, worked out in a few words."""
+        raise NotImplementedError
 
     def rule(self, op, call):
         raise NotImplementedError
@@ -74,9 +85,18 @@ class Lesson:
 class Logic(Lesson):
     """AND, OR, XOR: bit k of the output from bit k of A and bit k of B alone."""
 
+    per_bit = True
+
     def __init__(self, word, symbol, function, mistakes, worked):
         self.word, self.symbol, self.function = word, symbol, function
         self._mistakes, self._worked = mistakes, worked
+
+    def expression(self, names):
+        return f"{names[0]} {self.symbol} {names[1]}"
+
+    def bit_text(self, values, bit, width, names):
+        (a, b), s = ((v >> bit) & 1 for v in values), self.symbol
+        return f"{names[0]} {a} {s} {names[1]} {b} = {self.function(a, b)}"
 
     def rule(self, op, call):
         return (f"{op.name}: Output[i] = A[i] {self.symbol} B[i] on the raw bits, each bit k on its own; B is read at "
@@ -122,6 +142,14 @@ LOGIC = {
 class Not(Lesson):
     names = ("X",)
     word = "not"
+    per_bit = True
+
+    def expression(self, names):
+        return f"~{names[0]}"
+
+    def bit_text(self, values, bit, width, names):
+        x = (values[0] >> bit) & 1
+        return f"~{names[0]} {x} = {1 - x}"
 
     def rule(self, op, call):
         return f"{op.name}: Output[i] = ~X[i] on the raw bits (X: InputTensor), each bit k flipped"
@@ -159,6 +187,18 @@ class Shift(Lesson):
         self.left = left
         self.symbol = "<<" if left else ">>"
         self.word = "shift left" if left else "shift right"
+        self.second = "the shift amount"
+
+    def expression(self, names):
+        return f"{names[0]} {self.symbol} {names[1]}"
+
+    def bit_text(self, values, bit, width, names):
+        a, b = values
+        e = shift_amount(b, width)
+        source = bit - e if self.left else bit + e
+        moved = (f"{names[0]} bit {source} = {(a >> source) & 1}" if 0 <= source < width else
+                 "0 (shifted in)")
+        return f"{names[1]} = {b} shifts by e = {e}: Output bit {bit} = {moved}"
 
     def rule(self, op, call):
         if _width(call) < 64:
@@ -228,6 +268,13 @@ SHIFTS = {"<<": Shift(left=True), ">>": Shift(left=False)}
 class Count(Lesson):
     names = ("X",)
     word = "count"
+
+    def expression(self, names):
+        return f"popcount({names[0]})"
+
+    def bit_text(self, values, bit, width, names):
+        x = values[0]
+        return f"{names[0]} bit {bit} = {(x >> bit) & 1}, one of the {x.bit_count()} bits set: Output = {x.bit_count()}"
 
     def rule(self, op, call):
         return (f"{op.name}: Output[i] = the number of bits set in X[i]'s raw bits (X: InputTensor), written as "
