@@ -1,5 +1,5 @@
 """The app under a class: page times for 1, 10 and 30 visitors at once, memory over cap-size links, and one user's
-control changes and clicks in Chromium. Prints tables; asserts nothing (tests/test_load.py asserts correctness).
+control changes and clicks in Chromium. Prints tables; asserts nothing (tests/load/test_load.py asserts correctness).
 
     .venv/bin/python benchmarks/bench_load.py                 # this checkout
     .venv/bin/python benchmarks/bench_load.py --root ../old   # another checkout (a git worktree), for "before"

@@ -591,7 +591,7 @@ def markdown(results, status, device_levels, seconds):
         "by DirectML's `IDMLDevice::CreateOperator` on a device created by `DMLCreateDevice1` with that level as its "
         "minimum (ops/runtime/directml). A case named after a rule breaks exactly that rule of the core; a *valid* "
         "case breaks none at the levels where the core accepts it. The columns list the levels of each outcome. "
-        "tests/test_directml_verdicts.py holds DirectML to these verdicts for a subset.",
+        "tests/directml/test_directml_verdicts.py holds DirectML to these verdicts for a subset.",
         "",
         "## Summary",
         "",

@@ -11,4 +11,5 @@ if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; the
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 source scripts/setup.sh
+.venv/bin/ruff check .  # pyflakes, pycodestyle, isort and bugbear, as pyproject.toml configures them
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -43,7 +43,7 @@ FLOAT_FIELDS = {
 
 # Each field gets its own Okabe-Ito hue (viz.colors); a 0 bit is a translucent tint of it, a 1 bit the full hue.
 # Fields that sit side by side (sign | exponent | mantissa, sign | value) differ in hue and in lightness under
-# every simulated color-vision deficiency (tests/test_colorblind.py). Translucent tints read on light and dark
+# every simulated color-vision deficiency (tests/figures/test_colorblind.py). Translucent tints read on light and dark
 # themes alike, so no background is hard-coded.
 FIELD_HUES = {"sign": VERMILLION, "exponent": BLUE, "mantissa": ORANGE, "value": BLUE}
 ZERO_ALPHA = 0.25

@@ -4,7 +4,7 @@ Simulation: Machado, Oliveira and Fernandes, "A Physiologically-based Model for 
 Deficiency", IEEE Transactions on Visualization and Computer Graphics 15(6), 2009, pp. 1291-1298: one 3x3 matrix
 per deficiency, applied to linear sRGB. The matrices below are the paper's severity 1.0 ones (dichromacy: the
 missing cone class), as published with it (Table "CVD simulation matrices", also in colorspacious' cvd.py,
-which tests/test_colorblind.py checks these against).
+which tests/figures/test_colorblind.py checks these against).
 
 Difference: CIEDE2000 (CIE 142-2001), as written out in Sharma, Wu and Dalal, "The CIEDE2000 color-difference
 formula: Implementation notes, supplementary test data, and mathematical observations", Color Research and

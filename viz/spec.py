@@ -6,7 +6,7 @@ builders write the dict go.Figure.to_dict would return (numpy arrays already as 
 SpecFigure carries it to st.plotly_chart, which only calls to_dict() and plotly.io.to_json(validate=False).
 
 Sharing rule: a SpecFigure and the dict its to_dict() returns are never mutated once built, by this package
-or by plotly.io / Streamlit (tests/test_figures_spec.py holds them to it), so one instance may be cached and
+or by plotly.io / Streamlit (tests/figures/test_figures_spec.py holds them to it), so one instance may be cached and
 shown to any number of sessions at once. A caller that wants to change a figure gets a copy: with_overlay
 for layout keys (picks), go.Figure(figure.to_dict()) for anything else.
 """

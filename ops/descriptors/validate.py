@@ -390,7 +390,7 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
     # TotalTensorSizeInBytes need only reach the implied size (SPEC section 1, rounded up to 4), which the desc
     # parser checks; it need not be a multiple of 4. DirectML itself is the authority where its pages are silent:
     # its CreateOperator accepts 5, 7, 26, 50 and 194 bytes at every level and runs a 50-byte FLOAT32 binding
-    # (docs/directml_verdicts.md, tests/test_directml_verdicts.py), so this project's former multiple-of-4 rule
+    # (docs/directml_verdicts.md, tests/directml/test_directml_verdicts.py), so this project's former multiple-of-4 rule
     # is gone.
     problems += spec.shape_problems(parsed, desc_path)
     return problems

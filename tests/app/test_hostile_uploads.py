@@ -1,6 +1,6 @@
 """Issue 24, point 4: uploaded files are held by bytes and count, per session and for the server.
 
-The manager is driven directly with a clock of the test's; tests/test_hostile_load.py PUTs files to a served app.
+The manager is driven directly with a clock of the test's; tests/load/test_hostile_load.py PUTs files to a served app.
 """
 
 import threading

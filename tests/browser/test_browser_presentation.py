@@ -185,7 +185,7 @@ RECORD_FRAMES = """() => {
 
 
 # One page end to end (each file is 5 MB of plotly.js, so the three pages cost 2 minutes); the other figures' files
-# differ only in the figure JSON, which tests/test_figure_export.py checks for every page.
+# differ only in the figure JSON, which tests/figures/test_figure_export.py checks for every page.
 @pytest.mark.parametrize("path", ["depth_space"])
 def test_downloaded_html_plays_offline_and_saves_png_and_svg(browser, app_url, tmp_path, path):
     context, page = open_view(browser, f"{app_url}/{path}", (1400, 1000))

@@ -114,7 +114,8 @@ def test_page_cap_figures_stay_small():
 
 @pytest.mark.parametrize("name", list(ops.LAYOUT_PRESETS))
 def test_specs_are_what_plotly_itself_writes(name):
-    """go.Figure validates each spec against plotly's schema and writes the same JSON (tests/test_figures_spec.py)."""
+    """go.Figure validates each spec against plotly's schema and writes the same JSON
+    (tests/figures/test_figures_spec.py)."""
     inp, out = ops.layout_preset(name, "FLOAT16")
     in_desc, out_desc = identity_descs(inp, out)
     source = np.arange(in_desc.buffer_elements, dtype=np.float16)
