@@ -1,5 +1,7 @@
 """Debian's Chromium driven by Playwright, and what the browser tests wait for."""
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -28,9 +30,15 @@ def open_group(page, label):
     Returns its expander."""
     expander = group(page, label)
     expander.wait_for(timeout=30_000)
-    if expander.locator("details[open]").count() == 0:
+    for _ in range(3):  # a click that lands while the sidebar is redrawn is lost: look again, click again
+        if expander.locator("details[open]").count():
+            return expander
         expander.locator("summary").click()
-    expander.locator("details[open]").wait_for(timeout=30_000)
+        try:
+            expander.locator("details[open]").wait_for(timeout=10_000)
+        except PlaywrightTimeout:
+            continue
+    expander.locator("details[open]").wait_for(timeout=10_000)
     return expander
 
 
@@ -43,8 +51,10 @@ def close_group(page, label):
 
 # No script run going on, and every figure drawn: ui/plotly_chart.js marks a figure aria-busy from the moment its data
 # arrives until plotly has drawn it and fitted its labels.
+# A page waiting for its cross-check verdict runs again when it arrives (ui/panels.py): not settled before that.
 SETTLED = """() => !document.querySelector('[data-testid="stStatusWidget"]')
-    && [...document.querySelectorAll('.dml-chart')].every(chart => chart.getAttribute('aria-busy') === 'false')"""
+    && [...document.querySelectorAll('.dml-chart')].every(chart => chart.getAttribute('aria-busy') === 'false')
+    && !document.body.innerText.includes('Cross-checking on DirectML itself')"""
 
 
 def wait_until_settled(page, timeout=LOAD_TIMEOUT):

@@ -161,22 +161,35 @@ function labelled(trace) {
   return trace.type === "heatmap" && trace.texttemplate && trace.text != null;
 }
 
-// Before a figure is drawn, its labels take the font its cells will have, estimated from its layout (plotly's default
-// margins where it sets none, and a range from the grid's own size where the axis has none): then the drawing is
-// usually final, and fitCellText, which measures the drawn axes, has nothing left to change.
-function presized(trace, layout, rule) {
-  if (!rule || !labelled(trace)) return trace;
+// Before a figure is drawn, its labels take the font its cells will have, and its band marks their size, estimated
+// from its layout (plotly's default margins where it sets none, and a range from the grid's own size where the axis
+// has none): then the drawing is usually final, and fitCellText, which measures the drawn axes, has nothing left to
+// change (each change it makes is one more drawing).
+function estimatedCell(trace, layout, grid) {
   const margin = { l: 80, r: 80, t: 100, b: 80, ...(layout.margin || {}) };
   const axis = (name, letter) => layout[`${letter}axis${(name || letter).slice(1)}`] || {};
   const xaxis = axis(trace.xaxis, "x"), yaxis = axis(trace.yaxis, "y");
-  const [rows, columns] = gridShape(trace.z);
+  const [rows, columns] = grid;
   const span = (given, count) => (given ? Math.abs(given[1] - given[0]) : count + 1);
   const share = given => (given ? given[1] - given[0] : 1);
   let cellX = ((layout.width - margin.l - margin.r) * share(xaxis.domain)) / span(xaxis.range, columns);
   let cellY = (((layout.height || 450) - margin.t - margin.b) * share(yaxis.domain)) / span(yaxis.range, rows);
   if (yaxis.scaleanchor) cellX = cellY = Math.min(cellX, cellY);
-  if (!(cellX > 0 && cellY > 0)) return trace;
-  const font = fittedFont(trace, rule, cellX, cellY, trace.textfont?.color ?? null);
+  return cellX > 0 && cellY > 0 ? [cellX, cellY] : null;
+}
+
+function presized(trace, layout, rule, data) {
+  if (trace.meta === BAND_MARKS) {
+    // Marks sit in the cells of the heatmap on their axes: its grid gives the cells' size.
+    const marked = data.find(other => other.type === "heatmap" && other.xaxis === trace.xaxis
+                                      && other.yaxis === trace.yaxis);
+    const cell = marked && estimatedCell(trace, layout, gridShape(marked.z));
+    return cell ? { ...trace, marker: { ...(trace.marker || {}), ...bandMark(...cell) } } : trace;
+  }
+  if (!rule || !labelled(trace)) return trace;
+  const cell = estimatedCell(trace, layout, gridShape(trace.z));
+  if (!cell) return trace;
+  const font = fittedFont(trace, rule, ...cell, trace.textfont?.color ?? null);
   return { ...trace, textfont: { ...(trace.textfont || {}), ...font }, __dmlInk: trace.textfont?.color ?? null };
 }
 
@@ -205,6 +218,11 @@ function fitCellText(graph, rule) {
 // Band marks (viz.common.band_marks) take a third of a cell, and are left out below 4 px, where they would be specks.
 const BAND_MARKS = "band-marks";
 
+function bandMark(cellX, cellY) {
+  const size = Math.round(Math.min(12, Math.min(cellX, cellY) / 3));
+  return { size, opacity: size >= 4 ? 1 : 0 };
+}
+
 function fitBandMarks(graph) {
   const sizes = [], opacities = [], traces = [];
   graph.data.forEach((trace, index) => {
@@ -212,8 +230,7 @@ function fitBandMarks(graph) {
     const xaxis = axisOf(graph._fullLayout, trace.xaxis, "x");
     const yaxis = axisOf(graph._fullLayout, trace.yaxis, "y");
     if (!xaxis || !yaxis) return;
-    const size = Math.round(Math.min(12, Math.min(cellPixels(xaxis), cellPixels(yaxis)) / 3));
-    const opacity = size >= 4 ? 1 : 0;
+    const { size, opacity } = bandMark(cellPixels(xaxis), cellPixels(yaxis));
     if (trace.marker?.size === size && (trace.marker?.opacity ?? 1) === opacity) return;
     traces.push(index);
     sizes.push(size);
@@ -296,7 +313,7 @@ function draw(graph, page, data) {
   }
   graph.__dmlAnimated = false;
   return window.Plotly.react(graph, {
-    data: (data.figure.data || []).map(trace => presized(lighter(trace), layout, data.text)),
+    data: (data.figure.data || []).map((trace, _, traces) => presized(lighter(trace), layout, data.text, traces)),
     layout,
     frames: data.figure.frames || [],
     config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image, ...slideButtons(config) },

@@ -101,13 +101,13 @@ def test_a_second_upload_replaces_the_first_and_new_input_sizes_drop_it(page, ap
     page.get_by_text("Order COLUMN_ROW_DEPTH (CRD).", exact=False).first.wait_for(timeout=TIMEOUT)
     settle(page)
     assert page.get_by_text("repeats some of", exact=False).count() == 0
-    expect(page.locator('[data-testid="stFileUploaderFile"]')).to_have_count(1)
+    expect(page.locator('[data-testid="stFileUploader"] [data-testid="stFileChip"]')).to_have_count(1)
     page.screenshot(path=screenshot_dir / "detective_upload_replaced.png")
     box = open_group(page, "Input & output").get_by_label("Input sizes", exact=True)
     box.fill("1,4,2,3")
     box.press("Enter")
     page.get_by_text("Upload or paste your operator's output").wait_for(timeout=TIMEOUT)  # the old file is gone
-    expect(page.locator('[data-testid="stFileUploaderFile"]')).to_have_count(0)
+    expect(page.locator('[data-testid="stFileUploader"] [data-testid="stFileChip"]')).to_have_count(0)
     clean(page)
 
 
