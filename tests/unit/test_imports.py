@@ -6,12 +6,14 @@ import sys
 from support.paths import ROOT
 
 # Records every file opened for writing while the packages import, in a fresh interpreter (an audit hook sees the
-# opens of every module, Streamlit's and plotly's included).
+# opens of every module, Streamlit's and plotly's included). Opens of a descriptor (the DirectML worker's pipes, which
+# the warm-up starts) are not files on disk.
 RECORD = r"""
 import sys
 writes = []
-sys.addaudithook(lambda event, args: event == "open" and isinstance(args[1], str)
-                 and any(mode in args[1] for mode in "wax+") and writes.append(str(args[0])))
+sys.addaudithook(lambda event, args: event == "open" and isinstance(args[0], (str, bytes))
+                 and isinstance(args[1], str) and any(mode in args[1] for mode in "wax+")
+                 and writes.append(str(args[0])))
 import serve.launch
 serve.launch.warm_up_process()
 print(writes)
