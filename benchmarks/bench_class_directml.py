@@ -1,8 +1,10 @@
 """A class with DirectML on (issue 23, point 10): visitors open the three operator pages at once on a fresh server.
 
-Three rounds, each on its own fresh server: every visitor on the pages' default settings (one DirectML operator per
+Rounds, each on its own fresh server: every visitor opening one operator page (a third of the class on each), then
+every visitor opening all three in turn, on the pages' default settings (one DirectML operator per
 page, compiled once for all), the same with DirectML off (ONNX Runtime alone, the cost of DirectML side by side),
-then every visitor on settings of its own (sizes, types and orders: each visit a
+the defaults again through nginx with two app processes (serve/serve.sh, each with its own DirectML worker), then
+every visitor on settings of its own (sizes, types and orders: each visit a
 distinct operator for the DirectML worker to compile). For each: page times, failures, the server's and its
 DirectML worker's peak resident memory, and the seconds until the last DirectML verdict had been computed (the
 pages never wait for it; the server computes it beside them). Prints a table; asserts nothing (tests/load asserts
@@ -12,22 +14,24 @@ correctness under load).
 """
 
 import argparse
+import contextlib
 import os
 import threading
 import time
 from pathlib import Path
 
 from support.paths import ROOT
-from support.visitor import cpu_seconds, memory_of, process_tree, run_visitors, served_app
+from support.visitor import cpu_seconds, memory_of, process_tree, run_visitors, served_app, served_behind_nginx
 
 MiB = 1 << 20
 PAGES = ("depth_space", "bitwise_or", "split_join")
 TYPES = ("UINT32", "FLOAT32", "UINT8", "INT16", "FLOAT16", "UINT64")
 
 
-def default_plans(visitors):
-    """Each visitor opens the three pages in turn, starting at a different one."""
-    return [[(PAGES[(i + k) % 3], "") for k in range(3)] for i in range(visitors)]
+def default_plans(visitors, pages=3):
+    """Each visitor opens `pages` of the three pages in turn, starting at a different one (a third of the class
+    on each)."""
+    return [[(PAGES[(i + k) % 3], "") for k in range(pages)] for i in range(visitors)]
 
 
 def distinct_plans(visitors):
@@ -90,8 +94,21 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def round_of(root, name, plans, quiet_seconds, env=None):
+@contextlib.contextmanager
+def one_process(root, env):
     with served_app(root=root, env=env) as (url, process):
+        yield url, process
+
+
+@contextlib.contextmanager
+def two_processes(root, env):
+    """serve/serve.sh's nginx and two app processes (this checkout's): its process group is measured as one."""
+    with served_behind_nginx(2) as (url, _, server):
+        yield url, server
+
+
+def round_of(root, name, plans, quiet_seconds, env=None, serve=one_process):
+    with serve(root, env) as (url, process):
         # The launcher starts the worker before it listens; one look at the Overview finishes the session imports.
         run_visitors(url, [[("", "")]])
         before = memory_of(process.pid)[0]
@@ -122,10 +139,12 @@ def main():
     print("| settings | visitors | page runs | failed | p50 s | p95 s | max s | all pages s | all verdicts s | "
           "server MB before | server peak MB | worker peak MB | server MB after | workers |")
     print("| --- | " + "---: | " * 13)
+    round_of(args.root, "defaults, one page each", default_plans(args.visitors, pages=1), args.quiet)
     round_of(args.root, "defaults", default_plans(args.visitors), args.quiet)
     # A folder with no DirectML in it leaves ONNX Runtime alone, as on a machine without DirectML.
     round_of(args.root, "defaults, DirectML off", default_plans(args.visitors), args.quiet,
              env={"DML_VISUALIZER_DIRECTML": "/nonexistent"})
+    round_of(args.root, "defaults, 2 processes", default_plans(args.visitors), args.quiet, serve=two_processes)
     round_of(args.root, "distinct", distinct_plans(args.visitors), args.quiet)
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -10,18 +10,14 @@ client costs little and the server's cores are what is measured.
 """
 
 import argparse
-import contextlib
 import json
-import os
-import signal
 import statistics
-import subprocess
 import threading
 import time
 from pathlib import Path
 
 from support.paths import ROOT
-from support.visitor import cpu_seconds, free_port, memory_of, run_visitors, served_app
+from support.visitor import cpu_seconds, memory_of, run_visitors, served_app, served_behind_nginx
 
 DEFAULT_PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
 CAP_LINK = "dtype=FLOAT64&pattern=random&seed={}&C=64&H=512&W=512"
@@ -109,32 +105,13 @@ def cap_series(root, links):
               f"{memory_of(process.pid)[0] / MiB:.0f} MB")
 
 
-@contextlib.contextmanager
-def proxied(processes):
-    """serve/serve.sh with `processes` app processes behind nginx on a free port; yields (url, [app pids])."""
-    port = free_port()
-    env = {**os.environ, "PATH": os.environ.get("PATH", "") + ":/usr/sbin:/sbin"}
-    server = subprocess.Popen(["bash", "serve/serve.sh", str(processes), str(port)], cwd=ROOT, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    try:
-        line = server.stdout.readline()
-        if "Serving on" not in line:
-            raise RuntimeError(line + server.stdout.read(2000))
-        pids = [int(p) for p in subprocess.run(["pgrep", "-g", str(server.pid), "-f", "serve.launch"],
-                                               capture_output=True, text=True).stdout.split()]
-        yield f"http://127.0.0.1:{port}", pids
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-
-
 def processes_table(counts, visitors, repeat):
     print(f"\n**Processes behind nginx** (serve/serve.sh): {visitors} visitors at once, {repeat} page runs each, "
           "cold processes\n")
     print(row(["processes", "page runs", "failed", "p50 s", "p95 s", "pages/s"]))
     print(row(["---:"] * 6))
     for count in counts:
-        with proxied(count) as (url, _):
+        with served_behind_nginx(count) as (url, _, _):
             plans = [[DEFAULT_PAGES[(i + k) % len(DEFAULT_PAGES)] for k in range(repeat)] for i in range(visitors)]
             start = time.perf_counter()
             visits = run_visitors(url, plans)

@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -226,6 +228,32 @@ def served_app(port=None, timeout=60.0, root=ROOT, env=None):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+SBIN_PATH = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"  # where Debian keeps nginx
+
+
+@contextlib.contextmanager
+def served_behind_nginx(processes):
+    """serve/serve.sh with `processes` app processes behind nginx on a free port; yields (url, run folder with
+    nginx's access log, the serve.sh process)."""
+    port = free_port()
+    server = subprocess.Popen(["bash", "serve/serve.sh", str(processes), str(port)], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, "PATH": SBIN_PATH}, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        # "Serving on ... (logs in RUN_DIR)": serve.sh says it once every app process answers its health check and
+        # nginx is up, so the first request through nginx is served.
+        line = server.stdout.readline()
+        match = re.search(r"logs in (\S+)\)", line)
+        if not match:
+            raise RuntimeError(line + server.stdout.read(2000))
+        urllib.request.urlopen(url + "/_stcore/health", timeout=30)
+        yield url, Path(match[1]), server
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
 
 
 # ---------------------------------------------------------------- uploads, as a browser's upload box sends them

@@ -7,46 +7,26 @@ and its websocket reach the same process (its session lives there), and the page
 import os
 import re
 import shutil
-import signal
-import subprocess
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from support.browser import open_group
-from support.paths import ROOT
-from support.visitor import free_port, run_visitors
+from support.visitor import SBIN_PATH, run_visitors, served_behind_nginx
 
 pytestmark = pytest.mark.load
 
-PATH = os.environ.get("PATH", "") + ":/usr/sbin:/sbin"
 PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
 
 
 @pytest.fixture(scope="module")
 def proxied():
     """(url, run folder) of serve/serve.sh with 2 processes; the run folder holds nginx's access log."""
-    if not shutil.which("nginx", path=PATH):
+    if not shutil.which("nginx", path=SBIN_PATH):
         if os.environ.get("CI"):
             pytest.fail("nginx missing: apt-get install nginx")
         pytest.skip("nginx missing: apt-get install nginx")
-    port = free_port()
-    process = subprocess.Popen(["bash", "serve/serve.sh", "2", str(port)], cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env={**os.environ, "PATH": PATH},
-                               start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        # "Serving on ... (logs in RUN_DIR)": serve.sh says it once every app process answers its health check and
-        # nginx is up, so the first request through nginx is served.
-        line = process.stdout.readline()
-        match = re.search(r"logs in (\S+)\)", line)
-        assert match, line + process.stdout.read(2000)
-        urllib.request.urlopen(url + "/_stcore/health", timeout=30)
-        yield url, Path(match[1])
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+    with served_behind_nginx(2) as (url, run_dir, _):
+        yield url, run_dir
 
 
 def upstreams(run_dir, pattern):
