@@ -12,6 +12,7 @@ from ops.datatypes import element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from ops.descriptors.layouts import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
+from ops.operators import operator
 from ops.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
 from ui import echo
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
@@ -194,28 +195,27 @@ def command_steps(model, result):
 
 
 def cross_check_call(record, dispatchable):
-    """(inputs, attrs, expected outputs) for ops.runtime.cross_check from one executed dispatch."""
-    desc = dispatchable["desc"]
-    operator = record.operator
-    if operator in ("DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"):
-        return [record.inputs["InputTensor"]], {"block_size": desc["BlockSize"], "order": desc["Order"]}, \
-            [record.outputs["OutputTensor"]]
-    if operator == "ELEMENT_WISE_BIT_OR":
-        return [record.inputs["ATensor"], record.inputs["BTensor"]], {}, [record.outputs["OutputTensor"]]
-    if operator == "ELEMENT_WISE_IDENTITY":
+    """(inputs, attrs, expected outputs) for ops.runtime.cross_check from one executed dispatch: the operator's
+    fields in C order, its attributes as the registry reads them from the dispatchable."""
+    spec = operator(record.operator)
+    parsed, problems = parse_dispatchable(dispatchable)
+    if parsed is None:
+        raise DescriptorError(str(problems[0]) if problems else f"{record.dispatchable}: cannot be read")
+    attrs = spec.attrs_of(parsed)
+    if spec.copies_between_layouts:
         # The whole strided copy is checked: the input's logical values go back into a buffer through its desc, and
         # ONNX Runtime copies that buffer into the output's layout (ops/runtime/identity_check.py).
+        desc = dispatchable["desc"]
         inp, _ = identity_descs(desc["InputTensor"], desc["OutputTensor"])
         buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
-        attrs = {"input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}
-        if desc.get("ScaleBias") is not None:
-            attrs["scale_bias"] = desc["ScaleBias"]
-        return [buffer], attrs, None
-    if operator == "SPLIT":
-        axis = desc["Axis"]
-        sizes = [int(out.shape[axis]) for out in record.outputs["OutputTensors"]]
-        return [record.inputs["InputTensor"]], {"axis": axis, "sizes": sizes}, list(record.outputs["OutputTensors"])
-    return list(record.inputs["InputTensors"]), {"axis": desc["Axis"]}, [record.outputs["OutputTensor"]]
+        return [buffer], {**attrs, "input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
+
+    def arrays(tensors, wanted):
+        return [array for field in spec.tensor_fields() if wanted(field)
+                for array in (tensors[field.name] if isinstance(tensors[field.name], list) else [tensors[field.name]])]
+
+    return (arrays(record.inputs, lambda field: field.is_input), attrs,
+            arrays(record.outputs, lambda field: not field.is_input))
 
 
 def status_rows(inspection):
