@@ -19,7 +19,7 @@ from enum import IntEnum
 import numpy as np
 
 from ops import DescriptorError
-from ops.operators.depth_space import depth_to_space_shape, order_name, space_to_depth_shape
+from ops.operators.depth_space import DIRECTIONS, depth_to_space_shape, order_name, space_to_depth_shape
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
 
 from .common import (
@@ -46,8 +46,6 @@ from .common import (
 )
 from .spec import SpecFigure, figure_spec
 
-DIRECTIONS = ("depth_to_space", "space_to_depth")
-OPERATORS = {"depth_to_space": "DEPTH_TO_SPACE1", "space_to_depth": "SPACE_TO_DEPTH1"}
 SIDE_GAP = 3  # empty columns between the input and the output
 MAX_TILE_LABELS = 256  # beyond this the channel labels cost more than they tell; hover still names them
 UNWRITTEN = "rgba(128,128,128,0.92)"  # reads as "not yet written" on light and dark themes
@@ -483,7 +481,7 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
         annotations=_annotations(canvas, labels.font), updatemenus=menus, sliders=sliders,
         height=figure_height(canvas.height, canvas.width, width_px), margin=dict(l=10, r=10, t=40, b=90),
         hovermode="closest", clickmode="event+select", dragmode=False,
-        meta=dict(operator=OPERATORS[direction], order=order, cells=len(labels.values), steps=fill.count),
+        meta=dict(operator=DIRECTIONS[direction], order=order, cells=len(labels.values), steps=fill.count),
         # One row more than the tiles: the gutter under the last row of tiles, where a pick's link runs.
         **canvas_axes(canvas.height + 1, canvas.width),
     )

@@ -8,13 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ops import DescriptorError
-from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
+from ops.operators.depth_space import DIRECTIONS, ORDERS, depth_to_space, space_to_depth
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
 from support.figures import row_zero_on_top, struck_cells
 from ui.values import make_values
 from viz.common import MAX_CELLS, MAX_FRAMES, figure_json_size
 from viz.depth_space_fig import (
-    DIRECTIONS,
     INPUT_POSITION,
     OUTPUT_POSITION,
     Column,
@@ -48,7 +47,7 @@ def canvas_value(heatmap, row, col):
 
 @st.composite
 def configurations(draw):
-    direction = draw(st.sampled_from(DIRECTIONS))
+    direction = draw(st.sampled_from(list(DIRECTIONS)))
     bs = draw(st.integers(1, 3))
     n = draw(st.integers(1, 2))
     if direction == "depth_to_space":
