@@ -9,7 +9,6 @@ from streamlit.testing.v1 import AppTest
 from ops import run_model
 from support.app import chart_figures, click_chart, error_texts, run_through_app
 from support.figures import row_zero_on_top
-from support.paths import ROOT
 from ui.shared import wait_for_background
 from viz.depth_space_fig import OUTPUT_POSITION, Column
 
@@ -215,10 +214,7 @@ def test_exported_model_reproduces_the_page_output():
     assert any("DML_DEPTH_TO_SPACE1_OPERATOR_DESC" in c.value for c in at.code if c.language == "cpp")
 
 
-def _mismatch_script(root):
-    import sys
-
-    sys.path.insert(0, root)
+def _mismatch_script():
     import numpy as np
 
     from ops import CrossCheckReport
@@ -233,7 +229,7 @@ def _mismatch_script(root):
 
 
 def test_mismatch_view_shows_the_first_difference_and_a_table_of_differences():
-    at = AppTest.from_function(_mismatch_script, args=(str(ROOT),))
+    at = AppTest.from_function(_mismatch_script)
     at.run()
     assert not at.exception, at.exception
     assert "index (0, 1)" in texts(at.markdown)
