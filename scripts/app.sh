@@ -8,9 +8,10 @@ app.sh: setting up, then serving the app. The set-up (scripts/setup.sh) download
   - into .venv/: this project and its Python packages from PyPI (numpy, streamlit, plotly, onnx, onnxruntime,
     einops, ...: pyproject.toml lists them, with the test tools);
   - into .directml/ (scripts/setup_directml.sh): DirectML's Linux library from the torch-directml wheel on PyPI,
-    pinned by sha256 (torch itself is not installed), and vkd3d with the glibc it needs from Debian's signed index;
-    as root, Debian's lavapipe, Vulkan loader and gcc with apt-get. Where a step cannot run, the app says so and
-    cross-checks on ONNX Runtime alone.
+    pinned by sha256 (torch itself is not installed), vkd3d-proton 2.14 built from its source tarball in
+    ../shared/vendor (cloned from GitHub at v2.14 where that is absent), lavapipe from Debian 12's
+    bookworm-backports, unpacked; as root, the build tools with apt-get. Where a step cannot run, the app says so
+    and cross-checks on ONNX Runtime alone.
   Nothing else is downloaded, and the app itself makes no network requests.
 TEXT
 source scripts/setup.sh
