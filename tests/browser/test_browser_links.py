@@ -3,6 +3,7 @@ address it leaves is opened in a fresh browser context, and what the plots draw 
 the same there (the inputs of the page's groups of settings too, which are on the page open or not)."""
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from support.browser import open_group, wait_until_settled
 from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
@@ -48,18 +49,21 @@ def view(page):
     return page.evaluate(VIEW)
 
 
-def reopen(browser, address, inputs):
-    """The view a fresh browser draws from `address`, once it has drawn its `inputs` settings: the sidebar's widgets
-    mount after the figure is drawn (their chunks load on a fresh browser), so a settled figure does not mean them."""
+def reopen(browser, address, expected):
+    """The view a fresh browser draws from `address`, once it shows `expected` or a minute has passed: the sidebar's
+    widgets mount after the figure is drawn (their chunks load on a fresh browser) and a text area may take its value
+    a render after it mounts, so neither a settled figure nor the count of inputs means the settings are drawn."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     fresh = context.new_page()
     fresh.js_errors = []
     fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
     fresh.goto(address)
     settle(fresh)
-    fresh.wait_for_function(
-        "(count) => [...document.querySelectorAll('input, textarea')].filter(e => e.type !== 'file' && "
-        "e.type !== 'hidden').length >= count", arg=inputs, timeout=TIMEOUT)
+    try:
+        fresh.wait_for_function(f"(expected) => JSON.stringify(({VIEW})()) === JSON.stringify(expected)",
+                                arg=expected, timeout=TIMEOUT)
+    except PlaywrightTimeout:
+        pass  # the comparison below shows what still differs
     wait_until_settled(fresh)
     seen = view(fresh)
     context.close()
@@ -83,7 +87,7 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
     page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click()
     settle(page, before)
     seen = view(page)
-    assert reopen(browser, page.evaluate("location.href"), len(seen["inputs"])) == seen
+    assert reopen(browser, page.evaluate("location.href"), seen) == seen
 
 
 @pytest.mark.parametrize("key, label", list(zip(OVERVIEW_BUTTONS, OVERVIEW_LABELS)))
@@ -102,4 +106,4 @@ def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same
     seen = view(page)
     assert seen["path"] != "/"
     assert page.locator('[data-testid="stAlert"]').filter(has_text="values given").count() == 0
-    assert reopen(browser, page.evaluate("location.href"), len(seen["inputs"])) == seen
+    assert reopen(browser, page.evaluate("location.href"), seen) == seen
