@@ -7,6 +7,8 @@ cat >&2 <<'TEXT'
 app.sh: setting up, then serving the app. The set-up (scripts/setup.sh) downloads and installs:
   - into .venv/: this project and its Python packages from PyPI (numpy, streamlit, plotly, onnx, onnxruntime,
     einops, ...: pyproject.toml lists them, with the test tools);
+  - into .plotly/: plotly.js's cartesian partial bundle from the npm registry, pinned by sha256 (without it the
+    app serves the full plotly.js that plotly ships);
   - into .directml/ (scripts/setup_directml.sh): DirectML's Linux library from the torch-directml wheel on PyPI,
     pinned by sha256 (torch itself is not installed), vkd3d-proton 2.14 built from its source tarball in
     ../shared/vendor (cloned from GitHub at v2.14 where that is absent), lavapipe from Debian 12's

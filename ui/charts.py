@@ -2,8 +2,9 @@
 "Download animated HTML" button whose file is made only when clicked.
 
 Figures are drawn by a small component (plotly_chart.js) that keeps one graph per key and redraws it in place, with
-the plotly.js of the Python plotly package served as a static file: the server launcher (serve/launch.py) publishes
-it with publish_plotly_js before the server listens; importing this module writes nothing."""
+plotly.js served as a static file (its cartesian partial bundle where the set-up fetched it, else the copy the Python
+plotly package ships: serve/plotly_bundle.py): the server launcher (serve/launch.py) publishes it with
+publish_plotly_js before the server listens; importing this module writes nothing."""
 
 import functools
 import hashlib
@@ -11,18 +12,18 @@ import json
 import os
 from pathlib import Path
 
-import plotly
 import streamlit as st
 from plotly.io.json import to_json_plotly
 from plotly.offline import get_plotlyjs_version
 
+from serve.plotly_bundle import served_plotly_js
 from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.export import animated_html, chart_config
 from viz.spec import SpecFigure
 
 from .sidebar import presenting
 
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+PLOTLY_JS = served_plotly_js()  # the cartesian partial bundle where the set-up fetched it (serve/plotly_bundle.py)
 # Cell labels, in CSS pixels: the browser fits them to the cells it draws, and leaves out those that would be smaller
 # than the minimum (plotly_chart.js, fitCellText); a projector wants them larger.
 CELL_TEXT = {"min": 10, "max": 16}
@@ -30,10 +31,10 @@ PROJECTOR_CELL_TEXT = {"min": 12, "max": 22}
 
 
 def publish_plotly_js(static_dir):
-    """Put the installed plotly.min.js in `static_dir`, the folder Streamlit serves at app/static/ (<app.py's
-    folder>/static, server.enableStaticServing in .streamlit/config.toml), unless it is there already. A replace,
+    """Put the app's plotly.js in `static_dir`, the folder Streamlit serves at app/static/ (<app.py's folder>/static,
+    server.enableStaticServing in .streamlit/config.toml), as plotly.min.js, unless it is there already. A replace,
     so that processes starting together never serve half a file."""
-    served = Path(static_dir) / PLOTLY_JS.name
+    served = Path(static_dir) / "plotly.min.js"
     if served.exists() and served.stat().st_size == PLOTLY_JS.stat().st_size:
         return
     served.parent.mkdir(exist_ok=True)

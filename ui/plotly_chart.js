@@ -113,9 +113,17 @@ function pointCount(values) {
   return bytes / (TYPED_BYTES[values?.dtype] ?? 1);
 }
 
+// The served plotly.js is the "cartesian" partial bundle where the set-up fetched it (serve/plotly_bundle.py), which
+// has no WebGL traces: asked once, and only by a figure large enough to want them.
+function hasScattergl() {
+  window.__dmlScattergl ??= "scattergl" in window.Plotly.PlotSchema.get().traces;
+  return window.__dmlScattergl;
+}
+
 function lighter(trace) {
   const invisibleTargets = trace.type === "scatter" && trace.mode === "markers" && trace.marker?.opacity === 0;
-  return webgl && invisibleTargets && pointCount(trace.x) >= WEBGL_FROM ? { ...trace, type: "scattergl" } : trace;
+  return webgl && invisibleTargets && pointCount(trace.x) >= WEBGL_FROM && hasScattergl()
+    ? { ...trace, type: "scattergl" } : trace;
 }
 
 // Cell labels sized to the cells as drawn: the server cannot know the window, and a size chosen for one width was 7 px
