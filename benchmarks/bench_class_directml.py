@@ -16,12 +16,12 @@ correctness under load).
 import argparse
 import contextlib
 import os
-import threading
 import time
 from pathlib import Path
 
+from support.load import PeakMemory, percentile, worker_pids
 from support.paths import ROOT
-from support.visitor import cpu_seconds, memory_of, process_tree, run_visitors, served_app, served_behind_nginx
+from support.visitor import memory_of, run_visitors, served_app, served_behind_nginx
 
 MiB = 1 << 20
 PAGES = ("depth_space", "bitwise_or", "split_join")
@@ -48,52 +48,6 @@ def distinct_plans(visitors):
     return plans
 
 
-def worker_pids(server_pid):
-    """The DirectML worker among the server's descendants (its command line names the worker module)."""
-    pids = []
-    for pid in process_tree(server_pid):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                if b"directml" in cmdline.read():
-                    pids.append(pid)
-        except OSError:
-            continue
-    return pids
-
-
-class Peaks:
-    """Peak resident memory of the server (with its worker) and of its DirectML worker alone, sampled every 50 ms,
-    and the last moment the server used CPU (to see when its background cross-checks ended)."""
-
-    def __init__(self, pid):
-        self.pid, self.server, self.worker, self.last_busy = pid, 0, 0, time.perf_counter()
-        self._stop = threading.Event()
-        self._cpu = cpu_seconds(pid)
-
-    def __enter__(self):
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-        return self
-
-    def _sample(self):
-        while not self._stop.wait(0.05):
-            self.server = max(self.server, memory_of(self.pid)[0])
-            self.worker = max(self.worker, sum(memory_of(p)[0] for p in worker_pids(self.pid)))
-            cpu = cpu_seconds(self.pid)
-            if cpu - self._cpu > 0.01:  # more than a tick of CPU in 50 ms: still working
-                self.last_busy = time.perf_counter()
-            self._cpu = cpu
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-
-def percentile(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 @contextlib.contextmanager
 def one_process(root, env):
     with served_app(root=root, env=env) as (url, process):
@@ -112,7 +66,7 @@ def round_of(root, name, plans, quiet_seconds, env=None, serve=one_process):
         # The launcher starts the worker before it listens; one look at the Overview finishes the session imports.
         run_visitors(url, [[("", "")]])
         before = memory_of(process.pid)[0]
-        with Peaks(process.pid) as peaks:
+        with PeakMemory(process.pid) as peaks:
             start = time.perf_counter()
             visits = run_visitors(url, plans)
             pages_done = time.perf_counter() - start
@@ -125,7 +79,7 @@ def round_of(root, name, plans, quiet_seconds, env=None, serve=one_process):
         workers = worker_pids(process.pid)
     print(f"| {name} | {len(plans)} | {len(visits)} | {sum(not v.ok for v in visits)} | "
           f"{percentile(seconds, .5):.2f} | {percentile(seconds, .95):.2f} | {max(seconds):.2f} | {pages_done:.1f} | "
-          f"{checks_done:.1f} | {before / MiB:.0f} | {peaks.server / MiB:.0f} | {peaks.worker / MiB:.0f} | "
+          f"{checks_done:.1f} | {before / MiB:.0f} | {peaks.peak / MiB:.0f} | {peaks.worker / MiB:.0f} | "
           f"{after / MiB:.0f} | {len(workers)} |")
 
 

@@ -19,6 +19,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
+from support.load import PeakMemory
 from support.paths import ROOT
 from support.visitor import memory_of, run_visitors, served_app, upload_files
 
@@ -156,27 +157,17 @@ def served(root, freeze_escapes):
         uploaded = []
         spam = threading.Thread(target=lambda: uploaded.extend(asyncio.run(upload_files(
             url, [(f"spam{i}.onnx", bytes(15_000_000)) for i in range(30)], page="onnx_model"))))
-        peak, stop = [start], threading.Event()
-
-        def sample():
-            while not stop.is_set():
-                peak.append(memory_of(process.pid)[0])
-                time.sleep(0.05)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        spam.start()
-        began = time.perf_counter()
-        visits = run_visitors(url, attacks + [CLASS * 2 for _ in range(10)])
-        spam.join()
-        stop.set()
-        sampler.join()
+        with PeakMemory(process.pid) as memory:
+            spam.start()
+            began = time.perf_counter()
+            visits = run_visitors(url, attacks + [CLASS * 2 for _ in range(10)])
+            spam.join()
         attacked, class_visits = visits[:5], visits[5:]
         out["class under attack: p50 / p95 / max s (failed)"] = "%s (%d)" % times(class_visits)
         out["attack pages: freeze, split, 3 cap-size (s)"] = ", ".join(f"{v.seconds:.1f}" for v in attacked)
         out["attack phase wall s"] = f"{time.perf_counter() - began:.1f}"
         out["server MB: start / peak attacked / idle after"] = \
-            f"{start / MiB:,.0f} / {max(peak) / MiB:,.0f} / {memory_of(process.pid)[0] / MiB:,.0f}"
+            f"{start / MiB:,.0f} / {max(start, memory.peak) / MiB:,.0f} / {memory_of(process.pid)[0] / MiB:,.0f}"
         out["30 uploads of 15 MB: HTTP statuses"] = ", ".join(f"{s} x{uploaded.count(s)}"
                                                              for s in sorted(set(uploaded), key=str))
         shared = heavy_workbench(url)

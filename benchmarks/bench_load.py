@@ -12,41 +12,16 @@ client costs little and the server's cores are what is measured.
 import argparse
 import json
 import statistics
-import threading
 import time
 from pathlib import Path
 
+from support.load import PeakMemory, percentile
 from support.paths import ROOT
 from support.visitor import cpu_seconds, memory_of, run_visitors, served_app, served_behind_nginx
 
 DEFAULT_PAGES = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
 CAP_LINK = "dtype=FLOAT64&pattern=random&seed={}&C=64&H=512&W=512"
 MiB = 1 << 20
-
-
-class Sampler:
-    """Peak resident memory of a process, sampled every 50 ms."""
-
-    def __init__(self, pid):
-        self.pid, self.peak, self._stop = pid, 0, threading.Event()
-
-    def __enter__(self):
-        def run():
-            while not self._stop.is_set():
-                self.peak = max(self.peak, memory_of(self.pid)[0])
-                time.sleep(0.05)
-        self._thread = threading.Thread(target=run, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-
-def percentile(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def row(cells):
@@ -63,7 +38,7 @@ def visitors_table(root, counts, repeat, runtimes):
     for runtime, count in ((runtime, count) for runtime in runtimes for count in counts):
         # Pointing the app at a folder with no DirectML in it leaves ONNX Runtime alone, as on a machine without it.
         env = {} if runtime == "DirectML on" else {"DML_VISUALIZER_DIRECTML": "/nonexistent"}
-        with served_app(root=root, env=env) as (url, process), Sampler(process.pid) as memory:
+        with served_app(root=root, env=env) as (url, process), PeakMemory(process.pid) as memory:
             plans = [[DEFAULT_PAGES[(i + k) % len(DEFAULT_PAGES)] for k in range(repeat)] for i in range(count)]
             cpu = cpu_seconds(process.pid)
             start = time.perf_counter()
@@ -85,7 +60,7 @@ def cap_series(root, links):
         base = memory_of(process.pid)[0]
         resident, seconds, peaks = [], [], []
         for seed in range(1, links + 1):
-            with Sampler(process.pid) as memory:
+            with PeakMemory(process.pid) as memory:
                 [visit] = run_visitors(url, [[("depth_space", CAP_LINK.format(seed))]])
             resident.append(memory_of(process.pid)[0])
             seconds.append(visit.seconds)
@@ -94,7 +69,7 @@ def cap_series(root, links):
               + ", ".join(f"{r / MiB:.0f}" for r in resident))
         print(f"- one cap-size run: {statistics.median(seconds):.2f} s median; peak during a run "
               f"{max(p - r for p, r in zip(peaks, [base, *resident])) / MiB:.0f} MB above the resident before it")
-        with Sampler(process.pid) as memory:
+        with PeakMemory(process.pid) as memory:
             start = time.perf_counter()
             visits = run_visitors(url, [[("depth_space", CAP_LINK.format(1000 + k))] for k in range(10)])
             wall = time.perf_counter() - start
