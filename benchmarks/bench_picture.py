@@ -21,37 +21,18 @@ import os
 
 from playwright.sync_api import sync_playwright
 
-from support.browser import CHROMIUM, CHROMIUM_ARGS
+from support.browser import CHROMIUM, CHROMIUM_ARGS, SETTINGS_GROUPS, visible_share
 from support.paths import ROOT
 from support.visitor import served_app
 
-# Each operator page's controls: the toolbar's popovers before issue 22, its groups of settings beside the figure
-# after; the same labels.
-CONTROLS = {
-    "depth_space": ("Shape", "Order", "Presets", "Play & explain"),
-    "bitwise_or": ("Operands", "Presets", "Play & explain", "Drawn elements"),
-    "split_join": ("Operator & sizes", "Presets", "Play & explain", "Drawn plane"),
-    "layouts": ("Presets", "InputTensor", "OutputTensor", "Memory maps"),
-}
 WINDOWS = ((1400, 1000), (800, 900))
 PROJECTOR = (1280, 720)
 TIMEOUT = 60_000
 CHART = ".js-plotly-plot .main-svg"
+# Not support.browser's SETTLED: a checkout before issue 21 does not mark its charts aria-busy, so any mark but busy
+# counts; and the first figure is any plotly plot (`--before`'s charts have no .dml-chart class).
 SETTLED = """() => !document.querySelector('[data-testid="stStatusWidget"]')
     && [...document.querySelectorAll('.dml-chart')].every(c => c.getAttribute('aria-busy') !== 'true')"""
-VISIBLE_SHARE = """() => {
-    const plot = document.querySelector('.js-plotly-plot');
-    const box = plot.getBoundingClientRect();
-    let seen = 0, all = 0;
-    for (let i = 0; i < 30; i++) for (let j = 0; j < 30; j++) {
-        const x = box.left + (i + 0.5) * box.width / 30, y = box.top + (j + 0.5) * box.height / 30;
-        all += 1;
-        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-        const hit = document.elementFromPoint(x, y);
-        if (hit && plot.contains(hit)) seen += 1;
-    }
-    return seen / all;
-}"""
 PROJECTED = """() => {
     const plot = document.querySelector('.js-plotly-plot');
     const play = [...plot.querySelectorAll('.updatemenu-button')].find(b => b.textContent.trim() === 'Play');
@@ -99,7 +80,7 @@ def in_sight(browser, url, size, labels):
         for label in labels:
             close = open_control(page, label)
             page.wait_for_function(SETTLED, timeout=TIMEOUT)
-            shares.append((page.evaluate(VISIBLE_SHARE), label))
+            shares.append((visible_share(page, ".js-plotly-plot"), label))
             close()
         return min(shares)
     finally:
@@ -118,7 +99,7 @@ def projected(browser, url):
 
 
 def measure(browser, name, url):
-    for path, labels in CONTROLS.items():
+    for path, labels in SETTINGS_GROUPS.items():
         sight = [in_sight(browser, f"{url}/{path}", size, labels) for size in WINDOWS]
         shown = projected(browser, f"{url}/{path}")
         sight_text = "  ".join(f"{w}x{h}: {share:4.0%} ({label} open)"

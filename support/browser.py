@@ -17,6 +17,29 @@ CHROMIUM_ARGS = [
 CHART = ".dml-chart.js-plotly-plot"
 
 LOAD_TIMEOUT = 60_000
+# Each operator page's groups of settings beside the figure (ui/toolbar.py), those it shows at its default settings
+# (the toolbar's popovers had the same labels before issue 22).
+SETTINGS_GROUPS = {
+    "depth_space": ("Shape", "Order", "Presets", "Play & explain"),
+    "bitwise_or": ("Operands", "Presets", "Play & explain", "Drawn elements"),
+    "split_join": ("Operator & sizes", "Presets", "Play & explain", "Drawn plane"),
+    "layouts": ("Presets", "InputTensor", "OutputTensor", "Memory maps"),
+}
+# Points on a 30x30 grid over the first figure's box count when they are inside the window and the element drawn
+# there is the figure's own.
+_VISIBLE_SHARE = """(selector) => {
+    const plot = document.querySelector(selector);
+    const box = plot.getBoundingClientRect();
+    let seen = 0, all = 0;
+    for (let i = 0; i < 30; i++) for (let j = 0; j < 30; j++) {
+        const x = box.left + (i + 0.5) * box.width / 30, y = box.top + (j + 0.5) * box.height / 30;
+        all += 1;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && plot.contains(hit)) seen += 1;
+    }
+    return seen / all;
+}"""
 
 
 def group(page, label):
@@ -80,3 +103,8 @@ def assert_clean(page):
     """No exception element on the page and no JavaScript error (page.js_errors, recorded by the page fixture)."""
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not page.js_errors, page.js_errors
+
+
+def visible_share(page, chart=CHART):
+    """The share of the first figure matching `chart` that is on screen and not covered (0 to 1)."""
+    return page.evaluate(_VISIBLE_SHARE, chart)

@@ -6,38 +6,16 @@ import re
 
 import pytest
 
-from support.browser import open_group, wait_until_settled
+from support.browser import SETTINGS_GROUPS, open_group, visible_share, wait_until_settled
 from support.paths import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 60_000
-# Each operator page's groups of settings beside the figure, those it shows at its default settings.
-GROUPS = {
-    "depth_space": ("Shape", "Order", "Presets", "Play & explain"),
-    "bitwise_or": ("Operands", "Presets", "Play & explain", "Drawn elements"),
-    "split_join": ("Operator & sizes", "Presets", "Play & explain", "Drawn plane"),
-    "layouts": ("Presets", "InputTensor", "OutputTensor", "Memory maps"),
-}
 WINDOWS = {"1400": (1400, 1000), "800": (800, 900)}
 PROJECTOR = (1280, 720)
 IN_SIGHT = 0.9  # the share of the first figure a learner sees while changing a setting
 
-# The share of the first figure on screen and not covered: points on a grid over its box count when they are inside
-# the window and the element drawn there is the figure's own.
-VISIBLE_SHARE = """() => {
-    const plot = document.querySelector('.dml-chart.js-plotly-plot');
-    const box = plot.getBoundingClientRect();
-    let seen = 0, all = 0;
-    for (let i = 0; i < 30; i++) for (let j = 0; j < 30; j++) {
-        const x = box.left + (i + 0.5) * box.width / 30, y = box.top + (j + 0.5) * box.height / 30;
-        all += 1;
-        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-        const hit = document.elementFromPoint(x, y);
-        if (hit && plot.contains(hit)) seen += 1;
-    }
-    return seen / all;
-}"""
 # The cell numbers drawn on screen (labels plotly_chart.js leaves out are transparent): font size and the box of each
 # one's digits. A text's own box is its line box, 1.4 em high, which overlaps the next row's wherever rows are under
 # 1.4 em apart although the digits (0.72 em high, around the box's middle) stand clear of each other: the digits'
@@ -73,13 +51,13 @@ def shoot(page, name):
 
 
 @pytest.mark.parametrize("size", list(WINDOWS))
-@pytest.mark.parametrize("path", list(GROUPS))
+@pytest.mark.parametrize("path", list(SETTINGS_GROUPS))
 def test_the_first_figure_stays_in_sight_with_any_group_of_settings_open(browser, app_url, path, size):
     context, page = window(browser, f"{app_url}/{path}", WINDOWS[size])
     try:
-        for label in GROUPS[path]:
+        for label in SETTINGS_GROUPS[path]:
             open_group(page, label)
-            share = page.evaluate(VISIBLE_SHARE)
+            share = visible_share(page)
             assert share >= IN_SIGHT, f"{label} open: {share:.0%} of the first figure in sight"
         shoot(page, f"{path}_{size}_groups_open")
         assert not page.js_errors, page.js_errors
@@ -108,14 +86,14 @@ def test_the_figure_redraws_while_its_group_stays_open(browser, app_url, size, p
         page.wait_for_function(f"() => ({TITLES})().includes({drawn!r})", timeout=TIMEOUT)
         wait_until_settled(page)
         assert group.locator("details[open]").count() == 1  # still open: the learner watched it change
-        assert page.evaluate(VISIBLE_SHARE) >= IN_SIGHT
+        assert visible_share(page) >= IN_SIGHT
         shoot(page, f"{path}_{size}_changed_with_{label.replace(' ', '_')}_open")
         assert not page.js_errors, page.js_errors
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("path", list(GROUPS))
+@pytest.mark.parametrize("path", list(SETTINGS_GROUPS))
 def test_a_projector_shows_the_whole_first_figure_its_play_and_the_k_hint(browser, app_url, path):
     context, page = window(browser, f"{app_url}/{path}?present=true", PROJECTOR)
     try:
