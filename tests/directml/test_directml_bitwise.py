@@ -12,10 +12,10 @@ import pytest
 import ops
 from ops.runtime import directml as dml
 from ops.runtime.directml_check import packed_desc
+from support.observed import SHIFTS, SHIFTS_PAST_THE_WIDTH
 
 pytestmark = pytest.mark.directml
 
-SHIFTS = ["ELEMENT_WISE_BIT_SHIFT_LEFT", "ELEMENT_WISE_BIT_SHIFT_RIGHT"]
 UNSIGNED = ["UINT8", "UINT16", "UINT32", "UINT64"]
 
 
@@ -52,23 +52,8 @@ def test_shifts_by_every_amount_are_the_core_s(directml, name, data_type):
     assert report.matches, report.note
 
 
-# The rows of tests/unit/test_bitwise_family.py's OBSERVED, asked of DirectML again.
-OBSERVED = [
-    ("UINT8", 0x8B, [0, 1, 7, 8, 31, 32, 33, 255],
-     [0x8B, 0x16, 0x80, 0x00, 0x00, 0x8B, 0x16, 0x00], [0x8B, 0x45, 0x01, 0x00, 0x00, 0x8B, 0x45, 0x00]),
-    ("UINT16", 0x800B, [15, 16, 32, 33, 256],
-     [0x8000, 0x0000, 0x800B, 0x0016, 0x800B], [0x0001, 0x0000, 0x800B, 0x4005, 0x800B]),
-    ("UINT32", 0x8000000B, [31, 32, 33, 35, 64, 255],
-     [0x80000000, 0x8000000B, 0x16, 0x58, 0x8000000B, 0x80000000], [1, 0x8000000B, 0x40000005, 0x10000001,
-                                                                      0x8000000B, 1]),
-    ("UINT64", 0x800000000000000B, [63, 64, 65, 128, 255, 2**32, 2**32 + 1, 2**63],
-     [0x8000000000000000, 0xB00000000, 0x1600000000, 0xB00000000, 0x8000000000000000, 0x800000000000000B, 0x16,
-      0x800000000000000B],
-     [1, 0x80000000, 0x40000000, 0x80000000, 1, 0x800000000000000B, 0x4000000000000005, 0x800000000000000B]),
-]
-
-
-@pytest.mark.parametrize("data_type, a, shifts, left, right", OBSERVED, ids=[row[0] for row in OBSERVED])
+@pytest.mark.parametrize("data_type, a, shifts, left, right", SHIFTS_PAST_THE_WIDTH,
+                         ids=[row[0] for row in SHIFTS_PAST_THE_WIDTH])
 def test_directml_still_writes_the_observed_bytes(directml, data_type, a, shifts, left, right):
     dtype = ops.numpy_dtype(data_type)
     x, b = np.full(len(shifts), a, dtype), np.array(shifts, dtype)

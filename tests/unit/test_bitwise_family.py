@@ -22,10 +22,10 @@ from ops.descriptors.validate import normalized_dispatchable
 from ops.frameworks.onnx_models import cross_check_node, open_onnx_model
 from ops.operators import operator
 from support.cpp import MOCK_HEADER
+from support.observed import SHIFTS, SHIFTS_PAST_THE_WIDTH
 from support.specs import bitwise_spec
 
 FAMILY = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
-SHIFTS = ["ELEMENT_WISE_BIT_SHIFT_LEFT", "ELEMENT_WISE_BIT_SHIFT_RIGHT"]
 
 
 def random_bits(rng, shape, data_type):
@@ -118,24 +118,8 @@ def test_logic_on_float_bits():
 
 # ---------------------------------------------------------------- shifts: what DirectML wrote
 
-# Bytes DirectML 1.13 (feature level 6_2, on vkd3d-proton and lavapipe) wrote for these shifts of one element
-# (docs/directml.md, "Shifts past the width"; tests/directml/test_directml_bitwise.py asks DirectML again).
-OBSERVED = [
-    ("UINT8", 0x8B, [0, 1, 7, 8, 31, 32, 33, 255],
-     [0x8B, 0x16, 0x80, 0x00, 0x00, 0x8B, 0x16, 0x00], [0x8B, 0x45, 0x01, 0x00, 0x00, 0x8B, 0x45, 0x00]),
-    ("UINT16", 0x800B, [15, 16, 32, 33, 256],
-     [0x8000, 0x0000, 0x800B, 0x0016, 0x800B], [0x0001, 0x0000, 0x800B, 0x4005, 0x800B]),
-    ("UINT32", 0x8000000B, [31, 32, 33, 35, 64, 255],
-     [0x80000000, 0x8000000B, 0x16, 0x58, 0x8000000B, 0x80000000], [1, 0x8000000B, 0x40000005, 0x10000001,
-                                                                      0x8000000B, 1]),
-    ("UINT64", 0x800000000000000B, [63, 64, 65, 128, 255, 2**32, 2**32 + 1, 2**63],
-     [0x8000000000000000, 0xB00000000, 0x1600000000, 0xB00000000, 0x8000000000000000, 0x800000000000000B, 0x16,
-      0x800000000000000B],
-     [1, 0x80000000, 0x40000000, 0x80000000, 1, 0x800000000000000B, 0x4000000000000005, 0x800000000000000B]),
-]
-
-
-@pytest.mark.parametrize("data_type, a, amounts, left, right", OBSERVED, ids=[row[0] for row in OBSERVED])
+@pytest.mark.parametrize("data_type, a, amounts, left, right", SHIFTS_PAST_THE_WIDTH,
+                         ids=[row[0] for row in SHIFTS_PAST_THE_WIDTH])
 def test_shifts_past_the_width_are_directml_s(data_type, a, amounts, left, right):
     dtype = ops.numpy_dtype(data_type)
     x, b = np.full(len(amounts), a, dtype), np.array(amounts, dtype)
