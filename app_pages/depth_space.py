@@ -1,66 +1,30 @@
 """DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1: the page's settings, its tile figures, and its calls' panels."""
 
-import dataclasses
 import functools
 
 import numpy as np
 import streamlit as st
 
-from ops import Call, DescriptorError, QuizSettings, index_formula
-from ops.descriptors.fixes import depth_space_fixes, inverse_shape
+from ops import Call, DescriptorError, QuizSettings
+from ops.descriptors.fixes import inverse_shape
 from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
 from ui import charts, explain, url_state, work
+from ui import depth_space_work as dsw
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
 from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
 from ui.shared import admitted, fragment
-from ui.toolbar import group, sizes_text, summary
-from viz.depth_space_fig import describe_pick, drawn_window, input_only, pick_from_selection, side_shapes
+from ui.toolbar import group, summary
+from viz.depth_space_fig import drawn_window, side_shapes
 from viz.export import file_stem
 
 DEFAULTS = {"direction": "depth_to_space", "N": 1, "C": 8, "H": 2, "W": 3, "BlockSize": 2, "Order": ORDERS[0]}
-COMPARE = "compare"
 # Radio options are their own labels: the value names keep links short and readable; the explanations go in the
 # captions.
 ORDER_CAPTIONS = ["ONNX DepthToSpace DCR", "ONNX DepthToSpace CRD", "both orders side by side"]
 SIZE_MAX = 1 << 20
 BLOCK_MAX = 64  # one 64x64 block is the whole drawing budget
-FIGURE_WIDTH = 1100
-SEED = dict(N=1, C=8, H=2, W=3, BlockSize=2, direction="depth_to_space", dtype="UINT32", pattern="coded")
-WINDOW_KEYS = ("ds_batch", "ds_channel", "ds_row", "ds_col")
-START_OVER = dict.fromkeys(WINDOW_KEYS, 0)  # a preset or a fix starts the drawn window over
-PRESETS = {label: dict(values, **START_OVER) for label, values in {
-    "Seed example, DEPTH_COLUMN_ROW": dict(SEED, Order="DEPTH_COLUMN_ROW"),
-    "Seed example, COLUMN_ROW_DEPTH": dict(SEED, Order="COLUMN_ROW_DEPTH"),
-    "Seed example, both orders": dict(SEED, Order=COMPARE),
-    "Space → depth of {1,2,4,6}": dict(SEED, C=2, H=4, W=6, direction="space_to_depth", Order=COMPARE),
-    "Bigger than the drawing: {2,64,32,32}, BlockSize 4": dict(SEED, N=2, C=64, H=32, W=32, BlockSize=4,
-                                                               Order="DEPTH_COLUMN_ROW"),
-}.items()}
-
-
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """The page's settings: one input shape, one direction, one or both orders."""
-
-    spec: object  # ui.work.ValueSpec
-    shape: tuple
-    block_size: int
-    orders: tuple
-    direction: str
-
-    @property
-    def op(self):
-        return DIRECTIONS[self.direction]
-
-    def call(self, order):
-        """The ops Call of one order (checked: only for settings the core accepted)."""
-        return Call.of(self.op, [self.shape], self.spec.data_type, block_size=self.block_size, order=order)
-
-    def work_bytes(self):
-        """The input, each order's output and its cross-check copy."""
-        return self.spec.nbytes(self.shape) * (1 + 2 * len(self.orders))
 
 
 def carry_shape_over():
@@ -71,7 +35,7 @@ def carry_shape_over():
     sizes = [st.session_state.get(name, DEFAULTS[name]) for name in DIMENSION_NAMES]
     shape = inverse_shape(old, sizes, st.session_state.get("BlockSize", DEFAULTS["BlockSize"]))
     if shape is not None:  # invalid settings have no output to carry over: they stay, with their fixes
-        url_state.put_many(dict(zip(DIMENSION_NAMES, shape), **START_OVER))
+        url_state.put_many(dict(zip(DIMENSION_NAMES, shape), **dsw.START_OVER))
     url_state.put(DepthSpacePage.pick, None)
 
 
@@ -100,57 +64,15 @@ def window_controls(depth_shape, block_size, direction):
 def show_pick(s):
     """The picked input element's caption, or None when nothing is picked (or the pick no longer fits)."""
     pick = url_state.value(DepthSpacePage.pick, None)
-    described = None if pick is None or len(pick) != 1 else [
-        describe_pick(pick[0], s.shape, s.block_size, order, s.direction) for order in s.orders]
-    if described is None or None in described:
+    lines = None if pick is None else dsw.pick_lines(s, pick)
+    if lines is None:
         if pick is not None:
             url_state.put(DepthSpacePage.pick, None)  # picked under other settings: it no longer means anything
         return None  # the page's introduction says what a click does
-    lines = [f"{order}: input {source} (flat {pick[0]}) → output {destination} (flat {out_flat})"
-             for order, (source, destination, out_flat) in zip(s.orders, described)]
     left, right = st.columns([5, 1])
     left.info("  \n".join(lines), icon=":material/ads_click:")
     right.button("Clear highlight", key="ds_clear_pick", on_click=clear_pick, args=(DepthSpacePage.pick,))
     return pick[0]
-
-
-def inputs_of(s):
-    return [work.values(s.spec, s.shape)]
-
-
-def outputs_of(s, order):
-    return [work.depth_space(s.spec, s.shape, s.block_size, order, s.direction)]
-
-
-def picked_input(selection):
-    flat = pick_from_selection(selection)
-    return None if flat is None else (flat,)
-
-
-def element_formula(s, order, cell):
-    return index_formula(s.call(order), cell)
-
-
-def reveal(s, question):
-    """The question's element outlined in the input and where it lands: the whole tensor when it fits the
-    drawing, else the window starting at the element."""
-    depth_shape, _ = side_shapes(s.shape, s.block_size, s.direction)
-    window = drawn_window(depth_shape, s.block_size)
-    if not window.is_whole(depth_shape):
-        n, c, h, w = question.destination if s.direction == "depth_to_space" else question.source
-        window = drawn_window(depth_shape, s.block_size, n, c, h // s.block_size, w // s.block_size)
-    picture = work.depth_space_picture(s.spec, s.shape, s.block_size, s.orders[0], s.direction, window, FIGURE_WIDTH)
-    return work.picked("depth_space", picture, int(np.ravel_multi_index(question.source, s.shape)))
-
-
-def ask(s, question):
-    """The input a question is about, without the answer: the drawn window of the page, the element outlined when
-    the question names one of the input's."""
-    depth_shape, _ = side_shapes(s.shape, s.block_size, s.direction)
-    picture = work.depth_space_picture(s.spec, s.shape, s.block_size, s.orders[0], s.direction,
-                                       drawn_window(depth_shape, s.block_size), FIGURE_WIDTH)
-    pick = int(np.ravel_multi_index(question.cell, s.shape)) if question.kind == "where" else None
-    return input_only(picture, pick)
 
 
 @fragment
@@ -159,9 +81,9 @@ def figures(s, window, steps_on, speed):
     with admitted(s.work_bytes(), "this tensor"):
         if steps_on:
             pictures = [(order, work.depth_space_picture(s.spec, s.shape, s.block_size, order, s.direction, window,
-                                                         FIGURE_WIDTH)) for order in s.orders]
+                                                         dsw.FIGURE_WIDTH)) for order in s.orders]
             # Step k is the same output cell under both orders: one Play shows where each order reads it from.
-            explain.stepper("depth_space", pictures, lambda order, step: element_formula(s, order, step.source),
+            explain.stepper("depth_space", pictures, lambda order, step: dsw.element_formula(s, order, step.source),
                             "ds", speed)
             return
         drawn = (s, window)
@@ -179,7 +101,7 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
         if len(s.orders) > 1:
             st.subheader(order)
         picture = work.depth_space_picture(s.spec, s.shape, s.block_size, order, s.direction, window,
-                                           FIGURE_WIDTH)
+                                           dsw.FIGURE_WIDTH)
         figure = work.picked("depth_space", picture, pick)
         if not interactive:
             charts.picture(figure, chart_key, f"Last valid view: {order}")
@@ -187,10 +109,10 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
         charts.show(explain.with_speed(figure, speed), chart_key,
                     file_stem(s.op, order, s.spec.data_type, *s.shape, f"bs{s.block_size}"),
                     f"{s.op} {order}, {s.spec.data_type} {list(s.shape)}, BlockSize {s.block_size}",
-                    on_select=functools.partial(remember_pick, DepthSpacePage.pick, chart_key, picked_input))
+                    on_select=functools.partial(remember_pick, DepthSpacePage.pick, chart_key, dsw.picked_input))
         if pick is not None:
             explain.formula_block(f"{order}: the index formula for the picked element",
-                                  functools.partial(element_formula, s, order, np.unravel_index(pick, s.shape)))
+                                  functools.partial(dsw.element_formula, s, order, np.unravel_index(pick, s.shape)))
 
 
 class DepthSpacePage(OperatorPage):
@@ -199,7 +121,7 @@ class DepthSpacePage(OperatorPage):
     introduction = ("Where every element goes when channels become space (or space becomes channels). "
                     "Click a cell to follow it.")
     groups = ("Shape", "Order")
-    presets = PRESETS
+    presets = dsw.PRESETS
 
     def controls(self, boxes, settings):
         shape_box, order_box = boxes
@@ -220,25 +142,21 @@ class DepthSpacePage(OperatorPage):
                        "{N, C, H, W} → {N, C/BlockSize², H·BlockSize, W·BlockSize}. **DML_SPACE_TO_DEPTH1** is its "
                        "inverse.")
         with order_box:
-            order = url_state.widget(st.radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, COMPARE],
+            order = url_state.widget(st.radio, "Order", "Order", DEFAULTS["Order"], options=[*ORDERS, dsw.COMPARE],
                                      captions=ORDER_CAPTIONS)
             st.caption("The Order decides which channel lands where: DEPTH_COLUMN_ROW reads the depth as (row, "
                        "column, channel), COLUMN_ROW_DEPTH as (channel, row, column). Each cell is colored by its "
                        "input channel.")
-        orders = tuple(ORDERS) if order == COMPARE else (order,)
-        return Settings(settings.values, tuple(int(s) for s in sizes), int(block_size), orders, direction)
+        orders = tuple(ORDERS) if order == dsw.COMPARE else (order,)
+        return dsw.Settings(settings.values, tuple(int(s) for s in sizes), int(block_size), orders, direction)
 
     def line(self, s, settings):
-        output = inverse_shape(s.direction, s.shape, s.block_size)
-        shapes = sizes_text(s.shape) + (f" → {sizes_text(output)}" if output is not None else "")
-        return [s.op, shapes, f"BlockSize {s.block_size}", "both orders" if len(s.orders) > 1 else s.orders[0],
-                settings.data_type]
+        return dsw.line(s, settings.data_type)
 
     def configure(self, s, settings):
-        negative = [f"{name} = {size}" for name, size in zip(DIMENSION_NAMES, s.shape) if size < 0]
-        if negative:  # the inputs have no lower bound (see controls); numpy would refuse these with a traceback
-            raise Refused(f"InputTensor Sizes {list(s.shape)}: {', '.join(negative)} is not a size (at least 1)",
-                          depth_space_fixes(s.direction, s.shape, s.block_size), s)
+        negative = dsw.negative_sizes(s)
+        if negative:  # the inputs have no lower bound (see controls)
+            raise Refused(negative, s.fixes(), s)
         return s
 
     def work_bytes(self, s):
@@ -247,23 +165,23 @@ class DepthSpacePage(OperatorPage):
     def compute(self, s):
         try:
             for order in s.orders:
-                outputs_of(s, order)
+                dsw.outputs_of(s, order)
         except DescriptorError as exc:
-            raise Refused(str(exc), depth_space_fixes(s.direction, s.shape, s.block_size), s) from None
+            raise Refused(str(exc), s.fixes(), s) from None
 
     def quiz(self, s):
         # Compare mode quizzes on the first order; the prompt names it.
-        return QuizSettings(s.call(s.orders[0])), functools.partial(reveal, s)
+        return QuizSettings(s.call(s.orders[0])), functools.partial(dsw.reveal, s)
 
     def quiz_input(self, s, question):
-        return ask(s, question)
+        return dsw.ask(s, question)
 
     def figure(self, s, steps_on, speed):
         depth_shape, _ = side_shapes(s.shape, s.block_size, s.direction)
         try:
             window = window_controls(depth_shape, s.block_size, s.direction)
         except DescriptorError as exc:
-            raise Refused(str(exc), depth_space_fixes(s.direction, s.shape, s.block_size), s) from None
+            raise Refused(str(exc), s.fixes(), s) from None
         if not window.is_whole(depth_shape):
             summary(self.row, ["Drawn: " + window.describe(depth_shape, s.direction)])
         figures(s, window, steps_on, speed)
@@ -274,11 +192,12 @@ class DepthSpacePage(OperatorPage):
     def panels(self, s, refusal=None):
         return [Panels(Call(s.op, s.spec.data_type, (s.shape,), (("block_size", s.block_size), ("order", order))),
                        Arrays(("depth_space", s.spec, s.shape, s.block_size, order, s.direction),
-                              functools.partial(inputs_of, s), functools.partial(outputs_of, s, order), refusal),
+                              functools.partial(dsw.inputs_of, s), functools.partial(dsw.outputs_of, s, order),
+                              refusal),
                        f"ds_{order}", f"Panels: {order}" if len(s.orders) > 1 else None) for order in s.orders]
 
     def fix_settings(self, fix, s):
-        return dict(fix.as_dict, **START_OVER)
+        return dict(fix.as_dict, **dsw.START_OVER)
 
 
 render(DepthSpacePage())
