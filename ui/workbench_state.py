@@ -1,4 +1,5 @@
-"""Pure helpers behind the descriptor workbench: model sources, size arithmetic and descriptor presets."""
+"""Pure helpers behind the descriptor workbench: model sources and their link form, size arithmetic, descriptor presets
+and the desc built from the builder's fields, the rows of its reports."""
 
 import base64
 import binascii
@@ -13,13 +14,17 @@ from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from ops.descriptors.layouts import identity_descs
 from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
 from ops.operators import operator
-from ops.tensor_desc import Problem, join_path, packed_strides, round_up, strided_write
-from ui import echo
+from ops.tensor_desc import Problem, join_path, packed_strides, parse_tensor_desc, round_up, strided_write
+from ui import echo, url_state
+from ui.values import parse_int_list
+from viz.memory_map_fig import default_columns
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 PARTIAL_EXAMPLES_DIR = EXAMPLES_DIR / "partial"
 MAX_MODEL_BYTES = MAX_TEXT_BYTES
+# A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
+ELEMENT_CAP = 2**20
 
 # Shapes that show one idea each in the memory map.
 PRESETS = {
@@ -46,6 +51,18 @@ def matching_preset(sizes_text, strides_text):
                  if preset_texts(name) == {"wb_sizes": sizes_text, "wb_strides": strides_text}), CUSTOM)
 
 
+def builder_desc(data_type, sizes_text, strides_text, total_text):
+    """(TensorDesc or None, [Problem]) from the builder's fields (blank Strides: packed, blank total: implied);
+    DescriptorError naming the field for text that is not a list of integers."""
+    obj = {"DataType": data_type, "Sizes": list(parse_int_list(sizes_text, "Sizes"))}
+    if strides_text.strip():
+        obj["Strides"] = list(parse_int_list(strides_text, "Strides", minimum=0))
+    if total_text.strip():
+        obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0,
+                                                       max_count=1)[0]
+    return parse_tensor_desc(obj, "desc")
+
+
 class LinkCodec:
     """Model text <-> a URL-safe compressed form, so a pasted model travels in the page's link; decoding refuses
     what does not inflate to a bounded text."""
@@ -68,6 +85,13 @@ class LinkCodec:
 
 
 LINK_CODEC = LinkCodec()
+
+
+def travels_in_link(text):
+    """Whether a pasted model text fits in the page's link once packed (LINK_CODEC)."""
+    # Compressing a text past the model cap (a crafted message can carry far more than the box lets one type)
+    # would cost more than the model is allowed to; such a text is refused by its size, uncompressed.
+    return len(text) <= MAX_MODEL_BYTES and len(LINK_CODEC.encode(text)) <= url_state.LINK_VALUE_CHARS
 
 
 DXDISPATCH_EXAMPLES_DIR = EXAMPLES_DIR / "dxdispatch"
@@ -121,6 +145,11 @@ def size_arithmetic(data_type, sizes, strides=None):
     ], implied
 
 
+def natural_columns(desc, unit):
+    """The cells per row of a desc's memory map that line its padding up (viz.memory_map_fig.default_columns), a cell
+    being one element or one byte."""
+    cells_per_element = desc.element_size if unit == "byte" else 1
+    return default_columns(desc.Sizes, desc.Strides, desc.buffer_elements) * cells_per_element
 
 
 def json_kind(value):

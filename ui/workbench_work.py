@@ -5,19 +5,25 @@ visitor: 30 visitors on one heavy link waited 55 s each where one took 1.35 s. H
 shows of it (its printed lines, and for each drawn dispatch its heatmaps and cross-check verdict), computed once per
 model for the whole server: a run's own arrays (up to 128 MB) are too large to keep, so keeping them would have meant
 running again for every visitor. The others wait for that computation (serve.cache.SharedCache) and share it.
+
+Every run is held here to the workbench's element cap (a model is untrusted data) and admitted to the work budget.
 """
 
 import dataclasses
 import hashlib
 
 from ops import DescriptorError, cross_check, run_model_partial
-from ops.descriptors.dxdispatch import run_model_detailed
+from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_model_detailed
+from ops.guard import element_cap_set_to
 from viz.memory_map_fig import memory_map_figure
 from viz.workbench_fig import color_limits, tensor_heatmap
 
 from . import echo
 from . import workbench_state as wb
-from .shared import CACHE, shared
+from .shared import CACHE, admitted, shared
+
+# Each dispatch drawn costs a few figures and, when checking, an ONNX Runtime session: a model may hold thousands.
+MAX_DRAWN_DISPATCHES = 12
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,21 +100,43 @@ def drawn(key, index, record, command, dispatchable):
     return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable))
 
 
-def run_view(key, model, most):
-    """The RunView of the model whose text has digest `key`, its first `most` dispatches drawn."""
+def run_view(key, model):
+    """The RunView of the loaded model whose text has digest `key`, its first MAX_DRAWN_DISPATCHES dispatches drawn;
+    DescriptorError when the run stops, Busy when the work budget cannot hold it."""
     def view():
         result = run_model_detailed(model)
         steps = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result))
                  if kind == "dispatch"]
         shown = tuple(drawn(key, index, step, model["commands"][index], model["dispatchables"][step.dispatchable])
-                      for index, step in steps[:most])
+                      for index, step in steps[:MAX_DRAWN_DISPATCHES])
         return RunView(tuple(result.prints), tuple(result.dxdispatch_prints), shown, len(steps))
 
-    return CACHE.get(("wb_run_view", key, most), view)
+    with element_cap_set_to(wb.ELEMENT_CAP):
+        # The estimate is counted from the descs before anything is allocated (model_run_bytes).
+        with admitted(model_run_bytes(model), "this model's run"):
+            return CACHE.get(("wb_run_view", key), view)
 
 
 def partial_run(key, raw):
-    return CACHE.get(("wb_partial", key), lambda: run_model_partial(raw))
+    """The partial run of a model this project does not model whole, or None when it models every part (or cannot
+    read the model); Busy when the work budget cannot hold it."""
+    try:
+        with element_cap_set_to(wb.ELEMENT_CAP):
+            # Its strict run of the modelled part is held to one run's budget, so that budget is what it may need.
+            with admitted(run_byte_budget(), "this model's partial run"):
+                run = CACHE.get(("wb_partial", key), lambda: run_model_partial(raw))
+    except DescriptorError:
+        return None
+    return None if run.inspection.fully_modelled else run
+
+
+def partial_dispatches(key, run):
+    """(DrawnDispatch of the first MAX_DRAWN_DISPATCHES dispatches a partial run ran, made one by one as they are
+    drawn; how many it ran)."""
+    steps = [step for step in run.ran if step.kind == "dispatch"]
+    shown = (drawn(key, step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable])
+             for step in steps[:MAX_DRAWN_DISPATCHES])
+    return shown, len(steps)
 
 
 @shared

@@ -18,7 +18,7 @@ from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_mod
 from ops.guard import element_cap_set_to
 from support.app import run_through_app, shown
 
-WORKBENCH_CAP = 2**20  # app_pages/workbench.py ELEMENT_CAP
+WORKBENCH_CAP = 2**20  # ui/workbench_state.py ELEMENT_CAP
 MODEL_BYTES = 1_000_000
 
 

@@ -1,0 +1,301 @@
+"""The descriptor workbench's results as it draws them: the validation report, the statuses and progress of a partly
+modelled model, a run's printed output and dispatches, a desc's size arithmetic and overlap, the export; and the
+callbacks that write its settings.
+
+app_pages/workbench.py reads the widgets and lays these out in its tabs. They hold the messages, tables and colors
+that turn a result (ui.workbench_state, ui.workbench_work) into what the page shows, so that the page stays the list
+of what is shown where, as the project's pages are.
+"""
+
+import json
+import re
+
+import pandas as pd
+import streamlit as st
+
+from ops import DescriptorError, model_notes
+from ops.descriptors.dxdispatch import parse_model_text
+from ops.descriptors.export import cpp_snippet
+from ops.descriptors.partial import INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
+from ops.guard import element_cap_set_to
+from ops.tensor_desc import find_overlap
+from viz.export import file_stem
+from viz.memory_map_fig import MAX_CELLS
+from viz.workbench_fig import command_strip
+
+from . import charts, echo, url_state
+from . import workbench_state as wb
+from .workbench_work import MAX_DRAWN_DISPATCHES, memory_map
+
+# Each dispatchable reported is a table column, a line and an expander, validated at every feature level.
+MAX_REPORTED_DISPATCHABLES = 24
+# Translucent, so the report reads on the light and the dark theme alike.
+OK_COLOR = "rgba(33, 195, 84, 0.16)"
+FAIL_COLOR = "rgba(255, 75, 75, 0.16)"
+NOT_MODELLED_COLOR = "rgba(128, 128, 128, 0.16)"
+STATUS_COLORS = {VALID: OK_COLOR, INVALID: FAIL_COLOR, NOT_MODELLED: NOT_MODELLED_COLOR, UNKNOWN_KIND: FAIL_COLOR}
+SYNTAX_POSITION = re.compile(r"line (\d+), column (\d+)")
+
+
+def edit_example(text):
+    url_state.put_many({"wb_text": text, "wb_source": "Paste JSON"})
+
+
+def receive_round_trip():
+    """An operator page's export arrives in session_state["workbench_model"]; open it as pasted JSON. The notice to
+    show about it, or None when none arrived."""
+    model = st.session_state.pop("workbench_model", None)
+    if model is None:
+        return None
+    try:
+        text = json.dumps(model, indent=2)
+    except (TypeError, ValueError) as error:
+        return f"The model handed over is not JSON data: {error}"
+    edit_example(text)
+    return "Model received from the operator page, unchanged."
+
+
+def apply_preset():
+    name = st.session_state["wb_preset"]
+    if name in wb.PRESETS:
+        url_state.put_many(wb.preset_texts(name))
+
+
+def parsed_model(label, text):
+    """The model text parsed as DxDispatch reads it, or None, having said why: it is empty, not JSON, or not an
+    object."""
+    if not text.strip():
+        st.warning(f"{echo.text(label)}: the model text is empty; paste a DxDispatch model (an object with resources, "
+                   "dispatchables and commands) or pick an example.")
+        return None
+    try:
+        raw = parse_model_text(text)
+    except DescriptorError as error:
+        show_syntax_error(label, text, str(error))
+        return None
+    if not isinstance(raw, dict):
+        st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and "
+                 f"commands, not a JSON {wb.json_kind(raw)}")
+        return None
+    return raw
+
+
+def show_syntax_error(label, text, message):
+    st.error(echo.text(f"{label}: {message}"))
+    position = SYNTAX_POSITION.search(message)
+    if position and isinstance(text, str):
+        line, column = int(position[1]), int(position[2])
+        lines = text.splitlines() or [""]
+        if line <= len(lines):
+            st.code(f"{line:>5} | {lines[line - 1][:200]}\n      | {' ' * (column - 1)}^", language=None)
+
+
+def show_loaded(label, raw, model):
+    """What a model that loads holds, and where DxDispatch reads its text differently."""
+    st.success(
+        f"{echo.text(label)}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
+        f"{len(model['commands'])} commands, valid at feature level 6_4."
+    )
+    for note in model_notes(raw):
+        st.info(f"DxDispatch reads this differently: {echo.text(note)}")
+
+
+def show_validation(raw, level):
+    """Every dispatchable of `raw` against every feature level, then the problems at `level`."""
+    with element_cap_set_to(wb.ELEMENT_CAP):
+        rows, details = wb.validation_rows(raw, MAX_REPORTED_DISPATCHABLES)
+        if not details:
+            st.info("The model has no dispatchables object to validate.")
+            return
+        count = len(wb.dispatchable_items(raw))
+        if count > MAX_REPORTED_DISPATCHABLES:
+            st.info(f"The first {MAX_REPORTED_DISPATCHABLES} of {count:,} dispatchables are reported here; loading "
+                    "the model checks every one at feature level 6_4.")
+        st.markdown("Every dispatchable against every feature level: **ok**, or the broken rules with their JSON "
+                    "paths.")
+        columns = {name: st.column_config.TextColumn(name, width="large") for name in details}
+        columns["feature level"] = st.column_config.TextColumn("feature level", width=90)
+        table = pd.DataFrame(rows).style.map(
+            lambda cell: f"background-color: {OK_COLOR if cell == 'ok' else FAIL_COLOR}", subset=list(details))
+        st.dataframe(table, hide_index=True, column_config=columns, height=(len(rows) + 1) * 35 + 3,
+                     key="wb_report_table")
+        for name, by_level in details.items():
+            valid = [lvl for lvl, problems in by_level.items() if not problems]
+            st.markdown(f"{echo.code(name)}: " + (f"valid from feature level **{valid[0]}**" if valid
+                                                    else "**valid at no feature level**"))
+            failing = {lvl: problems for lvl, problems in by_level.items() if problems}
+            if failing:
+                with st.expander(f"Why {echo.code(name)} fails at {', '.join(failing)}"):
+                    st.markdown("\n".join(f"- **{lvl}**: {echo.code(p.path)}: {echo.text(p.message)}"
+                                           for lvl, problems in failing.items() for p in problems))
+        st.markdown(f"##### Problems at feature level {level} (sidebar)")
+        problems = [p for by_level in details.values() for p in by_level[level]]
+        if not problems:
+            st.success(f"Every dispatchable is valid at feature level {level}.")
+        for problem in problems:
+            st.markdown(f"- {echo.code(problem.path)}: {echo.text(problem.message)}")
+
+
+def show_heatmap(heatmap):
+    charts.show(heatmap.figure, heatmap.key, file_stem("tensor", heatmap.title), heatmap.title)
+
+
+def show_dispatch(dispatch, checking):
+    st.markdown(f"##### commands[{dispatch.index}]: dispatch {echo.code(dispatch.dispatchable)} "
+                f"(DML_OPERATOR_{dispatch.operator})")
+    for column, heatmap in zip(st.columns(min(len(dispatch.inputs), 4)), dispatch.inputs):
+        with column:
+            show_heatmap(heatmap)
+    for before, after in dispatch.outputs:
+        left, right = st.columns(2)
+        with left:
+            show_heatmap(before)
+        with right:
+            show_heatmap(after)
+    if checking:
+        show_cross_check(dispatch.check)
+
+
+def show_cross_check(check):
+    if isinstance(check, str):
+        st.warning(f"Cross-check not run: {echo.text(check)}")
+        return
+    available, matches, provider, note = check
+    verdict = "matches" if matches else ("does not match" if available else "not run")
+    text = f"Cross-check on {provider or 'no provider'}: **{verdict}**. {echo.text(note)}"
+    (st.success if matches else st.warning)(text)
+
+
+def show_dispatches(drawn, count, checking):
+    """The drawn dispatches (ui.workbench_work.DrawnDispatch) of `count` that ran, cross-checked when `checking`."""
+    for dispatch in drawn:
+        show_dispatch(dispatch, checking)
+    if count > MAX_DRAWN_DISPATCHES:
+        st.info(f"{count - MAX_DRAWN_DISPATCHES:,} more dispatches ran; the first {MAX_DRAWN_DISPATCHES} are drawn "
+                "(and cross-checked) here.")
+
+
+def show_printed(lines, when_none):
+    st.markdown("##### Printed output")
+    st.code("\n".join(lines) or when_none, language=None, wrap_lines=True)
+
+
+def show_run_prints(view):
+    """A whole run's printed output (ui.workbench_work.RunView), and as DxDispatch prints it where that differs."""
+    show_printed(view.prints, "(the model has no print commands)")
+    if view.dxdispatch_prints != view.prints:
+        with st.expander("As DxDispatch prints it (UINT8 and INT8 values as characters)"):
+            # std::ostream writes int8_t/uint8_t as characters; control characters are shown as their symbols.
+            exact = "\n".join(view.dxdispatch_prints).translate({c: 0x2400 + c for c in range(32) if c != 10})
+            st.code(exact, language=None, wrap_lines=True)
+
+
+def partial_warning(label, run):
+    missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
+    st.warning(f"{echo.text(label)} has parts this project does not model ({', '.join(map(echo.code, missing))}), so "
+               "it is open in partial "
+               "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
+               "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
+
+
+def show_status(run):
+    inspection = run.inspection
+    st.markdown("Every resource and dispatchable: **modelled, valid**; **modelled, invalid** with the rules it "
+                "breaks; **not modelled here**, with where DirectML or DxDispatch documents it; or **unknown kind**, "
+                "a dispatchable type DxDispatch does not know either. Nothing is computed for a part that is not "
+                "modelled.")
+    rows = wb.status_rows(inspection)
+    table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
+    st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
+                 column_config={"why": st.column_config.TextColumn("why", width="large")})
+    links = [f"- {echo.code(part.name)}: [{echo.text(part.documentation)}]({part.url})"
+             for part in inspection.dispatchables if part.url]
+    if links:
+        st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
+    if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
+        st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
+                   "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "
+                   "still runs the commands that do not use them.")
+
+
+def show_partial_progress(raw, run):
+    """How far a partial run went, its commands step by step, what it printed and why it skipped what it skipped."""
+    ran, skipped = run.ran, run.skipped
+    if run.refusal:
+        st.error(f"Nothing could be run: {echo.text(run.refusal)}")
+    elif run.stopped_at is None:
+        st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands; the skipped ones change no buffer, so "
+                "nothing after them was held back.")
+    else:
+        st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands, in order up to commands[{run.stopped_at}], "
+                "the first dispatch that cannot be run here; every command after it is skipped, since what it would "
+                "leave in the buffers is unknown here.")
+    charts.show(command_strip(wb.command_steps_partial(raw, run)), "wb_command_strip", "workbench_commands",
+                "The model's commands, step by step")
+    show_printed(run.prints, "(no print command ran)")
+    if skipped:
+        st.markdown("##### Skipped commands")
+        st.dataframe(pd.DataFrame(wb.skipped_rows(run)), hide_index=True, key="wb_skipped_table",
+                     column_config={"why it was skipped": st.column_config.TextColumn(width="large")})
+
+
+def show_desc(desc, kind, role):
+    """A desc's fields, its size worked out as DMLCalcBufferTensorSize does, and for an output whether it writes an
+    element twice."""
+    strides = desc.Strides
+    lines, implied = wb.size_arithmetic(desc.DataType, desc.Sizes, strides)
+    st.markdown(
+        f"**{desc.DataType}**, Sizes {list(desc.Sizes)}, Strides {'packed' if strides is None else list(strides)}, "
+        f"used as **{kind.rstrip('s')}**"
+    )
+    declared = desc.TotalTensorSizeInBytes
+    lines.append(
+        f"TotalTensorSizeInBytes = {declared}"
+        + (" (the implied minimum)" if declared == implied else f" (declared; implied minimum {implied})")
+    )
+    st.code("\n".join(lines), language=None)
+    if role == "output":
+        show_overlap(desc)
+
+
+def show_overlap(desc):
+    """An output desc that writes one element twice is refused by DirectML: say which indices collide."""
+    try:
+        with element_cap_set_to(wb.ELEMENT_CAP):
+            overlap = find_overlap(desc.Sizes, desc.Strides)
+    except DescriptorError as error:
+        st.warning(f"Overlap not checked: {echo.text(error)}")
+        return
+    if overlap:
+        element, a, b = overlap
+        st.error(f"Overlap: logical indices {list(a)} and {list(b)} both write element {element}; "
+                 "an output tensor must not overlap itself.")
+
+
+def show_memory_map(desc, name, role, unit, columns):
+    """The memory map of the desc called `name` (its JSON path, or the builder's), and how to read it."""
+    strides, declared = desc.Strides, desc.TotalTensorSizeInBytes
+    figure = memory_map(tuple(desc.Sizes), None if strides is None else tuple(strides), desc.element_size, declared,
+                        role, unit, columns, f"{echo.figure_text(name)}: {declared:,} bytes")
+    charts.show(figure, "wb_memory_map", file_stem("memory_map", name), f"Memory map of {name}")
+    total_cells = -(-declared // (1 if unit == "byte" else desc.element_size))
+    st.caption(
+        f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
+        f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,}). "
+        + figure.context.reading
+    )
+
+
+def show_export(model, label):
+    text = json.dumps(model, indent=2)
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", label.rsplit("/", 1)[-1].removesuffix(".json")) or "model"
+    st.download_button("Download the normalized model (JSON)", text, file_name=f"{stem}.normalized.json",
+                       mime="application/json", key="wb_download_json")
+    snippet = "\n".join(f"// dispatchable {json.dumps(name)}\n{cpp_snippet(dispatchable)}"
+                        for name, dispatchable in model["dispatchables"].items())
+    st.download_button("Download the C++ snippet", snippet, file_name=f"{stem}.cpp", mime="text/x-c++src",
+                       key="wb_download_cpp")
+    st.markdown("##### C++ building the same descriptors")
+    st.code(snippet, language="cpp")
+    with st.expander("Normalized model (every default filled)"):
+        st.code(text, language="json")
