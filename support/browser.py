@@ -65,6 +65,19 @@ def open_group(page, label):
     return expander
 
 
+def click_until(click, done, tries=3, wait=15_000):
+    """Call `click` until `done(timeout)` returns without a PlaywrightTimeout: a click that lands while Streamlit
+    redraws its element is lost. Each click must do the same thing again (a preset, a cell, a toggle's opening)."""
+    for _ in range(tries - 1):
+        click()
+        try:
+            return done(wait)
+        except PlaywrightTimeout:
+            continue
+    click()
+    return done(LOAD_TIMEOUT)
+
+
 def close_group(page, label):
     expander = group(page, label)
     if expander.locator("details[open]").count():

@@ -1,10 +1,9 @@
 """Bitwise OR and Split <-> Join in Chromium: load cleanly, Play animates, deep links restore settings."""
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from support.browser import open_animated_page, open_group, wait_until_settled
+from support.browser import click_until, open_animated_page, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -107,15 +106,8 @@ def click_cell(page, xaxis, yaxis, col, row):
 def pick_cell(page, xaxis, yaxis, col, row, said):
     """Click a cell until the page says `said` about it: a click that lands while the chart is being replaced (a
     fragment's rerun) is lost, and a second click on the same cell picks the same element."""
-    for _ in range(2):
-        click_cell(page, xaxis, yaxis, col, row)
-        try:
-            page.get_by_text(said).wait_for(timeout=15_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    click_cell(page, xaxis, yaxis, col, row)
-    page.get_by_text(said).wait_for(timeout=30_000)
+    click_until(lambda: click_cell(page, xaxis, yaxis, col, row),
+                lambda timeout: page.get_by_text(said).wait_for(timeout=timeout))
 
 
 def wait_for_pick_shapes(page, count, containing=""):

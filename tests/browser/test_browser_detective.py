@@ -3,12 +3,11 @@ and diff, an uploaded output, the link into the operator page, and an ONNX node 
 
 import numpy as np
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 import ops
 from ops.operators.depth_space import depth_to_space
-from support.browser import CHART, open_group, wait_until_settled
+from support.browser import CHART, click_until, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -67,15 +66,13 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     output = tmp_path / "output.npy"
     np.save(output, depth_to_space(x, 2, "CRD").astype(np.float64))
     open_group(page, "Input & output")
-    for _ in range(3):  # a click that lands while the sidebar is redrawn is lost: click again
+    def click_upload():
+        open_group(page, "Input & output")
         wait_until_settled(page)
         page.get_by_text("upload .npy files").click()
-        try:
-            page.locator("input[type=file]").wait_for(state="attached", timeout=15_000)
-            break
-        except PlaywrightTimeout:
-            open_group(page, "Input & output")
-    page.locator("input[type=file]").wait_for(state="attached", timeout=TIMEOUT)
+
+    click_until(click_upload, lambda timeout: page.locator("input[type=file]").wait_for(state="attached",
+                                                                                         timeout=timeout))
     page.locator("input[type=file]").set_input_files(str(output))
     page.get_by_text("compared by value", exact=False).first.wait_for(timeout=TIMEOUT)
     assert page.get_by_text("Order COLUMN_ROW_DEPTH (CRD).", exact=False).count() == 1

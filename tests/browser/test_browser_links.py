@@ -5,7 +5,7 @@ the same there (the inputs of the page's groups of settings too, which are on th
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from support.browser import open_group, wait_until_settled
+from support.browser import click_until, open_group, wait_until_settled
 from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
 from ui.url_state import query_of
 
@@ -34,10 +34,13 @@ VIEW = """() => {
 }"""
 
 
-def settle(page, before=None):
-    """Until the run the last action started has finished: the address changed (if `before`), nothing runs."""
-    if before is not None:
-        page.wait_for_function("(before) => location.href !== before", arg=before, timeout=TIMEOUT)
+def address_changed(page, before):
+    """Waits (for `timeout` ms) until the address is no longer `before`."""
+    return lambda timeout: page.wait_for_function("(before) => location.href !== before", arg=before, timeout=timeout)
+
+
+def settle(page):
+    """Until the run the last action started has finished: something is drawn and nothing runs."""
     page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=TIMEOUT)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=TIMEOUT)
     wait_until_settled(page)
@@ -84,8 +87,8 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
     start(page, app_url, path, AWAY[path])
     before = page.evaluate("location.href")
     open_group(page, "Presets")
-    page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click()
-    settle(page, before)
+    click_until(page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click, address_changed(page, before))
+    settle(page)
     seen = view(page)
     assert reopen(browser, page.evaluate("location.href"), seen) == seen
 
@@ -98,8 +101,8 @@ def test_an_overview_button_leaves_a_link_that_a_fresh_browser_opens_to_the_same
     # for that address, or the button's new one could not be told from it.
     page.wait_for_function("() => location.search === ''", timeout=TIMEOUT)
     before = page.evaluate("location.href")
-    page.locator(f".st-key-{key} button").click()
-    settle(page, before)
+    click_until(page.locator(f".st-key-{key} button").click, address_changed(page, before))
+    settle(page)
     # The Overview's sidebar is empty: the target page's run has drawn once its sidebar holds inputs.
     page.wait_for_selector('[data-testid="stSidebar"] input', timeout=TIMEOUT)
     settle(page)
