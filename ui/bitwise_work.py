@@ -21,11 +21,12 @@ from ops.tensor_desc import packed_strides
 from viz.bitwise_fig import input_only
 
 from . import work
+from .pages import BITWISE_DEFAULT
 from .panels import Arrays
 from .toolbar import braced
 from .values import parse_int_list, values_count
 
-OPERATOR = "ELEMENT_WISE_BIT_OR"  # the default operation: every link older than the Operation setting opens it
+OPERATOR = BITWISE_DEFAULT
 OPERATIONS = {op.name: op for op in bitwise.OPERATORS}
 INPUT_NAMES = ("A", "B")  # the page's names of the inputs, as the grids' titles write them
 QUIZ_ELEMENTS = 64  # questions pick among the first elements

@@ -24,6 +24,11 @@ def _depth_space_query(call, stored):
                 Order=call.attr("order"))
 
 
+# The Bitwise page's operation where its link names none: OR, the page's one operation before the family came, so that
+# every older link opens the same view.
+BITWISE_DEFAULT = "ELEMENT_WISE_BIT_OR"
+
+
 def _bitwise_query(call, stored):
     """Sizes, B's broadcast dims (binary operators), the operation when it is not the page's default OR, and the
     output type attribute (BIT_COUNT's) as the page's bw_out_type."""
@@ -32,7 +37,7 @@ def _bitwise_query(call, stored):
     if len(stored) > 1:
         b_sizes = (1,) * (len(sizes) - len(stored[1])) + tuple(stored[1])
         query["or_bcast"] = _joined(d for d, (a, b) in enumerate(zip(sizes, b_sizes)) if b == 1 and a != 1)
-    if call.op != bitwise.OPERATORS[0].name:
+    if call.op != BITWISE_DEFAULT:
         query["bw_op"] = call.op
     query.update(("bw_out_type", value) for _, value in call.attrs)
     return query
