@@ -13,12 +13,10 @@ import pathlib
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from ops import DML_TYPES, directml_status  # noqa: E402
-from ops.runtime.directml import _worker  # noqa: E402
-from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells, unsupported_type  # noqa: E402
+from ops import DML_TYPES, directml_status
+from ops.runtime.directml import _worker
+from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells, unsupported_type
+from support.paths import ROOT
 
 OUTPUT = ROOT / "docs" / "directml_matrix.md"
 MARK = {IDENTICAL: "same", REFUSED: "refused", BOTH_REFUSE: "both refuse", DIFFERS: "DIFFERS"}

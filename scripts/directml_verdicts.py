@@ -22,17 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
+from ops import validate_problems
+from ops.datatypes import NUMPY_DTYPES
+from ops.levels import FEATURE_LEVELS
+from ops.operators import OPERATORS
+from ops.runtime.directml import WorkerFailed, create_operator_verdict, directml_status, run_operator
+from ops.runtime.directml_check import unsupported_type
+from ops.tensor_desc import TensorDesc, round_up
 from support.paths import ROOT
-
-sys.path.insert(0, str(ROOT))
-
-from ops import validate_problems  # noqa: E402
-from ops.datatypes import NUMPY_DTYPES  # noqa: E402
-from ops.levels import FEATURE_LEVELS  # noqa: E402
-from ops.operators import OPERATORS  # noqa: E402
-from ops.runtime.directml import WorkerFailed, create_operator_verdict, directml_status, run_operator  # noqa: E402
-from ops.runtime.directml_check import unsupported_type  # noqa: E402
-from ops.tensor_desc import TensorDesc, round_up  # noqa: E402
 
 OUTPUT = ROOT / "docs" / "directml_verdicts.md"
 COMMAND = ".venv/bin/python scripts/directml_verdicts.py"

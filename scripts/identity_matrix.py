@@ -3,12 +3,9 @@
 Usage: python scripts/identity_matrix.py [PROVIDER]   (default: the preferred available ONNX Runtime provider)
 """
 
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-
-from ops.runtime.identity_check import matrix_rows, matrix_table  # noqa: E402
+from ops.runtime.identity_check import matrix_rows, matrix_table
 
 if __name__ == "__main__":
     rows = matrix_rows(sys.argv[1] if len(sys.argv) > 1 else None)
