@@ -78,6 +78,12 @@ def click_until(click, done, tries=3, wait=15_000):
     return done(LOAD_TIMEOUT)
 
 
+def click_until_address_has(page, locator, part):
+    """Click `locator` until the page's address includes `part` (what the click does lands in the link)."""
+    return click_until(locator.click, lambda timeout: page.wait_for_function(
+        "(part) => location.href.includes(part)", arg=part, timeout=timeout))
+
+
 def close_group(page, label):
     expander = group(page, label)
     if expander.locator("details[open]").count():

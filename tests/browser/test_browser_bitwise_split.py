@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import click_until, open_animated_page, open_group, wait_until_settled
+from support.browser import click_until, click_until_address_has, open_animated_page, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -50,10 +50,10 @@ def test_page_loads_and_play_animates(page, app_url, screenshot_dir, path):
 def test_bitwise_preset_screenshot(page, app_url, screenshot_dir):
     open_animated_page(page, f"{app_url}/bitwise_or")
     open_group(page, "Presets")
-    page.get_by_role("button", name="float32 1.0 | 2.0 = +inf").click()
+    # The preset lands in the shareable link.
+    click_until_address_has(page, page.get_by_role("button", name="float32 1.0 | 2.0 = +inf"), "or_sizes=1")
     page.get_by_text("0x7F800000").first.wait_for(timeout=30_000)
     wait_until_settled(page)
-    assert "or_sizes=1" in page.url  # the preset lands in the shareable link
     assert_clean(page)
     shoot(page, screenshot_dir / "bitwise_or_preset_inf.png")
 

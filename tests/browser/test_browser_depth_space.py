@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ops.operators.depth_space import depth_to_space
-from support.browser import open_group, wait_for_app
+from support.browser import click_until_address_has, open_group, wait_for_app
 from support.visitor import served_app
 from ui.values import make_values
 from viz.depth_space_fig import Column, Trace, depth_space_figure
@@ -100,9 +100,8 @@ def test_clicking_a_cell_highlights_source_and_destination(page, app_url, screen
 def test_overview_preset_opens_the_depth_page_with_its_settings(page, app_url):
     page.goto(app_url)
     wait_for_app(page)
-    page.get_by_role("button", name="Space → depth, BlockSize 3").click()
     # st.switch_page changes the URL with the history API: there is no load event to wait for.
-    page.wait_for_function("() => location.pathname.endsWith('/depth_space')", timeout=LOAD_TIMEOUT)
+    click_until_address_has(page, page.get_by_role("button", name="Space → depth, BlockSize 3"), "/depth_space")
     wait_for_app(page)
     page.wait_for_function(
         "() => [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd.layout).length === 2",
@@ -124,8 +123,7 @@ def test_in_page_preset_updates_the_url_and_dark_theme_draws(browser, app_url, s
         page.goto(app_url + "/depth_space?C=4&H=3&W=3")
         wait_for_app(page)
         open_group(page, "Presets")
-        page.get_by_role("button", name="Seed example, both orders").click()
-        page.wait_for_function("() => location.search.includes('Order=compare')", timeout=LOAD_TIMEOUT)
+        click_until_address_has(page, page.get_by_role("button", name="Seed example, both orders"), "Order=compare")
         page.wait_for_function(
             "() => [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd.layout).length === 2",
             timeout=LOAD_TIMEOUT)

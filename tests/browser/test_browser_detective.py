@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 import ops
 from ops.operators.depth_space import depth_to_space
-from support.browser import CHART, click_until, open_group, wait_until_settled
+from support.browser import CHART, click_until, click_until_address_has, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -52,8 +52,7 @@ def test_detective_names_examples_and_uploads_and_opens_the_operator_page(page, 
     page.screenshot(path=screenshot_dir / "detective_pixel_shuffle_crd.png")
 
     open_group(page, "Examples")
-    page.get_by_role("button", name="A DCR/CRD mix-up").click()
-    page.wait_for_function("() => location.search.includes('dt_example=mixed_up')", timeout=TIMEOUT)
+    click_until_address_has(page, page.get_by_role("button", name="A DCR/CRD mix-up"), "dt_example=mixed_up")
     page.get_by_text("The channel permutation").wait_for(timeout=TIMEOUT)
     settle(page)
     clean(page)

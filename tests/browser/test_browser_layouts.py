@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import open_animated_page, open_group, wait_until_settled
+from support.browser import click_until_address_has, open_animated_page, open_group, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -40,8 +40,8 @@ def test_layouts_default_plays_and_nhwc_preset_is_a_link(page, app_url, screensh
 
     # Streamlit draws the label's "->" as an arrow.
     open_group(page, "Presets")
-    page.get_by_role("button", name=re.compile("^NCHW")).click()
-    page.wait_for_function("location.search.includes('ly_out_strides=24%2C1%2C12%2C3')", timeout=30_000)
+    click_until_address_has(page, page.get_by_role("button", name=re.compile("^NCHW")),
+                            "ly_out_strides=24%2C1%2C12%2C3")
     page.get_by_text("byte-identical").first.wait_for(timeout=30_000)
     wait_until_settled(page)
     assert_clean(page)
