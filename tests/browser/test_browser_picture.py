@@ -5,6 +5,7 @@ cell numbers are never under 10 px (12 on a projector) nor run into each other; 
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from support.browser import SETTINGS_GROUPS, open_group, visible_share, wait_until_settled
 from support.paths import SCREENSHOTS
@@ -97,6 +98,13 @@ def test_the_figure_redraws_while_its_group_stays_open(browser, app_url, size, p
 def test_a_projector_shows_the_whole_first_figure_its_play_and_the_k_hint(browser, app_url, path):
     context, page = window(browser, f"{app_url}/{path}?present=true", PROJECTOR)
     try:
+        # What the projector shows once the page has come to rest: in one clean-clone run the whole page still sat
+        # 18 px lower when the figure was drawn (cause not found; never seen here). Wait for the figure to fit (a
+        # minute at most), then check.
+        try:
+            page.wait_for_function(f"() => ({FIRST_FIGURE})().bottom <= {PROJECTOR[1]}", timeout=TIMEOUT)
+        except PlaywrightTimeout:
+            pass  # the assertions below say what does not fit
         shoot(page, f"{path}_projector")
         figure = page.evaluate(FIRST_FIGURE)
         assert 0 <= figure["top"] and figure["bottom"] <= PROJECTOR[1], figure
