@@ -34,7 +34,8 @@ Run (the documentation pages saved as their text, fetched once; they are never c
     python scripts/gen_directml_schema.py [--directml GIT_DIR_OR_CHECKOUT] [--docs DIR] [--check]
         --directml  a bare git directory holding COMMIT, or a checkout of it (default: $DML_SCHEMA_DIRECTML, else
                     /work/.mirror/microsoft+DirectML/repo)
-        --docs      the directory holding the two pages (default: $DML_SCHEMA_DOCS)
+        --docs      the directory holding the two pages, each under its file name (default: $DML_SCHEMA_DOCS, else
+                    /work/wt/schema-docs)
         --check     compare with the checked-in table instead of writing it; exit status 1 if they differ
 """
 
@@ -51,7 +52,10 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "ops" / "schema" / "directml_table.py"
+# Where the sources are on the project's machine: the mirror of microsoft/DirectML, and the two documentation pages as
+# read_file returned their text (saved outside the repository, never committed).
 DEFAULT_DIRECTML = "/work/.mirror/microsoft+DirectML/repo"
+DEFAULT_DOCS = "/work/wt/schema-docs"
 REPO = "microsoft/DirectML"
 COMMIT = "a9614e82c9226b09826d18c5e63926a774ca5ab5"
 HELPERS = "DxDispatch/src/dxdispatch/DirectMLHelpers/"
@@ -738,7 +742,7 @@ def module_text(data):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--directml", default=os.environ.get("DML_SCHEMA_DIRECTML", DEFAULT_DIRECTML))
-    parser.add_argument("--docs", default=os.environ.get("DML_SCHEMA_DOCS"))
+    parser.add_argument("--docs", default=os.environ.get("DML_SCHEMA_DOCS", DEFAULT_DOCS))
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     text = module_text(build_table(read_sources(args.directml, args.docs), project_facts()))

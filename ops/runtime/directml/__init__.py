@@ -144,18 +144,21 @@ def desc_fields(op, attrs, input_count, output_count):
     return fields
 
 
-def _request(kind, code, fields, input_descs, output_descs, level):
+def _desc_request(kind, code, fields, input_descs, output_descs, level):
     if level not in FEATURE_LEVELS:
         raise ValueError(f"level: {level!r} is not one of {', '.join(FEATURE_LEVELS)}")
     return {"kind": kind, "type": code, "fields": fields, "inputs": [_tensor(d) for d in input_descs],
             "outputs": [_tensor(d) for d in output_descs], "level": level_code(level)}
 
 
+def _request(kind, op, input_descs, output_descs, attrs, level):
+    fields = desc_fields(op, attrs, len(input_descs), len(output_descs))
+    return _desc_request(kind, operator(op).code, fields, input_descs, output_descs, level)
+
+
 def create_operator_verdict(op, input_descs, output_descs, attrs, level="1_0"):
     """DirectML's CreateOperator HRESULT for this descriptor, on a device created with `level` as its minimum."""
-    fields = desc_fields(op, attrs, len(input_descs), len(output_descs))
-    request = _request("verdict", operator(op).code, fields, input_descs, output_descs, level)
-    answer, _ = _worker().call(request, [], RUN_SECONDS)
+    answer, _ = _worker().call(_request("verdict", op, input_descs, output_descs, attrs, level), [], RUN_SECONDS)
     return answer["hr"]
 
 
@@ -171,7 +174,7 @@ def run_desc(code, fields, inputs, outputs, level="1_0", flags=0, seconds=RUN_SE
     """Run the operator whose DML_OPERATOR_TYPE value is `code` once, its desc's fields given in C order as api.py
     packs them ((kind, value) pairs, desc_fields' form): any operator, modelled here or not. inputs and outputs as
     run_operator's."""
-    request = _request("run", code, fields, [d for d, _ in inputs], [d for d, _ in outputs], level)
+    request = _desc_request("run", code, fields, [d for d, _ in inputs], [d for d, _ in outputs], level)
     request["flags"] = flags
     buffers = [data for _, data in inputs] + [data for _, data in outputs]
     answer, results = _worker().call(request, buffers, seconds)
