@@ -228,6 +228,7 @@ def test_schema_takes_the_name_with_or_without_prefix_an_alias_or_the_value():
     assert schema.schema("CONVOLUTION") is schema.schema("DML_OPERATOR_CONVOLUTION") is schema.schema(53) is conv
     assert schema.schema("SCATTER_ELEMENTS") is schema.schema("DML_OPERATOR_SCATTER") is schema.schema(94)
     assert conv.full_name == "DML_OPERATOR_CONVOLUTION" and conv.desc_struct == "DML_CONVOLUTION_OPERATOR_DESC"
+    assert ops.schema is schema and "schema" in ops.__all__
 
 
 @pytest.mark.parametrize("wrong, says", [
