@@ -208,8 +208,8 @@ def enum_members(text, name):
 
 
 def parse_schemas(text):
-    """[(name, in_place, [(kind, type, field name, optional)])] in DirectMLSchema.h's order, and the field kinds and
-    types it declares."""
+    """([(name, in_place, [(kind, type, field name, optional)])] in DirectMLSchema.h's order, the field types it
+    declares in order)."""
     kinds = [m.removeprefix("DML_SCHEMA_FIELD_KIND_") for m in enum_members(text, "DML_SCHEMA_FIELD_KIND")]
     types = [m.removeprefix("DML_SCHEMA_FIELD_TYPE_") for m in enum_members(text, "DML_SCHEMA_FIELD_TYPE")]
     lists = {}
@@ -239,7 +239,7 @@ def parse_schemas(text):
     unused = set(lists) - {name for name, _, _ in schemas}
     if unused != UNUSED_FIELD_LISTS:
         fail(f"field lists with no schema: {sorted(unused)}, expected {sorted(UNUSED_FIELD_LISTS)}")
-    return schemas, kinds, types
+    return schemas, types
 
 
 # ---------------------------------------------------------------- GeneratedSchemaHelpers.h, SchemaHelpers.h
@@ -600,7 +600,7 @@ def short_reader(function):
 
 
 def build_table(texts, facts):
-    schemas, _, types = parse_schemas(texts["schema"])
+    schemas, types = parse_schemas(texts["schema"])
     counts = array_counts(texts["schema_helpers"], schemas)
     layouts = field_c_types(texts["writer"], texts["schema_types"], types)
     enums, enum_readers, parser_operator_types = parse_enums(texts["parsers"])
