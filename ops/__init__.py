@@ -9,6 +9,8 @@ The names below are what a user of the library calls; everything else is importa
     problems = ops.validate({"type": "DML_OPERATOR_SPLIT", "desc": {...}}, "4_1")
 """
 
+import importlib
+
 from .datatypes import DML_TYPES, numpy_dtype, type_name
 from .descriptors.dxdispatch import load_model, model_notes, run_model
 from .descriptors.export import cpp_snippet, model_for
@@ -30,6 +32,15 @@ from .runtime.report import CrossCheckReport
 from .teaching import QuizSettings, index_formula, quiz_questions
 from .tensor_desc import TensorDesc, buffer_tensor_size, memory_map
 
+
+def __getattr__(name):
+    """ops.schema, imported on first use: its table is 150 KB of literals most importers never need, and
+    scripts/gen_directml_schema.py imports ops to cross-check the table it is about to write."""
+    if name == "schema":
+        return importlib.import_module(".schema", __name__)
+    raise AttributeError(f"module 'ops' has no attribute {name!r}")
+
+
 __all__ = [
     # the operators (ops/operators): one object each, and running them
     "Call",
@@ -38,6 +49,8 @@ __all__ = [
     "Operator",
     "operator",
     "run",
+    # DirectML's schema as data (ops/schema): every operator's desc, the registry's and the others'
+    "schema",
     # types, levels, tensor descriptors and the memory cap
     "DML_TYPES",
     "FEATURE_LEVELS",

@@ -31,10 +31,10 @@ NOT_MODELLED = "not modelled here"
 UNKNOWN_KIND = "unknown kind"  # a dispatchable that is neither a DirectML operator nor one DxDispatch knows
 LOAD_LEVEL = "6_4"  # the level the strict loader validates at
 
-# DML_OPERATOR_TYPE in DirectML.h (DirectML 1.15, DML_TARGET_VERSION 0x6400), without the DML_OPERATOR_ prefix and
-# DML_OPERATOR_INVALID. DxDispatch's parser accepts the full name or this suffix (DxDispatch/doc/Guide.md,
+# DML_OPERATOR_TYPE in DirectML.h (DirectML 1.15, DML_TARGET_VERSION 0x6400), in its order, without the DML_OPERATOR_
+# prefix and DML_OPERATOR_INVALID. DxDispatch's parser accepts the full name or this suffix (DxDispatch/doc/Guide.md,
 # "Abbreviated Enum Values"); a type outside this list is no DirectML operator at all.
-DML_OPERATOR_TYPES = frozenset("""
+DML_OPERATOR_TYPES = tuple("""
 ELEMENT_WISE_IDENTITY ELEMENT_WISE_ABS ELEMENT_WISE_ACOS ELEMENT_WISE_ADD ELEMENT_WISE_ASIN ELEMENT_WISE_ATAN
 ELEMENT_WISE_CEIL ELEMENT_WISE_CLIP ELEMENT_WISE_COS ELEMENT_WISE_DIVIDE ELEMENT_WISE_EXP ELEMENT_WISE_FLOOR
 ELEMENT_WISE_LOG ELEMENT_WISE_LOGICAL_AND ELEMENT_WISE_LOGICAL_EQUALS ELEMENT_WISE_LOGICAL_GREATER_THAN

@@ -144,13 +144,16 @@ def desc_fields(op, attrs, input_count, output_count):
     return fields
 
 
-def _request(kind, op, input_descs, output_descs, attrs, level):
+def _desc_request(kind, code, fields, input_descs, output_descs, level):
     if level not in FEATURE_LEVELS:
         raise ValueError(f"level: {level!r} is not one of {', '.join(FEATURE_LEVELS)}")
-    return {"kind": kind, "type": operator(op).code,
-            "fields": desc_fields(op, attrs, len(input_descs), len(output_descs)),
-            "inputs": [_tensor(d) for d in input_descs], "outputs": [_tensor(d) for d in output_descs],
-            "level": level_code(level)}
+    return {"kind": kind, "type": code, "fields": fields, "inputs": [_tensor(d) for d in input_descs],
+            "outputs": [_tensor(d) for d in output_descs], "level": level_code(level)}
+
+
+def _request(kind, op, input_descs, output_descs, attrs, level):
+    fields = desc_fields(op, attrs, len(input_descs), len(output_descs))
+    return _desc_request(kind, operator(op).code, fields, input_descs, output_descs, level)
 
 
 def create_operator_verdict(op, input_descs, output_descs, attrs, level="1_0"):
@@ -163,7 +166,15 @@ def run_operator(op, inputs, outputs, attrs, level="1_0", flags=0, seconds=RUN_S
     """Run `op` once on DirectML. inputs: (TensorDesc, its buffer's bytes, TotalTensorSizeInBytes long); outputs:
     (TensorDesc, the output buffer's bytes before the run). WorkerFailed when the worker died or ran out of time
     (the next call starts a fresh one), WorkerBusy when other calls held it longer than a caller waits."""
-    request = _request("run", op, [d for d, _ in inputs], [d for d, _ in outputs], attrs, level)
+    fields = desc_fields(op, attrs, len(inputs), len(outputs))
+    return run_desc(operator(op).code, fields, inputs, outputs, level, flags, seconds)
+
+
+def run_desc(code, fields, inputs, outputs, level="1_0", flags=0, seconds=RUN_SECONDS):
+    """Run the operator whose DML_OPERATOR_TYPE value is `code` once, its desc's fields given in C order as api.py
+    packs them ((kind, value) pairs, desc_fields' form): any operator, modelled here or not. inputs and outputs as
+    run_operator's."""
+    request = _desc_request("run", code, fields, [d for d, _ in inputs], [d for d, _ in outputs], level)
     request["flags"] = flags
     buffers = [data for _, data in inputs] + [data for _, data in outputs]
     answer, results = _worker().call(request, buffers, seconds)
@@ -171,4 +182,4 @@ def run_operator(op, inputs, outputs, attrs, level="1_0", flags=0, seconds=RUN_S
 
 
 __all__ = ["DirectMLStatus", "RunResult", "WorkerBusy", "WorkerFailed", "WorkerTooSmall", "create_operator_verdict",
-           "directml_status", "hresult_text", "level_code", "run_operator"]
+           "directml_status", "hresult_text", "level_code", "run_desc", "run_operator"]

@@ -2,10 +2,10 @@
 
 An operator arrives as its DML_OPERATOR_TYPE value and its desc's fields in C order, each a (kind, value) pair (the
 registry's, ops/runtime/directml/__init__.py): "tensor" (which input or output), "tensors" (an array of them), "uint",
-"enum" (its DirectML.h value) or "scale_bias" (None or [Scale, Bias]); so any operator is packed without this module
-knowing its name. Layouts and enum values are facts from DirectML.h (microsoft/DirectML): DML_TENSOR_DATA_TYPE counts
-UNKNOWN=0, FLOAT32, FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64. Only ctypes and the
-standard library are used: this module runs inside the DirectML worker.
+"enum" (its DirectML.h value), "float" or "scale_bias" (None or [Scale, Bias]); so any operator is packed without this
+module knowing its name. Layouts and enum values are facts from DirectML.h (microsoft/DirectML): DML_TENSOR_DATA_TYPE
+counts UNKNOWN=0, FLOAT32, FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64. Only ctypes and
+the standard library are used: this module runs inside the DirectML worker.
 """
 
 import ctypes
@@ -43,9 +43,10 @@ class ScaleBias(ctypes.Structure):
 _TENSOR = ctypes.POINTER(TensorDesc)
 
 
-# A field of each kind as its C type: DML_TENSOR_DESC pointers, UINT, an enum (int), _Maybenull_ DML_SCALE_BIAS*.
+# A field of each kind as its C type: DML_TENSOR_DESC pointers, UINT, an enum (int), FLOAT, _Maybenull_
+# DML_SCALE_BIAS*.
 FIELD_TYPES = {"tensor": _TENSOR, "tensors": _TENSOR, "uint": ctypes.c_uint, "enum": ctypes.c_int,
-               "scale_bias": ctypes.POINTER(ScaleBias)}
+               "float": ctypes.c_float, "scale_bias": ctypes.POINTER(ScaleBias)}
 
 
 @functools.lru_cache(maxsize=64)
