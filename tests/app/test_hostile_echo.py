@@ -55,7 +55,7 @@ def test_escaped_text_reads_back_as_written_and_leaves_no_markup(message):
     bare = escaped.replace("\\\\", "")
     assert not re.search(r"(?<!\\)([\[\]*<>`$~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|:(?=[A-Za-z]))", bare)
     assert "\n" not in message or not re.search(r"(?<!\\)\|", bare)
-    assert not re.search(r"(?m)^ {0,3}([#+=-]|\d+[.)])", bare)
+    assert not re.search(r"(?m)^ {0,3}([#+=-]|\d+[.)])", escaped)
 
 
 def test_autolinked_addresses_get_a_word_joiner():
