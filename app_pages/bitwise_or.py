@@ -167,7 +167,10 @@ class BitwisePage(OperatorPage):
             show_value_notes(c.b_text, settings.data_type, "B typed values")
 
     def configure(self, c, settings):
-        return bw.configuration(c, settings.values)
+        try:
+            return bw.configuration(c, settings.values)
+        except DescriptorError as exc:
+            raise Refused(str(exc), bw.field_fixes(c)) from None
 
     def work_bytes(self, s):
         return s.work_bytes()

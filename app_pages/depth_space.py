@@ -10,7 +10,7 @@ from ops.descriptors.fixes import inverse_shape
 from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
 from ui import charts, explain, say, url_state, work
 from ui import depth_space_work as dsw
-from ui.errors import remember_valid
+from ui.errors import remember_valid, typed_values_refused
 from ui.operator_page import OperatorPage, Panels, Refused, render
 from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
@@ -166,6 +166,8 @@ class DepthSpacePage(OperatorPage):
         return s.work_bytes()
 
     def compute(self, s):
+        if refused := typed_values_refused(s.spec, s.shape):
+            raise Refused(*refused, s)
         try:
             for order in s.orders:
                 dsw.outputs_of(s, order)

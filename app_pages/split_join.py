@@ -9,7 +9,7 @@ from ops import DescriptorError, QuizSettings
 from ops.descriptors.fixes import split_fixes
 from ui import charts, explain, say, url_state, work
 from ui import split_join_work as sjw
-from ui.errors import remember_valid
+from ui.errors import remember_valid, typed_values_refused
 from ui.operator_page import OperatorPage, Refused, render
 from ui.picks import clear_pick, remember_pick
 from ui.say import md
@@ -161,7 +161,8 @@ class SplitJoinPage(OperatorPage):
         return f"this view ({len(s.output_sizes):,} parts)"
 
     def compute(self, s):
-        work.values(s.spec, s.sizes)
+        if refused := typed_values_refused(s.spec, s.sizes):
+            raise Refused(*refused, s)
         try:
             work.split_parts(*s.key)
         except DescriptorError as exc:

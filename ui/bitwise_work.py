@@ -11,6 +11,7 @@ their names; the arrays and figures come from ui.work's shared functions.
 import dataclasses
 import functools
 import math
+import re
 
 from ops import Call, DescriptorError, QuizSettings, buffer_tensor_size, index_formula, numpy_dtype
 from ops.guard import check_element_count
@@ -137,6 +138,17 @@ def settings_line(c, data_type):
             ("B typed" if c.b_text is not None else "B from the pattern") if binary else "",
             f"B broadcast along {c.bcast_text.strip()}" if c.bcast_text.strip() else "",
             "in place" if c.in_place else ""]
+
+
+def field_fixes(c):
+    """Fixes for Sizes or broadcast dims that do not parse or do not fit: every size at least 1 (the defaults when
+    none is a number), and no broadcast."""
+    numbers = [max(1, int(n)) for n in re.findall(r"-?\d+", c.sizes_text)][:8] or [2, 3]
+    sizes = ",".join(map(str, numbers))
+    options = [Fix(f"Sizes {sizes}", (("or_sizes", sizes), ("or_bcast", "")))] if sizes != c.sizes_text.strip() else []
+    if c.bcast_text.strip():
+        options.append(Fix("No broadcast", (("or_bcast", ""),)))
+    return Fixes("these settings", tuple(options)) if options else None
 
 
 def configuration(c, values):

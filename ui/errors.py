@@ -8,15 +8,35 @@ labelled, so the picture the user was looking at stays beside the message). Page
 
 import streamlit as st
 
+from ops import DescriptorError
+from ops.operators.fixes import Fix, Fixes
+
 from . import say
 from .picks import preset_buttons
 from .say import md
+from .work import values
 
 _KEY = "_last_valid"
 GREYED_CLASS = "greyed-last-valid"
 # Greyed and dimmed, and not clickable: a picture of settings that are no longer the page's. The label above it
 # stays at full contrast (it is outside the dimmed container).
 _GREYED_CSS = f".st-key-{GREYED_CLASS} {{filter: grayscale(1); opacity: 0.45; pointer-events: none;}}"
+
+
+# Typed values the page cannot use (too few, too many, not numbers of the type): the sidebar's pattern instead.
+PATTERN_FIX = Fixes("typed values", (Fix("Values from the pattern (origin-coded)", (("pattern", "coded"),)),))
+
+
+def typed_values_refused(spec, shape):
+    """Refused-style (message, fixes) when the sidebar's typed values cannot fill `shape`, else None: checked
+    before the page's work, so that the refusal offers the pattern instead of ending the view."""
+    if spec.pattern != "custom":
+        return None
+    try:
+        values(spec, shape)
+    except DescriptorError as exc:
+        return str(exc), PATTERN_FIX
+    return None
 
 
 def remember_valid(page, settings):

@@ -135,7 +135,8 @@ def fix_settings(fix, c):
             sizes = parse_int_list(c.sizes_text, "Sizes")
             settings["sj_sizes"] = ",".join(str(s) for s in (*sizes[:c.axis], value, *sizes[c.axis + 1:]))
         else:
-            settings[FIX_KEYS[name]] = ",".join(map(str, value)) if isinstance(value, tuple) else value
+            # A fix names this page's settings, or the sidebar's own (the value pattern) by their keys.
+            settings[FIX_KEYS.get(name, name)] = ",".join(map(str, value)) if isinstance(value, tuple) else value
     return settings
 
 
