@@ -7,7 +7,7 @@ warm_up()
 import streamlit as st  # noqa: E402  (after the warm-up: every session waits there for the first one's imports)
 
 from ops import element_cap_set_to  # noqa: E402
-from ui import url_state  # noqa: E402
+from ui import say, url_state  # noqa: E402
 from ui.accessibility import readable_colors  # noqa: E402
 from ui.charts import preload_plotly  # noqa: E402
 from ui.pages import navigation_pages  # noqa: E402
@@ -28,4 +28,4 @@ with element_cap_set_to(APP_ELEMENT_CAP):
     navigation.run()
 url_state.publish()
 for note in url_state.notes():
-    link_notes.warning(note, icon=":material/link_off:")
+    say.warning(note, into=link_notes, icon=":material/link_off:")

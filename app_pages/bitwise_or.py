@@ -11,10 +11,11 @@ import streamlit as st
 
 from ops import DescriptorError, numpy_dtype
 from ui import bitwise_work as bw
-from ui import charts, explain, url_state, work
+from ui import charts, explain, say, url_state, work
 from ui.errors import remember_valid
 from ui.operator_page import OperatorPage, Panels, Refused, render
 from ui.picks import clear_pick, remember_pick
+from ui.say import md
 from ui.shared import admitted, fragment
 from ui.sidebar import TYPED_MAX_CHARS, show_value_notes
 from ui.toolbar import drawn_part, group
@@ -41,7 +42,7 @@ def show_pick(operands, first, stop):
         return None  # the page's introduction says what a click does
     left, right = st.columns([5, 1], vertical_alignment="center")
     drawn = first <= pick[0] < stop
-    left.caption(f"Picked: {described}" + ("" if drawn else " (not among the drawn elements)"))
+    say.caption(md("Picked: {}", described) + ("" if drawn else md(" (not among the drawn elements)")), into=left)
     right.button("Clear highlight", key="or_clear_pick", on_click=clear_pick, args=(BitwisePage.pick,))
     return tuple(pick) if drawn else None
 
@@ -55,8 +56,8 @@ def drawn_elements(s):
                                        maximum=max(0, count - 1))
         rows_asked = url_state.widget(st.number_input, "Elements drawn", "or_rows", DEFAULTS["or_rows"], minimum=1,
                                       maximum=ROWS_MAX)
-        st.caption(f"A grid holds at most {MAX_CELLS:,} cells = {MAX_CELLS // width} elements of this type. "
-                   "Every element is computed and cross-checked.")
+        say.caption(md("A grid holds at most {:,} cells = {} elements of this type. Every element is computed and "
+                       "cross-checked.", MAX_CELLS, MAX_CELLS // width))
     first, stop = drawn_range(count, numpy_dtype(f"UINT{width}"), first_asked, rows_asked)
     return first, stop, f"Drawing elements {first} to {stop - 1} of {count:,} (row-major), {width} bits each"
 
@@ -95,19 +96,30 @@ class BitwisePage(OperatorPage):
     def title(self):
         """'Bitwise OR' (every link older than the Operation setting), 'Bitwise SHIFT LEFT': the chosen operation's
         DirectML name after ELEMENT_WISE_BIT_. Read from the link before the Operation widget is drawn."""
-        name = url_state.ahead("bw_op", DEFAULTS["bw_op"], bw.OPERATIONS)
-        return "Bitwise " + name.removeprefix("ELEMENT_WISE_BIT_").replace("_", " ")
+        return "Bitwise " + bw.short_name(self.operation).replace("_", " ")
 
-    introduction = ("**DML_ELEMENT_WISE_BIT_OR** and the rest of DirectML's bitwise family (the Operation, under "
-                    "Operands) on each element's raw bits. Click a bit to follow it through A, B and Output.")
+    @property
+    def operation(self):
+        return url_state.ahead("bw_op", DEFAULTS["bw_op"], bw.OPERATIONS)
+
+    @property
+    def introduction(self):
+        """The chosen operation by its DirectML name (the subtitle said BIT_OR whatever the operation was)."""
+        op = bw.OPERATIONS[self.operation]
+        return md("**DML_{}**, one of DirectML's bitwise family (the Operation, under Operands), on each element's "
+                  "raw bits. Click a bit to follow it through {} and Output.", op.name,
+                  " and ".join(bw.input_names(op)))
     groups = ("Operands",)
     presets = bw.PRESETS
 
     def controls(self, boxes, settings):
         with boxes[0]:
-            name = url_state.widget(st.selectbox, "Operation", "bw_op", DEFAULTS["bw_op"], options=list(bw.OPERATIONS),
-                                    format_func=bw.operation_label,
-                                    help="DirectML's bitwise operators (DML_OPERATOR_...); OR is the default")
+            # Labelled by what tells them apart: the full names were cut at "ELEMENT_WISE_BIT_SHIF", where they
+            # start to differ.
+            name = url_state.widget(st.selectbox, "Operation (DML_ELEMENT_WISE_BIT_...)", "bw_op", DEFAULTS["bw_op"],
+                                    options=list(bw.OPERATIONS), format_func=bw.operation_label,
+                                    help="DirectML's bitwise operators, DML_OPERATOR_ELEMENT_WISE_BIT_ and the name "
+                                         "shown; OR is the default")
             op = bw.OPERATIONS[name]
             attrs = ()
             chosen = bw.output_attribute(op)
@@ -115,11 +127,11 @@ class BitwisePage(OperatorPage):
                 attribute, choices, default = chosen
                 output_type = url_state.widget(st.radio, "Output DataType", "bw_out_type", default,
                                                options=list(choices), horizontal=True,
-                                               help=f"{op.name} writes its count as one of these types")
+                                               help=md("{} writes its count as one of these types", op.name))
                 attrs = ((attribute, output_type),)
             inputs = " and ".join(bw.input_names(op))
             sizes = url_state.widget(st.text_input, "Sizes", "or_sizes", DEFAULTS["or_sizes"],
-                                     help=f"1 to 8 sizes separated by commas; {inputs} and Output share them")
+                                     help=md("1 to 8 sizes separated by commas; {} and Output share them", inputs))
             b_text, bcast = None, ""
             if bw.is_binary(op):
                 b_text, bcast = self.b_controls(op)
@@ -127,19 +139,19 @@ class BitwisePage(OperatorPage):
             if op.in_place:
                 in_place = url_state.widget(st.checkbox, "In place: Output aliases A's buffer", "or_inplace",
                                             DEFAULTS["or_inplace"])
-            st.caption(f"{op.summary}: the DataType only sets the width (8 to 64 bits), so on floats it works on the "
-                       f"sign, exponent and mantissa fields alike. Input types by {bw.support_text(op)}. DataType, "
-                       "feature level and value pattern of A are below.")
+            say.caption(md("{}: the DataType only sets the width (8 to 64 bits), so on floats it works on the sign, "
+                           "exponent and mantissa fields alike. Input types by {}. DataType, feature level and value "
+                           "pattern of A are below.", op.summary, bw.support_text(op)))
         return bw.Controls(sizes, b_text, bcast, bool(in_place), name, attrs)
 
     def b_controls(self, op):
         """B's values and broadcast, for a binary operator: (typed text or None, broadcast dims text)."""
         meaning = f" ({op.lesson.second})" if op.lesson.second else ""
-        source = url_state.widget(st.radio, f"B values{meaning}", "or_b_source", DEFAULTS["or_b_source"],
+        source = url_state.widget(st.radio, md("B values{}", meaning), "or_b_source", DEFAULTS["or_b_source"],
                                   options=list(B_SOURCES), format_func=B_SOURCES.get)
         b_text = None
         if source == "typed":
-            b_text = url_state.widget(st.text_area, f"B typed values{meaning}", "or_b_text", DEFAULTS["or_b_text"],
+            b_text = url_state.widget(st.text_area, md("B typed values{}", meaning), "or_b_text", DEFAULTS["or_b_text"],
                                       max_chars=TYPED_MAX_CHARS,
                                       help="B's stored values, row-major; with broadcast dims B stores size 1 "
                                            "along them")
@@ -155,7 +167,10 @@ class BitwisePage(OperatorPage):
             show_value_notes(c.b_text, settings.data_type, "B typed values")
 
     def configure(self, c, settings):
-        return bw.configuration(c, settings.values)
+        try:
+            return bw.configuration(c, settings.values)
+        except DescriptorError as exc:
+            raise Refused(str(exc), bw.field_fixes(c)) from None
 
     def work_bytes(self, s):
         return s.work_bytes()
@@ -184,10 +199,10 @@ class BitwisePage(OperatorPage):
             descs = bw.descriptors(operands)
             st.code(json.dumps(descs, indent=1), language="json")
             if operands.broadcast and operands.binary:
-                st.markdown(bw.broadcast_note(operands, descs))
+                say.markdown(bw.broadcast_note(operands, descs))
             st.code(json.dumps(bw.dispatch(operands, in_place), indent=1), language="json")
             if in_place:
-                st.markdown(bw.in_place_note(s.operator))
+                say.markdown(bw.in_place_note(s.operator))
 
     def draw_last_valid(self, drawn):
         s, first, stop = drawn

@@ -6,8 +6,9 @@ import textwrap
 import streamlit as st
 
 from ops import DescriptorError
-from ui import charts, url_state, work
+from ui import charts, say, url_state, work
 from ui.panels import show_error
+from ui.say import md
 from ui.toolbar import intro, summary, toolbar
 from viz.export import file_stem
 
@@ -57,21 +58,20 @@ def downloads(channels, block_size, source, target):
     for column, which, name in ((columns[0], 0, "P"), (columns[2], 1, "Q")):
         args = (channels, block_size, source, target, which)
         stem = f"{name}_{SHORT[source]}_to_{SHORT[target]}_C{channels}_bs{block_size}"
-        column.download_button(f"{name} as text", functools.partial(work.permutation_text, *args), f"{stem}.txt",
+        column.download_button(md("{} as text", name), functools.partial(work.permutation_text, *args), f"{stem}.txt",
                                "text/plain", key=f"converter_{name}_txt", on_click="ignore")
         columns[columns.index(column) + 1].download_button(
-            f"{name} as .npy", functools.partial(work.permutation_npy, *args), f"{stem}.npy",
+            md("{} as .npy", name), functools.partial(work.permutation_npy, *args), f"{stem}.npy",
             "application/octet-stream", key=f"converter_{name}_npy", on_click="ignore")
 
 
 def how_to_apply(channels, block_size, source, target):
     st.subheader("Apply P to the convolution before it")
-    st.markdown(
-        f"A depth_to_space usually follows a convolution that makes its C = {channels} channels. Reorder that "
-        f"convolution's output channels by P (its weights' first axis and its bias) and the {target} "
-        f"depth_to_space after it computes exactly what the {source} one did: no extra operator, no runtime cost. "
-        "`ops.permute_conv_output_channels` does it and checks the shapes:"
-    )
+    say.markdown(md(
+        "A depth_to_space usually follows a convolution that makes its C = {} channels. Reorder that convolution's "
+        "output channels by P (its weights' first axis and its bias) and the {} depth_to_space after it computes "
+        "exactly what the {} one did: no extra operator, no runtime cost. `ops.permute_conv_output_channels` does it "
+        "and checks the shapes:", channels, target, source))
     st.code(
         "import numpy as np\n"
         "import ops\n\n"
@@ -83,16 +83,15 @@ def how_to_apply(channels, block_size, source, target):
         f"#   == depth_to_space(conv(x, weights, bias), {block_size}, \"{source}\")\n",
         language="python",
     )
-    st.markdown(
-        f"The other way round, after a space_to_depth: `space_to_depth(x, {block_size}, \"{source}\")` equals "
-        f"`space_to_depth(x, {block_size}, \"{target}\")[:, Q]`, so the convolution that follows keeps its result "
-        f"on the {target} output with `ops.permute_conv_input_channels(weights, Q)`."
-    )
+    say.markdown(md(
+        "The other way round, after a space_to_depth: {:code} equals {:code}, so the convolution that follows keeps "
+        "its result on the {} output with `ops.permute_conv_input_channels(weights, Q)`.",
+        f'space_to_depth(x, {block_size}, "{source}")', f'space_to_depth(x, {block_size}, "{target}")[:, Q]', target))
 
 
 def page():
     st.title("DCR ↔ CRD converter")
-    intro("The channel permutation P that makes one depth/space order compute what the other computed.")
+    intro(md("The channel permutation P that makes one depth/space order compute what the other computed."))
     row, (settings_box,) = toolbar("Channels & conversion", expanded=("Channels & conversion",))
     with settings_box:
         st.caption(
@@ -112,14 +111,13 @@ def page():
     charts.show(work.conversion_picture(channels, block_size, source, target), "converter_figure",
                 file_stem("channel_permutation", channels, f"bs{block_size}", source, "to", target),
                 f"Channel permutation {source} to {target}, C = {channels}, BlockSize {block_size}")
-    st.caption(
-        f"Top row: the channels of x as the {source} operation reads them; bottom row: x[:, P], fed to the "
-        f"{target} operation. A line joins x's channel P[k] to position k; cells and lines are colored by the "
-        "block position the channel lands at in the output (the same in both), and hovering tells its output "
-        "channel."
-    )
-    st.markdown(f"`depth_to_space(x[:, P], {block_size}, \"{target}\") == "
-                f"depth_to_space(x, {block_size}, \"{source}\")` for every x with C = {channels:,} channels, with")
+    say.caption(md(
+        "Top row: the channels of x as the {} operation reads them; bottom row: x[:, P], fed to the {} operation. A "
+        "line joins x's channel P[k] to position k; cells and lines are colored by the block position the channel "
+        "lands at in the output (the same in both), and hovering tells its output channel.", source, target))
+    say.markdown(md("{:code} for every x with C = {:,} channels, with",
+                    f'depth_to_space(x[:, P], {block_size}, "{target}") == depth_to_space(x, {block_size}, "{source}")',
+                    channels))
     st.code(f"{listed('P', p)}\n# Q undoes it: x[:, P][:, Q] == x\n{listed('Q', q)}", language="python")
     downloads(channels, block_size, source, target)
     how_to_apply(channels, block_size, source, target)

@@ -8,12 +8,13 @@ import streamlit as st
 from ops import Call, DescriptorError, QuizSettings
 from ops.descriptors.fixes import inverse_shape
 from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
-from ui import charts, explain, url_state, work
+from ui import charts, explain, say, url_state, work
 from ui import depth_space_work as dsw
-from ui.errors import remember_valid
+from ui.errors import remember_valid, typed_values_refused
 from ui.operator_page import OperatorPage, Panels, Refused, render
 from ui.panels import Arrays
 from ui.picks import clear_pick, remember_pick
+from ui.say import md
 from ui.shared import admitted, fragment
 from ui.toolbar import group, summary
 from viz.depth_space_fig import drawn_window, side_shapes
@@ -22,7 +23,7 @@ from viz.export import file_stem
 DEFAULTS = {"direction": "depth_to_space", "N": 1, "C": 8, "H": 2, "W": 3, "BlockSize": 2, "Order": ORDERS[0]}
 # Radio options are their own labels: the value names keep links short and readable; the explanations go in the
 # captions.
-ORDER_CAPTIONS = ["ONNX DepthToSpace DCR", "ONNX DepthToSpace CRD", "both orders side by side"]
+ORDER_CAPTIONS = ["ONNX DepthToSpace DCR", "ONNX DepthToSpace CRD", "both orders, one above the other"]
 SIZE_MAX = 1 << 20
 BLOCK_MAX = 64  # one 64x64 block is the whole drawing budget
 
@@ -52,10 +53,11 @@ def window_controls(depth_shape, block_size, direction):
                    "cross-checked.")
         left, right = st.columns(2)
         batch = url_state.widget(left.number_input, "Batch", "ds_batch", 0, minimum=0, maximum=n - 1)
-        channel = url_state.widget(right.number_input, f"First {channel_word}", "ds_channel", 0, minimum=0,
+        channel = url_state.widget(right.number_input, md("First {}", channel_word), "ds_channel", 0, minimum=0,
                                    maximum=cd // (block_size * block_size) - 1)
         row = url_state.widget(left.number_input, "First block row" if unit > 1 else "First row", "ds_row", 0,
-                               minimum=0, maximum=hd - 1, help=f"in blocks of {unit} input rows" if unit > 1 else None)
+                               minimum=0, maximum=hd - 1,
+                               help=md("in blocks of {} input rows", unit) if unit > 1 else None)
         col = url_state.widget(right.number_input, "First block column" if unit > 1 else "First column", "ds_col",
                                0, minimum=0, maximum=wd - 1)
     return drawn_window(depth_shape, block_size, batch, channel, row, col)
@@ -70,7 +72,7 @@ def show_pick(s):
             url_state.put(DepthSpacePage.pick, None)  # picked under other settings: it no longer means anything
         return None  # the page's introduction says what a click does
     left, right = st.columns([5, 1])
-    left.info("  \n".join(lines), icon=":material/ads_click:")
+    say.info(say.lines(lines), into=left, icon=":material/ads_click:")
     right.button("Clear highlight", key="ds_clear_pick", on_click=clear_pick, args=(DepthSpacePage.pick,))
     return pick[0]
 
@@ -99,7 +101,7 @@ def draw_figures(drawn, pick=None, speed=None, interactive=True):
     for order in s.orders:
         chart_key = f"ds_chart_{order}" if interactive else f"ds_last_valid_{order}"
         if len(s.orders) > 1:
-            st.subheader(order)
+            say.subheader(order)
         picture = work.depth_space_picture(s.spec, s.shape, s.block_size, order, s.direction, window,
                                            dsw.FIGURE_WIDTH)
         figure = work.picked("depth_space", picture, pick)
@@ -127,13 +129,14 @@ class DepthSpacePage(OperatorPage):
         shape_box, order_box = boxes
         with shape_box:
             direction = url_state.widget(st.radio, "Direction", "direction", DEFAULTS["direction"],
-                                         options=list(DIRECTIONS), horizontal=True, captions=list(DIRECTIONS.values()),
+                                         options=list(DIRECTIONS), horizontal=True,
+                                         captions=[say.plain(op) for op in DIRECTIONS.values()],
                                          on_change=carry_shape_over)
             columns = st.columns(2) + st.columns(2)  # N C / H W: wide enough beside the figure
             # No lower bound on the inputs: a size or BlockSize below 1 gets a message naming the rule and a fix,
             # where a bounded input would only show a small icon and keep the old value.
-            sizes = [url_state.widget(column.number_input, name, name, DEFAULTS[name], maximum=SIZE_MAX,
-                                      help=f"InputTensor Sizes: {meaning}")
+            sizes = [url_state.widget(column.number_input, say.plain(name), name, DEFAULTS[name], maximum=SIZE_MAX,
+                                      help=md("InputTensor Sizes: {}", meaning))
                      for column, name, meaning in zip(columns, DIMENSION_NAMES, ("batch", "channels", "height",
                                                                                  "width"))]
             block_size = url_state.widget(st.number_input, "BlockSize", "BlockSize", DEFAULTS["BlockSize"],
@@ -163,6 +166,8 @@ class DepthSpacePage(OperatorPage):
         return s.work_bytes()
 
     def compute(self, s):
+        if refused := typed_values_refused(s.spec, s.shape):
+            raise Refused(*refused, s)
         try:
             for order in s.orders:
                 dsw.outputs_of(s, order)

@@ -8,10 +8,11 @@ import streamlit as st
 from ops import DML_TYPES, DescriptorError, type_name
 from ops.detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
 from ops.detective.identify import describe, descriptor_call
-from ui import charts, url_state
+from ui import charts, say, url_state
 from ui import detective_work as work
 from ui.pages import operator_link
 from ui.panels import show_busy, show_error
+from ui.say import md
 from ui.shared import Busy, admitted
 from ui.toolbar import braced, intro, summary, toolbar
 
@@ -28,8 +29,8 @@ def try_example(name):
 def examples_row():
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
     for name, example in DETECTIVE_EXAMPLES.items():
-        row.button(example.label, key=f"dt_try_{name}", on_click=try_example, args=(name,), width="content",
-                   help=example.text)
+        row.button(say.plain(example.label), key=f"dt_try_{name}", on_click=try_example, args=(name,),
+                   width="content", help=say.plain(example.text))
 
 
 def input_section(sizes, data_type):
@@ -39,10 +40,10 @@ def input_section(sizes, data_type):
     for i, x in enumerate(xs):
         name = "input" if len(xs) == 1 else f"input{i}"
         columns[i % len(columns)].download_button(
-            f"Download {name}.npy {list(x.shape)} {type_name(x.dtype)}",
+            md("Download {}.npy {} {}", name, list(x.shape), type_name(x.dtype)),
             functools.partial(work.input_npy, sizes, data_type, i), f"{name}.npy", "application/octet-stream",
             key=f"dt_download_{i}", on_click="ignore", icon=":material/download:")
-    st.caption(work.origin_caption(xs))
+    say.caption(work.origin_caption(xs))
 
 
 def uploaded_outputs(input_text):
@@ -53,8 +54,8 @@ def uploaded_outputs(input_text):
     not kept: the uploader is new for each."""
     several = st.checkbox("Several outputs (a split's): each file uploaded is kept", key="dt_several")
     files = st.file_uploader(
-        f"Output .npy file{'s, taken in the order of their names' if several else ''}, at most {work.UPLOAD_MB} MB"
-        + (" each" if several else ""), type=["npy"], accept_multiple_files=several,
+        md("Output .npy file{}, at most {} MB{}", "s, taken in the order of their names" if several else "",
+           work.UPLOAD_MB, " each" if several else ""), type=["npy"], accept_multiple_files=several,
         key=f"dt_upload_{work.digest(f'{input_text} {several}')[:16]}", max_upload_size=work.UPLOAD_MB)
     st.caption("Files are read as plain arrays (never unpickled); an uploaded file is not part of the page's link.")
     return work.uploaded(files if several else [files]) if files else None
@@ -62,7 +63,7 @@ def uploaded_outputs(input_text):
 
 def pasted_outputs():
     text = url_state.widget(
-        st.text_area, f"Printed output(s); separate several outputs with a line holding only {work.SEPARATOR}",
+        st.text_area, md("Printed output(s); separate several outputs with a line holding only {}", work.SEPARATOR),
         "dt_text", DEFAULTS["dt_text"], max_chars=TEXT_MAX_CHARS, height=160,
         help="numpy's, PyTorch's or TensorFlow's printout (print the whole array, not a '...' summary), or plain "
              "numbers separated by spaces or commas")
@@ -70,56 +71,56 @@ def pasted_outputs():
         st.text_input, "Output sizes (only for plain numbers without brackets)", "dt_out_sizes",
         DEFAULTS["dt_out_sizes"], max_chars=200, help="e.g. 1,2,4,6; leave empty when the printout has brackets")
     if len(text) > url_state.LINK_VALUE_CHARS:
-        st.caption(f"This printout is longer than {url_state.LINK_VALUE_CHARS:,} characters: the page's link leaves "
-                   "it out (browsers refuse such long addresses). Share a .npy file instead.")
+        say.caption(md("This printout is longer than {:,} characters: the page's link leaves it out (browsers refuse "
+                       "such long addresses). Share a .npy file instead.", url_state.LINK_VALUE_CHARS))
     return work.pasted(text, out_sizes) if text.strip() else None
 
 
 def descriptor_row(text, descriptor, xs, ys):
     """`text` naming a descriptor, beside the link that opens its operator page on these inputs and outputs."""
     left, right = st.columns([3, 2], vertical_alignment="center")
-    left.markdown(text)
+    say.markdown(text, into=left)
     call = descriptor_call(descriptor, [x.shape for x in xs], [y.shape for y in ys], type_name(xs[0].dtype))
     page, query = operator_link(call)
-    right.page_link(page.path, label=f"Open in its operator page ({page.title})", query_params=query,
+    right.page_link(page.path, label=md("Open in its operator page ({})", page.title), query_params=query,
                     icon=":material/open_in_new:")
 
 
 def verdict(case):
     report, xs, ys = case.report, case.xs, case.ys
     if report.matches:
-        st.success(report.note, icon=":material/check_circle:")
+        say.success(report.note, icon=":material/check_circle:")
         for descriptor in report.matches:
-            descriptor_row(f"Reproduced by **{describe(descriptor)}**", descriptor, xs, ys)
+            descriptor_row(md("Reproduced by **{}**", describe(descriptor)), descriptor, xs, ys)
         if len(report.matches) > 1:
             st.caption("Several descriptors agree here: with these sizes they move the elements the same way.")
     elif report.permuted_matches:
         permutation_section(case)
     elif report.kind == "not a rearrangement":
-        st.error(report.note, icon=":material/report:")
-        st.markdown(f"**First cells whose value is in no input** ({report.unmatched_count:,} in all)")
+        say.error(report.note, icon=":material/report:")
+        say.markdown(md("**First cells whose value is in no input** ({:,} in all)", report.unmatched_count))
         st.dataframe(work.offending_rows(report, len(ys)), hide_index=True, width="content")
         for descriptor in report.near_matches:
-            descriptor_row(f"Everywhere else it agrees with **{describe(descriptor)}**", descriptor, xs, ys)
+            descriptor_row(md("Everywhere else it agrees with **{}**", describe(descriptor)), descriptor, xs, ys)
     else:
-        st.info(report.note, icon=":material/info:")
+        say.info(report.note, icon=":material/info:")
 
 
 def permutation_section(case):
     report = case.report
     best = report.permuted_matches[0]
     descriptor = best["descriptor"]
-    st.warning(report.note, icon=":material/swap_horiz:")
-    descriptor_row(f"With the permutation it is **{describe(descriptor)}**", descriptor, case.xs, case.ys)
-    st.markdown(f"**The channel permutation** P = `{best['permutation'].tolist()}`")
+    say.warning(report.note, icon=":material/swap_horiz:")
+    descriptor_row(md("With the permutation it is **{}**", describe(descriptor)), descriptor, case.xs, case.ys)
+    say.markdown(md("**The channel permutation** P = {:code}", best["permutation"].tolist()))
     explanation, code = work.folding(best)
-    st.markdown(explanation)
+    say.markdown(explanation)
     st.code(code, language="python")
     if len(report.permuted_matches) > 1:
         others = "; ".join(f"{m['descriptor']['Order']} with P = {m['permutation'].tolist()}"
                            for m in report.permuted_matches[1:])
-        st.caption(f"Also possible: {others}.")
-    st.markdown(work.diff_text(case.diff, descriptor))
+        say.caption(md("Also possible: {}.", others))
+    say.markdown(work.diff_text(case.diff, descriptor))
     charts.show(case.diff_figure, "dt_diff_chart", "detective_difference", "Layout detective: the differences")
 
 
@@ -140,8 +141,8 @@ def controls(box):
 
 def page():
     st.title("The layout detective")
-    intro("Bring your own operator: which input element did each output cell come from, and which DirectML "
-          "descriptor does that?")
+    intro(md("Bring your own operator: which input element did each output cell come from, and which DirectML "
+             "descriptor does that?"))
     row, (example_box, input_box) = toolbar("Examples", "Input & output", expanded=("Examples",))
     with example_box:
         st.caption(
@@ -163,7 +164,7 @@ def page():
                                             options=list(DETECTIVE_EXAMPLES),
                                             format_func=lambda n: DETECTIVE_EXAMPLES[n].label)
                 summary(row, [f"Example: {DETECTIVE_EXAMPLES[name].label}", input_text])
-                st.caption(DETECTIVE_EXAMPLES[name].text)
+                say.caption(DETECTIVE_EXAMPLES[name].text)
                 show_case(work.example_case(name, sizes, data_type))
                 # An example brings its own output: the input to download comes after what it shows.
                 input_section(sizes, data_type)
@@ -188,7 +189,7 @@ def page():
 
 def show_case(case):
     """The figure of where every output cell came from, then what the detective concluded from it."""
-    st.caption(work.figure_caption(case))
+    say.caption(work.figure_caption(case))
     charts.show(case.figure, "dt_chart", "detective", "Layout detective: where each element came from")
     st.subheader("What the detective found")
     verdict(case)

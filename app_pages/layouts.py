@@ -6,12 +6,13 @@ import streamlit as st
 
 from ops import LAYOUT_PRESETS, DescriptorError
 from ops.datatypes import element_size
-from ui import charts, url_state
+from ui import charts, say, url_state
 from ui import layouts_work as lw
 from ui.pages import WORKBENCH
 from ui.panels import WORKBENCH_KEY, show_busy, show_error
+from ui.say import md
 from ui.shared import Busy, admitted
-from ui.sidebar import current_settings
+from ui.sidebar import current_settings, valid_at
 from ui.toolbar import braced, intro, summary, toolbar
 from ui.values import parse_int_list
 from viz.export import file_stem
@@ -66,7 +67,7 @@ def memory_maps(layout, unit):
     for column, side, role in zip(columns, (layout.input, layout.output), ("input", "output")):
         with column:
             if lw.drawable(side, layout.data_type) is None:
-                st.info(f"No memory map for the {role}: its desc is malformed (see above).")
+                say.info(md("No memory map for the {}: its desc is malformed (see above).", role))
                 continue
             figure, widths[role] = lw.buffer_map(side, layout.data_type, size, role, f"{role.capitalize()} buffer",
                                                  unit)
@@ -80,8 +81,8 @@ def usage_line(layout, reading):
     for side, role, repeated_name in ((layout.input, "Input", "read more than once (broadcast)"),
                                       (layout.output, "Output", "written more than once")):
         untouched, repeated = lw.usage(side, layout.data_type)
-        parts.append(f"{role}: {untouched} elements never touched (padding), {repeated} {repeated_name}")
-    st.caption("; ".join(parts) + ". " + reading)
+        parts.append(md("{}: {} elements never touched (padding), {} {}", role, untouched, repeated, repeated_name))
+    say.caption(say.join("; ", parts) + md(". {}", reading))
 
 
 def copy_section(layout, settings, widths):
@@ -91,8 +92,9 @@ def copy_section(layout, settings, widths):
         verdict = "byte-identical" if check.matches else "DIFFERENT" if check.available else "not run"
         runtime = "DirectML" if check.runtime == "directml" else "ONNX Runtime"
         # A runtime that could not run the copy is information, not a fault of the layout.
-        show = st.success if check.matches else st.error if check.available else st.info
-        show(f"{runtime} cross-check ({check.provider or 'no provider'}): {verdict}. {check.note}",
+        show = say.success if check.matches else say.error if check.available else say.info
+        # The provider and note name versions ("Mesa 25.0.7-2~bpo12+1", whose ~ struck the line through): data.
+        show(md("{} cross-check ({}): {}. {}", runtime, check.provider or "no provider", verdict, check.note),
              icon=":material/verified:" if check.matches else ":material/warning:")
     charts.show(lw.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
     st.markdown("##### The copy, element by element in the output's memory order")
@@ -120,8 +122,8 @@ def page():
     settings = current_settings()
     # The operator's name goes under the title: as one 25-letter word it broke mid-word in a 800 px window.
     st.title("Layouts")
-    intro("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where each "
-          "element lives.")
+    intro(md("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where each "
+             "element lives."))
     row, (preset_box, input_box, output_box, map_box) = toolbar("Presets", "InputTensor", "OutputTensor",
                                                                 "Memory maps", expanded=("Presets",))
     with preset_box:
@@ -133,7 +135,8 @@ def page():
             "level and values are in the sidebar; values fill the input buffer in memory order."
         )
         for number, name in enumerate(LAYOUT_PRESETS):
-            st.button(name, key=f"ly_preset_{number}", on_click=apply_layout_preset, args=(name,), width="stretch")
+            st.button(say.plain(name), key=f"ly_preset_{number}", on_click=apply_layout_preset, args=(name,),
+                      width="stretch")
     in_fields = side_controls("input", input_box)
     out_fields = side_controls("output", output_box)
     with map_box:
@@ -151,14 +154,14 @@ def page():
         problems = lw.problems(layout, settings.feature_level)
         if problems:
             for problem in problems:
-                st.error(problem, icon=":material/error:")
+                say.error(problem, icon=":material/error:")
         else:
-            st.success(f"Valid at DML_FEATURE_LEVEL_{settings.feature_level}.", icon=":material/check_circle:")
+            say.success(valid_at(settings.feature_level), icon=":material/check_circle:")
         with admitted(lw.BUFFER_CAP * 8 * 4, "this layout"):
             widths, reading = memory_maps(layout, unit)
             if problems:
-                st.info("The copy is drawn once the descriptors are valid; the maps show what the strides address. "
-                        + reading)
+                say.info(md("The copy is drawn once the descriptors are valid; the maps show what the strides "
+                            "address. {}", reading))
                 return
             usage_line(layout, reading)
             copy_section(layout, settings, widths)

@@ -9,9 +9,10 @@ from ops import DescriptorError, cross_check_node, numpy_dtype
 from ops.frameworks.example_model import example_upscaling_model
 from ops.frameworks.onnx_models import ONNX_BYTE_CAP, open_bytes
 from ui import detective_work as work
-from ui import echo, url_state
+from ui import say, url_state
 from ui.pages import operator_link
 from ui.panels import show_busy, show_error
+from ui.say import md
 from ui.shared import CACHE, Busy, admitted
 
 SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
@@ -33,7 +34,8 @@ def model_bytes(source):
                    "exported as SpaceToDepth, a Split and Concat, PixelShuffle(4) as DepthToSpace CRD, a "
                    "PixelShuffle(2) written as Reshape -> Transpose -> Reshape, and a BitwiseOr on a mask.")
         return EXAMPLE_KEY, CACHE.get(("onnx_example_model",), example_upscaling_model)
-    uploaded = st.file_uploader(f"ONNX model (.onnx, at most {UPLOAD_MB} MB, weights inside the file)", type=["onnx"],
+    uploaded = st.file_uploader(md("ONNX model (.onnx, at most {} MB, weights inside the file)", UPLOAD_MB),
+                                type=["onnx"],
                                 key="onx_upload", max_upload_size=UPLOAD_MB)
     st.caption("The model is read, never run: only one extracted node runs, on ONNX Runtime, when you ask for its "
                "cross-check. External data files and custom operator domains are refused. An uploaded file is not "
@@ -93,25 +95,26 @@ def checked(key, report, index):
 
 def open_link(call, stored=None, label="Open in its operator page"):
     page, query = operator_link(call, stored)
-    st.page_link(page.path, label=f"{label} ({page.title})", query_params=query, icon=":material/open_in_new:")
+    st.page_link(page.path, label=md("{} ({})", label, page.title), query_params=query, icon=":material/open_in_new:")
 
 
 def node_card(key, report, node, check_index):
     with st.container(border=True):
         # Names, attributes and the notes quoting them come from the uploaded model: inert text (ui.echo).
         attributes = ", ".join(f"{k}={v}" for k, v in node.attributes.items())
-        st.markdown(f"**#{node.index} {echo.code(node.name)}** — {echo.text(node.op_type)}"
-                    + (f" ({echo.text(attributes)})" if node.attributes else ""))
-        inputs = ", ".join(f"{echo.code(name)} {_shape_text(shape)} {echo.text(kind)}" for name, shape, kind
-                           in zip(node.inputs, node.input_shapes, node.input_types) if name)
-        st.caption(f"Inputs: {inputs}")
+        say.markdown(md("**#{} {:code}** — {}", node.index, node.name, node.op_type)
+                     + (md(" ({})", attributes) if node.attributes else ""))
+        # A shape's dims may be a dim_param, a name the model's author chose: data, as the names are.
+        inputs = say.join(", ", (md("{:code} {} {}", name, _shape_text(shape), kind) for name, shape, kind
+                                 in zip(node.inputs, node.input_shapes, node.input_types) if name))
+        say.caption(md("Inputs: {}", inputs))
         for risk in node.risks:
-            st.warning(echo.text(risk), icon=":material/warning:")
+            say.warning(risk, icon=":material/warning:")
         if node.settings is None:
-            st.info(f"No DirectML settings: {echo.text(node.problem)}", icon=":material/info:")
+            say.info(md("No DirectML settings: {}", node.problem), icon=":material/info:")
             return
-        st.markdown(f"DirectML: **{node.settings['operator']}**, {node.settings['DataType']}, "
-                    f"{echo.text(_settings_text(node.settings))}")
+        say.markdown(md("DirectML: **{}**, {}, {}", node.settings["operator"], node.settings["DataType"],
+                        _settings_text(node.settings)))
         left, right = st.columns(2, vertical_alignment="center")
         with left:
             open_link(node.call, node.stored)
@@ -124,22 +127,22 @@ def node_card(key, report, node, check_index):
             except DescriptorError as exc:
                 show_error(exc)
                 return
-            note = echo.text(result["note"])
+            note = result["note"]
             if result["available"] and result["matches"]:
-                st.success(note, icon=":material/check_circle:")
+                say.success(note, icon=":material/check_circle:")
             elif result["available"]:
-                st.error(note, icon=":material/error:")
+                say.error(note, icon=":material/error:")
             else:
-                st.info(note, icon=":material/info:")
+                say.info(note, icon=":material/info:")
 
 
 def rearrangement_card(chain):
     with st.container(border=True):
-        st.markdown(f"**{' -> '.join(map(echo.code, chain.names))}** ({echo.code(chain.input)} -> "
-                    f"{echo.code(chain.output)})")
-        st.markdown(echo.text(chain.note))
+        say.markdown(md("**{}** ({:code} -> {:code})", say.join(" -> ", map(say.code, chain.names)), chain.input,
+                        chain.output))
+        say.markdown(chain.note)
         for risk in chain.risks:
-            st.warning(echo.text(risk), icon=":material/warning:")
+            say.warning(risk, icon=":material/warning:")
         if chain.call is not None:
             open_link(chain.call, label="Open what it computes")
 
@@ -172,22 +175,22 @@ def page():
     except Busy as busy:
         show_busy(busy)
         return
-    producer = f", produced by {echo.code(report.producer)}" if report.producer else ""
-    st.markdown(f"Opset {report.opset}, IR version {report.ir_version}{producer}: {report.node_count} nodes, "
-                f"{len(report.nodes)} of them DirectML operators shown here, {len(report.rearrangements)} "
-                "Reshape -> Transpose -> Reshape chain(s).")
+    producer = md(", produced by {:code}", report.producer) if report.producer else md("")
+    say.markdown(md("Opset {}, IR version {}{}: {} nodes, {} of them DirectML operators shown here, {} Reshape -> "
+                    "Transpose -> Reshape chain(s).", report.opset, report.ir_version, producer, report.node_count,
+                    len(report.nodes), len(report.rearrangements)))
     for note in report.notes:
-        st.info(echo.text(note), icon=":material/info:")
+        say.info(note, icon=":material/info:")
     if not report.nodes and not report.rearrangements:
         st.info("This model has none of the five operators.", icon=":material/info:")
         return
     flagged = sum(len(n.risks) for n in report.nodes) + sum(len(c.risks) for c in report.rearrangements)
     if flagged:
-        st.warning(f"{flagged} risk flag(s): see the nodes below.", icon=":material/warning:")
+        say.warning(md("{} risk flag(s): see the nodes below.", flagged), icon=":material/warning:")
     node_table(report)
     nodes = report.nodes
     if len(nodes) > CARDS:
-        first = url_state.widget(st.number_input, f"First node shown below (of {len(nodes)}, {CARDS} at a time)",
+        first = url_state.widget(st.number_input, md("First node shown below (of {}, {} at a time)", len(nodes), CARDS),
                                  "onx_first", DEFAULTS["onx_first"], minimum=0, maximum=len(nodes) - 1, step=CARDS)
         nodes = nodes[int(first):int(first) + CARDS]
     try:

@@ -2,9 +2,12 @@
 
 import streamlit as st
 
-from ui import charts, url_state, work
+from ops.operators import bitwise
+from ui import charts, say, url_state, work
+from ui.bitwise_work import short_name
 from ui.layouts_work import overview_picture, preset_fields
 from ui.pages import BITWISE, CONVERTER, DEPTH_SPACE, DETECTIVE, LAYOUTS, ONNX_MODEL, PAGES, SPLIT_JOIN
+from ui.say import md
 
 SEED_SETTINGS = {"dtype": "UINT32", "pattern": "coded"}
 
@@ -29,14 +32,18 @@ SECTIONS = [
         ],
     ),
     dict(
-        title="Bitwise OR: DML_ELEMENT_WISE_BIT_OR",
+        # The page shows the whole family (the heading said "Bitwise OR" over seven operators): named from the
+        # registry.
+        title="Bitwise: DML_ELEMENT_WISE_BIT_" + "/".join(short_name(op.name) for op in bitwise.OPERATORS),
         page=BITWISE,
-        text=(
-            "Output = A | B element by element, on the bits of the data's native encoding: the DataType only sets "
-            "the element width, so FLOAT32 1.0 | 2.0 = 0x7F800000 = +inf. A, B and Output share DataType, "
-            "DimensionCount (1 to 8) and Sizes; there is no implicit broadcasting (a 0 stride in a descriptor "
-            "expresses one). The output may alias an input. Feature level 3_0 for UINT8/16/32; 4_1 for all types."
-        ),
+        text=md(
+            "{} operators on each element's raw bits: OR, AND and XOR combine A and B, NOT flips A's bits, COUNT "
+            "counts the bits set, SHIFT_LEFT and SHIFT_RIGHT shift A by B. The DataType only sets the element width, "
+            "so FLOAT32 1.0 | 2.0 = 0x7F800000 = +inf. Inputs and Output share DimensionCount (1 to 8) and Sizes, and "
+            "DataType except COUNT's output (UINT8 or UINT32); there is no implicit broadcasting (a 0 stride in a "
+            "descriptor expresses one). All but COUNT may write over an input in place. Feature level 3_0 for "
+            "UINT8/16/32 (the shifts from 2_1); 4_1 for every type, the shifts for unsigned integers only.",
+            len(bitwise.OPERATORS)),
         presets=[
             ("FLOAT32 1.0 | 2.0 = +inf", dict(dtype="FLOAT32", pattern="custom", values="1.0", or_sizes="1",
                                               or_b_source="typed", or_b_text="2.0")),
@@ -92,12 +99,13 @@ def choose_preset(page, values):
 def section(spec, index):
     """The picture first and across the page: in a column beside the text it was 280 px wide in an 800 px window,
     too narrow for its cell labels."""
-    st.subheader(spec["title"])
+    say.subheader(spec["title"])
     charts.show(PICTURES[spec["page"]](), f"overview_fig_{index}", f"overview_{index + 1}", spec["title"])
-    st.markdown(spec["text"])
+    say.markdown(spec["text"])
     st.page_link(spec["page"].path, label="Open the page", icon=":material/arrow_forward:")
     for number, (label, values) in enumerate(spec["presets"]):
-        st.button(label, key=f"overview_{index}_{number}", icon=":material/play_arrow:", on_click=choose_preset,
+        st.button(say.plain(label), key=f"overview_{index}_{number}", icon=":material/play_arrow:",
+                  on_click=choose_preset,
                   args=(spec["page"].path, values))
 
 
@@ -107,14 +115,12 @@ if GOTO in st.session_state:
 st.title("DirectML operator visualizer")
 # Counted from the pages' operators, so that the number follows the registry (the README names them instead).
 shown = sorted({name for page in PAGES for name in page.operators})
-st.markdown(
-    f"{len(shown)} DirectML tensor operators ({', '.join(shown)}), computed by a pure-numpy reference core with "
-    "DirectML's exact rules, drawn "
+say.markdown(md(
+    "{} DirectML tensor operators ({}), computed by a pure-numpy reference core with DirectML's exact rules, drawn "
     "cell by cell, validated against the feature-level support tables, cross-checked on DirectML itself where it "
     "can run here and on ONNX Runtime, and exported as DxDispatch JSON or C++. The sidebar holds the settings the "
     "operator pages share (DataType, feature level, value pattern); every setting is in the URL, so a link "
-    "reproduces a view."
-)
+    "reproduces a view.", len(shown), ", ".join(shown)))
 for i, spec in enumerate(SECTIONS):
     section(spec, i)
 st.subheader("Between frameworks: DCR ↔ CRD")

@@ -7,11 +7,12 @@ import streamlit as st
 
 from ops import DescriptorError, QuizSettings
 from ops.descriptors.fixes import split_fixes
-from ui import charts, explain, url_state, work
+from ui import charts, explain, say, url_state, work
 from ui import split_join_work as sjw
-from ui.errors import remember_valid
+from ui.errors import remember_valid, typed_values_refused
 from ui.operator_page import OperatorPage, Refused, render
 from ui.picks import clear_pick, remember_pick
+from ui.say import md
 from ui.shared import admitted, fragment
 from ui.toolbar import drawn_part, group
 from ui.values import parse_int_list
@@ -46,7 +47,8 @@ def show_pick(s, drawn_pick):
             url_state.put(SplitJoinPage.pick, None)  # picked under other settings: it no longer means anything
         return  # the page's introduction says what a click does
     left, right = st.columns([5, 1], vertical_alignment="center")
-    left.caption(f"Picked: {described}" + ("" if drawn_pick is not None else " (outside the drawn plane)"))
+    say.caption(md("Picked: {}", described) + ("" if drawn_pick is not None else md(" (outside the drawn plane)")),
+                into=left)
     right.button("Clear highlight", key="sj_clear_pick", on_click=clear_pick, args=(SplitJoinPage.pick,))
 
 
@@ -57,14 +59,14 @@ def plane_controls(s, view):
     with group("Drawn plane"):
         slice_text = ""
         if other_dims:
-            slice_text = url_state.widget(st.text_input, f"Slice indices for dims {other_dims}", "sj_slice", "",
+            slice_text = url_state.widget(st.text_input, md("Slice indices for dims {}", other_dims), "sj_slice", "",
                                           help="Which index of each dimension outside the drawn plane; empty = all 0")
         window_row, window_col = st.columns(2)
         row0 = url_state.widget(window_row.number_input, "First row drawn", "sj_row0", 0, minimum=0,
                                 maximum=max(s.sizes))
         col0 = url_state.widget(window_col.number_input, "First column drawn", "sj_col0", 0, minimum=0,
                                 maximum=max(s.sizes))
-        st.caption(sjw.plane_caption(s))
+        say.caption(sjw.plane_caption(s))
     return sjw.slice_indices(slice_text, other_dims), (int(row0), int(col0))
 
 
@@ -159,7 +161,8 @@ class SplitJoinPage(OperatorPage):
         return f"this view ({len(s.output_sizes):,} parts)"
 
     def compute(self, s):
-        work.values(s.spec, s.sizes)
+        if refused := typed_values_refused(s.spec, s.sizes):
+            raise Refused(*refused, s)
         try:
             work.split_parts(*s.key)
         except DescriptorError as exc:
@@ -185,7 +188,7 @@ class SplitJoinPage(OperatorPage):
         figure(s, drawn, steps_on, speed)
 
     def below_figure(self, s):
-        st.markdown(sjw.outcome_text(s))
+        say.markdown(sjw.outcome_text(s))
 
     def draw_last_valid(self, drawn):
         charts.picture(work.split_picture(*drawn), "sj_last_valid", "Last valid view")

@@ -4,10 +4,11 @@ import streamlit as st
 
 from ops import DML_TYPES, DescriptorError, load_model
 from ops.guard import element_cap_set_to
-from ui import echo, url_state
+from ui import say, url_state
 from ui import workbench_state as wb
 from ui import workbench_view as view
 from ui import workbench_work as shared_work
+from ui.say import md
 from ui.shared import Busy
 from ui.sidebar import DEFAULTS, current_settings
 
@@ -18,10 +19,10 @@ BUILD_HERE = "build one here"
 def bundled_example(examples, key, folder, help_text):
     """(model text, label) of the bundled example picked in a selectbox bound to the URL under `key`."""
     name = url_state.widget(st.selectbox, "Bundled example", key, next(iter(examples)), options=list(examples),
-                            help=help_text)
+                            help=say.plain(help_text))
     text = examples[name].read_text(encoding="utf-8")
     st.button("Edit a copy of this example", key=f"{key}_edit", on_click=view.edit_example, args=(text,))
-    with st.expander(f"{folder}/{name}.json"):
+    with st.expander(say.plain(f"{folder}/{name}.json")):
         st.code(text, language="json")
     return text, f"{folder}/{name}.json"
 
@@ -53,7 +54,7 @@ def model_source():
     try:
         return wb.model_text_from_bytes(uploaded.getvalue(), uploaded.name), uploaded.name
     except DescriptorError as error:
-        st.error(echo.text(error))
+        say.error(error)
         return None, ""
 
 
@@ -66,7 +67,7 @@ def run_tab(model_key, model):
     try:
         ran = shared_work.run_view(model_key, model)
     except (DescriptorError, Busy) as error:
-        st.error(f"The run stopped: {echo.text(error)}")
+        say.error(md("The run stopped: {}", error))
         return
     view.show_run_prints(ran)
     checking = cross_check_toggle()
@@ -116,10 +117,10 @@ def built_desc(default_type):
     try:
         desc, problems = wb.builder_desc(data_type, sizes_text, strides_text, total_text)
     except DescriptorError as error:
-        st.error(echo.text(error))
+        say.error(error)
         return None, kind
     for problem in problems:
-        st.error(f"{echo.code(problem.path)}: {echo.text(problem.message)}")
+        say.error(md("{:code}: {}", problem.path, problem.message))
     return desc, kind
 
 
@@ -138,27 +139,26 @@ def show_explorer(raw, default_type):
                             horizontal=True)
     natural = wb.natural_columns(desc, unit)
     chosen = url_state.widget(right.number_input, "Cells per row", "wb_columns", 0, minimum=0, maximum=256,
-                              help=f"0: the desc's natural width ({min(natural, 256)} here)")
+                              help=md("0: the desc's natural width ({} here)", min(natural, 256)))
     view.show_memory_map(desc, choice, role, unit, chosen or min(natural, 256))
 
 
 def page():
     st.title("Descriptor workbench")
-    st.caption(
+    say.caption(md(
         "Load a DxDispatch JSON model, check every dispatchable against every feature level, run its commands, "
         "and see how each tensor descriptor lays its elements out in memory. A model is data: it is never used to "
-        f"read files, and every tensor is held to {wb.ELEMENT_CAP:,} elements."
-    )
+        "read files, and every tensor is held to {:,} elements.", wb.ELEMENT_CAP))
     settings = current_settings()
     if notice := view.receive_round_trip():
-        st.info(echo.text(notice))
+        say.info(notice)
     text, label = model_source()
     raw = None if text is None else view.parsed_model(label, text)
     if raw is None:
         return
     # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (ui.workbench_work).
     model_key = shared_work.digest(text)
-    model = None
+    model = refusal = None
     try:
         with element_cap_set_to(wb.ELEMENT_CAP):
             model = load_model(raw)
@@ -166,12 +166,13 @@ def page():
         try:
             run = shared_work.partial_run(model_key, raw)
         except Busy as busy:
-            st.error(f"{echo.text(label)}: {busy}")
+            say.error(md("{}: {}", label, busy))
             return
         if run is not None:
             show_partial(model_key, raw, run, label, settings)
             return
-        st.error(echo.text(f"{label} is refused: {error}"))
+        refusal = error
+        say.error(md("{} is refused: {}", label, error))
     else:
         view.show_loaded(label, raw, model)
 
@@ -179,7 +180,7 @@ def page():
     (report, run, explorer, export), _ = url_state.tabs(["Validation report", "Run", "Tensor descriptors", "Export"],
                                                         "wb_tab")
     with report:
-        view.show_validation(raw, settings.feature_level)
+        view.show_validation(raw, settings.feature_level, refusal)
     with run:
         if model is None:
             st.info("The model does not load; fix the problems shown above to run it.")

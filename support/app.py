@@ -93,4 +93,4 @@ def uploader(at):
 
 
 def click_button(at, label_start):
-    next(b for b in at.button if b.label.startswith(label_start)).click().run()
+    next(b for b in at.button if shown(b.label).startswith(label_start)).click().run()

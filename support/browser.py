@@ -127,3 +127,57 @@ def assert_clean(page):
 def visible_share(page, chart=CHART):
     """The share of the first figure matching `chart` that is on screen and not covered (0 to 1)."""
     return page.evaluate(_VISIBLE_SHARE, chart)
+
+
+# What the user sees, read off the page: every plot's traces (the data plotly draws), outlines, notes and the text its
+# SVG draws, and every input's value (number and text inputs, text areas, select boxes, radio and check boxes), in
+# page order.
+VIEW = """() => {
+    const plots = [...document.querySelectorAll('.js-plotly-plot')].map(gd => JSON.stringify([
+        gd.data.map(t => [t.type, t.name, t.z, t.text, t.customdata, t.x, t.y, t.x0, t.y0]),
+        (gd.layout.shapes || []).map(s => [s.name, s.path, s.x0, s.y0]),
+        (gd.layout.annotations || []).map(a => a.text),
+        [...gd.querySelectorAll('.main-svg text')].map(t => t.textContent).sort()]));
+    const inputs = [...document.querySelectorAll('input, textarea')]
+        .filter(e => e.type !== 'file' && e.type !== 'hidden')
+        .map(e => (e.type === 'radio' || e.type === 'checkbox')
+            ? [(e.closest('[role="radiogroup"]')?.getAttribute('aria-label') || '') + ': ' +
+               (e.closest('label')?.innerText || ''), e.checked]
+            : [e.getAttribute('aria-label') || e.type, e.value]);
+    return {path: location.pathname, plots, inputs};
+}"""
+
+
+def settle(page, timeout=LOAD_TIMEOUT):
+    """Until the run the last action started has finished: something is drawn and nothing runs."""
+    page.wait_for_selector('[data-testid="stAppViewContainer"]', timeout=timeout)
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout)
+    wait_until_settled(page, timeout)
+
+
+def view(page):
+    """What the page draws (VIEW), after checking it drew no exception and threw no JavaScript error."""
+    assert_clean(page)
+    return page.evaluate(VIEW)
+
+
+def reopen(browser, address, expected, timeout=LOAD_TIMEOUT):
+    """The view a fresh browser draws from `address`, once it shows `expected` or `timeout` ms have passed: the
+    sidebar's widgets mount after the figure is drawn (their chunks load on a fresh browser) and a text area may take
+    its value a render after it mounts, so neither a settled figure nor the count of inputs means the settings are
+    drawn."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    fresh = context.new_page()
+    fresh.js_errors = []
+    fresh.on("pageerror", lambda error: fresh.js_errors.append(str(error)))
+    fresh.goto(address)
+    settle(fresh, timeout)
+    try:
+        fresh.wait_for_function(f"(expected) => JSON.stringify(({VIEW})()) === JSON.stringify(expected)",
+                                arg=expected, timeout=timeout)
+    except PlaywrightTimeout:
+        pass  # the comparison the caller makes shows what still differs
+    wait_until_settled(fresh, timeout)
+    seen = view(fresh)
+    context.close()
+    return seen

@@ -10,9 +10,9 @@ tokens get darker shades of their hues, at least 4.9:1, on the light scheme only
 Streamlit's own). !important: Streamlit sets them with a generated class of higher specificity.
 """
 
-import streamlit as st
+from . import say
 
-_CSS = """<style>
+_CSS = """
 [data-testid="stCaptionContainer"] code { color: inherit; }
 .token.comment, .token.prolog, .token.doctype, .token.cdata { color: #5E6270 !important; }
 @media (prefers-color-scheme: dark) {
@@ -27,9 +27,9 @@ _CSS = """<style>
   .token.keyword, .token.tag, .token.function, .token.class-name, .token.selector { color: #1A5FB4 !important; }
   .token.important, .token.deleted { color: #C62828 !important; }
 }
-</style>"""
+"""
 
 
 def readable_colors():
     """The page's contrast fixes (app.py, every run; a style-only element takes no space on the page)."""
-    st.html(_CSS)
+    say.style(_CSS)

@@ -11,6 +11,7 @@ their names; the arrays and figures come from ui.work's shared functions.
 import dataclasses
 import functools
 import math
+import re
 
 from ops import Call, DescriptorError, QuizSettings, buffer_tensor_size, index_formula, numpy_dtype
 from ops.guard import check_element_count
@@ -23,8 +24,9 @@ from viz.bitwise_fig import input_only
 from . import work
 from .pages import BITWISE_DEFAULT
 from .panels import Arrays
+from .say import md
 from .toolbar import braced
-from .values import parse_int_list, values_count
+from .values import parse_int_list, parse_values, values_count
 
 OPERATOR = BITWISE_DEFAULT
 OPERATIONS = {op.name: op for op in bitwise.OPERATORS}
@@ -85,8 +87,13 @@ def is_binary(op):
     return op.arity[0] == 2
 
 
+def short_name(name):
+    """The operation's name after ELEMENT_WISE_BIT_ (where the family's names start to differ): SHIFT_LEFT."""
+    return name.removeprefix("ELEMENT_WISE_BIT_")
+
+
 def operation_label(name):
-    return f"{name}: {expression(OPERATIONS[name])}"
+    return f"{short_name(name)}: {expression(OPERATIONS[name])}"
 
 
 def support_text(op):
@@ -131,6 +138,17 @@ def settings_line(c, data_type):
             ("B typed" if c.b_text is not None else "B from the pattern") if binary else "",
             f"B broadcast along {c.bcast_text.strip()}" if c.bcast_text.strip() else "",
             "in place" if c.in_place else ""]
+
+
+def field_fixes(c):
+    """Fixes for Sizes or broadcast dims that do not parse or do not fit: every size at least 1 (the defaults when
+    none is a number), and no broadcast."""
+    numbers = [max(1, int(n)) for n in re.findall(r"-?\d+", c.sizes_text)][:8] or [2, 3]
+    sizes = ",".join(map(str, numbers))
+    options = [Fix(f"Sizes {sizes}", (("or_sizes", sizes), ("or_bcast", "")))] if sizes != c.sizes_text.strip() else []
+    if c.bcast_text.strip():
+        options.append(Fix("No broadcast", (("or_bcast", ""),)))
+    return Fixes("these settings", tuple(options)) if options else None
 
 
 def configuration(c, values):
@@ -228,39 +246,71 @@ def dispatch(operands, in_place):
 def broadcast_note(operands, descs):
     """What the descriptor of a broadcast B (in `descs`, from descriptors()) says: 0 strides read an element again."""
     strides = descs[operands.operator.tensor_fields()[1].name]["Strides"]
-    return (f"**Broadcast.** DirectML has no implicit broadcasting: A, B and Output must have equal Sizes. B "
-            f"stores only {list(operands.b_sizes)} ({math.prod(operands.b_sizes)} values) and its descriptor "
-            f"says Sizes {list(operands.sizes)} with Strides {strides}: a 0 stride reads the same "
-            f"element again for every index along that dim. Here B is np.broadcast_to(B stored, Sizes), then "
-            f"{expression(operands.operator)}.")
+    return md("**Broadcast.** DirectML has no implicit broadcasting: A, B and Output must have equal Sizes. B stores "
+              "only {} ({} values) and its descriptor says Sizes {} with Strides {}: a 0 stride reads the same element "
+              "again for every index along that dim. Here B is np.broadcast_to(B stored, Sizes), then {}.",
+              list(operands.b_sizes), math.prod(operands.b_sizes), list(operands.sizes), strides,
+              expression(operands.operator))
 
 
 def in_place_note(op):
     """What binding the output to A's buffer means, and why the operator allows it."""
-    return (f"**In place.** OutputTensor is bound to A's buffer, so no Output buffer is allocated: after the "
-            f"dispatch A's buffer holds {expression(op)} and A's old values are gone. "
-            f"{op.name.removeprefix('ELEMENT_WISE_')} allows this because each output element depends only on "
-            "the same element of its inputs.")
+    return md("**In place.** OutputTensor is bound to A's buffer, so no Output buffer is allocated: after the "
+              "dispatch A's buffer holds {} and A's old values are gone. {} allows this because each output element "
+              "depends only on the same element of its inputs.", expression(op), op.name.removeprefix("ELEMENT_WISE_"))
+
+
+def bit_patterns(text, data_type):
+    """Typed values as the hex bit patterns they are stored as in `data_type` ("-0.0" in FLOAT32: "0x80000000"), or
+    None when they are not numbers of that type."""
+    dtype = numpy_dtype(data_type)
+    try:
+        values = parse_values(text, (values_count(text),), dtype)
+    except DescriptorError:
+        return None
+    return " ".join(f"0x{int(v):0{2 * dtype.itemsize}X}" for v in values.view(f"u{dtype.itemsize}"))
+
+
+def _numbers_of(text, data_type):
+    return bit_patterns(text, data_type) is not None
 
 
 def values_fixes(operands):
-    """Fixes for settings the core refuses: Sizes that hold A's values, B from the pattern, a DataType the operation
-    takes (of the same width when there is one), an operation that takes the DataType."""
-    count, options = math.prod(operands.sizes), []
-    given = values_count(operands.spec.text) if operands.spec.pattern == "custom" else count
+    """Fixes for settings the core refuses, each one whole (every fix offered leads past this refusal: "B from the
+    pattern" used to leave A's count as wrong as it was, "DataType UINT32" typed values that are no uint32 numbers):
+    Sizes that hold A's typed values (B from the pattern too when its typed values would not fill them); B from the
+    pattern; a DataType the operation takes, of the same width when there is one, the typed values kept as their bit
+    patterns; an operation that takes the DataType; the pattern instead of typed values that are no numbers of the
+    type."""
+    spec, op, options = operands.spec, operands.operator, []
+    count, b_count = math.prod(operands.sizes), math.prod(operands.b_sizes)
+    typed = {"values": spec.text if spec.pattern == "custom" else None, "or_b_text": operands.b_text}
+    given = values_count(typed["values"]) if typed["values"] is not None else count
+    b_given = values_count(typed["or_b_text"]) if typed["or_b_text"] is not None else None
     if 0 < given != count:
-        options.append(Fix(f"Sizes {given}", (("or_sizes", str(given)), ("or_bcast", ""))))
-    if operands.b_text is not None and values_count(operands.b_text) != math.prod(operands.b_sizes):
+        b_repair = (("or_b_source", "derived"),) if b_given not in (None, given) else ()
+        options.append(Fix(f"Sizes {given}" + (", B from the pattern" if b_repair else ""),
+                           (("or_sizes", str(given)), ("or_bcast", ""), *b_repair)))
+    elif b_given not in (None, b_count):
         options.append(Fix("B from the pattern", (("or_b_source", "derived"),)))
-    data_type, op = operands.spec.data_type, operands.operator
+    data_type = spec.data_type
     if data_type not in op.supported_types:
         width = numpy_dtype(data_type).itemsize
         same = [t for t in op.supported_types if numpy_dtype(t).itemsize == width]
         chosen = (same or list(op.supported_types))[0]
-        options.append(Fix(f"DataType {chosen}", (("dtype", chosen),)))
+        kept = tuple((key, bit_patterns(text, data_type)) for key, text in typed.items() if text is not None)
+        if same and kept and all(patterns is not None for _, patterns in kept):
+            options.append(Fix(f"DataType {chosen}, typed values as their bit patterns", (("dtype", chosen), *kept)))
+        else:
+            options.append(Fix(f"DataType {chosen}", (("dtype", chosen),)))
         other = next((o.name for o in OPERATIONS.values() if data_type in o.supported_types), None)
         if other is not None:
             options.append(Fix(f"Operation {other}", (("bw_op", other),)))
+    elif given == count and b_given in (None, b_count):
+        if typed["values"] is not None and not _numbers_of(typed["values"], data_type):
+            options.append(Fix("A from the pattern (origin-coded)", (("pattern", "coded"),)))
+        if typed["or_b_text"] is not None and not _numbers_of(typed["or_b_text"], data_type):
+            options.append(Fix("B from the pattern", (("or_b_source", "derived"),)))
     return Fixes("these settings", tuple(options)) if options else None
 
 

@@ -17,6 +17,7 @@ from ops.detective.identify import mix_up_diff
 from ops.detective.origin import NPY_BYTE_CAP, origin_coded_inputs, to_npy_bytes
 from viz.detective_fig import detective_figure, diff_figure
 
+from .say import md
 from .shared import CACHE, shared
 from .values import parse_int_list
 
@@ -110,12 +111,11 @@ def origin_caption(xs):
     """What the origin-coded inputs `xs` hold and how to run them through a framework."""
     shown = ", ".join(str(v) for v in xs[0].ravel()[:6].tolist())
     onwards = ", counting on through the next inputs" if len(xs) > 1 else ""
-    return (
-        f"Every element holds its own flat index ({shown}, ...{onwards}), "
-        "so whatever your framework does to it, each output value names the element it came from. Load it with "
-        "`x = np.load('input.npy')` (or `torch.from_numpy(np.load(...))`), run your operator, and save the result "
-        "with `np.save('output.npy', y)`."
-    )
+    return md(
+        "Every element holds its own flat index ({}, ...{}), so whatever your framework does to it, each output value "
+        "names the element it came from. Load it with `x = np.load('input.npy')` (or "
+        "`torch.from_numpy(np.load(...))`), run your operator, and save the result with `np.save('output.npy', y)`.",
+        shown, onwards)
 
 
 def _natural_key(name):
@@ -181,11 +181,10 @@ def figure_caption(case):
     """How to read the case's figure of where each output cell came from."""
     drawn = case.figure.context.note
     shapes = ", ".join(str(list(y.shape)) for y in case.ys)
-    return (
-        f"Output sizes {shapes}, compared by {case.report.compared_by}. Tiles are the last two dimensions, row 0 at "
-        "the top; each output cell shows the flat index of the input element it came from and takes that "
-        "element's color (✗: a value in no input). Hover for both indices."
-        + (f" Drawn: {drawn}." if drawn else ""))
+    return md(
+        "Output sizes {}, compared by {}. Tiles are the last two dimensions, row 0 at the top; each output cell shows "
+        "the flat index of the input element it came from and takes that element's color (✗: a value in no input). "
+        "Hover for both indices.{}", shapes, case.report.compared_by, f" Drawn: {drawn}." if drawn else "")
 
 
 def offending_rows(report, outputs):
@@ -199,14 +198,14 @@ def folding(best):
     permuted match: P on the input channels goes into the convolution before, on the output's into the one after."""
     descriptor, p = best["descriptor"], best["permutation"]
     if best["applies_to"] == "input channels":
-        return (f"Your output equals `depth_to_space(x[:, P], {descriptor['BlockSize']}, \"{descriptor['Order']}\")`. "
-                "Apply P to the output channels of the convolution that produces x, and that descriptor computes your "
-                "output with no extra operation:",
+        return (md("Your output equals {:code}. Apply P to the output channels of the convolution that produces x, and "
+                   "that descriptor computes your output with no extra operation:",
+                   f'depth_to_space(x[:, P], {descriptor["BlockSize"]}, "{descriptor["Order"]}")'),
                 "import ops\n"
                 f"P = {p.tolist()}\n"
                 "weight, bias = ops.permute_conv_output_channels(weight, bias, P)  # = weight[P], bias[P]")
-    return (f"Your output equals `space_to_depth(x, {descriptor['BlockSize']}, \"{descriptor['Order']}\")[:, P]`. "
-            "The convolution that reads it can absorb P in its input channels:",
+    return (md("Your output equals {:code}. The convolution that reads it can absorb P in its input channels:",
+               f'space_to_depth(x, {descriptor["BlockSize"]}, "{descriptor["Order"]}")[:, P]'),
             "import ops\n"
             f"P = {p.tolist()}\n"
             "weight = ops.permute_conv_input_channels(weight, P)  # = weight[:, inverse(P)]")
@@ -214,9 +213,9 @@ def folding(best):
 
 def diff_text(diff, descriptor):
     """How many cells differ from `descriptor` applied as given (mix_up_diff's `diff`), and with P applied."""
-    return (f"**Diff before and after**: {int(diff['before'].sum())} of {diff['before'].size} cells differ from "
-            f"{descriptor['operator']} {descriptor['Order']} applied as given; with P applied, "
-            f"{int(diff['after'].sum())}.")
+    return md("**Diff before and after**: {} of {} cells differ from {} {} applied as given; with P applied, {}.",
+              int(diff["before"].sum()), diff["before"].size, descriptor["operator"], descriptor["Order"],
+              int(diff["after"].sum()))
 
 
 def model_report(key, data, nbytes):

@@ -9,10 +9,15 @@ outside goes into the page through exactly one of:
 - `code(value)`: an inline code span, whose content CommonMark never interprets. Its fence is one backtick longer
   than the longest run of backticks inside (CommonMark 0.31, 6.1 "Code spans"), so a backtick cannot end it early;
   line breaks become spaces (a blank line would end the paragraph, and the span with it);
-- `text(message)`: a whole message (the core's, which quotes values) as plain text: every ASCII punctuation
-  character backslash-escaped (CommonMark 2.4 "Backslash escapes"), and a word joiner (U+2060, invisible) after the
-  `:` of `://`, the `@` of an address and the `www` of `www.`, because GitHub's autolink extension links those
-  even when escaped (it runs on the text after escapes are resolved; measured in Chromium);
+- `text(message)`: a whole message (the core's, which quotes values) as plain text: every character that can
+  open a construct backslash-escaped (CommonMark 2.4 "Backslash escapes"): always a backslash, a backtick and
+  `* [ ] < > ~ $ &`; `_`
+  unless inside a word (where CommonMark never reads it as emphasis); `:` before a letter (Streamlit's `:red[...]`,
+  `:material/...:` and emoji codes); `|` in a text of several lines (a table needs two); `#`, `-`, `+`, `=` and a
+  number's `.` or `)` at the start of a line (headings, lists). The rest stays as it is, so the Markdown source still
+  reads as the text. A word joiner (U+2060, invisible) goes after the `:` of `://`, the `@` of an address and the
+  `www` of `www.`, because GitHub's autolink extension links those even when escaped (it runs on the text after
+  escapes are resolved; measured in Chromium);
 - `figure_text(value)`: a title or label in a Plotly figure, which renders a few HTML tags (`<a href>` among them):
   `&`, `<` and `>` as character references, which Plotly shows as the characters.
 
@@ -23,12 +28,15 @@ import re
 
 SHOWN_CHARS = 200  # a value echoed longer than this is cut, saying how long it was
 MESSAGE_CHARS = 2000  # a whole message (the core's, with values quoted in it)
-# CommonMark: any ASCII punctuation character may be backslash-escaped; escaping them all leaves nothing to parse.
-_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+# CommonMark: any ASCII punctuation character may be backslash-escaped. These open a construct wherever they are;
+# `_` does too, except between two letters or digits; `:` before a letter.
+_ALWAYS = re.compile(r"([\\`*\[\]<>~$&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|:(?=[A-Za-z]))")
+# At a line's start (after up to three spaces): headings, list items, setext underlines, ordered list numbers.
+_LINE_START = re.compile(r"(?m)^( {0,3})([#+=-]|\d+(?=[.)]))")
 _BACKTICKS = re.compile(r"`+")
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 WORD_JOINER = "\u2060"
-_WWW = re.compile(r"(?i)(www)(\\\.)")  # "www\." once escaped
+_WWW = re.compile(r"(?i)(www)(\.)")
 
 
 def _cut(value, limit):
@@ -45,9 +53,12 @@ def shorten(value, limit=SHOWN_CHARS):
 
 
 def _escaped(plain):
-    escaped = _PUNCTUATION.sub(r"\\\1", plain)
+    escaped = _ALWAYS.sub(r"\\\1", plain)
+    escaped = _LINE_START.sub(lambda m: m[1] + (m[2] + "\\" if m[2][0].isdigit() else "\\" + m[2]), escaped)
+    if "\n" in escaped or "\r" in escaped:
+        escaped = escaped.replace("|", "\\|")
     # Where GitHub's autolink extension would start a link: "://", an address's "@", "www.".
-    escaped = escaped.replace("\\:\\/\\/", f"\\:{WORD_JOINER}\\/\\/").replace("\\@", f"\\@{WORD_JOINER}")
+    escaped = escaped.replace("://", f":{WORD_JOINER}//").replace("@", f"@{WORD_JOINER}")
     return _WWW.sub(rf"\1{WORD_JOINER}\2", escaped)
 
 

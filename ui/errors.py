@@ -8,15 +8,35 @@ labelled, so the picture the user was looking at stays beside the message). Page
 
 import streamlit as st
 
-from . import echo
+from ops import DescriptorError
+from ops.operators.fixes import Fix, Fixes
+
+from . import say
 from .picks import preset_buttons
+from .say import md
+from .work import values
 
 _KEY = "_last_valid"
 GREYED_CLASS = "greyed-last-valid"
 # Greyed and dimmed, and not clickable: a picture of settings that are no longer the page's. The label above it
 # stays at full contrast (it is outside the dimmed container).
-_GREYED_CSS = (f"<style>.st-key-{GREYED_CLASS} {{filter: grayscale(1); opacity: 0.45; pointer-events: none;}}"
-               "</style>")
+_GREYED_CSS = f".st-key-{GREYED_CLASS} {{filter: grayscale(1); opacity: 0.45; pointer-events: none;}}"
+
+
+# Typed values the page cannot use (too few, too many, not numbers of the type): the sidebar's pattern instead.
+PATTERN_FIX = Fixes("typed values", (Fix("Values from the pattern (origin-coded)", (("pattern", "coded"),)),))
+
+
+def typed_values_refused(spec, shape):
+    """Refused-style (message, fixes) when the sidebar's typed values cannot fill `shape`, else None: checked
+    before the page's work, so that the refusal offers the pattern instead of ending the view."""
+    if spec.pattern != "custom":
+        return None
+    try:
+        values(spec, shape)
+    except DescriptorError as exc:
+        return str(exc), PATTERN_FIX
+    return None
 
 
 def remember_valid(page, settings):
@@ -34,12 +54,12 @@ def offer_fixes(message, fixes, key, to_settings, pick_key):
     `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}; a fix is applied as a preset is
     (the pick made under the old settings is cleared). `fixes` None: the rule has no fix to offer."""
     suggestion = fixes.suggestion() if fixes else ""
-    st.error(echo.text(message) + (f"  \nNearest valid settings: {echo.text(suggestion)}." if suggestion else ""),
-             icon=":material/error:")
+    say.error(say.plain(message) + (md("  \nNearest valid settings: {}.", suggestion) if suggestion else md("")),
+              icon=":material/error:")
     if not fixes or not fixes.options:
         return
     preset_buttons(((fix.label, to_settings(fix)) for fix in fixes.options), f"{key}_fix", pick_key,
-                   heading="**Fix:**", icon=":material/build:")
+                   heading=md("**Fix:**"), icon=":material/build:")
 
 
 def last_valid_figure(page, draw):
@@ -49,6 +69,6 @@ def last_valid_figure(page, draw):
     if settings is None:
         return
     st.caption(":material/history: Last valid view (greyed): the figure of the settings before this change")
-    st.html(_GREYED_CSS)
+    say.style(_GREYED_CSS)
     with st.container(key=GREYED_CLASS):
         draw(settings)

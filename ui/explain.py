@@ -14,7 +14,8 @@ import streamlit as st
 from ops import DescriptorError, element_cap_set_to, quiz_questions
 from viz.explain import step_count, with_step
 
-from . import charts, url_state
+from . import charts, say, url_state
+from .say import md
 from .shared import APP_ELEMENT_CAP, fragment
 
 SPEEDS = (2000, 1200, 800, 600, 400, 250)  # ms per frame, slow to fast
@@ -73,9 +74,9 @@ def formula_block(title, make):
     try:
         formula = make()
     except DescriptorError as exc:
-        st.caption(f"{title}: no formula for these settings ({exc})")
+        say.caption(md("{}: no formula for these settings ({})", title, exc))
         return
-    st.markdown(f"**{title}**")
+    say.markdown(md("**{}**", title))
     st.code("\n".join(formula.lines()), language=None, wrap_lines=True)
 
 
@@ -130,14 +131,14 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
     noun = "bit" if kind == "bitwise" else "element"
     buttons = st.columns([1, 1, 1, 5], vertical_alignment="center")
     buttons[0].button("◀ Previous", key=f"{key}_prev", on_click=url_state.put, args=("step", max(0, step - 1)),
-                      disabled=step == 0, help=f"the previous {noun}")
+                      disabled=step == 0, help=md("the previous {}", noun))
     if playing:
         buttons[1].button("⏸ Pause", key=f"{key}_pause", on_click=_stop_playing, args=(key,), type="primary")
     else:
         buttons[1].button("▶ Play", key=f"{key}_play", on_click=_start_playing, args=(key, step, count),
                           type="primary", help="one step per frame duration; Pause stops it")
     buttons[2].button("Next ▶", key=f"{key}_next", on_click=url_state.put, args=("step", min(count - 1, step + 1)),
-                      disabled=step >= count - 1, help=f"the next {noun}")
+                      disabled=step >= count - 1, help=md("the next {}", noun))
     if count > 1:
         labels = _slider_labels(kind, pictures[0][1], count)
         with buttons[3]:
@@ -149,7 +150,7 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
     for column, (title, figure) in zip(columns, pictures):
         drawn, current = with_step(kind, figure, step, element)
         with column:
-            st.markdown(f"**{title}** — step {step + 1} of {count}: {current.label}")
+            say.markdown(md("**{}** — step {} of {}: {}", title, step + 1, count, current.label))
             charts.picture(drawn, f"{key}_step_chart_{title}", f"{title}, step {step + 1} of {count}")
             formula_block("The formula for this step", functools.partial(formula_of, title, current))
 
@@ -196,15 +197,15 @@ def quiz(settings, key, reveal=None, ask=None):
     try:
         questions = quiz_questions(settings, int(seed))
     except DescriptorError as exc:
-        st.error(f"No quiz for these settings: {exc}", icon=":material/error:")
+        say.error(md("No quiz for these settings: {}", exc), icon=":material/error:")
         return
     round_ = st.session_state.setdefault(_round_key(key, settings, seed), {"current": 0, "answers": {}})
     answers = round_["answers"]
     score = st.session_state.setdefault(_score_key(key), {"asked": 0, "right": 0})
-    st.markdown(f"**Score: {score['right']} of {score['asked']}** answered right while this page is open.")
+    say.markdown(md("**Score: {} of {}** answered right while this page is open.", score["right"], score["asked"]))
     number = round_["current"]
     question = questions[number]
-    st.markdown(f"**Question {number + 1} of {len(questions)}.** {question.prompt}")
+    say.markdown(md("**Question {} of {}.** {}", number + 1, len(questions), question.prompt))
     answered = answers.get(number)
     if answered is None and ask is not None:
         charts.picture(ask(question), f"{key}_ask", "The input the question is about")
@@ -216,10 +217,10 @@ def quiz(settings, key, reveal=None, ask=None):
                   on_click=_record_answer, args=(key, settings, seed, number, choice, question.answer))
     else:
         if answered == question.answer:
-            st.success(f"Right: {question.right}.", icon=":material/check_circle:")
+            say.success(md("Right: {}.", question.right), icon=":material/check_circle:")
         else:
-            st.error(f"Not quite: you chose {question.choices[answered]}; the answer is {question.right}.",
-                     icon=":material/cancel:")
+            say.error(md("Not quite: you chose {}; the answer is {}.", question.choices[answered], question.right),
+                      icon=":material/cancel:")
         st.markdown("**Why** (the formula with this question's numbers)")
         st.code("\n".join(question.explanation), language=None, wrap_lines=True)
         if reveal is not None:
@@ -229,7 +230,7 @@ def quiz(settings, key, reveal=None, ask=None):
                       args=(round_,))
         else:
             right = sum(a == questions[i].answer for i, a in answers.items())
-            st.success(f"Round done: {right} of {len(questions)} right.", icon=":material/done_all:")
+            say.success(md("Round done: {} of {} right.", right, len(questions)), icon=":material/done_all:")
     st.button("New set of questions", key=f"{key}_newset", on_click=url_state.put,
               args=("qseed", (int(seed) + 1) % QSEED_MAX))
 

@@ -20,10 +20,11 @@ import streamlit as st
 
 from ops import Call, DescriptorError
 
-from . import explain
+from . import explain, say
 from .errors import last_valid_figure, offer_fixes
 from .panels import Arrays, operator_panels, settings_problems, show_busy
 from .picks import preset_buttons
+from .say import md
 from .shared import Busy, admitted
 from .sidebar import current_settings
 from .toolbar import intro, summary, toolbar
@@ -128,7 +129,7 @@ class OperatorPage:
 def render(page):
     """Lay out `page` (an OperatorPage) for this run."""
     settings = current_settings()
-    st.title(page.title)
+    say.title(page.title)
     intro(page.introduction)
     row, boxes = toolbar(*page.groups, "Presets", "Play & explain", expanded=page.groups[:1])
     page.row = row
@@ -163,7 +164,7 @@ def show_panels(calls, settings):
     st.divider()
     for panels in calls:
         if panels.title:
-            st.subheader(panels.title)
+            say.subheader(panels.title)
         operator_panels(panels.call, panels.arrays, settings, key=panels.key)
 
 
@@ -176,9 +177,9 @@ def validity_banner(call, settings):
     except DescriptorError as exc:
         problems = [str(exc)]
     if problems:
-        more = f" (and {len(problems) - 1} more, see Validation below)" if len(problems) > 1 else ""
-        st.warning(f"Not a valid descriptor at feature level {settings.feature_level}: {problems[0]}{more}",
-                   icon=":material/warning:")
+        more = md(" (and {} more, see Validation below)", len(problems) - 1) if len(problems) > 1 else md("")
+        say.warning(md("Not a valid descriptor at feature level {}: {}", settings.feature_level, problems[0]) + more,
+                    icon=":material/warning:")
 
 
 def refused(page, refusal, controls, settings):

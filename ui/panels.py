@@ -22,8 +22,10 @@ from ops.descriptors.export import cpp_snippet, model_for
 from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
-from . import echo, url_state, work
+from . import say, url_state, work
 from .pages import WORKBENCH
+from .say import md
+from .sidebar import valid_at
 
 WORKBENCH_KEY = "workbench_model"
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
@@ -33,12 +35,12 @@ WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this
 def show_error(exc):
     """A DescriptorError (or any ValueError from the core) as an error box, never a traceback; the message quotes
     values a visitor typed or linked, so it is shown as plain text."""
-    st.error(echo.text(exc), icon=":material/error:")
+    say.error(exc, icon=":material/error:")
 
 
 def show_busy(busy):
     """The work budget's refusal (ui.shared.Busy): other visitors hold it, so this view waits for a retry."""
-    st.warning(str(busy), icon=":material/hourglass_top:")
+    say.warning(busy, icon=":material/hourglass_top:")
 
 
 def _output_shapes(op, shapes, attrs):
@@ -94,7 +96,7 @@ def operator_panels(call, arrays, settings, key="panels"):
     containers, opened = url_state.tabs(PANELS, f"{key}_tab")
     with containers[PANELS.index(opened)]:
         if opened == "Validation":
-            validation_panel(call.op, call.input_sizes, call.attributes, settings)
+            validation_panel(call.op, call.input_sizes, call.attributes, settings, arrays.refusal)
         elif opened == "Cross-check":
             cross_check_panel(call, arrays)
         elif opened == "Export":
@@ -103,7 +105,10 @@ def operator_panels(call, arrays, settings, key="panels"):
             elsewhere_panel(call, arrays, settings)
 
 
-def validation_panel(op, shapes, attrs, settings):
+def validation_panel(op, shapes, attrs, settings, refusal=None):
+    """The descriptor and its problems at the sidebar's level; `refusal`: the page's refusal of the settings (their
+    values, say), which no descriptor rule covers: the tab then says so instead of a green "valid" beside the page's
+    red error."""
     level = settings.feature_level
     try:
         dispatchable = settings_dispatchable(op, shapes, settings.data_type, attrs)
@@ -119,24 +124,27 @@ def validation_panel(op, shapes, attrs, settings):
         st.code(json.dumps(dispatchable, indent=2), language="json")
     with right:
         row = operator(op).support_row(level)
-        st.caption(f"Support table row in force at DML_FEATURE_LEVEL_{level}")
+        say.caption(md("Support table row in force at DML_FEATURE_LEVEL_{}", level))
         if row is None:
-            st.warning(f"{OPERATOR_PREFIX}{op} does not exist at feature level {level}: "
-                       f"it was introduced at {operator(op).introduced}.")
+            say.warning(md("{}{} does not exist at feature level {}: it was introduced at {}.", OPERATOR_PREFIX, op,
+                           level, operator(op).introduced))
         else:
-            st.markdown(f"**{OPERATOR_PREFIX}{op}**, row from feature level **{row.level}**  \n"
-                        f"DimensionCount: {row.dims_text}  \nDataType: {', '.join(row.types)}")
+            say.markdown(md("**{}{}**, row from feature level **{}**  \nDimensionCount: {}  \nDataType: {}",
+                            OPERATOR_PREFIX, op, row.level, row.dims_text, ", ".join(row.types)))
             if row.source:
-                st.caption(row.source)
+                say.caption(row.source)
         try:
             problems = settings_problems(op, shapes, settings.data_type, attrs, level)
         except DescriptorError as exc:
             show_error(exc)
             return
         for problem in problems:
-            st.error(problem, icon=":material/error:")
-        if not problems:
-            st.success(f"Valid at DML_FEATURE_LEVEL_{level}.", icon=":material/check_circle:")
+            say.error(problem, icon=":material/error:")
+        if not problems and refusal is None:
+            say.success(valid_at(level), icon=":material/check_circle:")
+        elif not problems:
+            say.warning(md("The descriptor's rules hold at DML_FEATURE_LEVEL_{}, but the page refuses these settings: "
+                           "{}", level, refusal), icon=":material/warning:")
 
 
 def ran_on(summary):
@@ -152,16 +160,16 @@ def verdict_line(checks):
     first, second = ((checks.directml, checks.onnxruntime) if checks.directml.available
                      else (checks.onnxruntime, checks.directml))
     if not first.available:
-        return f":material/help: Not cross-checked: {first.note}"
+        return md(":material/help: Not cross-checked: {}", first.note)
     if not first.matches:
-        return f":material/error: Cross-check on {ran_on(first)} found a mismatch: see the Cross-check tab."
-    line = f":material/check_circle: Cross-checked on {ran_on(first)}: bit for bit equal to the reference core"
+        return md(":material/error: Cross-check on {} found a mismatch: see the Cross-check tab.", ran_on(first))
+    line = md(":material/check_circle: Cross-checked on {}: bit for bit equal to the reference core", ran_on(first))
     if second.available:
-        return line + ("; ONNX Runtime agrees." if second.matches else f"; {ran_on(second)} does NOT: see the "
-                                                                        "Cross-check tab.")
+        return line + (md("; ONNX Runtime agrees.") if second.matches
+                       else md("; {} does NOT: see the Cross-check tab.", ran_on(second)))
     if second.runtime == "directml":
-        return line + ". DirectML itself could not run this call (see the Cross-check tab)."
-    return line + "."
+        return line + md(". DirectML itself could not run this call (see the Cross-check tab).")
+    return line + md(".")
 
 
 CHECKING = ":material/pending: Cross-checking on DirectML itself and on ONNX Runtime..."
@@ -182,7 +190,7 @@ def verdict(call, arrays):
     if checks is None:
         _awaiting_verdict(call.op, arrays.key, arrays.make_inputs, call.attrs)
     else:
-        st.caption(verdict_line(checks))
+        say.caption(verdict_line(checks))
 
 
 @st.fragment(run_every=VERDICT_POLL_SECONDS)
@@ -197,23 +205,23 @@ def _awaiting_verdict(op, key, make_inputs, attrs):
 
 
 def runtime_section(summary, title):
-    st.markdown(f"##### {title}")
+    say.markdown(md("##### {}", title))
     if not summary.available:
-        st.info(summary.note)
+        say.info(summary.note)
         return
     if summary.matches:
-        st.success(f"Match on {ran_on(summary)}: the output equals the reference core's bit for bit.",
-                   icon=":material/check_circle:")
+        say.success(md("Match on {}: the output equals the reference core's bit for bit.", ran_on(summary)),
+                    icon=":material/check_circle:")
     else:
-        st.error(f"Mismatch on {ran_on(summary)}.", icon=":material/error:")
-    st.caption(summary.note)
+        say.error(md("Mismatch on {}.", ran_on(summary)), icon=":material/error:")
+    say.caption(summary.note)
     if not summary.matches:
         mismatch_view(summary)
 
 
 def cross_check_panel(call, arrays):
     if arrays.refusal is not None:
-        st.info(f"Nothing to cross-check: the reference core refuses this call. {arrays.refusal}")
+        say.info(md("Nothing to cross-check: the reference core refuses this call. {}", arrays.refusal))
         return
     try:
         checks = work.check(call.op, arrays.key, arrays.make_inputs, call.attrs)
@@ -229,14 +237,14 @@ def mismatch_view(summary):
     output, index = summary.first_mismatch if summary.first_mismatch else (0, None)
     if not summary.rows:
         expected, actual = summary.shapes or (None, None)
-        st.markdown(f"Output {output}: shapes differ, expected {list(expected or [])}, "
-                    f"got {None if actual is None else list(actual)}.")
+        say.markdown(md("Output {}: shapes differ, expected {}, got {}.", output, list(expected or []),
+                        None if actual is None else list(actual)))
         return
-    st.markdown(f"First differing element: output {output}, index {tuple(int(i) for i in index)}.")
+    say.markdown(md("First differing element: output {}, index {}.", output, tuple(int(i) for i in index)))
     st.dataframe(pd.DataFrame(list(summary.rows), columns=["index", "expected (core)", "actual (provider)"]),
                  hide_index=True)
-    st.caption(f"{summary.differing:,} of {summary.total:,} elements differ; the first {len(summary.rows)} are "
-               "listed.")
+    say.caption(md("{:,} of {:,} elements differ; the first {} are listed.", summary.differing, summary.total,
+                   len(summary.rows)))
 
 
 def npy_bytes(array):
@@ -256,7 +264,7 @@ def _npy_download(make_arrays, index):
 
 def export_panel(call, arrays, settings, key):
     if arrays.refusal is not None:
-        st.info(f"Nothing to export: the reference core refuses this call. {arrays.refusal}")
+        say.info(md("Nothing to export: the reference core refuses this call. {}", arrays.refusal))
         return
     op, attrs = call.op, call.attributes
     try:
@@ -272,7 +280,7 @@ def export_panel(call, arrays, settings, key):
     if elements <= SHOWN_MODEL_ELEMENTS:
         st.code(model_json(), language="json", height=300)
     else:
-        st.caption(f"The inputs hold {elements:,} values: the model is only offered as a download.")
+        say.caption(md("The inputs hold {:,} values: the model is only offered as a download.", elements))
     # A wrapping row of buttons as wide as their labels: equal columns cut them off in a 800 px window.
     buttons = st.container(horizontal=True, wrap=True)
     buttons.download_button("Download model JSON", model_json, f"{name}.json", "application/json",
@@ -283,7 +291,7 @@ def export_panel(call, arrays, settings, key):
     if elements > WORKBENCH_ELEMENTS:
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
     if buttons.button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
-                      help=refusal):
+                      help=None if refusal is None else say.plain(refusal)):
         st.session_state[WORKBENCH_KEY] = model_for(op, list(arrays.make_inputs()), **attrs)
         st.switch_page(WORKBENCH.path, query_params={})
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")
@@ -297,7 +305,8 @@ def export_panel(call, arrays, settings, key):
     columns = st.columns(min(4, len(files)))
     for i, (label, make, index, shape) in enumerate(files):
         columns[i % len(columns)].download_button(
-            f"{label}.npy {list(shape)}", functools.partial(_npy_download, make, index), f"{name}_{label}.npy",
+            say.plain(f"{label}.npy {list(shape)}"), functools.partial(_npy_download, make, index),
+            f"{name}_{label}.npy",
             "application/octet-stream", key=f"{key}_{label}_npy", on_click="ignore")
 
 
@@ -309,18 +318,18 @@ def elsewhere_panel(call, arrays, settings):
     except DescriptorError as exc:
         show_error(exc)
         return
-    inputs = {("x",): "`x`", ("a", "b"): "`a` and `b`", ("xs",): "the list `xs`"}
+    inputs = {("x",): md("`x`"), ("a", "b"): md("`a` and `b`"), ("xs",): md("the list `xs`")}
     python = next(s for s in snippets if s.language == "python")
-    st.caption(
-        f"The same call, {settings.data_type}, in other frameworks: each Python snippet reads numpy arrays from "
-        f"{inputs[python.inputs]} and leaves its result in `{python.result}`. The project's tests run every "
-        "numpy, einops and ONNX snippet against the reference core bit for bit, and the PyTorch and TensorFlow "
-        "ones wherever those frameworks are installed."
-    )
+    say.caption(md(
+        "The same call, {}, in other frameworks: each Python snippet reads numpy arrays from {} and leaves its result "
+        "in {:code}. The project's tests run every numpy, einops and ONNX snippet against the reference core bit for "
+        "bit, and the PyTorch and TensorFlow ones wherever those frameworks are installed.",
+        settings.data_type, inputs[python.inputs], python.result))
     for snippet in snippets:
-        st.markdown(f"**{FRAMEWORK_TITLES[snippet.framework]}**" + (f": {snippet.order}" if snippet.order else ""))
+        title = md("**{}**", FRAMEWORK_TITLES[snippet.framework])
+        say.markdown(title + md(": {}", snippet.order) if snippet.order else title)
         if snippet.code is None:
-            st.info(snippet.note, icon=":material/block:")
+            say.info(snippet.note, icon=":material/block:")
             continue
-        st.caption(snippet.note)
+        say.caption(snippet.note)
         st.code(snippet.code, language=snippet.language)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from . import url_state
+from . import say, url_state
 from .charts import clicked
 
 
@@ -14,14 +14,14 @@ def apply_preset(values, pick_key):
 
 def preset_buttons(choices, key_prefix, pick_key, heading=None, icon=None):
     """A wrapping row of buttons as wide as their labels (equal columns cut labels short in narrow windows), after
-    `heading` when given: `choices` are (label, settings) pairs, applied as presets (apply_preset); button k has key
-    `{key_prefix}_{k}`."""
+    `heading` (Markdown) when given: `choices` are (label, settings) pairs, applied as presets (apply_preset); button k
+    has key `{key_prefix}_{k}`."""
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
     if heading:
-        row.markdown(heading)
+        say.markdown(heading, into=row)
     for number, (label, values) in enumerate(choices):
-        row.button(label, key=f"{key_prefix}_{number}", on_click=apply_preset, args=(values, pick_key), icon=icon,
-                   width="content")
+        row.button(say.plain(label), key=f"{key_prefix}_{number}", on_click=apply_preset, args=(values, pick_key),
+                   icon=icon, width="content")
 
 
 def remember_pick(pick_key, chart_key, decode):

@@ -292,6 +292,26 @@ function replaceFrames(graph, frames) {
   return window.Plotly.addFrames(graph, frames);
 }
 
+// Pause, as the figure's own Pause button does: queued frames are dropped and the running one ends now. Resolves once
+// the graph no longer animates.
+function stopAnimation(graph) {
+  const pause = { mode: "immediate", frame: { duration: 0, redraw: false }, transition: { duration: 0 } };
+  return window.Plotly.animate(graph, [null], pause).catch(() => {});
+}
+
+// A figure that arrives after an animation (or during one: a setting, a preset or a fix changed while Play ran) is
+// drawn whole, on a graph whose animation has ended: Plotly.react kept the old animation running, and its queued
+// frames went on writing the old figure's values, outlines and titles into the new one (Bitwise's grid kept a
+// FLOAT32 OR's bits under a UINT8 SHIFT_LEFT title 20 s later). newPlot starts from nothing, frames and all; it drops
+// the graph's event handlers, which are then attached again.
+function redrawWhole(graph, figure) {
+  return stopAnimation(graph).then(() => window.Plotly.newPlot(graph, figure)).then(() => {
+    graph.__dmlAnimated = false;
+    graph.__dmlPlaying = false;
+    graph.__dmlClicks = false;
+  });
+}
+
 function draw(graph, page, data) {
   const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
   const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
@@ -299,6 +319,12 @@ function draw(graph, page, data) {
   const configText = JSON.stringify(config);
   const before = graph.__dmlDrawn;
   graph.__dmlDrawn = { revision: data.revision, frames: data.frames_revision, texts, configText };
+  // The same figure again (a rerun that changed nothing drawn here, such as the cross-check's verdict arriving):
+  // an animation it finds running plays on.
+  const unchanged = before && before.revision === data.revision && before.frames === data.frames_revision
+    && before.configText === configText && Object.keys(texts).every(key => before.texts[key] === texts[key])
+    && Object.keys(before.texts).every(key => key in texts);
+  if (unchanged && graph.__dmlAnimated) return Promise.resolve();
   // An animation changes the traces it was given in place: after one, the figure is drawn again in full.
   if (before && before.revision === data.revision && before.configText === configText && !graph.__dmlAnimated) {
     // Same traces: only the layout keys that changed (a pick's shapes) are relaid out, and the frames replaced if
@@ -319,13 +345,15 @@ function draw(graph, page, data) {
     return frames.then(() => Object.keys(update).length ? window.Plotly.relayout(graph, update) : undefined)
       .then(() => fitCellText(graph, data.text));
   }
-  graph.__dmlAnimated = false;
-  return window.Plotly.react(graph, {
+  const figure = {
     data: (data.figure.data || []).map((trace, _, traces) => presized(lighter(trace), layout, data.text, traces)),
     layout,
     frames: data.figure.frames || [],
     config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image, ...slideButtons(config) },
-  }).then(() => named(graph, image)).then(() => fitCellText(graph, data.text));
+  };
+  const animating = graph.__dmlAnimated || (graph._transitionData?._frameQueue?.length ?? 0) > 0;
+  const drawn = animating ? redrawWhole(graph, figure) : window.Plotly.react(graph, figure);
+  return drawn.then(() => named(graph, image)).then(() => fitCellText(graph, data.text));
 }
 
 export default function ({ parentElement, data: bytes, setTriggerValue }) {

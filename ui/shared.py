@@ -20,7 +20,8 @@ from serve.budget import Busy, HeavyLane, TooLong, WorkBudget
 from serve.cache import MiB, SharedCache
 from serve.memory import release
 
-from . import url_state
+from . import say, url_state
+from .say import md
 
 CACHE_BYTES = 256 * MiB
 WORK_BYTES = 1024 * MiB
@@ -102,8 +103,9 @@ def admitted(nbytes, what="this view", seconds=None):
 
     def waiting():
         notices.append(st.empty())
-        notices[0].info(f"Queued: {what} needs about {seconds:,.0f} s of the server, which is computing another "
-                        "long view; it starts as soon as that one ends.", icon=":material/hourglass_top:")
+        say.info(md("Queued: {} needs about {:,.0f} s of the server, which is computing another long view; it "
+                    "starts as soon as that one ends.", what, seconds), into=notices[0],
+                 icon=":material/hourglass_top:")
 
     with LANE.admit(seconds, what, on_wait=waiting):
         for notice in notices:

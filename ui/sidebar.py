@@ -4,10 +4,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ops import DML_TYPES, FEATURE_LEVELS
+from ops import DML_TYPES, FEATURE_LEVELS, directml_status
 
-from . import url_state
+from . import say, url_state
 from .pages import by_url_path
+from .say import md
 from .values import PATTERN_HELP, PATTERNS, typed_value_notes
 from .work import ValueSpec
 
@@ -56,10 +57,15 @@ def render_sidebar(page=None):
         if "level" in shown:
             url_state.widget(st.selectbox, "Feature level", "level", DEFAULTS["level"], options=FEATURE_LEVELS,
                              help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support "
-                                  "table")
+                                  "table (every level DirectML documents); the cross-check runs on the DirectML "
+                                  "below, at its own level")
+            here = directml_here()
+            if here is not None:
+                say.caption(md("{} runs here: feature level {} at most.", *here))
         if "pattern" in shown:
             pattern = url_state.widget(st.selectbox, "Values", "pattern", DEFAULTS["pattern"],
-                                       options=list(PATTERNS), format_func=PATTERNS.get, help=PATTERN_HELP)
+                                       options=list(PATTERNS), format_func=PATTERNS.get,
+                                       help=say.plain(PATTERN_HELP))
         if pattern in ("random", "random_bytes"):
             url_state.widget(st.number_input, "Random seed", "seed", DEFAULTS["seed"], minimum=0, maximum=SEED_MAX)
         if pattern == "sequence":
@@ -80,10 +86,10 @@ def render_sidebar(page=None):
         st.set_page_config(initial_sidebar_state="collapsed")
         # The title shrinks too, and goes up beside the header's arrow and menu (the header's background would hide
         # it there): on 720 px every line over the figure is a line of the figure less.
-        st.html(f"<style>html {{ font-size: {PRESENT_FONT_PX}px; }} "
-                f"[data-testid='stMainBlockContainer'] {{ padding-top: {PRESENT_TOP_REM}rem; }} "
-                "[data-testid='stMainBlockContainer'] h1 { font-size: 1.75rem; padding: 0.25rem 0; } "
-                "[data-testid='stHeader'] { background: transparent; }</style>")
+        say.style(f"html {{ font-size: {PRESENT_FONT_PX}px; }} "
+                  f"[data-testid='stMainBlockContainer'] {{ padding-top: {PRESENT_TOP_REM}rem; }} "
+                  "[data-testid='stMainBlockContainer'] h1 { font-size: 1.75rem; padding: 0.25rem 0; } "
+                  "[data-testid='stHeader'] { background: transparent; }")
     if pattern == "custom":
         show_value_notes(typed, url_state.peek("dtype", DEFAULTS["dtype"]))
 
@@ -92,7 +98,27 @@ def show_value_notes(text, data_type, field="Values"):
     """Typed values that did not fit the type, said at the top of the page (not only in the server's log)."""
     notes = typed_value_notes(text or "", data_type, field)
     if notes:
-        st.warning("  \n".join(notes), icon=":material/data_alert:")
+        say.warning(say.lines(notes), icon=":material/data_alert:")
+
+
+def directml_here():
+    """(the DirectML that runs here, e.g. "DirectML 1.13", the highest feature level it supports), or None where it
+    does not run here (ops.directml_status)."""
+    status = directml_status()
+    if not status.available or not status.max_feature_level:
+        return None
+    return status.provider.split(" (", 1)[0], status.max_feature_level
+
+
+def valid_at(level):
+    """The line that says a descriptor is valid at `level`, and what the DirectML here supports when that is less:
+    validation defaults to the newest level (6_4), which the DirectML 1.13 here (6_2) does not reach."""
+    line = md("Valid at DML_FEATURE_LEVEL_{} (its support table).", level)
+    here = directml_here()
+    if here is not None and FEATURE_LEVELS.index(level) > FEATURE_LEVELS.index(here[1]):
+        line += md(" The {} that runs here supports up to feature level {}: its cross-check runs at {}.", here[0],
+                   here[1], here[1])
+    return line
 
 
 def presenting():

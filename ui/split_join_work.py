@@ -20,7 +20,8 @@ from viz.split_join_fig import WINDOW, default_view, input_only, window_bounds
 from . import work
 from .operator_page import Panels, Refused
 from .panels import Arrays
-from .toolbar import braced
+from .say import md
+from .toolbar import braced, sizes_text
 from .values import parse_int_list
 
 # The seed's examples: FLOAT32 {1,1,6,2} holding 1..12.
@@ -81,9 +82,23 @@ def settings_line(c, data_type):
     """The controls as the parts of the line over the figure."""
     if c.operation == "join":
         return ["JOIN", f"{c.count} inputs, sizes {c.join_text.strip()} along Axis {c.axis}",
-                f"{data_type} {braced(c.sizes_text)}"]
+                f"{data_type} {joined_sizes_text(c)}"]
     outputs = f"sizes {c.split_text.strip()}" if c.split_text is not None else f"{c.parts} parts"
     return ["SPLIT, then JOIN", f"{data_type} {braced(c.sizes_text)}", f"Axis {c.axis}", outputs]
+
+
+def joined_sizes_text(c):
+    """JOIN's output sizes for the line over the figure: the Sizes field with the inputs' sizes along Axis summed
+    there (the field's own entry at Axis is no size of anything: the line said {1,1,6,2} over an output of
+    [1, 1, 3, 2]); the field as typed, when it does not parse."""
+    try:
+        sizes = parse_int_list(c.sizes_text, "Sizes")
+        joined = sum(parse_int_list(c.join_text, "Input sizes along Axis", max_count=None))
+    except DescriptorError:
+        return braced(c.sizes_text)
+    if not 0 <= c.axis < len(sizes):
+        return braced(c.sizes_text)
+    return "output " + sizes_text((*sizes[:c.axis], joined, *sizes[c.axis + 1:]))
 
 
 def configure(c, spec):
@@ -120,7 +135,8 @@ def fix_settings(fix, c):
             sizes = parse_int_list(c.sizes_text, "Sizes")
             settings["sj_sizes"] = ",".join(str(s) for s in (*sizes[:c.axis], value, *sizes[c.axis + 1:]))
         else:
-            settings[FIX_KEYS[name]] = ",".join(map(str, value)) if isinstance(value, tuple) else value
+            # A fix names this page's settings, or the sidebar's own (the value pattern) by their keys.
+            settings[FIX_KEYS.get(name, name)] = ",".join(map(str, value)) if isinstance(value, tuple) else value
     return settings
 
 
@@ -164,7 +180,7 @@ def outcome_text(s):
     if s.join:
         return f"InputCount {len(outputs)}: {shapes} → OutputTensor {list(s.sizes)}."
     same = work.joined(*s.key).tobytes() == work.values(s.spec, s.sizes).tobytes()
-    return f"OutputCount {len(outputs)}: {shapes}. JOIN(SPLIT(x)) reproduces x bit for bit: **{same}**."
+    return md("OutputCount {}: {}. JOIN(SPLIT(x)) reproduces x bit for bit: **{}**.", len(outputs), shapes, same)
 
 
 def split_formula(s, cell):

@@ -17,6 +17,7 @@ import contextvars
 
 import streamlit as st
 
+from . import say
 from .sidebar import presenting
 
 SEPARATOR = " · "
@@ -24,26 +25,26 @@ _CONTROLS = contextvars.ContextVar("page_controls", default=None)
 # Streamlit leaves 6rem above a page's title and draws it 2.75rem high: at 800x900 the lines over the figure pushed
 # its Play under the window's edge. 4rem still clears the header (its menu, the sidebar's arrow). A preset's button in
 # the narrow sidebar wraps its label instead of cutting it with an ellipsis ("Seed example, DEPTH_COL…").
-_PICTURE_FIRST_CSS = """<style>
+_PICTURE_FIRST_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 2.25rem; padding: 0.5rem 0 0.5rem; }
 .st-key-dml_plotly_preload_box { display: none; }
 [data-testid="stSidebar"] [data-testid="stButton"] button * { white-space: normal; overflow: visible;
   text-overflow: clip; }
-</style>"""
+"""
 
 
 def reserve_controls():
     """This run's place for the page's groups: the top of the sidebar, under the page links; and the page's
     spacing, which leaves the figure more of the window (a style-only element takes no space)."""
-    st.html(_PICTURE_FIRST_CSS)
+    say.style(_PICTURE_FIRST_CSS)
     _CONTROLS.set(st.sidebar.container())
 
 
 def group(label, expanded=False):
     """One group of the page's settings: an expander beside the figure."""
     place = _CONTROLS.get()
-    return (place if place is not None else st.sidebar).expander(label, expanded=expanded)
+    return (place if place is not None else st.sidebar).expander(say.plain(label), expanded=expanded)
 
 
 def toolbar(*labels, expanded=()):
@@ -57,8 +58,9 @@ def toolbar(*labels, expanded=()):
 
 
 def summary(row, parts):
-    """The current settings as one line in the row over the figure (empty parts left out)."""
-    row.caption(SEPARATOR.join(part for part in parts if part))
+    """The current settings as one line in the row over the figure (empty parts left out): each part is data (it
+    holds what a link or the widgets hold) unless it is Markdown."""
+    say.caption(say.join(SEPARATOR, (part for part in parts if part)), into=row)
 
 
 def drawn_part(row, parts, whole):
@@ -69,9 +71,10 @@ def drawn_part(row, parts, whole):
 
 
 def intro(text):
-    """The page's one-line introduction; on a projector the figure comes first and the speaker says it."""
+    """The page's one-line introduction (Markdown); on a projector the figure comes first and the speaker says
+    it."""
     if not presenting():
-        st.caption(text)
+        say.caption(text)
 
 
 def braced(text):

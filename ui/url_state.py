@@ -15,7 +15,7 @@ value. So the app keeps its own record of the settings (`_record()["params"]`, i
 
 A value the URL cannot give (not a number, out of range, not an option, too long to read) falls back to the default
 and leaves a note naming the parameter and the rule, shown at the top of the page; the note is Markdown, the value
-in it an inert code span (ui/echo.py).
+in it an inert code span (ui/say.py).
 """
 
 import dataclasses
@@ -23,7 +23,7 @@ import math
 
 import streamlit as st
 
-from . import echo
+from .say import md
 
 _KEY = "_url_state"
 # A value longer than this stays out of the link (browsers and proxies refuse long addresses); the widget that
@@ -76,6 +76,10 @@ class Rule:
             value = text
         self.check(value)
         return value
+
+    def text(self, value):
+        """`value` as the link writes it."""
+        return _text(value, self)
 
     def clamp(self, value):
         """The nearest admitted value: a number pulled into the bounds, anything else the default."""
@@ -144,15 +148,15 @@ def _resolve(key, rule):
         params[key] = rule.default
         text = record["query"].get(key) if record["adopt"] else None
         if text is not None and len(text) > LINK_READ_CHARS:
-            record["notes"].append(f"Link parameter {key} is {len(text):,} characters long; a link value may be "
-                                   f"at most {LINK_READ_CHARS:,}: {echo.code(_text(rule.default))} is used.")
+            record["notes"].append(md("Link parameter {} is {:,} characters long; a link value may be at most {:,}: "
+                                      "{:code} is used.", key, len(text), LINK_READ_CHARS, _text(rule.default)))
         elif text is not None:
             try:
                 params[key] = rule.parse(text)
             except ValueError as error:
-                # Markdown: the link's value in a code span, shortened; the rule as plain text.
-                record["notes"].append(f"Link parameter {key}={echo.code(text)} {echo.text(error)}; "
-                                       f"{echo.code(_text(rule.default))} is used.")
+                # The link's value in a code span, shortened; the rule as plain text.
+                record["notes"].append(md("Link parameter {}={:code} {}; {:code} is used.", key, text, error,
+                                          _text(rule.default)))
     record["used"][key] = rule
     return params[key]
 
@@ -212,7 +216,7 @@ def tabs(labels, key):
     """st.tabs whose open tab is a setting: (containers, open label). Only the open tab's content needs drawing;
     switching tabs reruns the page (or the fragment holding the tabs)."""
     _seed_widget(key, Rule(labels[0], tuple(labels)))
-    containers = st.tabs(labels, key=key, on_change="rerun")
+    containers = st.tabs(labels, key=key, on_change="rerun")  # text: the callers' literals (the tab's value)
     opened = st.session_state[key]
     _record()["params"][key] = opened
     return containers, opened

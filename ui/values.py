@@ -94,9 +94,18 @@ def parse_values(text, sizes, dtype, field="Values"):
             raise
         except (ValueError, OverflowError):
             raise DescriptorError(
-                f"{field}[{i}] {token!r}: not a {dtype} number (write e.g. 3, -1.5, nan, inf or 0x3F800000)"
-            ) from None
+                f"{field}[{i}] {token!r}: not a {dtype} number (write e.g. {examples(dtype)})") from None
     return out.reshape(sizes)
+
+
+def examples(dtype):
+    """Numbers `dtype` takes, for a message: a uint32 hint offered -1.5, nan and inf, which it refuses."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        pattern = {2: "0x3C00", 4: "0x3F800000", 8: "0x3FF0000000000000"}[dtype.itemsize]
+        return f"3, -1.5, nan, inf or {pattern}"
+    top = "0x" + "F" * 2 * dtype.itemsize
+    return f"3, -7 or {top}" if dtype.kind == "i" else f"3, 255 or {top}"
 
 
 NOTES_SHOWN = 5

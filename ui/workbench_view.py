@@ -23,8 +23,9 @@ from viz.export import file_stem
 from viz.memory_map_fig import MAX_CELLS
 from viz.workbench_fig import command_strip
 
-from . import charts, echo, url_state
+from . import charts, echo, say, url_state
 from . import workbench_state as wb
+from .say import md
 from .workbench_work import MAX_DRAWN_DISPATCHES, memory_map
 
 # Each dispatchable reported is a table column, a line and an expander, validated at every feature level.
@@ -65,8 +66,8 @@ def parsed_model(label, text):
     """The model text parsed as DxDispatch reads it, or None, having said why: it is empty, not JSON, or not an
     object."""
     if not text.strip():
-        st.warning(f"{echo.text(label)}: the model text is empty; paste a DxDispatch model (an object with resources, "
-                   "dispatchables and commands) or pick an example.")
+        say.warning(md("{}: the model text is empty; paste a DxDispatch model (an object with resources, "
+                       "dispatchables and commands) or pick an example.", label))
         return None
     try:
         raw = parse_model_text(text)
@@ -74,14 +75,14 @@ def parsed_model(label, text):
         show_syntax_error(label, text, str(error))
         return None
     if not isinstance(raw, dict):
-        st.error(f"{echo.text(label)} is refused: the root must be a JSON object with resources, dispatchables and "
-                 f"commands, not a JSON {wb.json_kind(raw)}")
+        say.error(md("{} is refused: the root must be a JSON object with resources, dispatchables and commands, not "
+                     "a JSON {}", label, wb.json_kind(raw)))
         return None
     return raw
 
 
 def show_syntax_error(label, text, message):
-    st.error(echo.text(f"{label}: {message}"))
+    say.error(md("{}: {}", label, message))
     position = SYNTAX_POSITION.search(message)
     if position and isinstance(text, str):
         line, column = int(position[1]), int(position[2])
@@ -92,16 +93,15 @@ def show_syntax_error(label, text, message):
 
 def show_loaded(label, raw, model):
     """What a model that loads holds, and where DxDispatch reads its text differently."""
-    st.success(
-        f"{echo.text(label)}: {len(model['resources'])} resources, {len(model['dispatchables'])} dispatchables, "
-        f"{len(model['commands'])} commands, valid at feature level 6_4."
-    )
+    say.success(md("{}: {} resources, {} dispatchables, {} commands, valid at feature level 6_4.", label,
+                   len(model["resources"]), len(model["dispatchables"]), len(model["commands"])))
     for note in model_notes(raw):
-        st.info(f"DxDispatch reads this differently: {echo.text(note)}")
+        say.info(md("DxDispatch reads this differently: {}", note))
 
 
-def show_validation(raw, level):
-    """Every dispatchable of `raw` against every feature level, then the problems at `level`."""
+def show_validation(raw, level, refusal=None):
+    """Every dispatchable of `raw` against every feature level, then the problems at `level`; `refusal`: why the
+    model is refused when it is (a binding, a buffer), which no dispatchable's rules say."""
     with element_cap_set_to(wb.ELEMENT_CAP):
         rows, details = wb.validation_rows(raw, MAX_REPORTED_DISPATCHABLES)
         if not details:
@@ -109,8 +109,8 @@ def show_validation(raw, level):
             return
         count = len(wb.dispatchable_items(raw))
         if count > MAX_REPORTED_DISPATCHABLES:
-            st.info(f"The first {MAX_REPORTED_DISPATCHABLES} of {count:,} dispatchables are reported here; loading "
-                    "the model checks every one at feature level 6_4.")
+            say.info(md("The first {} of {:,} dispatchables are reported here; loading the model checks every one at "
+                        "feature level 6_4.", MAX_REPORTED_DISPATCHABLES, count))
         st.markdown("Every dispatchable against every feature level: **ok**, or the broken rules with their JSON "
                     "paths.")
         columns = {name: st.column_config.TextColumn(name, width="large") for name in details}
@@ -121,19 +121,24 @@ def show_validation(raw, level):
                      key="wb_report_table")
         for name, by_level in details.items():
             valid = [lvl for lvl, problems in by_level.items() if not problems]
-            st.markdown(f"{echo.code(name)}: " + (f"valid from feature level **{valid[0]}**" if valid
-                                                    else "**valid at no feature level**"))
+            say.markdown(md("{:code}: ", name) + (md("valid from feature level **{}**", valid[0]) if valid
+                                                  else md("**valid at no feature level**")))
             failing = {lvl: problems for lvl, problems in by_level.items() if problems}
             if failing:
-                with st.expander(f"Why {echo.code(name)} fails at {', '.join(failing)}"):
-                    st.markdown("\n".join(f"- **{lvl}**: {echo.code(p.path)}: {echo.text(p.message)}"
-                                           for lvl, problems in failing.items() for p in problems))
-        st.markdown(f"##### Problems at feature level {level} (sidebar)")
+                with st.expander(md("Why {:code} fails at {}", name, ", ".join(failing))):
+                    say.markdown(say.join(md("\n"), (md("- **{}**: {:code}: {}", lvl, p.path, p.message)
+                                                     for lvl, problems in failing.items() for p in problems)))
+        say.markdown(md("##### Problems at feature level {} (sidebar)", level))
         problems = [p for by_level in details.values() for p in by_level[level]]
-        if not problems:
-            st.success(f"Every dispatchable is valid at feature level {level}.")
+        if not problems and refusal is None:
+            say.success(md("Every dispatchable is valid at feature level {}.", level))
+        elif not problems:
+            # The descriptors' rules hold, but the model is refused for what no descriptor rule covers: the page
+            # never says "valid" above its refusal.
+            say.warning(md("Every dispatchable's descriptor is valid at feature level {}, but the model is refused: "
+                           "{}", level, refusal))
         for problem in problems:
-            st.markdown(f"- {echo.code(problem.path)}: {echo.text(problem.message)}")
+            say.markdown(md("- {:code}: {}", problem.path, problem.message))
 
 
 def show_heatmap(heatmap):
@@ -141,8 +146,8 @@ def show_heatmap(heatmap):
 
 
 def show_dispatch(dispatch, checking):
-    st.markdown(f"##### commands[{dispatch.index}]: dispatch {echo.code(dispatch.dispatchable)} "
-                f"(DML_OPERATOR_{dispatch.operator})")
+    say.markdown(md("##### commands[{}]: dispatch {:code} (DML_OPERATOR_{})", dispatch.index, dispatch.dispatchable,
+                    dispatch.operator))
     for column, heatmap in zip(st.columns(min(len(dispatch.inputs), 4)), dispatch.inputs):
         with column:
             show_heatmap(heatmap)
@@ -158,12 +163,12 @@ def show_dispatch(dispatch, checking):
 
 def show_cross_check(check):
     if isinstance(check, str):
-        st.warning(f"Cross-check not run: {echo.text(check)}")
+        say.warning(md("Cross-check not run: {}", check))
         return
     available, matches, provider, note = check
     verdict = "matches" if matches else ("does not match" if available else "not run")
-    text = f"Cross-check on {provider or 'no provider'}: **{verdict}**. {echo.text(note)}"
-    (st.success if matches else st.warning)(text)
+    (say.success if matches else say.warning)(md("Cross-check on {}: **{}**. {}", provider or "no provider", verdict,
+                                                 note))
 
 
 def show_dispatches(drawn, count, checking):
@@ -171,8 +176,8 @@ def show_dispatches(drawn, count, checking):
     for dispatch in drawn:
         show_dispatch(dispatch, checking)
     if count > MAX_DRAWN_DISPATCHES:
-        st.info(f"{count - MAX_DRAWN_DISPATCHES:,} more dispatches ran; the first {MAX_DRAWN_DISPATCHES} are drawn "
-                "(and cross-checked) here.")
+        say.info(md("{:,} more dispatches ran; the first {} are drawn (and cross-checked) here.",
+                    count - MAX_DRAWN_DISPATCHES, MAX_DRAWN_DISPATCHES))
 
 
 def show_printed(lines, when_none):
@@ -192,10 +197,10 @@ def show_run_prints(view):
 
 def partial_warning(label, run):
     missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
-    st.warning(f"{echo.text(label)} has parts this project does not model ({', '.join(map(echo.code, missing))}), so "
-               "it is open in partial "
-               "mode: the statuses of every part, validation and memory maps of the modelled part, and the commands "
-               "run in order up to the first dispatch that cannot be run. `ops.run_model` refuses this model.")
+    say.warning(md("{} has parts this project does not model ({}), so it is open in partial mode: the statuses of "
+                   "every part, validation and memory maps of the modelled part, and the commands run in order up to "
+                   "the first dispatch that cannot be run. `ops.run_model` refuses this model.",
+                   label, say.join(", ", map(say.code, missing))))
 
 
 def show_status(run):
@@ -208,10 +213,12 @@ def show_status(run):
     table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
     st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
                  column_config={"why": st.column_config.TextColumn("why", width="large")})
-    links = [f"- {echo.code(part.name)}: [{echo.text(part.documentation)}]({part.url})"
+    # The addresses are the project's own table of DirectML's documentation (ops.descriptors.partial), never the
+    # model's: a link is drawn only to them.
+    links = [md("- {:code}: [{}]", part.name, part.documentation) + say.Markdown(f"({part.url})")
              for part in inspection.dispatchables if part.url]
     if links:
-        st.markdown("DirectML's documentation of the operators not modelled here:\n" + "\n".join(links))
+        say.markdown(md("DirectML's documentation of the operators not modelled here:\n") + say.join(md("\n"), links))
     if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
         st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
                    "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "
@@ -222,14 +229,14 @@ def show_partial_progress(raw, run):
     """How far a partial run went, its commands step by step, what it printed and why it skipped what it skipped."""
     ran, skipped = run.ran, run.skipped
     if run.refusal:
-        st.error(f"Nothing could be run: {echo.text(run.refusal)}")
+        say.error(md("Nothing could be run: {}", run.refusal))
     elif run.stopped_at is None:
-        st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands; the skipped ones change no buffer, so "
-                "nothing after them was held back.")
+        say.info(md("Ran {} of {} commands; the skipped ones change no buffer, so nothing after them was held back.",
+                    len(ran), len(ran) + len(skipped)))
     else:
-        st.info(f"Ran {len(ran)} of {len(ran) + len(skipped)} commands, in order up to commands[{run.stopped_at}], "
-                "the first dispatch that cannot be run here; every command after it is skipped, since what it would "
-                "leave in the buffers is unknown here.")
+        say.info(md("Ran {} of {} commands, in order up to commands[{}], the first dispatch that cannot be run here; "
+                    "every command after it is skipped, since what it would leave in the buffers is unknown here.",
+                    len(ran), len(ran) + len(skipped), run.stopped_at))
     charts.show(command_strip(wb.command_steps_partial(raw, run)), "wb_command_strip", "workbench_commands",
                 "The model's commands, step by step")
     show_printed(run.prints, "(no print command ran)")
@@ -244,10 +251,8 @@ def show_desc(desc, kind, role):
     element twice."""
     strides = desc.Strides
     lines, implied = wb.size_arithmetic(desc.DataType, desc.Sizes, strides)
-    st.markdown(
-        f"**{desc.DataType}**, Sizes {list(desc.Sizes)}, Strides {'packed' if strides is None else list(strides)}, "
-        f"used as **{kind.rstrip('s')}**"
-    )
+    say.markdown(md("**{}**, Sizes {}, Strides {}, used as **{}**", desc.DataType, list(desc.Sizes),
+                    "packed" if strides is None else list(strides), kind.rstrip("s")))
     declared = desc.TotalTensorSizeInBytes
     lines.append(
         f"TotalTensorSizeInBytes = {declared}"
@@ -264,12 +269,12 @@ def show_overlap(desc):
         with element_cap_set_to(wb.ELEMENT_CAP):
             overlap = find_overlap(desc.Sizes, desc.Strides)
     except DescriptorError as error:
-        st.warning(f"Overlap not checked: {echo.text(error)}")
+        say.warning(md("Overlap not checked: {}", error))
         return
     if overlap:
         element, a, b = overlap
-        st.error(f"Overlap: logical indices {list(a)} and {list(b)} both write element {element}; "
-                 "an output tensor must not overlap itself.")
+        say.error(md("Overlap: logical indices {} and {} both write element {}; an output tensor must not overlap "
+                     "itself.", list(a), list(b), element))
 
 
 def show_memory_map(desc, name, role, unit, columns):
@@ -279,11 +284,9 @@ def show_memory_map(desc, name, role, unit, columns):
                         role, unit, columns, f"{echo.figure_text(name)}: {declared:,} bytes")
     charts.show(figure, "wb_memory_map", file_stem("memory_map", name), f"Memory map of {name}")
     total_cells = -(-declared // (1 if unit == "byte" else desc.element_size))
-    st.caption(
-        f"Hover a cell for the logical indices that {'write' if role == 'output' else 'read'} it. "
-        f"{min(total_cells, MAX_CELLS):,} of {total_cells:,} cells drawn (at most {MAX_CELLS:,}). "
-        + figure.context.reading
-    )
+    say.caption(md("Hover a cell for the logical indices that {} it. {:,} of {:,} cells drawn (at most {:,}). {}",
+                   "write" if role == "output" else "read", min(total_cells, MAX_CELLS), total_cells, MAX_CELLS,
+                   figure.context.reading))
 
 
 def show_export(model, label):

@@ -500,7 +500,7 @@ def _flag_risks(model, nodes, rearrangements):
             crd_names += f" and {len(crd) - NAMED_NODES:,} more"
         # One text for the model, shared by every DCR entry: it grows with what is shown, not with DCR x CRD.
         risk = (f"this model also moves depth and space in COLUMN_ROW_DEPTH order ({crd_names}), PixelShuffle's "
-                "order; this one is DEPTH_COLUMN_ROW (ONNX SpaceToDepth knows no other): if both stand for a "
+                "order; this one is DEPTH_COLUMN_ROW: if both stand for a "
                 "PixelShuffle/PixelUnshuffle pair, one of them has its channels permuted")
         for entry in orders["DEPTH_COLUMN_ROW"]:
             entry.risks.append(risk)

@@ -14,7 +14,7 @@ from ops.detective.identify import mix_up_diff
 from ops.detective.origin import NPY_BYTE_CAP, to_npy_bytes
 from ops.operators.depth_space import depth_to_space
 from ops.operators.split_join import split
-from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app, uploader
+from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app, shown, uploader
 from support.paths import ROOT
 
 PAGE = "app_pages/detective.py"
@@ -116,8 +116,8 @@ def test_every_example_button_gives_the_cores_verdict(name):
     assert not at.exception, at.exception
     xs, ys = detective_example(name)
     report = ops.identify(xs if len(xs) > 1 else xs[0], ys if len(ys) > 1 else ys[0])
-    shown = [e.value for e in [*at.success, *at.warning, *at.error, *at.info]]
-    assert report.note in shown
+    notes = [shown(e.value) for e in [*at.success, *at.warning, *at.error, *at.info]]
+    assert report.note in notes
     assert len(npy_downloads(at)) == len(xs)
     operators = [q.get("direction") or q.get("sj_mode") for _, q in links(at)]
     assert len(operators) == len(report.matches or report.permuted_matches[:1] or report.near_matches)
@@ -309,7 +309,7 @@ def npy_downloads(at):
 
 def test_the_input_download_is_the_origin_coded_input():
     at = detective(dt_sizes="1,2,2,3;1,1,2,3", dt_example="join")
-    assert [b.proto.label for b in npy_downloads(at)] == [
+    assert [shown(b.proto.label) for b in npy_downloads(at)] == [
         "Download input0.npy [1, 2, 2, 3] FLOAT32", "Download input1.npy [1, 1, 2, 3] FLOAT32"]
     from ui.detective_work import inputs
 

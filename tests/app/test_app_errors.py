@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from support.app import chart_figures, charts, click_button, error_texts, run_through_app
+from support.app import chart_figures, charts, click_button, error_texts, run_through_app, shown
 from ui.sidebar import DEFAULTS as SHARED
 
 DEPTH = "app_pages/depth_space.py"
@@ -132,7 +132,8 @@ def join_trace_names(at):
 def test_join_from_its_own_inputs():
     at = run_through_app(SPLIT, sj_op="join", sj_sizes="2,5,3", sj_axis=1, sj_inputs=2, sj_join="1,3")
     assert not error_texts(at)
-    assert any("InputCount 2: [0] [2, 1, 3], [1] [2, 3, 3] → OutputTensor [2, 4, 3]" in m.value for m in at.markdown)
+    assert any("InputCount 2: [0] [2, 1, 3], [1] [2, 3, 3] → OutputTensor [2, 4, 3]" in shown(m.value)
+               for m in at.markdown)
     assert join_trace_names(at) == ["OutputTensor", "InputTensors[0]", "InputTensors[1]"]
     assert [s.value for s in at.subheader] == ["JOIN"]  # no SPLIT panels: JOIN stands alone
     descriptor = json.loads(next(c.value for c in at.code if '"InputTensors"' in c.value))
@@ -140,7 +141,7 @@ def test_join_from_its_own_inputs():
     assert descriptor["desc"]["OutputTensor"]["Sizes"] == [2, 4, 3]
     at.number_input(key="sj_inputs").set_value(3).run()
     assert at.text_input(key="sj_join").value == "1,3,1"
-    assert any("→ OutputTensor [2, 5, 3]" in m.value for m in at.markdown)
+    assert any("→ OutputTensor [2, 5, 3]" in shown(m.value) for m in at.markdown)
     assert at.query_params["sj_join"] in ("1,3,1", ["1,3,1"])  # bound to the link
 
 
@@ -149,11 +150,11 @@ def test_join_count_mismatch_offers_both_fixes():
     assert fix_labels(at) == ["3 inputs", "sizes along Axis 2,1"]
     click_button(at, "sizes along Axis 2,1")
     assert not error_texts(at)
-    assert any("→ OutputTensor [1, 1, 3, 2]" in m.value for m in at.markdown)
+    assert any("→ OutputTensor [1, 1, 3, 2]" in shown(m.value) for m in at.markdown)
 
 
 def warnings(at):
-    return [w.value for w in at.warning]
+    return [shown(w.value) for w in at.warning]
 
 
 def test_out_of_range_typed_value_says_what_it_became():

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ops import Call, QuizSettings, quiz_questions
-from support.app import chart_figures, click_button, run_through_app
+from support.app import chart_figures, click_button, run_through_app, shown
 
 PAGES = {"depth_space": "app_pages/depth_space.py", "bitwise_or": "app_pages/bitwise_or.py",
          "split_join": "app_pages/split_join.py"}
@@ -92,7 +92,7 @@ def test_split_pick_shows_split_and_join_formulas():
 
 
 def step_captions(at):
-    return [m.value for m in at.markdown if " — step " in m.value]
+    return [shown(m.value) for m in at.markdown if " — step " in m.value]
 
 
 def test_compare_step_mode_has_one_play_for_both_orders():
@@ -182,7 +182,7 @@ def choose(at, index):
 
 
 def prompt(at):
-    return next(m.value for m in at.markdown if m.value.startswith("**Question "))
+    return next(shown(m.value) for m in at.markdown if m.value.startswith("**Question "))
 
 
 def bitwise_right_choice(at):

@@ -50,8 +50,12 @@ def test_a_long_value_is_cut_and_says_how_long_it_was():
 def test_escaped_text_reads_back_as_written_and_leaves_no_markup(message):
     escaped = echo.text(message)
     assert shown(escaped) == message
-    # Every ASCII punctuation character is escaped, so none is left to start a construct.
-    assert not re.search(r"(?<!\\)[\[\]()!*_<>`#$~|]", escaped.replace("\\\\", ""))
+    # No character is left that opens a construct: those that do anywhere, `_` at a word's edge, `:` before a
+    # letter, `|` in several lines, and a block's marker at a line's start.
+    bare = escaped.replace("\\\\", "")
+    assert not re.search(r"(?<!\\)([\[\]*<>`$~&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|:(?=[A-Za-z]))", bare)
+    assert "\n" not in message or not re.search(r"(?<!\\)\|", bare)
+    assert not re.search(r"(?m)^ {0,3}([#+=-]|\d+[.)])", escaped)
 
 
 def test_autolinked_addresses_get_a_word_joiner():
