@@ -224,11 +224,21 @@ def _buffers(names, descs, given, side):
     return buffers
 
 
+def _call(request, buffers, seconds):
+    """The worker's answer; a WorkerFailed saying the worker died or stalled also says what happens next."""
+    try:
+        return _worker().call(request, buffers, seconds)
+    except WorkerFailed as error:
+        if type(error) is not WorkerFailed:  # busy, or too small for the call: the worker itself is fine
+            raise
+        raise WorkerFailed(f"{error}; a fresh worker takes the next call") from error
+
+
 def verdict(desc: OperatorDesc, level=None, seconds=RUN_SECONDS) -> RunResult:
     """DirectML's CreateOperator verdict on `desc` (no tensor data sent): RunResult with no outputs."""
     packed = pack(desc)
     request = _wire_request("verdict", packed, _level(packed, level))
-    answer, _ = _worker().call(request, [], seconds)
+    answer, _ = _call(request, [], seconds)
     return RunResult(answer["hr"], answer["stage"], (), tuple(answer["diagnostics"]), packed.output_names)
 
 
@@ -263,7 +273,7 @@ def run_desc(desc: OperatorDesc, inputs, outputs=None, level=None, flags=0, seco
     cost.check(packed)
     request = _wire_request("run", packed, _level(packed, level), flags)
     present = [b for b in in_buffers + out_buffers if b is not None]
-    answer, results = _worker().call(request, present, seconds)
+    answer, results = _call(request, present, seconds)
     resources = answer.get("resources", {})
     if answer["stage"] == "resource budget":
         raise OverBudget(f"{packed.schema.full_name}: DirectML asks for {resources['temporary']:,} bytes of temporary "

@@ -2,18 +2,18 @@
 
 Work is counted in element operations. Every operator reads and writes its tensors' elements (by their Sizes, so a
 broadcast input counts as the elements it is read as): that is the generic bound, linear in the tensors, and enough
-for the element-wise operators, reductions, data movement, fills, normalizations and resampling (a constant number of
+for the element-wise operators, reductions, scans, data movement, fills, normalizations and resampling (a few
 operations per element). The operators whose work is not linear in their tensors add the formula of WORK_FORMULAS,
-keyed by schema name: matrix multiplies (output x reduced dimension), convolutions (the filter applied at every
-position of the larger of input and output), pooling windows, ROI pooling and alignment regions, local response
-windows, recurrent sequences (every step multiplies the weights), attention (every query against every key), and
-operators along an axis that may scan it per element (top-k, cumulative sums and products). Each formula is an upper
-bound of the multiply-adds or comparisons a plain implementation does; DirectML's shaders do no more.
+keyed by schema name: matrix multiplies (output x reduced dimension), convolutions (the filter applied at every output
+position, or every input position when transposed), pooling windows, ROI pooling and alignment regions, local
+response windows, recurrent networks (their steps run one after another), attention (every query against every key)
+and top-k (a sort of its axis). Each formula counts the multiply-adds, taps or comparisons of the operator's
+definition (tests/unit/test_directml_cost.py holds them to plain loops).
 
-WORK_BUDGET bounds the estimate: on this project's machine lavapipe runs about ... element operations a second
-(docs/directml.md, "Running any operator"), so the budget keeps a call within a few seconds, well inside the worker's
-deadline. RESOURCE_BUDGET bounds the temporary and persistent resources DirectML asks for: known after
-CompileOperator and checked in the worker before either is allocated (dmlrun.c).
+WORK_BUDGET bounds the estimate. On this project's 2-core machine lavapipe does about 3e9 of a GEMM's or a
+convolution's multiply-adds a second (docs/directml.md, "Running any operator"), so the budget keeps a call to a few
+seconds, well inside the worker's 30 s deadline. RESOURCE_BUDGET bounds the temporary and persistent resources
+DirectML asks for, known after CompileOperator and checked in the worker before either is allocated (dmlrun.c).
 """
 
 from __future__ import annotations
@@ -76,9 +76,10 @@ class _Fields:
 
 def _convolution(v):
     # Forward: each output position applies the filter to every input channel of its group: positions x filter
-    # elements (the filter holds output channels x input channels per group x window). Transposed (BACKWARD), the
-    # same from every input position. The larger of the two bounds both.
-    return max(v.per_channel("InputTensor"), v.per_channel("OutputTensor")) * v.n("FilterTensor")
+    # elements (the filter holds output channels x input channels per group x window). Transposed (Direction
+    # BACKWARD, 1), each input position spreads the filter over the output the same way.
+    positions = v.per_channel("InputTensor" if v.values.get("Direction") == 1 else "OutputTensor")
+    return positions * v.n("FilterTensor")
 
 
 def _gemm(v):
@@ -91,8 +92,8 @@ def _matrix_multiply(v):
 
 
 def _pooling(v):
-    # Every element of the larger tensor (the output, or for a gradient the input gradient) visits a whole window.
-    return v.largest() * v.prod("WindowSize")
+    # Every element of the pooled tensor (the output, or for a gradient the incoming gradient) visits a window.
+    return max(v.n("OutputTensor"), v.n("InputGradientTensor")) * v.prod("WindowSize")
 
 
 def _recurrent(v):
@@ -108,9 +109,9 @@ def _recurrent(v):
 
 def _attention(v):
     # Every query against every key (past ones included), then the weights against every value: 2 x output x keys.
-    # Query, key and value tensors and their stacked forms hold the sequence in dimension 1, past keys in 2.
+    # Key and value tensors and the stacked forms holding them keep the sequence in dimension 1, past keys in 2.
     stacked = ("KeyTensor", "ValueTensor", "StackedQueryKeyTensor", "StackedKeyValueTensor",
-               "StackedQueryKeyValueTensor", "QueryTensor")
+               "StackedQueryKeyValueTensor")
     keys = max(v.size(name, 1) for name in stacked) + v.size("PastKeyTensor", 2)
     return 2 * v.n("OutputTensor") * keys
 

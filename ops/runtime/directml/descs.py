@@ -42,6 +42,7 @@ MAX_ARRAY = 16384  # elements of one array field: the request's header stays wel
 INTEGER_RANGES = {"UINT": (0, 2**32 - 1), "UINT64": (0, 2**64 - 1), "INT": (-2**31, 2**31 - 1),
                   "UINT_ARRAY": (0, 2**32 - 1), "INT_ARRAY": (-2**31, 2**31 - 1)}
 MISSING = object()
+ZEROS = {"FLOAT": 0.0, "SIZE_2D": (0, 0), "SCALAR_UNION": bytes(8)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,7 +212,11 @@ def _attribute(f, values, path):
     if value is MISSING or value is None:
         if not f.optional:
             raise DescriptorError(f"{path}: required ({f.type})")
-        return None, None
+        if f.c.pointee is not None:
+            return None, None
+        # An optional field held by value (BATCH_NORMALIZATION_GRAD's Epsilon) left out is zero, as DxDispatch's
+        # readers default it (JsonParsers.cpp, ParseFloat32Field).
+        value = ZEROS.get(f.type, 0)
     if f.type in INTEGER_RANGES and not f.is_array:
         if f.enum and isinstance(value, str):
             value = schema.ENUMS[f.enum].value(value)
