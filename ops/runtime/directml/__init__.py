@@ -1,8 +1,20 @@
 """DirectML itself as a runtime: the real libdirectml.so, on vkd3d-proton's D3D12 over lavapipe, in a worker process.
 
-`directml_status()` says whether it can run here and on what; `run_operator` runs one operator on given buffers;
-`create_operator_verdict` asks DirectML's CreateOperator what it thinks of a descriptor. Descriptors are the core's
-TensorDesc (ops/tensor_desc.py): what the core validated is exactly what DirectML receives.
+`directml_status()` says whether it can run here and on what. `run_desc` runs any DirectML operator once from an
+`OperatorDesc` (its fields by schema name, checked and packed from DirectML's schema: descs.py), `verdict` asks
+CreateOperator alone; `run_operator` and `create_operator_verdict` do the same for the registry's operators from the
+core's attributes. Descriptors are the core's TensorDesc (ops/tensor_desc.py): what the core validated is exactly what
+DirectML receives. docs/directml.md, "Running any operator", has the wire format, the guards and what was measured.
+
+    from ops.runtime import directml as dml
+    a, b = np.ones((2, 3), np.float32), np.ones((3, 4), np.float32)
+    gemm = dml.OperatorDesc("GEMM", {
+        "ATensor": packed_desc(a.shape, a.dtype), "OutputTensor": packed_desc((2, 4), np.float32),
+        "BTensor": dataclasses.replace(packed_desc(b.shape, b.dtype), Flags="OWNED_BY_DML"),  # bound at initialization
+        "TransA": "NONE", "TransB": "NONE", "Alpha": 1.0, "Beta": 0.0})               # CTensor left out: optional
+    result = dml.run_desc(gemm, {"ATensor": a.tobytes(), "BTensor": b.tobytes()})
+    result.ok, result.stage, result.hresult_text                 # True, "", "0x00000000"
+    np.frombuffer(result.output("OutputTensor"), np.float32)     # eight 3.0s
 """
 
 from __future__ import annotations
@@ -89,7 +101,7 @@ class RunResult:
         text = f"{self.stage} returned {self.hresult_text}"
         if self.diagnostics:
             text += f"; {'the worker' if self.stage == 'packing the desc' else 'vkd3d-proton'} said: " \
-                    f"{self.diagnostics[0]}"
+                    f"{self.diagnostics[0].rstrip('.')}"
         return text
 
     def output(self, name):

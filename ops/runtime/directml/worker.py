@@ -5,12 +5,19 @@ reads requests on stdin and answers on stdout (wire.py). A crash here (native co
 process; the app sees the pipe close and starts another. It imports nothing of the app: ctypes and the standard
 library, and its siblings api.py and wire.py as plain modules.
 
-Compiled operators are kept per descriptor (a class asking for the same settings compiles once), least recently
-used first out, within COMPILED_BUDGET bytes, each costed by what its compilation added to this process's resident
-memory (measured in /proc/self/status), and within the runner's shared descriptor heap (a compilation that finds it
-full evicts the oldest and tries again). A descriptor DirectML refused to compile is remembered with its answer,
-within REFUSED_BUDGET bytes of keys and diagnostics, so asking again costs no compilation. Every answer carries the
-process's resident size, for process.py's memory limit.
+A request names any operator by its wire desc (api.py packs it from its field types; docs/directml.md, "Running any
+operator"), its tensors in DirectML's binding order (None for an optional one left out), the feature level, the
+DML_EXECUTION_FLAGS and the most temporary and persistent resource memory DirectML may ask for. Inputs whose tensor
+is OWNED_BY_DML go to the initializer, which copies them into the persistent resource; the others are bound when the
+operator executes.
+
+Compiled operators are kept per descriptor (a class asking for the same settings compiles once; owned inputs' bytes
+are part of the key, being baked in), least recently used first out, within COMPILED_BUDGET bytes, each costed by
+what its compilation added to this process's resident memory (measured in /proc/self/status), and within the runner's
+shared descriptor heap (a compilation that finds it full evicts the oldest and tries again). A descriptor DirectML
+refused to compile is remembered with its answer, within REFUSED_BUDGET bytes of keys and diagnostics, so asking
+again costs no compilation; a refusal for the worker's own limits (the heap full, the resource budget) is not. Every
+answer carries the process's resident size, for process.py's memory limit, and the resources DirectML asked for.
 """
 
 import collections
