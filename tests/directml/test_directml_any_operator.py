@@ -438,3 +438,18 @@ def test_an_unknown_operator_type_is_refused_by_the_schema_and_by_directml(direc
     request["desc"]["type"] = 9999
     answer, _ = dml._worker().call(request, [], SECONDS)
     assert (answer["stage"], answer["hr"]) == ("CreateOperator", 0x80070057)
+
+
+def test_a_malformed_request_is_answered_and_the_worker_carries_on(directml):
+    x = floats(3)
+    desc_ = dml.OperatorDesc("ELEMENT_WISE_ABS", {"InputTensor": desc(x), "OutputTensor": out(x.shape)})
+    request = dml._wire_request("run", dml.pack(desc_), "6_2")
+    request["desc"]["fields"][0][1] = ["input", 5]  # a reference past the request's inputs
+    worker = dml._worker()
+    starts = worker.starts
+    answer, outputs = worker.call(request, [x.tobytes(), bytes(12)], SECONDS)
+    assert (answer["stage"], answer["hr"], outputs) == ("packing the desc", 0x80070057, [])
+    assert answer["diagnostics"] == ["a malformed desc: IndexError: list index out of range"]
+    result = dml.run_desc(desc_, {"InputTensor": x.tobytes()})
+    assert result.ok and worker.starts == starts
+    assert np.frombuffer(result.output("OutputTensor"), np.float32).tolist() == np.abs(x).tolist()

@@ -217,16 +217,17 @@ def test_a_desc_the_schema_refuses_names_the_field_and_the_rule(desc, message):
         dml.pack(desc)
 
 
-def test_the_worker_refuses_an_array_shorter_than_its_count_even_if_the_app_sent_one():
-    packed = dml.pack(convolution())
-    request = dml._wire_request("run", packed, "6_2")
-    strides = next(f for f in request["desc"]["fields"] if f[0] == "UINT_ARRAY")
-    strides[1] = strides[1][:1]
-    with pytest.raises(api.PackError, match=r"field 7: a UINT_ARRAY of 1 elements where field 6 counts 2"):
-        api.OperatorDescription(request["desc"], request["inputs"], request["outputs"])
-    request["desc"]["fields"][0][0] = "DOUBLE"
-    with pytest.raises(api.PackError, match="field 0: unknown field type 'DOUBLE'"):
-        api.OperatorDescription(request["desc"], request["inputs"], request["outputs"])
+def test_the_worker_refuses_an_array_shorter_than_its_count_and_a_malformed_desc_even_if_the_app_sent_one():
+    def refused(change, message):
+        request = dml._wire_request("run", dml.pack(convolution()), "6_2")
+        change(request["desc"]["fields"])
+        with pytest.raises(api.PackError, match=message):
+            api.OperatorDescription(request["desc"], request["inputs"], request["outputs"])
+
+    refused(lambda fields: fields[7].__setitem__(1, [1]), r"field 7: a UINT_ARRAY of 1 elements where field 6 counts 2")
+    refused(lambda fields: fields[0].__setitem__(0, "DOUBLE"), "field 0: unknown field type 'DOUBLE'")
+    refused(lambda fields: fields[0].__setitem__(1, ["input", 7]), "a malformed desc: IndexError")
+    refused(lambda fields: fields[12].__setitem__(1, "seven"), "a malformed desc: TypeError")
 
 
 def test_buffers_are_taken_by_field_name_or_in_binding_order_and_must_hold_their_tensor():

@@ -96,7 +96,13 @@ class OperatorDescription:
     def __init__(self, desc, inputs, outputs):
         self._keep = []
         self._tensors = {"input": inputs, "output": outputs}
-        self.desc = self._operator(desc, 0)
+        try:
+            self.desc = self._operator(desc, 0)
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError) as error:
+            if isinstance(error, PackError):
+                raise
+            # A malformed request is answered, not fatal to the worker (the app's descs.py never sends one).
+            raise PackError(f"a malformed desc: {type(error).__name__}: {error}") from error
         self.pointer = ctypes.byref(self.desc)
 
     def _hold(self, value):

@@ -178,10 +178,11 @@ class Runner:
     def _prepared(self, request, owned):
         """((handle, resources), None) of the compiled operator, or (None, (hr, stage, diagnostics, resources)) if
         DirectML refused it. Owned inputs are baked into the persistent resource, so their bytes are in the key."""
-        digest = hashlib.sha256()
+        digest = hashlib.sha256(json.dumps([request[k] for k in ("desc", "inputs", "outputs", "level", "flags")])
+                                .encode())
         for b in owned:
             digest.update(b"-" if b is None else len(b).to_bytes(8, "little") + b)
-        key = json.dumps([request[k] for k in ("desc", "inputs", "outputs", "level", "flags")] + [digest.hexdigest()])
+        key = digest.hexdigest()  # a desc's arrays may run to thousands of elements: the cache keeps 64 characters
         compiled, refused = self.compiled.get(key), self.refused.get(key)
         if compiled is not None or refused is not None:
             return compiled, refused
