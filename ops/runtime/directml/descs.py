@@ -73,15 +73,11 @@ class Packed:
         return tuple(n for n, t in zip(self.input_names, self.inputs) if t is not None and t.Flags == "OWNED_BY_DML")
 
 
-def operator_desc(value) -> OperatorDesc:
-    if isinstance(value, OperatorDesc):
-        return value
-    raise DescriptorError(f"desc {value!r}: expected an OperatorDesc")
-
-
 def pack(desc: OperatorDesc) -> Packed:
     """The wire desc of `desc` with its tensors in binding order; DescriptorError naming the field and the rule."""
-    op = schema.schema(operator_desc(desc).type)
+    if not isinstance(desc, OperatorDesc):
+        raise DescriptorError(f"desc {desc!r}: expected an OperatorDesc")
+    op = schema.schema(desc.type)
     inputs, outputs = _Bindings(op.name, schema.INPUT_TENSOR), _Bindings(op.name, schema.OUTPUT_TENSOR)
     values, wire = _fields(op, desc.fields, op.name, {schema.INPUT_TENSOR: inputs, schema.OUTPUT_TENSOR: outputs})
     for bindings in (inputs, outputs):
