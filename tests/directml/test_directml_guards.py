@@ -89,8 +89,9 @@ def test_a_worker_crashing_in_a_call_is_reported_and_replaced(own_worker):
     desc, inputs = gemm(64)
     assert dml.run_desc(desc, inputs).ok
     restore = interrupt_after_sending(own_worker, signal.SIGSEGV)
-    with pytest.raises(dml.WorkerFailed, match=r"^the DirectML worker ended \(exit status -11\).*; a fresh worker "
-                                               r"takes the next call$") as failed:
+    # process.py polls for the exit status as the pipe closes: the kernel may not have reaped the worker yet.
+    with pytest.raises(dml.WorkerFailed, match=r"^the DirectML worker ended( \(exit status -11\))?.*; a fresh "
+                                               r"worker takes the next call$") as failed:
         dml.run_desc(*gemm(65))
     assert type(failed.value) is dml.WorkerFailed
     restore()
