@@ -143,6 +143,20 @@ def test_a_fused_activation_is_packed_with_its_tensors_null():
             "FusedActivation": dml.OperatorDesc("ACTIVATION_ELU", {"InputTensor": packed_desc((3,), np.float32)})}))
 
 
+def test_scale_bias_and_size_2d_are_taken_as_pairs_mappings_or_objects_with_their_fields():
+    desc = packed_desc((1, 1, 2, 2), np.float32)
+
+    @dataclasses.dataclass
+    class Size:
+        Width: int
+        Height: int
+
+    for scale in ((3, 2), {"Height": 2, "Width": 3}, Size(3, 2)):
+        packed = dml.pack(dml.OperatorDesc("UPSAMPLE_2D", {"InputTensor": desc, "OutputTensor": desc,
+                                                           "ScaleSize": scale, "InterpolationMode": 0}))
+        assert packed.values["ScaleSize"] == (3, 2)
+
+
 def test_a_scalar_union_is_written_as_its_type_field_s_data_type():
     def clip1(data_type, low, high):
         desc = packed_desc((4,), np.float16)

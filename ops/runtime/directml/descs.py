@@ -14,7 +14,8 @@ Values, by the field's schema type:
   without its prefix, and True / False (DxDispatch reads some UINT fields so).
 - FLOAT: a number (stored as float32); BOOL: True, False, 0 or 1.
 - UINT_ARRAY, INT_ARRAY, FLOAT_ARRAY: a list of numbers.
-- SCALE_BIAS: None, (Scale, Bias) or {"Scale": ..., "Bias": ...}; SIZE_2D: (Width, Height) or {"Width", "Height"}.
+- SCALE_BIAS: None, (Scale, Bias), {"Scale": ..., "Bias": ...} or an object with those attributes; SIZE_2D: likewise
+  (Width, Height).
 - SCALAR_UNION: its bytes (at most 8, little-endian, zero-padded), or a number, written as the DML_TENSOR_DATA_TYPE
   its type field (`scalar_union_type_field`) holds.
 
@@ -283,6 +284,8 @@ def _float(value, path):
 
 
 def _pair(value, names, path):
+    if all(hasattr(value, n) for n in names):  # a DML_SCALE_BIAS or DML_SIZE_2D as an object with its fields
+        return [getattr(value, n) for n in names]
     if isinstance(value, Mapping):
         if sorted(value) != sorted(names):
             raise DescriptorError(f"{path} {dict(value)!r}: expected the keys {' and '.join(names)}")
