@@ -1,16 +1,19 @@
 """DirectML itself (lavapipe through vkd3d-proton, in the worker process) next to ONNX Runtime (CPU) and the reference
-core, in one run: DEPTH_TO_SPACE1 (the seeds' call and a 4 MiB one) and an ELEMENT_WISE_IDENTITY copy.
+core, in one run: DEPTH_TO_SPACE1 (the seeds' call and a 4 MiB one) and an ELEMENT_WISE_IDENTITY copy; then operators
+outside the registry through run_desc's request (a GEMM, also with B owned by DirectML, and a convolution) beside
+ONNX Runtime's CPU run of the same.
 
 Run: .venv/bin/python benchmarks/bench_directml.py [--repeats N]
 
 DirectML's first run of a descriptor compiles it (CreateOperator, CompileOperator, the initializer) in a worker
 that has just started; its time is shown apart, with the worker's start. The repeated time is what the app pays per
 cross-check once the operator is compiled (the worker keeps it): the request over the pipe, the upload, the
-dispatch on llvmpipe, the read-back and the answer. ONNX Runtime runs a session built beforehand. Prints one
-markdown table.
+dispatch on llvmpipe, the read-back and the answer. ONNX Runtime runs a session built beforehand. Prints two
+markdown tables, the machine's cores and load before and after.
 """
 
 import argparse
+import dataclasses
 import functools
 import os
 import time
@@ -29,9 +32,11 @@ from ops.runtime.directml_check import packed_desc
 ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT}
 
 
-def session(node, x, out_shape):
-    graph = helper.make_graph([node], "bench", [helper.make_tensor_value_info("x", ONNX_TYPES[x.dtype], list(x.shape))],
-                              [helper.make_tensor_value_info("y", ONNX_TYPES[x.dtype], list(out_shape))])
+def session(node, inputs, out_shape):
+    """An ONNX Runtime CPU session of one node reading `inputs` (name -> array) and writing "y"."""
+    graph = helper.make_graph([node], "bench", [helper.make_tensor_value_info(name, ONNX_TYPES[x.dtype], list(x.shape))
+                                                for name, x in inputs.items()],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(out_shape))])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], ir_version=8)
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
@@ -55,34 +60,91 @@ def calls():
            x)
 
 
+def any_operators():
+    """(label, OperatorDesc, input buffers by field name, ONNX node, ONNX inputs, expected output, tolerance)."""
+    rng = np.random.default_rng(2)
+    a, b = (rng.standard_normal((256, 256)).astype(np.float32) for _ in range(2))
+    node = helper.make_node("Gemm", ["a", "b"], ["y"])
+    for owned in (False, True):
+        b_desc = packed_desc(b.shape, b.dtype)
+        desc = dml.OperatorDesc("GEMM", {
+            "ATensor": packed_desc(a.shape, a.dtype), "OutputTensor": packed_desc((256, 256), np.float32),
+            "BTensor": dataclasses.replace(b_desc, Flags="OWNED_BY_DML") if owned else b_desc,
+            "TransA": "NONE", "TransB": "NONE", "Alpha": 1.0, "Beta": 0.0})
+        label = "GEMM 256x256x256 FLOAT32" + (", B OWNED_BY_DML" if owned else "")
+        yield label, desc, {"ATensor": a.tobytes(), "BTensor": b.tobytes()}, node, {"a": a, "b": b}, a @ b
+    x = rng.standard_normal((1, 64, 56, 56)).astype(np.float32)
+    w = rng.standard_normal((64, 64, 3, 3)).astype(np.float32)
+    desc = dml.OperatorDesc("CONVOLUTION", {
+        "InputTensor": packed_desc(x.shape, x.dtype), "FilterTensor": packed_desc(w.shape, w.dtype),
+        "OutputTensor": packed_desc(x.shape, x.dtype), "Mode": "CROSS_CORRELATION", "Direction": "FORWARD",
+        "Strides": [1, 1], "Dilations": [1, 1], "StartPadding": [1, 1], "EndPadding": [1, 1],
+        "OutputPadding": [0, 0], "GroupCount": 1})
+    node = helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])
+    conv = session(node, {"x": x, "w": w}, x.shape).run(None, {"x": x, "w": w})[0]
+    yield ("CONVOLUTION {1,64,56,56} x {64,64,3,3}, pads 1, FLOAT32", desc,
+           {"InputTensor": x.tobytes(), "FilterTensor": w.tobytes()}, node, {"x": x, "w": w}, conv)
+
+
+def load():
+    return f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+
+
 def main(repeats):
     status = dml.directml_status()
     if not status.available:
         raise SystemExit(status.reason)
-    print(f"DirectML: {status.provider}; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}\n")
+    print(f"DirectML: {status.provider}; {load()}\n")
     print("| call | worker start ms | DirectML first run (compiles) ms | DirectML ms | ONNX Runtime ms | core ms |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for label, op, x, attrs, node, core, expected in calls():
         worker = Worker(install_dir())  # a fresh worker: the first run compiles in it
         in_desc, out_desc = packed_desc(x.shape, x.dtype), packed_desc(expected.shape, expected.dtype)
         request = dml._request("run", op, [in_desc], [out_desc], attrs, status.max_feature_level)
-        request["flags"] = 0
         buffers = [x.tobytes(), bytes(out_desc.TotalTensorSizeInBytes)]
 
         def on_directml(worker=worker, request=request, buffers=buffers, expected=expected):
             answer, outputs = worker.call(request, buffers, 60)
             assert answer["hr"] == 0 and outputs[0][:expected.nbytes] == expected.tobytes()
 
-        start = time.perf_counter()
-        worker.describe()
-        started = (time.perf_counter() - start) * 1e3
-        start = time.perf_counter()
-        on_directml()
-        first = (time.perf_counter() - start) * 1e3
-        onnx = session(node, x, expected.shape)
-        times = interleaved_medians_ms([on_directml, functools.partial(onnx.run, None, {"x": x}), core], repeats)
-        worker._kill()
+        started, first, times = timed(worker, on_directml, [functools.partial(
+            session(node, {"x": x}, expected.shape).run, None, {"x": x}), core], repeats)
         print(f"| {label} | {started:.0f} | {first:.0f} | " + " | ".join(f"{t:.3f}" for t in times) + " |")
+    print("\n| operator (run_desc) | worker start ms | DirectML first run (compile, initialize) ms | DirectML ms | "
+          "ONNX Runtime ms | largest difference |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for label, desc, inputs, node, onnx_inputs, expected in any_operators():
+        worker = Worker(install_dir())
+        packed = dml.pack(desc)
+        request = dml._wire_request("run", packed, status.max_feature_level)
+        buffers = [b for b in dml._buffers(packed.input_names, packed.inputs, inputs, "input") if b is not None] + \
+            [bytes(packed.outputs[0].TotalTensorSizeInBytes)]
+        got = []
+
+        def on_directml(worker=worker, request=request, buffers=buffers, got=got):
+            answer, outputs = worker.call(request, buffers, 60)
+            assert answer["hr"] == 0, answer
+            got[:] = outputs
+
+        started, first, times = timed(worker, on_directml, [functools.partial(
+            session(node, onnx_inputs, expected.shape).run, None, onnx_inputs)], repeats)
+        difference = np.max(np.abs(np.frombuffer(got[0], np.float32).reshape(expected.shape) - expected))
+        print(f"| {label} | {started:.0f} | {first:.0f} | " + " | ".join(f"{t:.3f}" for t in times) +
+              f" | {difference:.2e} |")
+    print(f"\nAfter: {load()}")
+
+
+def timed(worker, on_directml, others, repeats):
+    """(worker start ms, first DirectML run ms, [DirectML, *others] medians ms), the worker killed afterwards."""
+    start = time.perf_counter()
+    worker.describe()
+    started = (time.perf_counter() - start) * 1e3
+    start = time.perf_counter()
+    on_directml()
+    first = (time.perf_counter() - start) * 1e3
+    times = interleaved_medians_ms([on_directml, *others], repeats)
+    worker._kill()
+    return started, first, times
 
 
 if __name__ == "__main__":

@@ -38,13 +38,14 @@ enum { DEVICE_CHECK_FEATURE_SUPPORT = 7, DEVICE_CREATE_OPERATOR, DEVICE_COMPILE_
 enum { DISPATCHABLE_GET_BINDING_PROPERTIES = 8 };
 enum { TABLE_BIND_INPUTS = 8, TABLE_BIND_OUTPUTS, TABLE_BIND_TEMPORARY, TABLE_BIND_PERSISTENT, TABLE_RESET };
 enum { RECORDER_RECORD_DISPATCH = 8 };
-enum { DML_BINDING_TYPE_NONE, DML_BINDING_TYPE_BUFFER };
+enum { DML_BINDING_TYPE_NONE, DML_BINDING_TYPE_BUFFER, DML_BINDING_TYPE_BUFFER_ARRAY };
 
 typedef struct { UINT RequiredDescriptorCount; UINT64 TemporaryResourceSize; UINT64 PersistentResourceSize; } binding_properties;
 typedef struct { void *Dispatchable; D3D12_CPU_DESCRIPTOR_HANDLE CPUDescriptorHandle;
                  D3D12_GPU_DESCRIPTOR_HANDLE GPUDescriptorHandle; UINT SizeInDescriptors; } binding_table_desc;
 typedef struct { int Type; const void *Desc; } binding_desc;
 typedef struct { void *Buffer; UINT64 Offset; UINT64 SizeInBytes; } buffer_binding;
+typedef struct { UINT BindingCount; const buffer_binding *Bindings; } buffer_array_binding;
 
 #define SLOT(object, index) ((*(void ***)(object))[index])
 typedef HRESULT (*check_feature_fn)(void *, int, UINT, const void *, UINT, void *);
@@ -297,6 +298,23 @@ static void free_buffer(struct buffer *b)
     b->real = NULL; b->wrapped = NULL;
 }
 
+static HRESULT copy_in(struct buffer *dst, const void *data, ID3D12Resource **upload)
+{
+    HRESULT hr = create_buffer(D3D12_HEAP_TYPE_UPLOAD, dst->size, D3D12_RESOURCE_STATE_GENERIC_READ, upload);
+    if (FAILED(hr)) return hr;
+    void *mapped;
+    D3D12_RANGE none = {0, 0};
+    if (FAILED(hr = ID3D12Resource_Map(*upload, 0, &none, &mapped))) return hr;
+    memcpy(mapped, data, dst->size);
+    ID3D12Resource_Unmap(*upload, 0, NULL);
+    transition(dst->real, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_DEST);
+    ID3D12GraphicsCommandList_CopyBufferRegion(rt.list, dst->real, 0, *upload, 0, dst->size);
+    transition(dst->real, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+    return S_OK;
+}
+
+#define MAX_TENSORS 64
+
 struct prepared {
     void *compiled;
     void *recorder;
@@ -334,11 +352,27 @@ static void bind_buffer(void *table, int slot, const struct buffer *b)
     ((bind_one_fn)SLOT(table, slot))(table, &desc);
 }
 
-/* CreateOperator, CompileOperator and the initializer's dispatch: a compiled operator ready to run many times. */
-HRESULT dmlrun_compile(int level, const void *operator_desc, int execution_flags, struct prepared **out)
+/* CreateOperator, CompileOperator and the initializer's dispatch: a compiled operator ready to run many times.
+ *
+ * owned[i] (owned_sizes[i] bytes) is the data of input i when its tensor desc has DML_TENSOR_FLAG_OWNED_BY_DML, NULL
+ * otherwise: DirectML copies owned inputs into the persistent resource when the initializer runs, so they are bound
+ * there, as one DML_BINDING_TYPE_BUFFER_ARRAY with a binding per operator input (empty for the others), and bound as
+ * NONE when the operator executes ("Binding in DirectML"; IDMLBindingTable::BindInputs). resources[0], [1] and [2]
+ * get the temporary and persistent resource sizes and the descriptor count DirectML asks for, read before anything
+ * is allocated: past resource_budget bytes together the compilation stops there (stage "resource budget",
+ * E_OUTOFMEMORY), and so it does past the shared heap's HEAP_DESCRIPTORS. */
+HRESULT dmlrun_compile(int level, const void *operator_desc, int execution_flags, UINT input_count,
+                       void *const *owned, const UINT64 *owned_sizes, UINT64 resource_budget, UINT64 *resources,
+                       struct prepared **out)
 {
     void *dml, *op = NULL, *initializer = NULL;
+    struct buffer owned_buffers[MAX_TENSORS] = {0};
+    ID3D12Resource *uploads[MAX_TENSORS] = {0};
+    buffer_binding owned_bindings[MAX_TENSORS] = {0};
+    int any_owned = 0;
     *out = NULL;
+    resources[0] = resources[1] = resources[2] = 0;
+    if (input_count > MAX_TENSORS) return fail("too many tensors", E_INVALIDARG);
     HRESULT hr = dml_device(level, &dml, NULL);
     if (FAILED(hr)) return hr;
     struct prepared *p = calloc(1, sizeof *p);
@@ -358,6 +392,13 @@ HRESULT dmlrun_compile(int level, const void *operator_desc, int execution_flags
                                                                                   : init.RequiredDescriptorCount;
     UINT64 temporary = run.TemporaryResourceSize > init.TemporaryResourceSize ? run.TemporaryResourceSize
                                                                               : init.TemporaryResourceSize;
+    resources[0] = temporary;
+    resources[1] = run.PersistentResourceSize;
+    resources[2] = descriptors;
+    if (temporary > resource_budget || run.PersistentResourceSize > resource_budget - temporary)
+        { hr = fail("resource budget", E_OUTOFMEMORY); goto done; }
+    /* No eviction can make room for more than the whole heap (an RNN of 10,000 steps asks for more). */
+    if (descriptors > HEAP_DESCRIPTORS) { hr = fail("descriptors past the heap", E_OUTOFMEMORY); goto done; }
     int first = take_descriptors(descriptors ? descriptors : 1);
     if (first < 0) { hr = fail("descriptor heap full", E_OUTOFMEMORY); goto done; }
     p->first_descriptor = first;
@@ -375,6 +416,20 @@ HRESULT dmlrun_compile(int level, const void *operator_desc, int execution_flags
     if (FAILED(hr = ((create_table_fn)SLOT(dml, DEVICE_CREATE_BINDING_TABLE))(dml, &p->table_desc,
                                                                               &IID_IDMLBindingTable_, &p->table)))
         { fail("CreateBindingTable", hr); goto done; }
+    if (FAILED(hr = begin())) { fail("command list reset", hr); goto done; }
+    for (UINT i = 0; i < input_count; i++) {
+        if (!owned[i]) continue;
+        any_owned = 1;
+        if (FAILED(hr = make_buffer(owned_sizes[i], &owned_buffers[i]))
+            || FAILED(hr = copy_in(&owned_buffers[i], owned[i], &uploads[i])))
+            { fail("owned input upload", hr); ID3D12GraphicsCommandList_Close(rt.list); goto done; }
+        owned_bindings[i] = (buffer_binding){owned_buffers[i].wrapped, 0, owned_buffers[i].size};
+    }
+    if (any_owned) {
+        buffer_array_binding array = {input_count, owned_bindings};
+        binding_desc desc = {DML_BINDING_TYPE_BUFFER_ARRAY, &array};
+        ((bind_many_fn)SLOT(p->table, TABLE_BIND_INPUTS))(p->table, 1, &desc);
+    }
     if (init.TemporaryResourceSize) bind_buffer(p->table, TABLE_BIND_TEMPORARY, &p->temporary);
     if (run.PersistentResourceSize) {
         /* The initializer's outputs are the compiled operators' persistent resources. */
@@ -382,7 +437,6 @@ HRESULT dmlrun_compile(int level, const void *operator_desc, int execution_flags
         binding_desc desc = {DML_BINDING_TYPE_BUFFER, &binding};
         ((bind_many_fn)SLOT(p->table, TABLE_BIND_OUTPUTS))(p->table, 1, &desc);
     }
-    if (FAILED(hr = begin())) { fail("command list reset", hr); goto done; }
     ID3D12GraphicsCommandList_SetDescriptorHeaps(rt.list, 1, &rt.heap);
     ((record_fn)SLOT(p->recorder, RECORDER_RECORD_DISPATCH))(p->recorder, rt.list_wrapped, initializer, p->table);
     if (FAILED(hr = submit())) { fail("initializer execution", hr); goto done; }
@@ -390,6 +444,11 @@ HRESULT dmlrun_compile(int level, const void *operator_desc, int execution_flags
     if (FAILED(hr = ((table_reset_fn)SLOT(p->table, TABLE_RESET))(p->table, &p->table_desc)))
         { fail("binding table reset", hr); goto done; }
 done:
+    /* DirectML has copied the owned inputs into the persistent resource: their buffers go now. */
+    for (UINT i = 0; i < input_count; i++) {
+        free_buffer(&owned_buffers[i]);
+        if (uploads[i]) ID3D12Resource_Release(uploads[i]);
+    }
     com_release(initializer);
     com_release(op);
     if (FAILED(hr)) dmlrun_free(p);
@@ -397,24 +456,8 @@ done:
     return hr;
 }
 
-static HRESULT copy_in(struct buffer *dst, const void *data, ID3D12Resource **upload)
-{
-    HRESULT hr = create_buffer(D3D12_HEAP_TYPE_UPLOAD, dst->size, D3D12_RESOURCE_STATE_GENERIC_READ, upload);
-    if (FAILED(hr)) return hr;
-    void *mapped;
-    D3D12_RANGE none = {0, 0};
-    if (FAILED(hr = ID3D12Resource_Map(*upload, 0, &none, &mapped))) return hr;
-    memcpy(mapped, data, dst->size);
-    ID3D12Resource_Unmap(*upload, 0, NULL);
-    transition(dst->real, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_DEST);
-    ID3D12GraphicsCommandList_CopyBufferRegion(rt.list, dst->real, 0, *upload, 0, dst->size);
-    transition(dst->real, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-    return S_OK;
-}
-
-#define MAX_TENSORS 64
-/* One run: inputs[i] of input_sizes[i] bytes (NULL for an optional input left unbound), outputs uploaded as
- * given and read back in place. */
+/* One run: inputs[i] of input_sizes[i] bytes (NULL for an optional input left unbound, or one DirectML owns: bound at
+ * initialization), outputs uploaded as given and read back in place (NULL for an optional output left unbound). */
 HRESULT dmlrun_execute(struct prepared *p, UINT input_count, void *const *inputs, const UINT64 *input_sizes,
                        UINT output_count, void *const *outputs, const UINT64 *output_sizes)
 {
@@ -436,6 +479,9 @@ HRESULT dmlrun_execute(struct prepared *p, UINT input_count, void *const *inputs
         in_desc[i] = (binding_desc){DML_BINDING_TYPE_BUFFER, &in_binding[i]};
     }
     for (UINT i = 0; i < output_count; i++) {
+        out_desc[i].Type = DML_BINDING_TYPE_NONE;
+        out_desc[i].Desc = NULL;
+        if (!outputs[i]) continue;
         if (FAILED(hr = make_buffer(output_sizes[i], &out[i])) || FAILED(hr = copy_in(&out[i], outputs[i], &uploads[n_uploads++])))
             { fail("output upload", hr); goto done; }
         if (FAILED(hr = create_buffer(D3D12_HEAP_TYPE_READBACK, out[i].size, D3D12_RESOURCE_STATE_COPY_DEST, &readback[i])))
@@ -452,11 +498,13 @@ HRESULT dmlrun_execute(struct prepared *p, UINT input_count, void *const *inputs
     ((record_fn)SLOT(p->recorder, RECORDER_RECORD_DISPATCH))(p->recorder, rt.list_wrapped, p->compiled, p->table);
     uav_barrier();
     for (UINT i = 0; i < output_count; i++) {
+        if (!outputs[i]) continue;
         transition(out[i].real, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
         ID3D12GraphicsCommandList_CopyBufferRegion(rt.list, readback[i], 0, out[i].real, 0, out[i].size);
     }
     if (FAILED(hr = submit())) { fail("execution", hr); goto done; }
     for (UINT i = 0; i < output_count; i++) {
+        if (!outputs[i]) continue;
         void *mapped;
         D3D12_RANGE all = {0, out[i].size};
         if (FAILED(hr = ID3D12Resource_Map(readback[i], 0, &all, &mapped))) { fail("read back", hr); goto done; }

@@ -52,9 +52,7 @@ def unsupported_type(status, data_type):
 
 def refusal(status, result, data_type):
     """Why DirectML did not run a call, in one sentence: the failing call, its HRESULT, and vkd3d-proton's reason."""
-    text = f"DirectML could not run this call: {result.stage} returned {hresult_text(result.hresult)}"
-    if result.diagnostics:
-        text += f"; vkd3d-proton said: {result.diagnostics[0].rstrip('.')}"
+    text = f"DirectML could not run this call: {result.reason}"
     if data_type not in status.type_support:
         text += f"; {unsupported_type(status, data_type)}"
     return text + "."

@@ -48,33 +48,21 @@ PROBES = {
 }
 
 
-def fields_of(operator, floats):
-    """The desc's fields in C order as the worker packs them, from the schema: each tensor field the next input or
-    output, ScaleBias null, FLOAT fields from `floats`."""
-    numbers = {schema.INPUT_TENSOR: iter(range(8)), schema.OUTPUT_TENSOR: iter(range(8))}
-    fields = []
-    for f in operator.fields:
-        if f.type == "TENSOR_DESC":
-            side = "input" if f.kind == schema.INPUT_TENSOR else "output"
-            fields.append(("tensor", (side, next(numbers[f.kind]))))
-        elif f.type == "SCALE_BIAS":
-            fields.append(("scale_bias", None))
-        elif f.type == "FLOAT":
-            fields.append(("float", floats[f.name]))
-        else:
-            raise AssertionError(f"{operator.name}.{f.name}: a {f.type} field is no probe's")
-    return fields
-
-
 def run(code, operator, inputs, floats, output_type, level):
-    """DirectML's output for `operator`'s desc sent with DML_OPERATOR_TYPE `code`, or None if it refused."""
-    ins = [(packed_desc(x.shape, x.dtype), x.tobytes()) for x in inputs]
-    out_desc = packed_desc(inputs[0].shape, output_type)
-    result = dml.run_desc(code, fields_of(operator, floats), ins, [(out_desc, bytes(out_desc.TotalTensorSizeInBytes))],
-                          level)
-    if not result.ok:
+    """DirectML's output for `operator`'s desc sent with DML_OPERATOR_TYPE `code` (the desc packed from `operator`'s
+    schema: each input tensor field the next input, the output field the output, ScaleBias left out, FLOAT fields
+    from `floats`), or None if it refused."""
+    tensors = iter(packed_desc(x.shape, x.dtype) for x in inputs)
+    fields = {f.name: next(tensors) for f in operator.inputs}
+    fields.update({f.name: packed_desc(inputs[0].shape, output_type) for f in operator.outputs}, **floats)
+    packed = dml.pack(dml.OperatorDesc(operator.name, fields))
+    request = dml._wire_request("run", packed, level)
+    request["desc"]["type"] = code
+    buffers = [x.tobytes() for x in inputs] + [bytes(t.TotalTensorSizeInBytes) for t in packed.outputs]
+    answer, outputs = dml._worker().call(request, buffers, dml.RUN_SECONDS)
+    if answer["hr"]:
         return None
-    return np.frombuffer(result.outputs[0], output_type, inputs[0].size)
+    return np.frombuffer(outputs[0], output_type, inputs[0].size)
 
 
 def same_field_types(a, b):

@@ -5,17 +5,25 @@ reads requests on stdin and answers on stdout (wire.py). A crash here (native co
 process; the app sees the pipe close and starts another. It imports nothing of the app: ctypes and the standard
 library, and its siblings api.py and wire.py as plain modules.
 
-Compiled operators are kept per descriptor (a class asking for the same settings compiles once), least recently
-used first out, within COMPILED_BUDGET bytes, each costed by what its compilation added to this process's resident
-memory (measured in /proc/self/status), and within the runner's shared descriptor heap (a compilation that finds it
-full evicts the oldest and tries again). A descriptor DirectML refused to compile is remembered with its answer,
-within REFUSED_BUDGET bytes of keys and diagnostics, so asking again costs no compilation. Every answer carries the
-process's resident size, for process.py's memory limit.
+A request names any operator by its wire desc (api.py packs it from its field types; docs/directml.md, "Running any
+operator"), its tensors in DirectML's binding order (None for an optional one left out), the feature level, the
+DML_EXECUTION_FLAGS and the most temporary and persistent resource memory DirectML may ask for. Inputs whose tensor
+is OWNED_BY_DML go to the initializer, which copies them into the persistent resource; the others are bound when the
+operator executes.
+
+Compiled operators are kept per descriptor (a class asking for the same settings compiles once; owned inputs' bytes
+are part of the key, being baked in), least recently used first out, within COMPILED_BUDGET bytes, each costed by
+what its compilation added to this process's resident memory (measured in /proc/self/status), and within the runner's
+shared descriptor heap (a compilation that finds it full evicts the oldest and tries again). A descriptor DirectML
+refused to compile is remembered with its answer, within REFUSED_BUDGET bytes of keys and diagnostics, so asking
+again costs no compilation; a refusal for the worker's own limits (the heap full, the resource budget) is not. Every
+answer carries the process's resident size, for process.py's memory limit, and the resources DirectML asked for.
 """
 
 import collections
 import ctypes
 import functools
+import hashlib
 import json
 import os
 import re
@@ -29,7 +37,10 @@ COMPILED_BUDGET = 128 << 20
 REFUSED_BUDGET = 1 << 20
 HRESULT_OK = 0
 E_OUTOFMEMORY = 0x8007000E
+E_INVALIDARG = 0x80070057
 HEAP_FULL = "descriptor heap full"  # dmlrun.c's stage when the shared heap has no room for a binding table
+RESOURCE_BUDGET = "resource budget"  # its stage when DirectML asks for more temporary and persistent memory than
+# the request allows
 # vkd3d-proton's (and its shader compiler's) log lines: "tid:level:function: message" (libs/vkd3d-common/debug.c).
 # Its err lines are the reason a call failed inside D3D12: they go back with the call as its diagnostics.
 LOG_ERROR = re.compile(r"^[0-9a-f]+:err:(\w+): (.*)$")
@@ -81,7 +92,8 @@ class Runner:
         self.lib = ctypes.CDLL(os.path.join(lib_dir, "libdmlrun.so"))
         for name in ("dmlrun_stage", "dmlrun_device_name", "dmlrun_driver", "dmlrun_d3d12_version"):
             getattr(self.lib, name).restype = ctypes.c_char_p
-        self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
+        self.lib.dmlrun_compile.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
+                                            ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
                                             ctypes.POINTER(ctypes.c_void_p)]
         self.lib.dmlrun_execute.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p,
                                             ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
@@ -91,7 +103,7 @@ class Runner:
                                                           ctypes.c_uint, ctypes.c_void_p]
         self.libc = ctypes.CDLL(None)
         self.opened = _unsigned(self.lib.dmlrun_open(os.path.join(lib_dir, "libdirectml.so").encode()))
-        self.compiled = Kept(COMPILED_BUDGET, self._free)
+        self.compiled = Kept(COMPILED_BUDGET, lambda compiled: self._free(compiled[0]))
         self.refused = Kept(REFUSED_BUDGET)  # (hr, stage, diagnostics)
 
     def _free(self, handle):
@@ -137,60 +149,84 @@ class Runner:
         return _unsigned(hr) == HRESULT_OK and bool(data.value)
 
     def verdict(self, request):
-        description = api.OperatorDescription(request["type"], request["fields"], request["inputs"], request["outputs"])
+        description = api.OperatorDescription(request["desc"], request["inputs"], request["outputs"])
         hr = _unsigned(self.lib.dmlrun_create_operator(request["level"], description.pointer))
         return {"hr": hr, "stage": self.stage() if hr else ""}
 
-    def _compile(self, request):
-        """(hr, handle, measured cost): CreateOperator to the initializer's dispatch, evicting the least recently
-        used compiled operators while the shared descriptor heap has no room."""
-        description = api.OperatorDescription(request["type"], request["fields"], request["inputs"], request["outputs"])
+    def _compile(self, request, owned):
+        """(hr, (handle, resources), measured cost): CreateOperator to the initializer's dispatch, evicting the least
+        recently used compiled operators while the shared descriptor heap has no room. `owned` holds the buffer of
+        each input whose tensor DirectML owns (bound at initialization) and None for the others."""
+        description = api.OperatorDescription(request["desc"], request["inputs"], request["outputs"])
+        n_in = len(request["inputs"])
+        owned_ptrs = (ctypes.c_void_p * n_in)(*[None if b is None else _address(b) for b in owned])
+        owned_sizes = (ctypes.c_uint64 * n_in)(*[0 if b is None else len(b) for b in owned])
+        resources = (ctypes.c_uint64 * 3)()
         while True:
             handle = ctypes.c_void_p()
             before = resident_bytes()
-            hr = _unsigned(self.lib.dmlrun_compile(request["level"], description.pointer, request["flags"],
+            hr = _unsigned(self.lib.dmlrun_compile(request["level"], description.pointer, request["flags"], n_in,
+                                                   owned_ptrs, owned_sizes, request["resource_budget"], resources,
                                                    ctypes.byref(handle)))
             cost = max(0, resident_bytes() - before)
             if hr == E_OUTOFMEMORY and self.stage() == HEAP_FULL and self.compiled.entries:
                 self.compiled.drop_oldest()
                 continue
-            return hr, handle, cost
+            asked = {"temporary": resources[0], "persistent": resources[1], "descriptors": resources[2]}
+            return hr, (handle, asked), cost
 
-    def _prepared(self, request):
-        """(handle, None) of the compiled operator, or (None, (hr, stage, diagnostics)) if DirectML refused it."""
-        key = json.dumps([request[k] for k in ("type", "fields", "inputs", "outputs", "level", "flags")])
-        handle, refused = self.compiled.get(key), self.refused.get(key)
-        if handle is not None or refused is not None:
-            return handle, refused
-        (hr, handle, cost), errors = diagnosed(lambda: self._compile(request))
+    def _prepared(self, request, owned):
+        """((handle, resources), None) of the compiled operator, or (None, (hr, stage, diagnostics, resources)) if
+        DirectML refused it. Owned inputs are baked into the persistent resource, so their bytes are in the key."""
+        digest = hashlib.sha256(json.dumps([request[k] for k in ("desc", "inputs", "outputs", "level", "flags")])
+                                .encode())
+        for b in owned:
+            digest.update(b"-" if b is None else len(b).to_bytes(8, "little") + b)
+        key = digest.hexdigest()  # a desc's arrays may run to thousands of elements: the cache keeps 64 characters
+        compiled, refused = self.compiled.get(key), self.refused.get(key)
+        if compiled is not None or refused is not None:
+            return compiled, refused
+        (hr, compiled, cost), errors = diagnosed(lambda: self._compile(request, owned))
         if hr != HRESULT_OK:
-            refused = (hr, self.stage(), errors)
-            if self.stage() != HEAP_FULL:  # a full heap is this worker's state, not DirectML's verdict
+            refused = (hr, self.stage(), errors, compiled[1])
+            # A full heap is this worker's state and the resource budget the caller's, not DirectML's verdict.
+            if self.stage() not in (HEAP_FULL, RESOURCE_BUDGET):
                 self.refused.put(key, refused, len(key) + len(json.dumps(refused)))
             return None, refused
-        self.compiled.put(key, handle, cost)
-        return handle, None
+        self.compiled.put(key, compiled, cost)
+        return compiled, None
 
     def run(self, request, buffers):
-        handle, refused = self._prepared(request)
+        """Run the request on `buffers`: one per input, then one per output, of those not left out (owned inputs
+        included). Owned inputs go to the initializer and are bound as NONE when the operator executes."""
+        inputs, outputs = request["inputs"], request["outputs"]
+        present = [t for t in inputs + outputs if t is not None]
+        if [len(b) for b in buffers] != [t["total_bytes"] for t in present]:
+            raise api.PackError("each buffer must hold its tensor's TotalTensorSizeInBytes")
+        supplied = iter(buffers)
+        by_input = [None if t is None else next(supplied) for t in inputs]
+        by_output = [None if t is None else next(supplied) for t in outputs]
+        owned = [b if t is not None and t.get("flags") == "OWNED_BY_DML" else None for t, b in zip(inputs, by_input)]
+        compiled, refused = self._prepared(request, owned)
         if refused:
-            hr, stage, errors = refused
-            return {"hr": hr, "stage": stage, "diagnostics": errors}, []
-        tensors = request["inputs"] + request["outputs"]
-        if [len(b) for b in buffers] != [t["total_bytes"] for t in tensors]:
-            raise ValueError("each buffer must hold its tensor's TotalTensorSizeInBytes")
+            hr, stage, errors, resources = refused
+            return {"hr": hr, "stage": stage, "diagnostics": errors, "resources": resources}, []
+        handle, resources = compiled
+        executed = [None if o is not None else b for b, o in zip(by_input, owned)]
         # The runner reads the inputs and writes the outputs in place: the buffers as read from the pipe, uncopied
         # (bytearrays, see _reader), and the outputs go back from the same memory.
-        pointers = [ctypes.addressof((ctypes.c_char * len(b)).from_buffer(b)) for b in buffers]
-        n_in, n_out = len(request["inputs"]), len(request["outputs"])
-        in_ptrs = (ctypes.c_void_p * n_in)(*pointers[:n_in])
-        in_sizes = (ctypes.c_uint64 * n_in)(*[t["total_bytes"] for t in request["inputs"]])
-        out_ptrs = (ctypes.c_void_p * n_out)(*pointers[n_in:])
-        out_sizes = (ctypes.c_uint64 * n_out)(*[t["total_bytes"] for t in request["outputs"]])
+        n_in, n_out = len(inputs), len(outputs)
+        in_ptrs = (ctypes.c_void_p * n_in)(*[None if b is None else _address(b) for b in executed])
+        in_sizes = (ctypes.c_uint64 * n_in)(*[0 if b is None else len(b) for b in executed])
+        out_ptrs = (ctypes.c_void_p * n_out)(*[None if b is None else _address(b) for b in by_output])
+        out_sizes = (ctypes.c_uint64 * n_out)(*[0 if b is None else len(b) for b in by_output])
         hr = _unsigned(self.lib.dmlrun_execute(handle, n_in, in_ptrs, in_sizes, n_out, out_ptrs, out_sizes))
-        if hr != HRESULT_OK:
-            return {"hr": hr, "stage": self.stage()}, []
-        return {"hr": hr, "stage": ""}, buffers[n_in:]
+        answer = {"hr": hr, "stage": self.stage() if hr else "", "resources": resources}
+        return answer, ([b for b in by_output if b is not None] if hr == HRESULT_OK else [])
+
+
+def _address(buffer):
+    return ctypes.addressof((ctypes.c_char * len(buffer)).from_buffer(buffer))
 
 
 def diagnosed(call):
@@ -245,10 +281,12 @@ def main():
             request, buffers = wire.read_message(read_line, read_exactly)
         except EOFError:
             return
-        if request["kind"] == "verdict":
-            (answer, results), errors = diagnosed(lambda request=request: (runner.verdict(request), []))
-        else:
-            (answer, results), errors = diagnosed(functools.partial(runner.run, request, buffers))
+        call = (lambda request=request: (runner.verdict(request), [])) if request["kind"] == "verdict" else \
+            functools.partial(runner.run, request, buffers)
+        try:
+            (answer, results), errors = diagnosed(call)
+        except api.PackError as error:  # the app checks descs first: this is the last line, not the usual refusal
+            (answer, results), errors = ({"hr": E_INVALIDARG, "stage": "packing the desc"}, []), [str(error)]
         errors = list(dict.fromkeys(answer.pop("diagnostics", []) + errors))[:DIAGNOSTICS_KEPT]
         wire.write_message(out, {**answer, "diagnostics": errors, "rss": resident_bytes()}, results)
 
