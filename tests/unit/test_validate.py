@@ -76,8 +76,11 @@ def test_capitalized_type_and_desc_accepted():
 CASES = [
     # (base, field edited, new value (None deletes), expected path, words in the message)
     (D2S, "type", None, "type", "missing"),
-    (D2S, "type", "DML_OPERATOR_GEMM", "type", "not a supported operator"),
-    (D2S, "type", 7, "type", "not a supported operator"),
+    # Any operator of DirectML's schema is read from the schema: a GEMM needs GEMM's fields.
+    (D2S, "type", "DML_OPERATOR_GEMM", "desc.ATensor", "ATensor: missing required field"),
+    (D2S, "type", "DML_OPERATOR_GEMM", "desc.InputTensor", "unknown field 'InputTensor' for DML_OPERATOR_GEMM"),
+    (D2S, "type", "DML_OPERATOR_GEMMS", "type", "not a DirectML operator"),
+    (D2S, "type", 7, "type", "must be a string naming a DML_OPERATOR_TYPE"),
     (D2S, "desc", [1], "desc", "JSON object"),
     (D2S, "desc.BlockSize", None, "desc.BlockSize", "missing"),
     (D2S, "desc.Foo", 1, "desc.Foo", "unknown field"),
