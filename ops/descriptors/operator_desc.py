@@ -361,8 +361,7 @@ class _Reader:
                 values[f.name] = () if f.is_array else None
             elif f.name not in desc or (desc[f.name] is None and not self.strict and f.optional):
                 values[f.name] = _DEFAULTS.get(f.type) if f.optional else self.problem(
-                    field_path, f"{f.name}: missing required field (DxDispatch requires every field DirectML's "
-                                "schema does not mark optional)")
+                    field_path, f"{f.name}: missing required field")
             elif desc[f.name] is None:
                 values[f.name] = self.problem(
                     field_path, f"{f.name} null: DxDispatch refuses null here (Expected a non-null JSON object)"
