@@ -51,7 +51,7 @@ _DEFAULTS = {"UINT": 0, "UINT64": 0, "INT": 0, "FLOAT": 0.0, "BOOL": False}
 _BAD = object()  # a field whose value could not be read (its problem is recorded)
 
 
-def _schema_module():
+def schema_module():
     from .. import schema  # imported on first use: see ops/schema/__init__.py
 
     return schema
@@ -185,7 +185,7 @@ class OperatorDesc:
         int (an enum as its DirectML.h value, a bool as 0 or 1), FLOAT as a float32 value, BOOL as 0 or 1, arrays as
         tuples, TENSOR_DESC as TensorDesc or None, OPERATOR_DESC as OperatorDesc or None, SCALE_BIAS as ScaleBias or
         None, SIZE_2D as Size2D, SCALAR_UNION as ScalarUnion (its `bits` are the union's 8 bytes)."""
-        enums = _schema_module().ENUMS
+        enums = schema_module().ENUMS
         result = []
         for f in self.schema.fields:
             value = self.values[f.name]
@@ -241,7 +241,7 @@ class Dispatchable:
     def execution_flags(self) -> int:
         """DML_EXECUTION_FLAGS, the names ORed (ParseFlags); 0 when absent."""
         raw = self.extras.get("executionFlags", [])
-        enum = _schema_module().ENUMS["DML_EXECUTION_FLAGS"]
+        enum = schema_module().ENUMS["DML_EXECUTION_FLAGS"]
         flags = 0
         for name in raw if isinstance(raw, list) else [raw]:
             flags |= enum.value(name)
@@ -276,7 +276,7 @@ def _value_json(f, value):
 def operator_schema(value):
     """(OperatorSchema, "") of the operator `value` names as DxDispatch's ParseDmlOperatorDesc matches it (strcmp
     against DML_OPERATOR_<NAME> and <NAME>), else (None, why not)."""
-    schema = _schema_module()
+    schema = schema_module()
     if not isinstance(value, str):
         return None, f"type {value!r:.60}: must be a string naming a DML_OPERATOR_TYPE"
     name = value[len(OPERATOR_PREFIX):] if value.startswith(OPERATOR_PREFIX) else value
@@ -453,7 +453,7 @@ class _Reader:
 
     def enum(self, f, raw, path):
         """Parse<Enum>: the member named exactly, with or without the enum's prefix (strcmp)."""
-        enum = _schema_module().ENUMS[f.enum]
+        enum = schema_module().ENUMS[f.enum]
         names = enum.names
         name = raw[len(enum.prefix):] if isinstance(raw, str) and raw.startswith(enum.prefix) else raw
         if isinstance(name, str) and name in names:
