@@ -439,7 +439,13 @@ class _Reader:
     def numbers(self, f, items, path):
         """A UINT, INT or FLOAT array; the first element that does not fit is named (DxDispatch stops there)."""
         read = {"UINT_ARRAY": self.uint32, "INT_ARRAY": self.int32, "FLOAT_ARRAY": self.float32}[f.type]
-        if f.type != "FLOAT_ARRAY" and all(type(v) is int for v in items):
+        # Plain numbers are checked in bulk (a 1 MB model holds some 200,000); any other element is read alone.
+        kinds = set(map(type, items))
+        if f.type == "FLOAT_ARRAY" and kinds <= {int, float} and all(
+                abs(v) <= 2**53 for v in items if type(v) is int):
+            with np.errstate(over="ignore"):
+                return tuple(np.array(items, dtype=np.float64).astype(np.float32).tolist())
+        if f.type != "FLOAT_ARRAY" and kinds <= {int}:
             low, high = (0, UINT32_MAX) if f.type == "UINT_ARRAY" else INT32_RANGE
             if not items or low <= min(items) and max(items) <= high:
                 return tuple(items)
