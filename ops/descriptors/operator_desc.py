@@ -27,7 +27,9 @@ JSON, which reads back to the same desc. `ops.schema` is imported on first use (
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+import struct
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,6 +53,7 @@ _DEFAULTS = {"UINT": 0, "UINT64": 0, "INT": 0, "FLOAT": 0.0, "BOOL": False}
 _BAD = object()  # a field whose value could not be read (its problem is recorded)
 
 
+@functools.cache
 def schema_module():
     from .. import schema  # imported on first use: see ops/schema/__init__.py
 
@@ -58,22 +61,40 @@ def schema_module():
 
 
 def _float32(value):
-    """static_cast<float>(double): the nearest float32 (beyond its range, an infinity)."""
-    with np.errstate(over="ignore"):
-        return float(np.float32(value))
+    """static_cast<float>(double): the nearest float32, ties to even (beyond its range, an infinity)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _stored(value, data_type):
+    """The bytes DxDispatch stores for a double read as `data_type`: FLOAT16 through float, as typed() rounds it."""
+    if data_type == "FLOAT64":
+        return struct.pack("<d", value)
+    single = _float32(value)
+    if data_type == "FLOAT32":
+        return struct.pack("<f", single)
+    try:
+        return struct.pack("<e", single)
+    except OverflowError:
+        return struct.pack("<e", math.copysign(math.inf, single))
 
 
 def float_json(value, data_type="FLOAT32"):
     """A float of `data_type` as JSON DxDispatch reads back to the same bits: the shortest decimal that does (read as
-    a double, then narrowed as typed() narrows it), else the exact value; the strings "nan", "inf", "-inf" for those
+    a double, then narrowed as DxDispatch narrows it); the strings "nan", "inf", "-inf" for those
     (ParseFloatingPointNumber)."""
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    bits = typed([value], data_type).tobytes()
-    short = float(str(NUMPY_DTYPES[data_type].type(value)))
-    return short if typed([short], data_type).tobytes() == bits else float(value)
+    bits = _stored(value, data_type)
+    for digits in range(1, 18):  # 17 significant digits hold any double exactly
+        short = float(f"{value:.{digits}g}")
+        if _stored(short, data_type) == bits:
+            return short
+    return float(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -264,7 +285,7 @@ def _value_json(f, value):
     if isinstance(value, (ScaleBias, Size2D, ScalarUnion)):
         return value.to_json()
     if isinstance(value, tuple):
-        return [_value_json(f, item) for item in value]
+        return list(value) if f.type in ("UINT_ARRAY", "INT_ARRAY") else [_value_json(f, item) for item in value]
     if isinstance(value, float):
         return float_json(value)
     return value  # an int, a bool, an enum's name
@@ -353,13 +374,14 @@ class _Reader:
         before = len(self.problems)
         values = {}
         for f in schema.fields:
-            field_path = join_path(path, f.name)
             if fused and f.nulled_when_fused:
                 if f.name in desc:
                     self.unread(path, f.name, "a fused activation's tensors are null; DirectML applies it to the "
                                               "fusing operator's output")
                 values[f.name] = () if f.is_array else None
-            elif f.name not in desc or (desc[f.name] is None and not self.strict and f.optional):
+                continue
+            field_path = join_path(path, f.name)
+            if f.name not in desc or (desc[f.name] is None and not self.strict and f.optional):
                 values[f.name] = _DEFAULTS.get(f.type) if f.optional else self.problem(
                     field_path, f"{f.name}: missing required field")
             elif desc[f.name] is None:

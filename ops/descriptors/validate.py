@@ -360,8 +360,9 @@ def read_model_dispatchable(dispatchable, feature_level="6_4", path="", strict=T
     level = level_name(feature_level)
     if modelled_operator(dispatchable, strict):
         parsed = normalized_dispatchable(dispatchable, level, path, strict, notes)
-        # The registry's normalized JSON spells every name exactly, as the schema's reading wants it.
-        result, problems = read_dispatchable(parsed.to_json(), path, strict=True, notes=[])
+        # A model file spells every name exactly, as the schema's reading wants it; through the Python API the
+        # registry's normalized JSON does.
+        result, problems = read_dispatchable(dispatchable if strict else parsed.to_json(), path, strict=True, notes=[])
         raise_problems(problems)
         return result, parsed
     result, problems = _schema_validation(dispatchable, level, path, strict, notes)
@@ -462,9 +463,14 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
     level = level_name(feature_level)
     if not modelled_operator(dispatchable, strict):
         return _schema_validation(dispatchable, level, path, strict, notes)[1]
+    return _registry_validation(dispatchable, level, path, strict, notes)[1]
+
+
+def _registry_validation(dispatchable, level, path, strict, notes):
+    """(ParsedDispatchable or None, [Problem]) of an operator the core models, by the registry's rules."""
     parsed, problems = parse_dispatchable(dispatchable, path, strict, notes)
     if parsed is None:
-        return problems
+        return None, problems
     type_path = join_path(path, _key(dispatchable, "type"))
     desc_path = desc_path_of(dispatchable, path)
     spec = operator(parsed.operator)
@@ -480,7 +486,7 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
         )
     missing = any(value is None for value in parsed.tensors.values())
     if missing or len(parsed.tensors) < len(tensor_fields(parsed.operator)):
-        return problems
+        return parsed, problems
     # An operator missing at this level is still checked against its broadest table, so shape
     # problems show up together with the level problem.
     problems += _type_problems(parsed, row or spec.support[-1], level, desc_path)
@@ -491,7 +497,7 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
     # (docs/directml_verdicts.md, tests/directml/test_directml_verdicts.py), so this project's former multiple-of-4 rule
     # is gone.
     problems += spec.shape_problems(parsed, desc_path)
-    return problems
+    return parsed, problems
 
 
 def validate(dispatchable: dict[str, Any], feature_level: str) -> list[str]:
@@ -500,9 +506,9 @@ def validate(dispatchable: dict[str, Any], feature_level: str) -> list[str]:
 
 
 def normalized_dispatchable(dispatchable, feature_level="6_4", path="", strict=False, notes=None):
-    """ParsedDispatchable of a valid dispatchable, else DescriptorError listing every problem."""
-    raise_problems(validate_problems(dispatchable, feature_level, path, strict, notes))
-    # Parsed again only for its result; the notes were collected above.
-    parsed, _ = parse_dispatchable(dispatchable, path, strict, None if notes is None else [])
+    """ParsedDispatchable of a valid dispatchable of an operator the core models, else DescriptorError listing every
+    problem."""
+    parsed, problems = _registry_validation(dispatchable, level_name(feature_level), path, strict, notes)
+    raise_problems(problems)
     return parsed
 
