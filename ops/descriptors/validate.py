@@ -259,16 +259,10 @@ def desc_path_of(dispatchable, path=""):
     return _desc_object(dispatchable, path)[1]
 
 
-def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
-    """(ParsedDispatchable or None, [Problem]): structure, fields and tensor descs, no level rules.
-
-    `strict` reads it as DxDispatch reads a model file: enum names spelled exactly, no DCR/CRD aliases.
-    With a `notes` list, fields DxDispatch does not read are noted there instead of refused.
-    """
+def _around_desc(dispatchable, path, problems, notes):
+    """(extras, desc object, its path): what DxDispatch reads beside the operator's fields, and where those are."""
     if not isinstance(dispatchable, dict):
         raise DescriptorError(f"{path or 'dispatchable'}: expected a JSON object with type and desc")
-    problems = []
-    name = _operator(dispatchable, path, problems, strict)
     extras = _dispatchable_extras(dispatchable, path, problems)
     desc, desc_path, inline = _desc_object(dispatchable, path)
     if not inline:
@@ -276,6 +270,18 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
             if key not in DISPATCHABLE_FIELDS:
                 unknown_field(path, key, f"unknown field {key!r}; a dispatchable has type, desc, executionFlags, "
                                          "dmlCompileType, bindings", problems, notes)
+    return extras, desc, desc_path
+
+
+def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
+    """(ParsedDispatchable or None, [Problem]): structure, fields and tensor descs, no level rules.
+
+    `strict` reads it as DxDispatch reads a model file: enum names spelled exactly, no DCR/CRD aliases.
+    With a `notes` list, fields DxDispatch does not read are noted there instead of refused.
+    """
+    problems = []
+    extras, desc, desc_path = _around_desc(dispatchable, path, problems, notes)
+    name = _operator(dispatchable, path, problems, strict)
     if not isinstance(desc, dict):
         problems.append(Problem(desc_path, f"desc: expected a JSON object of operator fields, got {desc!r:.60}"))
         return None, problems
@@ -311,17 +317,9 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
 
 def _read(dispatchable, path, strict, notes):
     """(OperatorSchema or None, Dispatchable or None, [Problem]): the dispatchable read from DirectML's schema."""
-    if not isinstance(dispatchable, dict):
-        raise DescriptorError(f"{path or 'dispatchable'}: expected a JSON object with type and desc")
     problems = []
+    extras, desc, desc_path = _around_desc(dispatchable, path, problems, notes)
     found = _type_of(dispatchable, path, problems, strict)
-    extras = _dispatchable_extras(dispatchable, path, problems)
-    desc, desc_path, inline = _desc_object(dispatchable, path)
-    if not inline:
-        for key in dispatchable:
-            if key not in DISPATCHABLE_FIELDS:
-                unknown_field(path, key, f"unknown field {key!r}; a dispatchable has type, desc, executionFlags, "
-                                         "dmlCompileType, bindings", problems, notes)
     if found is None:
         return None, None, problems
     type_key, value = found

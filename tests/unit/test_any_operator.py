@@ -20,6 +20,7 @@ from ops.descriptors.operator_desc import OperatorDesc, ScalarUnion, read_operat
 from ops.descriptors.partial import DIRECTML_ONLY, VALID, inspect_model
 from ops.descriptors.validate import read_dispatchable, read_model_dispatchable, tensor_fields
 from support.cpp import MOCK_HEADER
+from support.mutations import DELETE, mutated, set_at
 from support.operator_models import NAMED, named_model, synthetic_desc, synthetic_model
 from support.paths import EXAMPLES
 
@@ -198,19 +199,9 @@ def test_an_operator_desc_is_written_type_and_desc_or_inline():
 
 def _set(name, *path_and_value):
     *path, value = path_and_value
-
-    def change(model):
-        target = model
-        for key in path[:-1]:
-            target = target[key]
-        if value is DELETE:
-            del target[path[-1]]
-        else:
-            target[path[-1]] = value
-    return name, change
+    return name, lambda model: set_at(model, path, value)
 
 
-DELETE = object()
 D = ("dispatchables", "op", "desc")
 P = r"^dispatchables\.op\.desc\."
 REFUSALS = [
@@ -428,16 +419,6 @@ def test_what_the_registry_accepts_the_schema_reads_to_the_same_desc(where, data
 # ---------------------------------------------------------------- hostile and large models
 
 
-def model_paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from model_paths(value, prefix + (key,))
-    elif isinstance(obj, list):
-        for i, value in enumerate(obj):
-            yield from model_paths(value, prefix + (i,))
-
-
 generic_models = st.one_of(st.sampled_from(list(NAMED)).map(named_model),
                            st.sampled_from(UNREGISTERED).map(synthetic_model))
 replacements = st.one_of(
@@ -452,16 +433,8 @@ replacements = st.one_of(
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(generic_models, st.data(), replacements)
 def test_mutated_models_of_any_operator_raise_nothing_but_descriptor_errors(model, data, value):
-    mutated = copy.deepcopy(model)
-    path = data.draw(st.sampled_from([p for p in model_paths(mutated) if p]))
-    target = mutated
-    for key in path[:-1]:
-        target = target[key]
-    if data.draw(st.booleans()):
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    for candidate in (mutated, json.dumps(mutated)):
+    changed = mutated(model, data, value)
+    for candidate in (changed, json.dumps(changed)):
         try:
             normalized = load_model(candidate)
         except DescriptorError as error:
@@ -472,10 +445,10 @@ def test_mutated_models_of_any_operator_raise_nothing_but_descriptor_errors(mode
         for dispatchable in normalized["dispatchables"].values():
             ops.cpp_snippet(dispatchable)
     try:
-        inspect_model(mutated)  # refuses only what is not JSON or has no resources, dispatchables or commands
+        inspect_model(changed)  # refuses only what is not JSON or has no resources, dispatchables or commands
     except DescriptorError as error:
         assert str(error).startswith(("resources: ", "dispatchables: ", "commands: ", "model: "))
-    dispatchables = mutated.get("dispatchables")
+    dispatchables = changed.get("dispatchables")
     dispatchable = dispatchables.get("op") if isinstance(dispatchables, dict) else None
     if isinstance(dispatchable, dict):
         validate(dispatchable, "2_0")
