@@ -905,11 +905,9 @@ def _fill(resource):
     return memory
 
 
-def _view(memory, binding, resource, desc):
-    """The desc's elements in memory, as its DataType, starting at the binding's offset."""
-    start = binding.offset_bytes(resource)
-    stop = start + (last_element_index(desc.Sizes, desc.Strides) + 1) * desc.element_size
-    return memory[start:stop].view(desc.dtype)
+def _elements(region, desc):
+    """The desc's elements in its bound region (bytes from the binding's offset), as its DataType."""
+    return region[:(last_element_index(desc.Sizes, desc.Strides) + 1) * desc.element_size].view(desc.dtype)
 
 
 def _formatted(values, as_character):
@@ -991,28 +989,42 @@ def _compute(parsed, inputs):
     return results
 
 
+def bound_regions(command, point, memory, initial, resources):
+    """[(binding, desc, bytes of the buffer from the binding's offset, TotalTensorSizeInBytes long)] of a bound bind
+    point: a view into the buffers as they run, or for an input flagged OWNED_BY_DML as they were at initialization,
+    when DirectML copied it (DML_TENSOR_FLAGS; Executor::Executor initializes every dispatchable before any command)."""
+    bindings, source = ((command.owned[point.name], initial) if point.name in command.owned
+                        else (command.bindings[point.name], memory))
+    regions = []
+    for binding, desc, _, _ in _bound(point, bindings):
+        start = binding.offset_bytes(resources[binding.name])
+        regions.append((binding, desc, source[binding.name][start:start + desc.TotalTensorSizeInBytes]))
+    return regions
+
+
+def read_point(command, point, memory, initial, resources):
+    """The logical tensor(s) a bound bind point reads or writes, through its desc(s): an array, or a list of them."""
+    values = [strided_read(_elements(region, d), d.Sizes, d.Strides, field=point.name)
+              for _, d, region in bound_regions(command, point, memory, initial, resources)]
+    return values if point.array else values[0]
+
+
 def _run_dispatch(index, command, memory, initial, resources):
-    """Inputs flagged OWNED_BY_DML are read from the buffers as they were at initialization: DirectML copied
-    them then (DML_TENSOR_FLAGS), before any command ran (Executor::Executor initializes every dispatchable)."""
+    """One dispatch computed by the core."""
     parsed = command.dispatchable.operator
     desc = command.dispatchable.desc
-
-    def read(point):
-        bindings, source = ((command.owned[point.name], initial) if point.name in command.owned
-                            else (command.bindings[point.name], memory))
-        values = [strided_read(_view(source[b.name], b, resources[b.name], d), d.Sizes, d.Strides, field=point.name)
-                  for b, d, _, _ in _bound(point, bindings)]
-        return values if point.array else values[0]
-
-    inputs = {point.name: read(point) for point in desc.inputs if point.present}
-    before = {point.name: read(point) for point in desc.outputs if point.present}
+    inputs = {point.name: read_point(command, point, memory, initial, resources) for point in desc.inputs
+              if point.present}
+    before = {point.name: read_point(command, point, memory, initial, resources) for point in desc.outputs
+              if point.present}
     results = _compute(parsed, inputs)
     for point in desc.outputs:
         if point.name in results:
             values = results[point.name] if point.array else [results[point.name]]
-            for (b, d, _, _), value in zip(_bound(point, command.bindings[point.name]), values):
-                strided_write(_view(memory[b.name], b, resources[b.name], d), value, d.Strides, field=point.name)
-    after = {point.name: read(point) for point in desc.outputs if point.present}
+            for (_, d, region), value in zip(bound_regions(command, point, memory, initial, resources), values):
+                strided_write(_elements(region, d), value, d.Strides, field=point.name)
+    after = {point.name: read_point(command, point, memory, initial, resources) for point in desc.outputs
+             if point.present}
     return DispatchRecord(index, command.name, parsed.operator, inputs, before, after)
 
 
@@ -1020,16 +1032,34 @@ def _declared(memory, resource):
     return memory[: resource.declared_elements * resource.itemsize].view(resource.values.dtype).copy()
 
 
-def run_model_detailed(model):
-    """Run every command in order on the core; buffers, printed lines and a record per dispatch. DescriptorError
-    for a dispatchable whose operator the core does not model (DxDispatch creates every dispatchable)."""
-    loaded = _load(model)
+def _core_dispatcher(loaded):
+    """The core's run of each dispatch; DescriptorError for a dispatchable whose operator it does not model
+    (DxDispatch creates every dispatchable, so a model runs whole or not at all)."""
     for dispatchable in loaded.dispatchables.values():
         if dispatchable.operator is None:
             _fail(dispatchable.type_path,
                   f"{dispatchable.desc.full_name} is a DirectML operator the core does not model (ops.OPERATORS), so "
                   'ops.run_model cannot compute it; ops.run_model(model, runtime="directml") runs it on DirectML '
                   "itself")
+    return _run_dispatch
+
+
+RUNTIMES = ("core", "directml")
+
+
+def run_model_detailed(model, runtime="core"):
+    """Run every command in order; buffers, printed lines and a record per dispatch. `runtime` "core" computes each
+    dispatch with the reference core (operators it models only), "directml" on DirectML itself in its worker (any
+    operator this DirectML build supports: ops/descriptors/on_directml.py)."""
+    if runtime not in RUNTIMES:
+        raise DescriptorError(f"runtime {runtime!r}: expected one of {', '.join(RUNTIMES)}")
+    loaded = _load(model)
+    if runtime == "core":
+        dispatch = _core_dispatcher(loaded)
+    else:
+        from .on_directml import dispatcher  # the worker's API is imported only to run on it
+
+        dispatch = dispatcher(loaded)
     live = {name: r for name, r in loaded.resources.items() if not r.deferred}
     memory = {name: _fill(r) for name, r in live.items()}
     initial = {name: m.copy() for name, m in memory.items()}
@@ -1042,11 +1072,13 @@ def run_model_detailed(model):
             prints.add(command.resource, shown, command.verbose)
             exact.add(command.resource, shown, command.verbose, as_characters=True)
         else:
-            records.append(_run_dispatch(index, command, memory, initial, loaded.resources))
+            records.append(dispatch(index, command, memory, initial, loaded.resources))
     buffers = {name: _declared(memory[name], r) for name, r in live.items()}
     return RunResult(buffers, prints.lines, records, {name: m.copy() for name, m in memory.items()}, exact.lines)
 
 
-def run_model(model: str | bytes | dict) -> dict[str, np.ndarray]:
-    """Every buffer's final contents as a flat array of its initialValuesDataType."""
-    return run_model_detailed(model).buffers
+def run_model(model: str | bytes | dict, runtime: str = "core") -> dict[str, np.ndarray]:
+    """Every buffer's final contents as a flat array of its initialValuesDataType, each dispatch computed by
+    `runtime`: "core" (the default: the operators the core models) or "directml" (DirectML itself, any operator it
+    supports; DescriptorError naming the command for DirectML's refusal, its stage and HRESULT)."""
+    return run_model_detailed(model, runtime).buffers

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from ..errors import DescriptorError
 from ..guard import element_cap
-from ..levels import OPERATOR_PREFIX
+from ..levels import OPERATOR_PREFIX, level_index
 from ..tensor_desc import join_path
 from .dxdispatch import load_model, parse_model_text, refused_dispatchables, resource_bytes, run_model_detailed
 from .operator_desc import operator_schema
@@ -132,6 +132,18 @@ class PartStatus:
 class ModelInspection:
     resources: list
     dispatchables: list
+    root: dict = field(default_factory=dict, repr=False)  # the model's JSON data
+
+    def answers(self, directml=None) -> list[DispatchAnswer]:
+        """Who answers each dispatch command, in order: the core and DirectML (compared byte for byte), DirectML
+        alone, the core alone, or a refusal with its reason (an operator introduced after this DirectML build's
+        feature level among them). `directml`: a DirectMLStatus, by default the worker's own (ops.directml_status)."""
+        if directml is None:
+            from ..runtime.directml import directml_status  # the worker is asked only when answers are wanted
+
+            directml = directml_status()
+        return [_answer(index, command, self, directml) for index, command in enumerate(self.root.get("commands", []))
+                if isinstance(command, dict) and str(command.get("type", "")).lower() == "dispatch"]
 
     @property
     def parts(self):
@@ -337,7 +349,7 @@ def _inspect(root, byte_cap):
         budget -= size
         resources.append(status)
     dispatchables = [_dispatchable_status(name, obj) for name, obj in root["dispatchables"].items()]
-    return ModelInspection(resources, dispatchables)
+    return ModelInspection(resources, dispatchables, root)
 
 
 def _byte_cap():
@@ -420,25 +432,77 @@ def _blocker(command, path, label, usable, parts, dispatchables):
     if label != "dispatch":
         return (f"{path}.type: command type {_short(command.get('type'))}: DxDispatch knows dispatch, print and "
                 "writeFile"), True
+    reason = _dispatch_refusal(command, path, usable, parts, dispatchables)
+    if reason is None and parts["dispatchables"][command["dispatchable"]].status == DIRECTML_ONLY:
+        name = command["dispatchable"]
+        reason = (f"{path}: dispatches {name}, {parts['dispatchables'][name].what}, which only DirectML computes (the "
+                  'core does not model it); ops.run_model(model, runtime="directml") runs it')
+    return reason, reason is not None
+
+
+def _dispatch_refusal(command, path, usable, parts, dispatchables):
+    """Why a dispatch command can run nowhere here (its dispatchable undefined, invalid, not a DirectML operator, or
+    binding a resource that is not valid), else None."""
     name = command.get("dispatchable")
     part = parts["dispatchables"].get(name) if isinstance(name, str) else None
     if part is None:
-        return f"{path}.dispatchable: dispatchable {_short(name)} is not defined in dispatchables", True
-    if part.status == DIRECTML_ONLY:
-        return (f"{path}: dispatches {name}, {part.what}, which only DirectML computes (the core does not model it); "
-                'ops.run_model(model, runtime="directml") runs it'), True
+        return f"{path}.dispatchable: dispatchable {_short(name)} is not defined in dispatchables"
     if part.status == NOT_MODELLED:
         where = f"; see {part.documentation}" if part.documentation else ""
-        return f"{path}: dispatches {name}, {part.what}, which is {NOT_MODELLED}{where}", True
+        return f"{path}: dispatches {name}, {part.what}, which is {NOT_MODELLED}{where}"
     if part.status in (INVALID, UNKNOWN_KIND):
-        return f"{path}: dispatches {name}, which is {part.status}: {part.reason}", True
+        return f"{path}: dispatches {name}, which is {part.status}: {part.reason}"
     # A dispatchable's own bindings are bound at initialization (DxDispatch: OWNED_BY_DML tensors).
     for where, bindings in (("binds", command.get("bindings")), (f"{name} binds", dispatchables[name].get("bindings"))):
         for resource in _bound_names(bindings):
             if resource in parts["resources"] and resource not in usable:
                 bound = parts["resources"][resource]
-                return f"{path}: {where} {resource}, which is {bound.status}: {bound.reason}", True
-    return None, False
+                return f"{path}: {where} {resource}, which is {bound.status}: {bound.reason}"
+    return None
+
+
+# ---------------------------------------------------------------- who answers each dispatch
+
+CORE_AND_DIRECTML = "the core and DirectML, compared byte for byte"
+DIRECTML_ALONE = "DirectML alone"
+CORE_ALONE = "the core alone"
+REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class DispatchAnswer:
+    """Who answers one dispatch command of a model: CORE_AND_DIRECTML, DIRECTML_ALONE, CORE_ALONE (DirectML cannot
+    run here), or REFUSED; `reason` says why DirectML or anything is left out."""
+
+    index: int
+    dispatchable: str
+    answer: str
+    reason: str = ""
+
+
+def _answer(index, command, inspection, status):
+    path = f"commands[{index}]"
+    parts = {"resources": {p.name: p for p in inspection.resources},
+             "dispatchables": {p.name: p for p in inspection.dispatchables}}
+    usable = {p.name for p in inspection.resources if p.status == VALID}
+    name = command.get("dispatchable")
+    refusal = _dispatch_refusal(command, path, usable, parts, inspection.root["dispatchables"])
+    if refusal is not None:
+        return DispatchAnswer(index, str(name), REFUSED, refusal)
+    part = parts["dispatchables"][name]
+    from .. import schema  # imported on first use: see ops/schema/__init__.py
+
+    level = schema.schema(part.operator).level
+    if not status.available:
+        why = f"DirectML cannot run here: {status.reason}"
+    elif level_index(level) > level_index(status.max_feature_level):
+        why = (f"{part.what} was introduced in feature level {level}; this DirectML build supports feature levels up "
+               f"to {status.max_feature_level}")
+    else:
+        return DispatchAnswer(index, name, CORE_AND_DIRECTML if part.status == VALID else DIRECTML_ALONE)
+    if part.status == VALID:
+        return DispatchAnswer(index, name, CORE_ALONE, why)
+    return DispatchAnswer(index, name, REFUSED, f"{path}: dispatches {name}, which only DirectML computes; {why}")
 
 
 def run_model_partial(model: str | bytes | dict) -> PartialRun:
