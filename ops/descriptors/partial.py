@@ -432,11 +432,12 @@ def _blocker(command, path, label, usable, parts, dispatchables):
     if label != "dispatch":
         return (f"{path}.type: command type {_short(command.get('type'))}: DxDispatch knows dispatch, print and "
                 "writeFile"), True
+    name = command.get("dispatchable")
+    part = parts["dispatchables"].get(name) if isinstance(name, str) else None
+    if part is not None and part.status == DIRECTML_ONLY:
+        return (f"{path}: dispatches {name}, {part.what}, which only DirectML computes (the core does not model it); "
+                'ops.run_model(model, runtime="directml") runs it'), True
     reason = _dispatch_refusal(command, path, usable, parts, dispatchables)
-    if reason is None and parts["dispatchables"][command["dispatchable"]].status == DIRECTML_ONLY:
-        name = command["dispatchable"]
-        reason = (f"{path}: dispatches {name}, {parts['dispatchables'][name].what}, which only DirectML computes (the "
-                  'core does not model it); ops.run_model(model, runtime="directml") runs it')
     return reason, reason is not None
 
 
