@@ -163,6 +163,9 @@ def page():
         with element_cap_set_to(wb.ELEMENT_CAP):
             model = load_model(raw)
     except DescriptorError as error:
+        refusal = error
+    if model is None or not wb.core_runs(model):
+        # Parts the core does not run (operators it does not model, shaders, ONNX models): the partial mode.
         try:
             run = shared_work.partial_run(model_key, raw)
         except Busy as busy:
@@ -171,8 +174,8 @@ def page():
         if run is not None:
             show_partial(model_key, raw, run, label, settings)
             return
-        refusal = error
-        say.error(md("{} is refused: {}", label, error))
+    if model is None:
+        say.error(md("{} is refused: {}", label, refusal))
     else:
         view.show_loaded(label, raw, model)
 

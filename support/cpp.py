@@ -1,47 +1,60 @@
 """A stand-in for DirectML.h, enough for g++ -fsyntax-only to check the C++ the app exports.
 
-The tensor types and structs are DirectML.h's (microsoft/DirectML); the operator desc structs, the enums their fields
-use and the DML_OPERATOR_TYPE values are written from the registry, so an operator added there is in the header, and
-its export compiled, without a line here.
+Written from DirectML's schema as data (ops.schema): every enum with its values, DML_OPERATOR_TYPE, and every
+operator's desc struct field by field, so any operator the schema holds is in the header and its export compiled,
+without a line here. The tensor, ScaleBias, Size2D and scalar-union types and the Windows typedefs they use are
+DirectML.h's (microsoft/DirectML), written once below.
 """
 
-from ops.datatypes import DML_TYPES
-from ops.operators import OPERATORS
-from ops.operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, OUTPUTS, SCALE_BIAS, UINT
+from ops import schema
 
-_FIELD_TYPES = {INPUT: "const DML_TENSOR_DESC*", OUTPUT: "const DML_TENSOR_DESC*", INPUTS: "const DML_TENSOR_DESC*",
-                OUTPUTS: "const DML_TENSOR_DESC*", COUNT: "UINT", UINT: "UINT", SCALE_BIAS: "const DML_SCALE_BIAS*"}
-
-_TENSORS = """
+_BASE = """
+#include <cmath>
 #include <cstdint>
-typedef unsigned int UINT; typedef uint64_t UINT64; typedef float FLOAT;
-enum DML_TENSOR_DATA_TYPE { DML_TENSOR_DATA_TYPE_UNKNOWN, %s };
-enum DML_TENSOR_TYPE { DML_TENSOR_TYPE_INVALID, DML_TENSOR_TYPE_BUFFER };
-enum DML_TENSOR_FLAGS { DML_TENSOR_FLAG_NONE = 0, DML_TENSOR_FLAG_OWNED_BY_DML = 1 };
+typedef unsigned int UINT; typedef uint64_t UINT64; typedef int32_t INT; typedef float FLOAT; typedef double DOUBLE;
+typedef int BOOL; typedef uint8_t BYTE; typedef int8_t INT8; typedef uint8_t UINT8; typedef int16_t INT16;
+typedef uint16_t UINT16; typedef int32_t INT32; typedef uint32_t UINT32; typedef int64_t INT64;
+#define TRUE 1
+#define FALSE 0
+"""
+
+_STRUCTS = """
 struct DML_BUFFER_TENSOR_DESC { DML_TENSOR_DATA_TYPE DataType; DML_TENSOR_FLAGS Flags; UINT DimensionCount;
   const UINT* Sizes; const UINT* Strides; UINT64 TotalTensorSizeInBytes; UINT GuaranteedBaseOffsetAlignment; };
 struct DML_TENSOR_DESC { DML_TENSOR_TYPE Type; const void* Desc; };
+struct DML_OPERATOR_DESC { DML_OPERATOR_TYPE Type; const void* Desc; };
 struct DML_SCALE_BIAS { FLOAT Scale; FLOAT Bias; };
-""" % ", ".join(f"DML_TENSOR_DATA_TYPE_{t}" for t in DML_TYPES)
+struct DML_SIZE_2D { UINT Width; UINT Height; };
+union DML_SCALAR_UNION { BYTE Bytes[8]; INT8 Int8; UINT8 UInt8; INT16 Int16; UINT16 UInt16; INT32 Int32;
+  UINT32 UInt32; INT64 Int64; UINT64 UInt64; FLOAT Float32; DOUBLE Float64; };
+"""
+
+# Each field type as DirectML.h declares it (a UINT holding an enum is declared as the enum, and the UINT fields
+# DxDispatch reads as true/false are BOOLs there).
+_C_TYPES = {"TENSOR_DESC": "const DML_TENSOR_DESC*", "TENSOR_DESC_ARRAY": "const DML_TENSOR_DESC*",
+            "OPERATOR_DESC": "const DML_OPERATOR_DESC*", "OPERATOR_DESC_ARRAY": "const DML_OPERATOR_DESC*",
+            "UINT": "UINT", "UINT64": "UINT64", "INT": "INT", "FLOAT": "FLOAT", "UINT_ARRAY": "const UINT*",
+            "INT_ARRAY": "const INT*", "FLOAT_ARRAY": "const FLOAT*", "SCALE_BIAS": "const DML_SCALE_BIAS*",
+            "SIZE_2D": "DML_SIZE_2D", "SCALAR_UNION": "DML_SCALAR_UNION", "BOOL": "BOOL"}
 
 
-def _enum_type(enum):
-    return enum.prefix.removesuffix("_")
+def _field_type(field):
+    if field.enum is not None:
+        return field.enum
+    return "BOOL" if field.reader == "ParseBoolField" else _C_TYPES[field.type]
 
 
-def _operator_header():
-    operators = sorted(OPERATORS.values(), key=lambda op: op.code)
-    enums = {f.enum for op in operators for f in op.fields if f.kind == ENUM}
-    lines = [f"enum {_enum_type(e)} {{ {', '.join(e.prefix + name for name in e.names)} }};"
-             for e in sorted(enums, key=_enum_type)]
-    values = ", ".join(f"{op.full_name} = {op.code}" for op in operators)
-    lines.append(f"enum DML_OPERATOR_TYPE {{ DML_OPERATOR_INVALID, {values} }};")
-    lines.append("struct DML_OPERATOR_DESC { DML_OPERATOR_TYPE Type; const void* Desc; };")
-    for op in operators:
-        fields = " ".join(f"{_enum_type(f.enum) if f.kind == ENUM else _FIELD_TYPES[f.kind]} {f.name};"
-                          for f in op.fields)
-        lines.append(f"struct {op.desc_struct} {{ {fields} }};")
+def _enums():
+    lines = [f"enum {name} {{ {', '.join(f'{enum.prefix}{member} = {value}' for member, value in enum.members)} }};"
+             for name, enum in schema.ENUMS.items()]
+    values = ", ".join(f"{schema.PREFIX}{name} = {value}" for name, value in schema.OPERATOR_TYPES.items())
+    lines.append(f"enum DML_OPERATOR_TYPE {{ {values} }};")
     return "\n".join(lines) + "\n"
 
 
-MOCK_HEADER = _TENSORS + _operator_header()
+def _descs():
+    return "".join(f"struct {s.desc_struct} {{ {' '.join(f'{_field_type(f)} {f.name};' for f in s.fields)} }};\n"
+                   for s in schema.SCHEMAS.values())
+
+
+MOCK_HEADER = _BASE + _enums() + _STRUCTS + _descs()

@@ -12,7 +12,13 @@ from ops import FEATURE_LEVELS, DescriptorError
 from ops.datatypes import element_size
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from ops.descriptors.layouts import identity_descs
-from ops.descriptors.validate import desc_path_of, parse_dispatchable, tensor_fields, validate_problems
+from ops.descriptors.validate import (
+    desc_path_of,
+    modelled_operator,
+    parse_dispatchable,
+    read_dispatchable,
+    validate_problems,
+)
 from ops.operators import operator
 from ops.tensor_desc import Problem, join_path, packed_strides, parse_tensor_desc, round_up, strided_write
 from ui import echo, url_state
@@ -192,25 +198,27 @@ def validation_rows(raw, limit=None):
 
 
 def tensor_descs(raw):
-    """[(JSON path, TensorDesc, kind)] of every tensor desc that parses, in every dispatchable of the model."""
+    """[(JSON path, TensorDesc, kind)] of every tensor desc that parses, in every DirectML dispatchable of the model
+    (any operator of DirectML's schema), kind "input" or "output"."""
     found = []
     for _, path, value in dispatchable_items(raw):
         if not isinstance(value, dict):
             continue
-        parsed, _ = parse_dispatchable(value, path, strict=True, notes=[])
-        if parsed is None:
+        read, _ = read_dispatchable(value, path, strict=True, notes=[])
+        if read is None:
             continue
         desc_path = desc_path_of(value, path)
-        for name, kind in tensor_fields(parsed.operator):
-            tensor = parsed.tensors.get(name)
-            items = tensor if isinstance(tensor, list) else [tensor]
-            for i, desc in enumerate(items):
+        for point in read.desc.bind_points:
+            for label, desc in zip(point.labels(), point.descs):
                 if desc is not None:
-                    label = join_path(desc_path, name)
-                    if isinstance(tensor, list):
-                        label = join_path(label, i)
-                    found.append((label, desc, kind))
+                    found.append((join_path(desc_path, point.name) + label[len(point.name):], desc,
+                                  "input" if point.is_input else "output"))
     return found
+
+
+def core_runs(model):
+    """Whether the core models every dispatchable of a loaded (normalized) model, so ops.run_model runs it."""
+    return all(modelled_operator(d, strict=True) for d in model["dispatchables"].values())
 
 
 def command_steps(model, result):

@@ -16,7 +16,7 @@ import streamlit as st
 from ops import DescriptorError, model_notes
 from ops.descriptors.dxdispatch import parse_model_text
 from ops.descriptors.export import cpp_snippet
-from ops.descriptors.partial import INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
+from ops.descriptors.partial import DIRECTML_ONLY, INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
 from ops.guard import element_cap_set_to
 from ops.tensor_desc import find_overlap
 from viz.export import file_stem
@@ -34,7 +34,8 @@ MAX_REPORTED_DISPATCHABLES = 24
 OK_COLOR = "rgba(33, 195, 84, 0.16)"
 FAIL_COLOR = "rgba(255, 75, 75, 0.16)"
 NOT_MODELLED_COLOR = "rgba(128, 128, 128, 0.16)"
-STATUS_COLORS = {VALID: OK_COLOR, INVALID: FAIL_COLOR, NOT_MODELLED: NOT_MODELLED_COLOR, UNKNOWN_KIND: FAIL_COLOR}
+STATUS_COLORS = {VALID: OK_COLOR, DIRECTML_ONLY: NOT_MODELLED_COLOR, INVALID: FAIL_COLOR,
+                 NOT_MODELLED: NOT_MODELLED_COLOR, UNKNOWN_KIND: FAIL_COLOR}
 SYNTAX_POSITION = re.compile(r"line (\d+), column (\d+)")
 
 
@@ -196,7 +197,7 @@ def show_run_prints(view):
 
 
 def partial_warning(label, run):
-    missing = [part.name for part in run.inspection.parts if part.status == NOT_MODELLED]
+    missing = [part.name for part in run.inspection.parts if part.status in (NOT_MODELLED, DIRECTML_ONLY)]
     say.warning(md("{} has parts this project does not model ({}), so it is open in partial mode: the statuses of "
                    "every part, validation and memory maps of the modelled part, and the commands run in order up to "
                    "the first dispatch that cannot be run. `ops.run_model` refuses this model.",
@@ -205,10 +206,11 @@ def partial_warning(label, run):
 
 def show_status(run):
     inspection = run.inspection
-    st.markdown("Every resource and dispatchable: **modelled, valid**; **modelled, invalid** with the rules it "
-                "breaks; **not modelled here**, with where DirectML or DxDispatch documents it; or **unknown kind**, "
-                "a dispatchable type DxDispatch does not know either. Nothing is computed for a part that is not "
-                "modelled.")
+    st.markdown("Every resource and dispatchable: **modelled, valid** (the core computes it); **DirectML only**, a "
+                "DirectML operator the core does not model, valid as far as DirectML's schema knows (its own rules "
+                "are DirectML's to judge); **invalid** with the rules it breaks; **not modelled here**, with where "
+                "DirectML or DxDispatch documents it; or **unknown kind**, a dispatchable type DxDispatch does not "
+                "know either. The core computes nothing for a part it does not model.")
     rows = wb.status_rows(inspection)
     table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
     st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
@@ -218,7 +220,8 @@ def show_status(run):
     links = [md("- {:code}: [{}]", part.name, part.documentation) + say.Markdown(f"({part.url})")
              for part in inspection.dispatchables if part.url]
     if links:
-        say.markdown(md("DirectML's documentation of the operators not modelled here:\n") + say.join(md("\n"), links))
+        say.markdown(md("DirectML's documentation of the operators the core does not model:\n")
+                     + say.join(md("\n"), links))
     if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
         st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
                    "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "

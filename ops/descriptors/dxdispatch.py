@@ -23,7 +23,6 @@ from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, unsigned_of_width
 from ..datatypes import PREFIX as DATA_TYPE_PREFIX
 from ..errors import DescriptorError
 from ..guard import element_cap
-from ..operators import OPERATORS
 from ..operators import operator as registered
 from ..tensor_desc import (
     Problem,
@@ -35,8 +34,9 @@ from ..tensor_desc import (
     strided_read,
     strided_write,
 )
+from .json_values import UINT64_MAX, scalar, typed, uint_value
 from .jsonc import rapidjson_text
-from .validate import desc_path_of, normalized_dispatchable, tensor_fields
+from .validate import desc_path_of, read_model_dispatchable
 
 MAX_TEXT_BYTES = 1_000_000
 MAX_DEPTH = 32
@@ -48,14 +48,10 @@ RUN_TENSORS = 16  # a run holds at most this many cap-sized 8-byte tensors: run_
 PRINT_EDGE_VALUES = 500  # a longer print shows its first and last this many values, as numpy summarises arrays
 MAX_PRINT_CHARS = 500_000  # all print output of one run, in each of its two forms
 BINDING_ALIGNMENT = 16  # DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT: every bound offset is 16-byte aligned
-UINT64_MAX = 2**64 - 1
-FLOAT_WORDS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 ROOT_FIELDS = ("resources", "dispatchables", "commands")
 RESOURCE_FIELDS = ("initialValuesDataType", "initialValues", "sizeInBytes", "initialValuesOffsetInBytes")
 BINDING_FIELDS = ("name", "elementCount", "elementSizeInBytes", "elementOffset", "format", "counter",
                   "counterOffsetBytes", "shape")
-# The operators whose API page says "This operator supports in-place execution".
-IN_PLACE_OPERATORS = tuple(name for name, op in OPERATORS.items() if op.in_place)
 
 
 def _fail(path, message):
@@ -186,61 +182,10 @@ def _ignore_unknown(obj, known, path, notes, what):
 
 def _uint_field(obj, key, path, default, limit=UINT64_MAX):
     """ParseUInt32Field / ParseUInt64Field: a JSON integer (rapidjson IsUint64) that fits."""
-    value = obj.get(key, default)
-    if not is_uint(value, limit):
-        bits = 32 if limit < 2**32 else 64
-        _fail(join_path(path, key), f"{key} {value!r}: must be a JSON integer in [0, 2^{bits}-1] (1.0 is not one)")
-    return value
+    return uint_value(obj.get(key, default), join_path(path, key), key, limit)
 
 
 # ---------------------------------------------------------------- resources
-
-
-def _float_value(value, path):
-    """ParseFloatingPointNumber: a number (an integer only if a double holds it exactly, IsLosslessDouble) or
-    the strings inf, -inf, nan in any letter case (_stricmp), nothing else (JsonParsers.cpp)."""
-    if isinstance(value, str) and value.lower() in FLOAT_WORDS:
-        return FLOAT_WORDS[value.lower()]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        _fail(path, f"{value!r}: expected a number or one of 'NaN', 'Inf', '-Inf'")
-    if isinstance(value, int) and abs(value) <= UINT64_MAX and float(value) != value:
-        _fail(path, f"{value}: an integer a double cannot hold exactly (rapidjson IsLosslessDouble is false)")
-    try:
-        return float(value)
-    except OverflowError:
-        _fail(path, f"{value}: too large for a floating-point value")
-
-
-def _int_value(value, data_type, path):
-    """ParseInt8 .. ParseUInt64: a JSON integer (IsInt64 / IsUint64; 1.0 and 1e0 are doubles there),
-    narrowed with gsl::narrow, which throws when the value does not fit (JsonParsers.cpp)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(path, f"{value!r}: {data_type} values must be JSON integers (DxDispatch reads 1.0 and 1e0 as doubles)")
-    info = np.iinfo(NUMPY_DTYPES[data_type])
-    if not info.min <= value <= info.max:
-        kind = "an unsigned" if info.min == 0 and value < 0 else "a"
-        _fail(path, f"{value}: outside {data_type}'s range [{info.min}, {info.max}]; DxDispatch needs {kind} "
-                    f"{data_type} value here")
-    return value
-
-
-def _typed(values, data_type):
-    """Python scalars in the element type as DxDispatch stores them: FLOAT16 through float first, because
-    ParseFloat16 reads a float and converts it with half_float::half(float), round to nearest in the
-    half 2.1.0 that DxDispatch fetches (DxDispatch/cmake/half.cmake; half.hpp HALF_ROUND_STYLE defaults to 1)."""
-    if data_type in FLOAT_TYPES:
-        wide = np.asarray(values, dtype=np.float64)
-        with np.errstate(over="ignore", invalid="ignore"):
-            if data_type == "FLOAT16":
-                return wide.astype(np.float32).astype(np.float16)
-            return wide.astype(NUMPY_DTYPES[data_type])
-    return np.asarray(values, dtype=object).astype(NUMPY_DTYPES[data_type])
-
-
-def _scalar(value, data_type, path):
-    if data_type in FLOAT_TYPES:
-        return _float_value(value, path)
-    return _int_value(value, data_type, path)
 
 
 def _value_count(initial, path):
@@ -278,8 +223,8 @@ def _sequence(initial, data_type, path):
     for key in ("valueStart", "valueDelta"):
         if key not in initial:
             _fail(join_path(path, key), f"Field '{key}' is required.")
-    start = _typed([_scalar(initial["valueStart"], data_type, join_path(path, "valueStart"))], data_type)[0]
-    delta = _typed([_scalar(initial["valueDelta"], data_type, join_path(path, "valueDelta"))], data_type)[0]
+    start = typed([scalar(initial["valueStart"], data_type, join_path(path, "valueStart"))], data_type)[0]
+    delta = typed([scalar(initial["valueDelta"], data_type, join_path(path, "valueDelta"))], data_type)[0]
     if data_type == "FLOAT16":
         return _half_sequence(start, delta, count)
     steps = np.full(count, delta, dtype=NUMPY_DTYPES[data_type])
@@ -290,14 +235,14 @@ def _sequence(initial, data_type, path):
 
 
 def _plain_numbers(initial, data_type):
-    """A list of plain JSON numbers that _scalar would accept, as _typed would store it, converted in bulk; None when
-    any value needs _scalar's look (a string, a bool, an out-of-range or inexact integer), which also names it.
+    """A list of plain JSON numbers that scalar() would accept, as typed() would store it, converted in bulk; None
+    when any value needs scalar()'s look (a string, a bool, an out-of-range or inexact integer), which also names it.
     A 1 MB model holds half a million values: one by one they took about a second per load."""
     kinds = set(map(type, initial))
     if data_type in FLOAT_TYPES:
         if not kinds <= {int, float} or (int in kinds and any(type(v) is int and abs(v) > 2**53 for v in initial)):
             return None
-        return _typed(np.array(initial, dtype=np.float64), data_type)
+        return typed(np.array(initial, dtype=np.float64), data_type)
     if kinds != {int}:
         return None
     info = np.iinfo(NUMPY_DTYPES[data_type])
@@ -320,7 +265,7 @@ def _initial_values(initial, data_type, path, notes):
         bulk = _plain_numbers(initial, data_type)
         if bulk is not None:
             return bulk
-        return _typed([_scalar(v, data_type, join_path(path, i)) for i, v in enumerate(initial)], data_type)
+        return typed([scalar(v, data_type, join_path(path, i)) for i, v in enumerate(initial)], data_type)
     if not isinstance(initial, dict):
         _fail(path, "initialValues: expected an array, {valueCount, value}, {valueCount, valueStart, valueDelta} "
                     'or "deferred"')
@@ -329,7 +274,7 @@ def _initial_values(initial, data_type, path, notes):
             _fail(path, "initialValues may contain a value, valueStart, or sourcePath, but they are mutually exclusive")
         _ignore_unknown(initial, ("value", "valueCount"), path, notes, "a constant initializer")
         count = _value_count(initial, path)
-        value = _typed([_scalar(initial["value"], data_type, join_path(path, "value"))], data_type)
+        value = typed([scalar(initial["value"], data_type, join_path(path, "value"))], data_type)
         return np.repeat(value, count)
     if "valueStart" in initial:
         _ignore_unknown(initial, ("valueStart", "valueDelta", "valueCount"), path, notes, "a sequence initializer")
@@ -571,16 +516,24 @@ def _check_fit(binding, resource, desc, label, path):
         )
 
 
-def _field_bindings(raw, kind, count, path, resources, notes):
-    """One binding per desc. DxDispatch takes one source or an array (ParseBindingSource) and FillBindingData
-    refuses a count that differs from the bind point's ("Bind point '{}' requires {} resources")."""
+def _field_bindings(raw, point, path, resources, notes):
+    """One binding per desc of a bind point. DxDispatch takes one source or an array (ParseBindingSource) and
+    FillBindingData refuses a count that differs from the bind point's ("Bind point '{}' requires {} resources")."""
     items = raw if isinstance(raw, list) else [raw]
+    count = len(point.descs)
     if len(items) != count:
-        what = "an array of" if kind in ("inputs", "outputs") else "a single tensor:"
+        what = "an array of" if point.array else "a single tensor:"
         _fail(path, f"{len(items)} bindings for {what} {count} tensor desc(s); bind exactly one per desc")
     bound = [_binding(item, resources, join_path(path, i) if isinstance(raw, list) else path, notes)
              for i, item in enumerate(items)]
-    return bound if kind in ("inputs", "outputs") else bound[0]
+    return bound if point.array else bound[0]
+
+
+def _bound(point, bindings):
+    """[(binding, desc, label, index in the binding array or None)] of a bound bind point."""
+    if point.array:
+        return [(b, d, label, i) for i, (b, d, label) in enumerate(zip(bindings, point.descs, point.labels()))]
+    return [(bindings, point.descs[0], point.name, None)]
 
 
 def _region(binding, resource, desc):
@@ -590,13 +543,14 @@ def _region(binding, resource, desc):
     return start, start + desc.TotalTensorSizeInBytes
 
 
-def _check_aliasing(operator, bound, resources, path):
-    """Outputs may not share bytes with each other nor (except for in-place operators) with inputs, judged on
-    each tensor's whole TotalTensorSizeInBytes range, inside which DirectML may write."""
-    outputs = [b for b in bound if b[3].startswith("output")]
-    inputs = [b for b in bound if b[3].startswith("input")]
+def _check_aliasing(desc, bound, resources, path):
+    """Outputs may not share bytes with each other nor, unless DirectML's schema says the operator runs in place,
+    with inputs, judged on each tensor's whole TotalTensorSizeInBytes range, inside which DirectML may write
+    (IDMLBindingTable::BindOutputs: the writable areas of two outputs must not overlap)."""
+    outputs = [b for b in bound if not b[3]]
+    inputs = [b for b in bound if b[3]]
     pairs = [(o, p) for i, o in enumerate(outputs) for p in outputs[i + 1:]]
-    if not registered(operator).in_place:
+    if not desc.schema.in_place:
         pairs += [(o, p) for o in outputs for p in inputs]
     for (label_a, binding_a, desc_a, _), (label_b, binding_b, desc_b, _) in pairs:
         if binding_a.name != binding_b.name:
@@ -608,7 +562,8 @@ def _check_aliasing(operator, bound, resources, path):
             rule = (
                 "two outputs may not write the same bytes"
                 if label_b in [o[0] for o in outputs]
-                else f"only {', '.join(IN_PLACE_OPERATORS)} may run in place"
+                else f"only operators DirectML's schema marks in place may run in place, and {desc.full_name} is "
+                     "not one"
             )
             _fail(
                 join_path(path, label_a.split("[")[0]),
@@ -618,30 +573,39 @@ def _check_aliasing(operator, bound, resources, path):
             )
 
 
+def _left_out(point, desc, path):
+    _fail(path, f"{point.name} is left out of {desc.schema.desc_struct}, so nothing may be bound to it: DirectML "
+                "binds DML_BINDING_TYPE_NONE there, each binding's type matching the tensor the operator was created "
+                "with (IDMLBindingTable::BindInputs); remove this binding")
+
+
 # ---------------------------------------------------------------- dispatchables
-
-
-def _flags(descs):
-    """The Flags of a bind point's descs; one bind point is bound in one place, so they may not mix."""
-    return {d.Flags for d in (descs if isinstance(descs, list) else [descs])}
 
 
 @dataclass
 class _Dispatchable:
-    operator: object  # ParsedDispatchable
+    dispatchable: object  # operator_desc.Dispatchable: the desc as DirectML receives it
+    operator: object  # ParsedDispatchable when the core models the operator, else None
     init_bindings: dict  # field -> Binding or [Binding], the OWNED_BY_DML inputs bound at initialization
     json: dict
+    type_path: str  # where the dispatchable names its operator
+
+    @property
+    def desc(self):
+        return self.dispatchable.desc
 
 
 def _load_dispatchable(obj, path, resources, notes):
-    """A DirectML dispatchable with its initialization bindings (ParseModelDmlDispatchableDesc)."""
-    parsed = normalized_dispatchable(obj, "6_4", path, strict=True, notes=notes)
-    fields = dict(tensor_fields(parsed.operator))
+    """A DirectML dispatchable with its initialization bindings (ParseModelDmlDispatchableDesc): any operator of
+    DirectML's schema, judged by the registry's rules where the core models it."""
+    dispatchable, parsed = read_model_dispatchable(obj, "6_4", path, strict=True, notes=notes)
+    desc = dispatchable.desc
     raw = obj.get("bindings", {})
     bindings_path = join_path(path, "bindings")
     init = {}
-    for name, kind in fields.items():
-        flags = _flags(parsed.tensors[name])
+    for point in desc.bind_points:
+        name = point.name
+        flags = {d.Flags for d in point.descs if d is not None}
         if len(flags) > 1:
             _fail(join_path(desc_path_of(obj, path), name),
                   f"{name} mixes OWNED_BY_DML and NONE descs; one bind point is bound either at initialization or "
@@ -652,36 +616,32 @@ def _load_dispatchable(obj, path, resources, notes):
                   f"{name} is flagged OWNED_BY_DML, so DirectML copies it at initialization: bind it in the "
                   "dispatchable's bindings (DML_TENSOR_FLAGS: such a tensor must be bound during operator "
                   "initialization, and not during execution)")
-        if name in raw:
-            if not kind.startswith("input"):
-                _note(notes, join_path(bindings_path, name), "ignored: DxDispatch binds only inputs at "
-                                                             "initialization (DmlDispatchable::Initialize)")
-                continue
-            if not owned:
-                _fail(join_path(bindings_path, name),
-                      f"{name} is not flagged OWNED_BY_DML: DirectML expects it bound during execution and not "
-                      "during initialization (DML_TENSOR_FLAGS); bind it in the dispatch command instead")
-            descs = parsed.tensors[name]
-            result = _field_bindings(_as_list(raw[name]), kind, len(descs) if isinstance(descs, list) else 1,
-                                     join_path(bindings_path, name), resources, notes)
-            for binding, desc, label in _pairs(name, result, descs):
-                _check_fit(binding, resources[binding.name], desc, label, join_path(bindings_path, name))
-            init[name] = result
+        if name not in raw:
+            continue
+        if not point.is_input:
+            _note(notes, join_path(bindings_path, name), "ignored: DxDispatch binds only inputs at "
+                                                         "initialization (DmlDispatchable::Initialize)")
+            continue
+        if not point.present:
+            _left_out(point, desc, join_path(bindings_path, name))
+        if not owned:
+            _fail(join_path(bindings_path, name),
+                  f"{name} is not flagged OWNED_BY_DML: DirectML expects it bound during execution and not "
+                  "during initialization (DML_TENSOR_FLAGS); bind it in the dispatch command instead")
+        result = _field_bindings(_as_list(raw[name]), point, join_path(bindings_path, name), resources, notes)
+        for binding, tensor, label, _ in _bound(point, result):
+            _check_fit(binding, resources[binding.name], tensor, label, join_path(bindings_path, name))
+        init[name] = result
+    names = [point.name for point in desc.bind_points]
     for name in raw:
-        if name not in fields:
+        if name not in names:
             _check_unused_binding(raw[name], resources, join_path(bindings_path, name))
-            _note(notes, join_path(bindings_path, name), f"ignored: {name!r} is not a bind point of "
-                                                         f"{parsed.operator}")
-    normalized = parsed.to_json()
+            _note(notes, join_path(bindings_path, name), f"ignored: {name!r} is not a bind point of {desc.name}")
+    normalized = dispatchable.to_json()
     if init:
         normalized["bindings"] = {name: _binding_json(value) for name, value in init.items()}
-    return _Dispatchable(parsed, init, normalized)
-
-
-def _pairs(name, bindings, descs):
-    if isinstance(bindings, list):
-        return [(b, d, f"{name}[{i}]") for i, (b, d) in enumerate(zip(bindings, descs))]
-    return [(bindings, descs, name)]
+    type_path = join_path(path, next(key for key in ("Type", "type") if key in obj))
+    return _Dispatchable(dispatchable, parsed, init, normalized, type_path)
 
 
 def _binding_json(value):
@@ -693,8 +653,8 @@ def _binding_json(value):
 
 @dataclass
 class _Dispatch:
-    dispatchable: str
-    operator: object  # ParsedDispatchable
+    name: str  # the dispatchable's
+    dispatchable: _Dispatchable
     bindings: dict  # field -> Binding or [Binding], bound at execution
     owned: dict  # field -> Binding or [Binding], bound at initialization (read from the initial buffers)
 
@@ -720,37 +680,39 @@ def _load_dispatch(cmd, path, dispatchables, resources, notes):
     if not isinstance(name, str) or name not in dispatchables:
         _fail(join_path(path, "dispatchable"), f"dispatchable {name!r} is not defined in dispatchables")
     dispatchable = dispatchables[name]
-    parsed = dispatchable.operator
+    desc = dispatchable.desc
     raw = cmd.get("bindings")
     bindings_path = join_path(path, "bindings")
     if not isinstance(raw, dict):
         _fail(bindings_path, "bindings: expected a JSON object mapping each tensor field to a resource")
-    fields = dict(tensor_fields(parsed.operator))
+    names = [point.name for point in desc.bind_points]
     for key in raw:
-        if key not in fields:
+        if key not in names:
             _check_unused_binding(raw[key], resources, join_path(bindings_path, key))
             _note(notes, join_path(bindings_path, key),
-                  f"ignored: {key!r} is not a bind point of {name}; DxDispatch binds only {', '.join(fields)}")
+                  f"ignored: {key!r} is not a bind point of {name}; DxDispatch binds only {', '.join(names)}")
     bindings, bound = {}, []
-    for field_name, kind in fields.items():
-        field_path = join_path(bindings_path, field_name)
-        descs = parsed.tensors[field_name]
-        if field_name in dispatchable.init_bindings:
-            if field_name in raw:
-                _fail(field_path, f"{field_name} is flagged OWNED_BY_DML and was bound at initialization; DirectML "
+    for point in desc.bind_points:
+        field_path = join_path(bindings_path, point.name)
+        if point.name in dispatchable.init_bindings:
+            if point.name in raw:
+                _fail(field_path, f"{point.name} is flagged OWNED_BY_DML and was bound at initialization; DirectML "
                                   "refuses it bound again during execution (DML_TENSOR_FLAGS)")
             continue
-        if field_name not in raw:
-            _fail(field_path, f"{field_name}: missing binding (DxDispatch: Nothing bound for required tensor)")
-        result = _field_bindings(_as_list(raw[field_name]), kind, len(descs) if isinstance(descs, list) else 1,
-                                 field_path, resources, notes)
-        bindings[field_name] = result
-        for binding, desc, label in _pairs(field_name, result, descs):
-            binding_path = join_path(field_path, int(label.split("[")[1][:-1])) if "[" in label else field_path
-            _check_fit(binding, resources[binding.name], desc, label, binding_path)
-            bound.append((label, binding, desc, kind))
-    _check_aliasing(parsed.operator, bound, resources, bindings_path)
-    return _Dispatch(name, parsed, bindings, dispatchable.init_bindings)
+        if not point.present:
+            if point.name in raw:
+                _left_out(point, desc, field_path)
+            continue
+        if point.name not in raw:
+            _fail(field_path, f"{point.name}: missing binding (DxDispatch: Nothing bound for required tensor)")
+        result = _field_bindings(_as_list(raw[point.name]), point, field_path, resources, notes)
+        bindings[point.name] = result
+        for binding, tensor, label, index in _bound(point, result):
+            binding_path = field_path if index is None else join_path(field_path, index)
+            _check_fit(binding, resources[binding.name], tensor, label, binding_path)
+            bound.append((label, binding, tensor, point.is_input))
+    _check_aliasing(desc, bound, resources, bindings_path)
+    return _Dispatch(name, dispatchable, bindings, dispatchable.init_bindings)
 
 
 def _load_print(cmd, path, resources, notes):
@@ -787,7 +749,7 @@ def _command_json(command):
     if isinstance(command, _Print):
         return {"type": "print", "resource": command.resource, **({"verbose": True} if command.verbose else {})}
     bindings = {name: _binding_json(value) for name, value in command.bindings.items()}
-    return {"type": "dispatch", "dispatchable": command.dispatchable, "bindings": bindings}
+    return {"type": "dispatch", "dispatchable": command.name, "bindings": bindings}
 
 
 # ---------------------------------------------------------------- the model
@@ -893,13 +855,10 @@ def _run_bytes(resources, commands):
     for index, command in enumerate(commands):
         if isinstance(command, _Print):
             continue
-        parsed = command.operator
-        for name, kind in tensor_fields(parsed.operator):
-            descs = parsed.tensors[name]
-            descs = descs if isinstance(descs, list) else [descs]
-            tensor_bytes = sum(math.prod(d.Sizes) * d.element_size for d in descs)
+        for point in command.dispatchable.desc.bind_points:
+            tensor_bytes = sum(math.prod(d.Sizes) * d.element_size for d in point.descs if d is not None)
             # An input is read once; an output is read before, computed, and read after.
-            total += tensor_bytes * (1 if kind.startswith("input") else 3)
+            total += tensor_bytes * (1 if point.is_input else 3)
         if total > run_byte_budget():
             _fail(join_path("commands", index),
                   f"by this dispatch the run would hold about {total:,} bytes (its buffers and every dispatch's inputs "
@@ -946,11 +905,9 @@ def _fill(resource):
     return memory
 
 
-def _view(memory, binding, resource, desc):
-    """The desc's elements in memory, as its DataType, starting at the binding's offset."""
-    start = binding.offset_bytes(resource)
-    stop = start + (last_element_index(desc.Sizes, desc.Strides) + 1) * desc.element_size
-    return memory[start:stop].view(desc.dtype)
+def _elements(region, desc):
+    """The desc's elements in its bound region (bytes from the binding's offset), as its DataType."""
+    return region[:(last_element_index(desc.Sizes, desc.Strides) + 1) * desc.element_size].view(desc.dtype)
 
 
 def _formatted(values, as_character):
@@ -1032,49 +989,77 @@ def _compute(parsed, inputs):
     return results
 
 
-def _each(value, fn):
-    return [fn(v, i) for i, v in enumerate(value)] if isinstance(value, list) else fn(value, None)
+def bound_regions(command, point, memory, initial, resources):
+    """[(binding, desc, bytes of the buffer from the binding's offset, TotalTensorSizeInBytes long)] of a bound bind
+    point: a view into the buffers as they run, or for an input flagged OWNED_BY_DML as they were at initialization,
+    when DirectML copied it (DML_TENSOR_FLAGS; Executor::Executor initializes every dispatchable before any command)."""
+    bindings, source = ((command.owned[point.name], initial) if point.name in command.owned
+                        else (command.bindings[point.name], memory))
+    regions = []
+    for binding, desc, _, _ in _bound(point, bindings):
+        start = binding.offset_bytes(resources[binding.name])
+        regions.append((binding, desc, source[binding.name][start:start + desc.TotalTensorSizeInBytes]))
+    return regions
 
 
-def _pick(value, i):
-    return value if i is None else value[i]
+def read_point(command, point, memory, initial, resources):
+    """The logical tensor(s) a bound bind point reads or writes, through its desc(s): an array, or a list of them."""
+    values = [strided_read(_elements(region, d), d.Sizes, d.Strides, field=point.name)
+              for _, d, region in bound_regions(command, point, memory, initial, resources)]
+    return values if point.array else values[0]
 
 
 def _run_dispatch(index, command, memory, initial, resources):
-    """Inputs flagged OWNED_BY_DML are read from the buffers as they were at initialization: DirectML copied
-    them then (DML_TENSOR_FLAGS), before any command ran (Executor::Executor initializes every dispatchable)."""
-    parsed = command.operator
-    fields = dict(tensor_fields(parsed.operator))
-
-    def read(name):
-        descs = parsed.tensors[name]
-        bindings, source = (command.owned[name], initial) if name in command.owned else (command.bindings[name], memory)
-        return _each(bindings, lambda b, i: strided_read(
-            _view(source[b.name], b, resources[b.name], _pick(descs, i)), _pick(descs, i).Sizes,
-            _pick(descs, i).Strides, field=name))
-
-    inputs = {name: read(name) for name, kind in fields.items() if kind.startswith("input")}
-    before = {name: read(name) for name, kind in fields.items() if kind.startswith("output")}
+    """One dispatch computed by the core."""
+    parsed = command.dispatchable.operator
+    desc = command.dispatchable.desc
+    inputs = {point.name: read_point(command, point, memory, initial, resources) for point in desc.inputs
+              if point.present}
+    before = {point.name: read_point(command, point, memory, initial, resources) for point in desc.outputs
+              if point.present}
     results = _compute(parsed, inputs)
-    for name, values in results.items():
-        descs, bindings = parsed.tensors[name], command.bindings[name]
-
-        def write(b, i, descs=descs, values=values, name=name):
-            strided_write(_view(memory[b.name], b, resources[b.name], _pick(descs, i)), _pick(values, i),
-                          _pick(descs, i).Strides, field=name)
-
-        _each(bindings, write)
-    after = {name: read(name) for name in before}
-    return DispatchRecord(index, command.dispatchable, parsed.operator, inputs, before, after)
+    for point in desc.outputs:
+        if point.name in results:
+            values = results[point.name] if point.array else [results[point.name]]
+            for (_, d, region), value in zip(bound_regions(command, point, memory, initial, resources), values):
+                strided_write(_elements(region, d), value, d.Strides, field=point.name)
+    after = {point.name: read_point(command, point, memory, initial, resources) for point in desc.outputs
+             if point.present}
+    return DispatchRecord(index, command.name, parsed.operator, inputs, before, after)
 
 
 def _declared(memory, resource):
     return memory[: resource.declared_elements * resource.itemsize].view(resource.values.dtype).copy()
 
 
-def run_model_detailed(model):
-    """Run every command in order; buffers, printed lines and a record per dispatch."""
+def _core_dispatcher(loaded):
+    """The core's run of each dispatch; DescriptorError for a dispatchable whose operator it does not model
+    (DxDispatch creates every dispatchable, so a model runs whole or not at all)."""
+    for dispatchable in loaded.dispatchables.values():
+        if dispatchable.operator is None:
+            _fail(dispatchable.type_path,
+                  f"{dispatchable.desc.full_name} is a DirectML operator the core does not model (ops.OPERATORS), so "
+                  'ops.run_model cannot compute it; ops.run_model(model, runtime="directml") runs it on DirectML '
+                  "itself")
+    return _run_dispatch
+
+
+RUNTIMES = ("core", "directml")
+
+
+def run_model_detailed(model, runtime="core"):
+    """Run every command in order; buffers, printed lines and a record per dispatch. `runtime` "core" computes each
+    dispatch with the reference core (operators it models only), "directml" on DirectML itself in its worker (any
+    operator this DirectML build supports: ops/descriptors/on_directml.py)."""
+    if runtime not in RUNTIMES:
+        raise DescriptorError(f"runtime {runtime!r}: expected one of {', '.join(RUNTIMES)}")
     loaded = _load(model)
+    if runtime == "core":
+        dispatch = _core_dispatcher(loaded)
+    else:
+        from .on_directml import dispatcher  # the worker's API is imported only to run on it
+
+        dispatch = dispatcher(loaded)
     live = {name: r for name, r in loaded.resources.items() if not r.deferred}
     memory = {name: _fill(r) for name, r in live.items()}
     initial = {name: m.copy() for name, m in memory.items()}
@@ -1087,11 +1072,13 @@ def run_model_detailed(model):
             prints.add(command.resource, shown, command.verbose)
             exact.add(command.resource, shown, command.verbose, as_characters=True)
         else:
-            records.append(_run_dispatch(index, command, memory, initial, loaded.resources))
+            records.append(dispatch(index, command, memory, initial, loaded.resources))
     buffers = {name: _declared(memory[name], r) for name, r in live.items()}
     return RunResult(buffers, prints.lines, records, {name: m.copy() for name, m in memory.items()}, exact.lines)
 
 
-def run_model(model: str | bytes | dict) -> dict[str, np.ndarray]:
-    """Every buffer's final contents as a flat array of its initialValuesDataType."""
-    return run_model_detailed(model).buffers
+def run_model(model: str | bytes | dict, runtime: str = "core") -> dict[str, np.ndarray]:
+    """Every buffer's final contents as a flat array of its initialValuesDataType, each dispatch computed by
+    `runtime`: "core" (the default: the operators the core models) or "directml" (DirectML itself, any operator it
+    supports; DescriptorError naming the command for DirectML's refusal, its stage and HRESULT)."""
+    return run_model_detailed(model, runtime).buffers

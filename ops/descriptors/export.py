@@ -1,4 +1,5 @@
-"""Export: a DxDispatch model reproducing a core call, and C++ source filling the DirectML structs."""
+"""Export: a DxDispatch model reproducing a core call, and C++ source filling the DirectML structs of any operator
+of DirectML's schema (the normalized DxDispatch JSON of any model is ops.load_model's)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from ..datatypes import FLOAT_TYPES, type_name, unsigned_of_width
+from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..operators import OPERATORS, operator
-from ..operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, SCALE_BIAS, scale_bias_json
-from .validate import normalized_dispatchable
+from ..operators.base import COUNT, INPUT, INPUTS, OUTPUT, SCALE_BIAS, scale_bias_json
+from .operator_desc import UNION_MEMBERS, schema_module
+from .validate import read_model_dispatchable
 
 # The core functions' names, which model_for also accepts for an operator.
 _CORE_NAMES = {op.core_name: op.name for op in OPERATORS.values() if op.core_name}
@@ -145,38 +147,99 @@ def _cpp_float(value):
     return f"{value!r}f"  # the float32 value exactly, as a double literal the compiler rounds back to it
 
 
-def cpp_snippet(dispatchable: dict[str, Any]) -> str:
-    """C++ filling the DML_BUFFER_TENSOR_DESCs, DML_TENSOR_DESCs, the operator desc and DML_OPERATOR_DESC."""
-    parsed = normalized_dispatchable(dispatchable, "6_4")
-    spec = operator(parsed.operator)
-    op_var = _camel("".join(p.capitalize() for p in spec.name.split("_"))) + "Desc"
-    lines = [f"// {spec.full_name}: every field of the descriptor, ready for IDMLDevice::CreateOperator."]
-    assignments = []
-    for f in spec.fields:
-        var = _camel(f.name)
-        if f.kind in (INPUT, OUTPUT):
-            lines += _cpp_tensor(var, parsed.tensors[f.name])
-            lines.append(f"const DML_TENSOR_DESC {var} = {{DML_TENSOR_TYPE_BUFFER, &{var}Buffer}};")
-            assignments.append(f"{op_var}.{f.name} = &{var};")
-        elif f.is_tensor:
-            descs = parsed.tensors[f.name]
-            for i, desc in enumerate(descs):
-                lines += _cpp_tensor(f"{var}{i}", desc)
-            entries = ", ".join(f"{{DML_TENSOR_TYPE_BUFFER, &{var}{i}Buffer}}" for i in range(len(descs)))
-            lines.append(f"const DML_TENSOR_DESC {var}[{len(descs)}] = {{{entries}}};")
-            assignments.append(f"{op_var}.{f.name} = {var};")
-        elif f.kind == ENUM:
-            assignments.append(f"{op_var}.{f.name} = {f.enum.prefix}{parsed.scalars[f.name]};")
-        elif f.kind == SCALE_BIAS and parsed.scalars[f.name] is not None:
-            scale_bias = parsed.scalars[f.name]
-            lines.append(f"const DML_SCALE_BIAS scaleBias = {{{_cpp_float(scale_bias['Scale'])}, "
-                         f"{_cpp_float(scale_bias['Bias'])}}};")
-            assignments.append(f"{op_var}.{f.name} = &scaleBias;")
-        elif f.kind == SCALE_BIAS:
-            assignments.append(f"{op_var}.{f.name} = nullptr;  // _Maybenull_: no scale or bias, a plain copy")
+def _cpp_int(value, data_type):
+    """An integer literal of `data_type` (the most negative values written as C++ needs them)."""
+    bits = NUMPY_DTYPES[data_type].itemsize * 8
+    if data_type.startswith("INT") and value == -(2 ** (bits - 1)):
+        return f"({value + 1}{'LL' if bits == 64 else ''} - 1)"
+    return f"{value}{ {'UINT64': 'ULL', 'INT64': 'LL'}.get(data_type, '')}"
+
+
+def _cpp_scalar_union(target, value):
+    """The DML_SCALAR_UNION member its data type is written through (the rest of the zeroed union stays 0)."""
+    member = UNION_MEMBERS[value.data_type]
+    if value.data_type == "FLOAT16":
+        bits = int(value.array.view(np.uint16)[0])
+        return f"{target}.{member} = 0x{bits:04X};  // FLOAT16 {value.value!r}, as its 16 bits"
+    if value.data_type == "FLOAT64":
+        number = value.value
+        literal = ("NAN" if math.isnan(number) else ("INFINITY" if number > 0 else "-INFINITY")
+                   if math.isinf(number) else repr(number))
+        return f"{target}.{member} = {literal};"
+    if value.data_type == "FLOAT32":
+        return f"{target}.{member} = {_cpp_float(value.value)};"
+    return f"{target}.{member} = {_cpp_int(value.value, value.data_type)};"
+
+
+_ARRAY_TYPES = {"UINT_ARRAY": "UINT", "INT_ARRAY": "INT", "FLOAT_ARRAY": "FLOAT"}
+_INT_TYPES = {"UINT": "UINT32", "UINT64": "UINT64", "INT": "INT32"}  # the data type each integer field's value fits
+
+
+def _cpp_desc(desc, var, prefix=""):
+    """C++ declaring `var`, the operator desc struct of `desc`, with every field in struct order: the arrays, tensor
+    descs and nested operator descs it points to first, then the struct and its fields."""
+    enums = schema_module().ENUMS
+    lines, assignments = [], []
+    for f in desc.schema.fields:
+        value, target, name = desc.values[f.name], f"{var}.{f.name}", _camel(prefix + f.name)
+        if value is None or (f.is_array and not value):
+            why = ("a fused activation's tensors are null" if desc.fused and f.nulled_when_fused
+                   else "optional, left out" if value is None else "no elements")
+            assignments.append(f"{target} = nullptr;  // {why}")
+        elif f.type == "TENSOR_DESC":
+            lines += _cpp_tensor(name, value)
+            lines.append(f"const DML_TENSOR_DESC {name} = {{DML_TENSOR_TYPE_BUFFER, &{name}Buffer}};")
+            assignments.append(f"{target} = &{name};")
+        elif f.type == "TENSOR_DESC_ARRAY":
+            for i, tensor in enumerate(value):
+                lines += _cpp_tensor(f"{name}{i}", tensor)
+            entries = ", ".join(f"{{DML_TENSOR_TYPE_BUFFER, &{name}{i}Buffer}}" for i in range(len(value)))
+            lines.append(f"const DML_TENSOR_DESC {name}[{len(value)}] = {{{entries}}};")
+            assignments.append(f"{target} = {name};")
+        elif f.type in ("OPERATOR_DESC", "OPERATOR_DESC_ARRAY"):
+            nested = value if f.is_array else (value,)
+            names = [f"{name}{i}" if f.is_array else name for i in range(len(nested))]
+            for item, item_name in zip(nested, names):
+                lines += _cpp_desc(item, f"{item_name}Desc", item_name[0].upper() + item_name[1:])
+            entries = [f"{{{item.full_name}, &{item_name}Desc}}" for item, item_name in zip(nested, names)]
+            if f.is_array:
+                lines.append(f"const DML_OPERATOR_DESC {name}[{len(nested)}] = {{{', '.join(entries)}}};")
+                assignments.append(f"{target} = {name};")
+            else:
+                lines.append(f"const DML_OPERATOR_DESC {name} = {entries[0]};")
+                assignments.append(f"{target} = &{name};")
+        elif f.type in _ARRAY_TYPES:
+            items = [_cpp_float(v) for v in value] if f.type == "FLOAT_ARRAY" else [
+                _cpp_int(v, "INT32" if f.type == "INT_ARRAY" else "UINT32") for v in value]
+            lines.append(f"const {_ARRAY_TYPES[f.type]} {name}[{len(value)}] = {{{', '.join(items)}}};")
+            assignments.append(f"{target} = {name};")
+        elif f.type == "SCALE_BIAS":
+            lines.append(f"const DML_SCALE_BIAS {name} = {{{_cpp_float(value.Scale)}, {_cpp_float(value.Bias)}}};")
+            assignments.append(f"{target} = &{name};")
+        elif f.type == "SIZE_2D":
+            assignments.append(f"{target} = DML_SIZE_2D{{{value.Width}, {value.Height}}};")
+        elif f.type == "SCALAR_UNION":
+            assignments.append(_cpp_scalar_union(target, value))
+        elif f.enum is not None:
+            assignments.append(f"{target} = {enums[f.enum].prefix}{value};")
+        elif isinstance(value, bool):
+            assignments.append(f"{target} = {'TRUE' if value else 'FALSE'};")
+        elif f.type == "FLOAT":
+            assignments.append(f"{target} = {_cpp_float(value)};")
         else:
-            assignments.append(f"{op_var}.{f.name} = {parsed.scalars[f.name]};")
-    lines.append(f"{spec.desc_struct} {op_var} = {{}};")
-    lines += assignments
-    lines.append(f"const DML_OPERATOR_DESC operatorDesc = {{{spec.full_name}, &{op_var}}};")
+            assignments.append(f"{target} = {_cpp_int(value, _INT_TYPES[f.type])};")
+    return lines + [f"{desc.schema.desc_struct} {var} = {{}};"] + assignments
+
+
+def cpp_snippet(dispatchable: dict[str, Any]) -> str:
+    """C++ filling the DML_BUFFER_TENSOR_DESCs, DML_TENSOR_DESCs, the operator desc (every field of DirectML's schema,
+    nested fused activations included) and its DML_OPERATOR_DESC, for any DirectML operator; DescriptorError for a
+    dispatchable that is not valid at feature level 6_4 (the core's operators by the registry's rules, any other by
+    what DirectML's schema knows)."""
+    read, _ = read_model_dispatchable(dispatchable, "6_4", strict=False)
+    desc = read.desc
+    op_var = _camel("".join(p.capitalize() for p in desc.name.split("_"))) + "Desc"
+    lines = [f"// {desc.full_name}: every field of the descriptor, ready for IDMLDevice::CreateOperator."]
+    lines += _cpp_desc(desc, op_var)
+    lines.append(f"const DML_OPERATOR_DESC operatorDesc = {{{desc.full_name}, &{op_var}}};")
     return "\n".join(lines) + "\n"

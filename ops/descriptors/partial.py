@@ -1,10 +1,20 @@
 """Real DxDispatch models, partially: what this project models in a model, and a run of the part it can run.
 
-`ops.run_model` stays strict: anything it cannot run raises DescriptorError. Most real DxDispatch models mix the
-operators modelled here with others (ELEMENT_WISE_ADD, GEMM, CONVOLUTION, HLSL shaders, ONNX models), so
-`inspect_model` lists every resource and dispatchable with a status, and `run_model_partial` runs the commands in
-order up to the first dispatch that cannot be run, then says why each later command was skipped. Nothing is
-computed for what is not modelled: a buffer such a dispatch may write is unknown from there on.
+`ops.run_model` stays strict: anything the core cannot run raises DescriptorError. Most real DxDispatch models mix
+the operators the core models with others (ELEMENT_WISE_ADD, GEMM, CONVOLUTION, HLSL shaders, ONNX models), so
+`inspect_model` lists every resource and dispatchable with a status:
+
+- VALID ("modelled, valid"): an operator the core models, valid by the registry's rules; the core and DirectML
+  compute it;
+- DIRECTML_ONLY: any other DirectML operator, valid by what DirectML's schema knows (field types, required fields,
+  array counts, enum values, the level that introduced it); only DirectML computes it and judges its own rules;
+- INVALID: a resource or DirectML operator refused, with every broken rule;
+- NOT_MODELLED: DxDispatch's other dispatchables (HLSL shaders, ONNX models, serialized graphs), buffers read from
+  files, operators with no schema in DxDispatch; UNKNOWN_KIND: a type that names nothing DxDispatch knows.
+
+`run_model_partial` runs the commands on the core in order up to the first dispatch it cannot run, then says why each
+later command was skipped. Nothing is computed for what the core does not run: a buffer such a dispatch may write is
+unknown from there on.
 
 Everything is decided by the strict loader itself (`load_model`, `validate_problems`, `run_model_detailed`) on the
 parts of the model that are modelled, so the partial run can never disagree with a strict run of the same part.
@@ -19,15 +29,16 @@ from dataclasses import dataclass, field
 
 from ..errors import DescriptorError
 from ..guard import element_cap
-from ..levels import OPERATOR_PREFIX
-from ..operators import operator
+from ..levels import OPERATOR_PREFIX, level_index
 from ..tensor_desc import join_path
 from .dxdispatch import load_model, parse_model_text, refused_dispatchables, resource_bytes, run_model_detailed
-from .validate import validate_problems
+from .operator_desc import operator_schema
+from .validate import modelled_operator, validate_problems
 
-VALID = "modelled, valid"
-INVALID = "modelled, invalid"
-NOT_MODELLED = "not modelled here"
+VALID = "modelled, valid"  # the core computes it, and DirectML
+DIRECTML_ONLY = "DirectML only"  # an operator the core does not model, valid as far as DirectML's schema knows
+INVALID = "invalid"
+NOT_MODELLED = "not modelled here"  # HLSL, ONNX, serialized graphs, files: neither the core nor DirectML's operators
 UNKNOWN_KIND = "unknown kind"  # a dispatchable that is neither a DirectML operator nor one DxDispatch knows
 LOAD_LEVEL = "6_4"  # the level the strict loader validates at
 
@@ -121,6 +132,18 @@ class PartStatus:
 class ModelInspection:
     resources: list
     dispatchables: list
+    root: dict = field(default_factory=dict, repr=False)  # the model's JSON data
+
+    def answers(self, directml=None) -> list[DispatchAnswer]:
+        """Who answers each dispatch command, in order: the core and DirectML (compared byte for byte), DirectML
+        alone, the core alone, or a refusal with its reason (an operator introduced after this DirectML build's
+        feature level among them). `directml`: a DirectMLStatus, by default the worker's own (ops.directml_status)."""
+        if directml is None:
+            from ..runtime.directml import directml_status  # the worker is asked only when answers are wanted
+
+            directml = directml_status()
+        return [_answer(index, command, self, directml) for index, command in enumerate(self.root.get("commands", []))
+                if isinstance(command, dict) and str(command.get("type", "")).lower() == "dispatch"]
 
     @property
     def parts(self):
@@ -128,7 +151,8 @@ class ModelInspection:
 
     @property
     def fully_modelled(self):
-        return all(part.status != NOT_MODELLED for part in self.parts)
+        """Whether the core can run every part (no DirectML-only operator, nothing not modelled here)."""
+        return all(part.status not in (NOT_MODELLED, DIRECTML_ONLY) for part in self.parts)
 
     def status_of(self, section, name):
         return next(p for p in getattr(self, section) if p.name == name)
@@ -246,30 +270,52 @@ def _resource_status(name, obj, budget):
 
 def _operator_status(name, obj, path, type_path, kind):
     """The status of a dispatchable whose type names a DirectML operator (or nothing known)."""
-    try:
-        modelled = operator(kind).name
-    except DescriptorError:
-        modelled = None
-    if modelled:
-        try:
-            problems = validate_problems(obj, LOAD_LEVEL, path)
-        except DescriptorError as error:
-            problems = [str(error)]
-        what = OPERATOR_PREFIX + modelled
-        texts = tuple(str(p) for p in problems)
-        if texts:
-            return PartStatus("dispatchables", name, path, what, INVALID, "; ".join(texts), problems=texts,
-                              operator=modelled)
-        return PartStatus("dispatchables", name, path, what, VALID, operator=modelled)
+    modelled = modelled_operator(obj)
+    schema, why = operator_schema(kind)
     suffix = kind[len(OPERATOR_PREFIX):] if kind.startswith(OPERATOR_PREFIX) else kind
-    if suffix in DML_OPERATOR_TYPES:
+    if modelled is None and schema is None:
+        if suffix not in DML_OPERATOR_TYPES:
+            reason = (f"{type_path}: type {_short(kind)} is neither a DML_OPERATOR_TYPE of DirectML.h (with or without "
+                      "the DML_OPERATOR_ prefix) nor one of DxDispatch's hlsl, onnx and dmlSerializedGraph "
+                      "dispatchables")
+            return PartStatus("dispatchables", name, type_path, _short(kind), UNKNOWN_KIND, reason,
+                              problems=(reason,))
         desc = _desc_name(suffix)
-        return PartStatus("dispatchables", name, type_path, OPERATOR_PREFIX + suffix, NOT_MODELLED,
-                          f"{OPERATOR_PREFIX}{suffix} is a DirectML operator this project does not model; its "
-                          f"semantics are not computed here", desc, DOCS_URL.format(desc.lower()))
-    reason = (f"{type_path}: type {_short(kind)} is neither a DML_OPERATOR_TYPE of DirectML.h (with or without "
-              "the DML_OPERATOR_ prefix) nor one of DxDispatch's hlsl, onnx and dmlSerializedGraph dispatchables")
-    return PartStatus("dispatchables", name, type_path, _short(kind), UNKNOWN_KIND, reason, problems=(reason,))
+        # DirectML.h's alias of an operator DxDispatch reads under its other name, or one with no schema in DxDispatch.
+        status = INVALID if _schema_under_another_name(kind) else NOT_MODELLED
+        return PartStatus("dispatchables", name, type_path, OPERATOR_PREFIX + suffix, status, f"{type_path}: {why}",
+                          desc, DOCS_URL.format(desc.lower()), problems=(f"{type_path}: {why}",))
+    what = OPERATOR_PREFIX + (modelled or schema.name)
+    desc = _desc_name(modelled or schema.name)
+    try:
+        # The core's operators by the registry's rules, as ops.validate judges them; any other as a model file is
+        # read (DxDispatch's exact reading, fields it ignores noted), by what DirectML's schema knows.
+        problems = (validate_problems(obj, LOAD_LEVEL, path) if modelled
+                    else validate_problems(obj, LOAD_LEVEL, path, strict=True, notes=[]))
+    except DescriptorError as error:
+        problems = [str(error)]
+    texts = tuple(str(p) for p in problems)
+    links = {} if modelled else {"documentation": desc, "url": DOCS_URL.format(desc.lower())}
+    if texts:
+        return PartStatus("dispatchables", name, path, what, INVALID, "; ".join(texts), problems=texts,
+                          operator=modelled or schema.name, **links)
+    if modelled:
+        return PartStatus("dispatchables", name, path, what, VALID, operator=modelled)
+    return PartStatus("dispatchables", name, type_path, what, DIRECTML_ONLY,
+                      f"{what} holds to everything DirectML's schema knows of it (field types, required fields, array "
+                      f"counts, enum values, feature level {schema.level}); the core does not model it, so only "
+                      "DirectML computes it, and its own rules (shapes, data types) are DirectML's to judge",
+                      operator=schema.name, **links)
+
+
+def _schema_under_another_name(kind):
+    from .. import schema  # imported on first use: see ops/schema/__init__.py
+
+    try:
+        schema.schema(kind)
+    except DescriptorError:
+        return False
+    return True
 
 
 def _desc_name(operator):
@@ -303,7 +349,7 @@ def _inspect(root, byte_cap):
         budget -= size
         resources.append(status)
     dispatchables = [_dispatchable_status(name, obj) for name, obj in root["dispatchables"].items()]
-    return ModelInspection(resources, dispatchables)
+    return ModelInspection(resources, dispatchables, root)
 
 
 def _byte_cap():
@@ -312,7 +358,8 @@ def _byte_cap():
 
 
 def inspect_model(model: str | bytes | dict) -> ModelInspection:
-    """Every resource and dispatchable of a DxDispatch model with its status (VALID, INVALID, NOT_MODELLED).
+    """Every resource and dispatchable of a DxDispatch model with its status (VALID, DIRECTML_ONLY, INVALID,
+    NOT_MODELLED, UNKNOWN_KIND).
 
     Accepts JSON text or a dict. Raises DescriptorError only when the text is not JSON or the root lacks
     resources, dispatchables or commands; everything else becomes a status.
@@ -387,20 +434,76 @@ def _blocker(command, path, label, usable, parts, dispatchables):
                 "writeFile"), True
     name = command.get("dispatchable")
     part = parts["dispatchables"].get(name) if isinstance(name, str) else None
+    if part is not None and part.status == DIRECTML_ONLY:
+        return (f"{path}: dispatches {name}, {part.what}, which only DirectML computes (the core does not model it); "
+                'ops.run_model(model, runtime="directml") runs it'), True
+    reason = _dispatch_refusal(command, path, usable, parts, dispatchables)
+    return reason, reason is not None
+
+
+def _dispatch_refusal(command, path, usable, parts, dispatchables):
+    """Why a dispatch command can run nowhere here (its dispatchable undefined, invalid, not a DirectML operator, or
+    binding a resource that is not valid), else None."""
+    name = command.get("dispatchable")
+    part = parts["dispatchables"].get(name) if isinstance(name, str) else None
     if part is None:
-        return f"{path}.dispatchable: dispatchable {_short(name)} is not defined in dispatchables", True
+        return f"{path}.dispatchable: dispatchable {_short(name)} is not defined in dispatchables"
     if part.status == NOT_MODELLED:
         where = f"; see {part.documentation}" if part.documentation else ""
-        return f"{path}: dispatches {name}, {part.what}, which is {NOT_MODELLED}{where}", True
+        return f"{path}: dispatches {name}, {part.what}, which is {NOT_MODELLED}{where}"
     if part.status in (INVALID, UNKNOWN_KIND):
-        return f"{path}: dispatches {name}, which is {part.status}: {part.reason}", True
+        return f"{path}: dispatches {name}, which is {part.status}: {part.reason}"
     # A dispatchable's own bindings are bound at initialization (DxDispatch: OWNED_BY_DML tensors).
     for where, bindings in (("binds", command.get("bindings")), (f"{name} binds", dispatchables[name].get("bindings"))):
         for resource in _bound_names(bindings):
             if resource in parts["resources"] and resource not in usable:
                 bound = parts["resources"][resource]
-                return f"{path}: {where} {resource}, which is {bound.status}: {bound.reason}", True
-    return None, False
+                return f"{path}: {where} {resource}, which is {bound.status}: {bound.reason}"
+    return None
+
+
+# ---------------------------------------------------------------- who answers each dispatch
+
+CORE_AND_DIRECTML = "the core and DirectML, compared byte for byte"
+DIRECTML_ALONE = "DirectML alone"
+CORE_ALONE = "the core alone"
+REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class DispatchAnswer:
+    """Who answers one dispatch command of a model: CORE_AND_DIRECTML, DIRECTML_ALONE, CORE_ALONE (DirectML cannot
+    run here), or REFUSED; `reason` says why DirectML or anything is left out."""
+
+    index: int
+    dispatchable: str
+    answer: str
+    reason: str = ""
+
+
+def _answer(index, command, inspection, status):
+    path = f"commands[{index}]"
+    parts = {"resources": {p.name: p for p in inspection.resources},
+             "dispatchables": {p.name: p for p in inspection.dispatchables}}
+    usable = {p.name for p in inspection.resources if p.status == VALID}
+    name = command.get("dispatchable")
+    refusal = _dispatch_refusal(command, path, usable, parts, inspection.root["dispatchables"])
+    if refusal is not None:
+        return DispatchAnswer(index, str(name), REFUSED, refusal)
+    part = parts["dispatchables"][name]
+    from .. import schema  # imported on first use: see ops/schema/__init__.py
+
+    level = schema.schema(part.operator).level
+    if not status.available:
+        why = f"DirectML cannot run here: {status.reason}"
+    elif level_index(level) > level_index(status.max_feature_level):
+        why = (f"{part.what} was introduced in feature level {level}; this DirectML build supports feature levels up "
+               f"to {status.max_feature_level}")
+    else:
+        return DispatchAnswer(index, name, CORE_AND_DIRECTML if part.status == VALID else DIRECTML_ALONE)
+    if part.status == VALID:
+        return DispatchAnswer(index, name, CORE_ALONE, why)
+    return DispatchAnswer(index, name, REFUSED, f"{path}: dispatches {name}, which only DirectML computes; {why}")
 
 
 def run_model_partial(model: str | bytes | dict) -> PartialRun:

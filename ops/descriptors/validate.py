@@ -4,6 +4,12 @@
 of the offending field relative to the dispatchable ("desc.OutputTensors[1].Sizes"); `validate` returns
 the same as strings. Malformed input becomes problems, never exceptions: only a dispatchable that is not
 a JSON object at all, or an unknown feature level, raises DescriptorError.
+
+An operator the core models (ops.OPERATORS) is judged by every rule of its pages (the registry). Any other DirectML
+operator is judged by what DirectML's schema knows (`read_dispatchable`, ops/descriptors/operator_desc.py): its
+fields' types, required fields, array counts against their count fields, enum values, and the feature level that
+introduced it; its own rules (shapes, data types per feature level) are DirectML's to judge, and [] means only that
+the schema's rules hold.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import DescriptorError
-from ..levels import OPERATOR_PREFIX, level_name
+from ..levels import OPERATOR_PREFIX, level_index, level_name
 from ..operators import OPERATORS, operator
 from ..operators.base import COUNT, ENUM, SCALE_BIAS
 from ..tensor_desc import (
@@ -25,11 +31,15 @@ from ..tensor_desc import (
     raise_problems,
     unknown_field,
 )
+from .operator_desc import Dispatchable, operator_schema, read_desc_fields
 
 __all__ = [
     "ParsedDispatchable",
     "Problem",
+    "modelled_operator",
     "parse_dispatchable",
+    "read_dispatchable",
+    "read_model_dispatchable",
     "tensor_fields",
     "validate",
     "validate_problems",
@@ -106,10 +116,14 @@ def _parse_tensor_array(value, name, path, problems, strict, notes):
     return None if None in descs else descs
 
 
-def _parse_scale_bias(value, path, problems):
-    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs), or null. g(x) = x * Scale + Bias, computed as DirectML computes it
-    (ops/operators/identity/scale_bias.py)."""
+def _parse_scale_bias(value, path, problems, strict):
+    """DML_SCALE_BIAS is {Scale, Bias} (FLOATs), or null through the Python API; a model file leaves the field out
+    instead, as DxDispatch refuses a present null (ParseDmlScaleBias: Expected a non-null JSON object). g(x) = x *
+    Scale + Bias, computed as DirectML computes it (ops/operators/identity/scale_bias.py)."""
     if value is None:
+        if strict:
+            problems.append(Problem(path, "ScaleBias null: DxDispatch refuses null here (Expected a non-null JSON "
+                                          "object); leave the field out for no scale or bias"))
         return None
     if (isinstance(value, dict) and set(value) == {"Scale", "Bias"}
             and all(isinstance(value[k], (int, float)) and not isinstance(value[k], bool) for k in value)):
@@ -121,7 +135,7 @@ def _parse_scale_bias(value, path, problems):
 
 def _parse_scalar(f, value, path, problems, strict):
     if f.kind == SCALE_BIAS:
-        return _parse_scale_bias(value, path, problems)
+        return _parse_scale_bias(value, path, problems, strict)
     if f.kind == ENUM:
         if strict:
             # JsonParsersGenerated.cpp, Parse<Enum> (ParseDmlDepthSpaceOrder): the names, exactly; no aliases.
@@ -150,8 +164,8 @@ def _parse_scalar(f, value, path, problems, strict):
     return value
 
 
-def _operator(dispatchable, path, problems, strict):
-    """The operator named by the dispatchable, or None with a problem.
+def _type_of(dispatchable, path, problems, strict):
+    """(the key holding the operator type, its value), or None with a problem.
 
     DxDispatch first reads "type" as a string (ParseModelDispatchableDesc: ParseStringField(object, "type"),
     required) and then the operator from "Type", else "type" (ParseDmlOperatorDesc), matched exactly.
@@ -165,22 +179,44 @@ def _operator(dispatchable, path, problems, strict):
         problems.append(Problem(join_path(path, "type"), "type: missing required field (e.g. DML_OPERATOR_SPLIT)"))
         return None
     value = dispatchable[type_key]
+    if strict and isinstance(value, str) and value.lower() in OTHER_DISPATCHABLES:
+        problems.append(Problem(join_path(path, type_key), f"type {value!r}: {OTHER_DISPATCHABLES[value.lower()]} "
+                                                           "dispatchable, which this app does not run"))
+        return None
+    return type_key, value
+
+
+def _registered(value, strict):
+    """The operator of the registry `value` names: spelled exactly in a model file (`strict`), any accepted
+    spelling through the Python API; None when the core does not model it."""
     if strict:
-        if isinstance(value, str) and value.lower() in OTHER_DISPATCHABLES:
-            problems.append(Problem(join_path(path, type_key), f"type {value!r}: {OTHER_DISPATCHABLES[value.lower()]} "
-                                                               "dispatchable, which this app does not run"))
-            return None
-        found = exact_enum(value, OPERATOR_PREFIX, OPERATORS)
-        if found is None:
-            problems.append(Problem(join_path(path, type_key), f"type {value!r}: not an operator modelled here, "
-                                                               "spelled exactly; expected one of "
-                                                               + ", ".join(OPERATOR_PREFIX + op for op in OPERATORS)))
-        return found
+        return exact_enum(value, OPERATOR_PREFIX, OPERATORS)
     try:
         return operator(value).name
-    except DescriptorError as error:
-        problems.append(Problem(join_path(path, type_key), str(error)))
+    except DescriptorError:
         return None
+
+
+def modelled_operator(dispatchable, strict=False):
+    """The registered operator a dispatchable names (the core computes it), else None."""
+    if not isinstance(dispatchable, dict):
+        return None
+    key = _key(dispatchable, "type")
+    return _registered(dispatchable[key], strict) if key is not None else None
+
+
+def _operator(dispatchable, path, problems, strict):
+    """The registered operator named by the dispatchable, or None with a problem."""
+    found = _type_of(dispatchable, path, problems, strict)
+    if found is None:
+        return None
+    type_key, value = found
+    name = _registered(value, strict)
+    if name is None:
+        problems.append(Problem(join_path(path, type_key), f"type {value!r:.60}: not an operator the core models; "
+                                                           "expected one of "
+                                                           + ", ".join(OPERATOR_PREFIX + op for op in OPERATORS)))
+    return name
 
 
 def _dispatchable_extras(dispatchable, path, problems):
@@ -223,16 +259,10 @@ def desc_path_of(dispatchable, path=""):
     return _desc_object(dispatchable, path)[1]
 
 
-def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
-    """(ParsedDispatchable or None, [Problem]): structure, fields and tensor descs, no level rules.
-
-    `strict` reads it as DxDispatch reads a model file: enum names spelled exactly, no DCR/CRD aliases.
-    With a `notes` list, fields DxDispatch does not read are noted there instead of refused.
-    """
+def _around_desc(dispatchable, path, problems, notes):
+    """(extras, desc object, its path): what DxDispatch reads beside the operator's fields, and where those are."""
     if not isinstance(dispatchable, dict):
         raise DescriptorError(f"{path or 'dispatchable'}: expected a JSON object with type and desc")
-    problems = []
-    name = _operator(dispatchable, path, problems, strict)
     extras = _dispatchable_extras(dispatchable, path, problems)
     desc, desc_path, inline = _desc_object(dispatchable, path)
     if not inline:
@@ -240,6 +270,18 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
             if key not in DISPATCHABLE_FIELDS:
                 unknown_field(path, key, f"unknown field {key!r}; a dispatchable has type, desc, executionFlags, "
                                          "dmlCompileType, bindings", problems, notes)
+    return extras, desc, desc_path
+
+
+def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
+    """(ParsedDispatchable or None, [Problem]): structure, fields and tensor descs, no level rules.
+
+    `strict` reads it as DxDispatch reads a model file: enum names spelled exactly, no DCR/CRD aliases.
+    With a `notes` list, fields DxDispatch does not read are noted there instead of refused.
+    """
+    problems = []
+    extras, desc, desc_path = _around_desc(dispatchable, path, problems, notes)
+    name = _operator(dispatchable, path, problems, strict)
     if not isinstance(desc, dict):
         problems.append(Problem(desc_path, f"desc: expected a JSON object of operator fields, got {desc!r:.60}"))
         return None, problems
@@ -271,6 +313,59 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
         else:
             parsed.scalars[f.name] = _parse_scalar(f, desc[f.name], field_path, problems, strict)
     return parsed, problems
+
+
+def _read(dispatchable, path, strict, notes):
+    """(OperatorSchema or None, Dispatchable or None, [Problem]): the dispatchable read from DirectML's schema."""
+    problems = []
+    extras, desc, desc_path = _around_desc(dispatchable, path, problems, notes)
+    found = _type_of(dispatchable, path, problems, strict)
+    if found is None:
+        return None, None, problems
+    type_key, value = found
+    schema, why = operator_schema(value)
+    if schema is None:
+        problems.append(Problem(join_path(path, type_key), why))
+        return None, None, problems
+    desc, more = read_desc_fields(schema, desc, desc_path, strict, notes)
+    return schema, None if desc is None else Dispatchable(desc, extras), problems + more
+
+
+def read_dispatchable(dispatchable: dict[str, Any], path: str = "", strict: bool = False,
+                      notes: list[Problem] | None = None) -> tuple[Dispatchable | None, list[Problem]]:
+    """(Dispatchable or None, [Problem]): any DirectML operator's dispatchable read from DirectML's schema alone, every
+    field as DxDispatch reads it (ops/descriptors/operator_desc.py); no rule of one operator, which are the
+    registry's (validate_problems) or DirectML's. `strict` and `notes` as in parse_dispatchable."""
+    _, result, problems = _read(dispatchable, path, strict, notes)
+    return result, problems
+
+
+def _schema_validation(dispatchable, level, path, strict, notes):
+    """(Dispatchable or None, [Problem]): what DirectML's schema knows of the dispatchable at `level`: its fields'
+    types, required fields, array counts, enum values, and the feature level that introduced the operator."""
+    schema, result, problems = _read(dispatchable, path, strict, notes)
+    if schema is not None and level_index(level) < level_index(schema.level):
+        problems.append(Problem(join_path(path, _key(dispatchable, "type")),
+                                f"type {schema.full_name}: introduced at feature level {schema.level}; not available "
+                                f"at {level}"))
+    return result, problems
+
+
+def read_model_dispatchable(dispatchable, feature_level="6_4", path="", strict=True, notes=None):
+    """(Dispatchable, ParsedDispatchable or None) of a dispatchable valid at `feature_level`, else DescriptorError
+    listing every problem. An operator the core models is judged by the registry's rules (validate_problems) and
+    comes with its ParsedDispatchable; any other by what DirectML's schema knows, its own rules being DirectML's."""
+    level = level_name(feature_level)
+    if modelled_operator(dispatchable, strict):
+        parsed = normalized_dispatchable(dispatchable, level, path, strict, notes)
+        # A model file spells every name exactly, as the schema's reading wants it; through the Python API the
+        # registry's normalized JSON does.
+        result, problems = read_dispatchable(dispatchable if strict else parsed.to_json(), path, strict=True, notes=[])
+        raise_problems(problems)
+        return result, parsed
+    result, problems = _schema_validation(dispatchable, level, path, strict, notes)
+    raise_problems(problems)
+    return result, None
 
 
 def _dot(path):
@@ -364,9 +459,16 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
     `strict` and `notes` as in parse_dispatchable (a model file's reading).
     """
     level = level_name(feature_level)
+    if not modelled_operator(dispatchable, strict):
+        return _schema_validation(dispatchable, level, path, strict, notes)[1]
+    return _registry_validation(dispatchable, level, path, strict, notes)[1]
+
+
+def _registry_validation(dispatchable, level, path, strict, notes):
+    """(ParsedDispatchable or None, [Problem]) of an operator the core models, by the registry's rules."""
     parsed, problems = parse_dispatchable(dispatchable, path, strict, notes)
     if parsed is None:
-        return problems
+        return None, problems
     type_path = join_path(path, _key(dispatchable, "type"))
     desc_path = desc_path_of(dispatchable, path)
     spec = operator(parsed.operator)
@@ -382,7 +484,7 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
         )
     missing = any(value is None for value in parsed.tensors.values())
     if missing or len(parsed.tensors) < len(tensor_fields(parsed.operator)):
-        return problems
+        return parsed, problems
     # An operator missing at this level is still checked against its broadest table, so shape
     # problems show up together with the level problem.
     problems += _type_problems(parsed, row or spec.support[-1], level, desc_path)
@@ -393,7 +495,7 @@ def validate_problems(dispatchable: dict[str, Any], feature_level: str, path: st
     # (docs/directml_verdicts.md, tests/directml/test_directml_verdicts.py), so this project's former multiple-of-4 rule
     # is gone.
     problems += spec.shape_problems(parsed, desc_path)
-    return problems
+    return parsed, problems
 
 
 def validate(dispatchable: dict[str, Any], feature_level: str) -> list[str]:
@@ -402,9 +504,9 @@ def validate(dispatchable: dict[str, Any], feature_level: str) -> list[str]:
 
 
 def normalized_dispatchable(dispatchable, feature_level="6_4", path="", strict=False, notes=None):
-    """ParsedDispatchable of a valid dispatchable, else DescriptorError listing every problem."""
-    raise_problems(validate_problems(dispatchable, feature_level, path, strict, notes))
-    # Parsed again only for its result; the notes were collected above.
-    parsed, _ = parse_dispatchable(dispatchable, path, strict, None if notes is None else [])
+    """ParsedDispatchable of a valid dispatchable of an operator the core models, else DescriptorError listing every
+    problem."""
+    parsed, problems = _registry_validation(dispatchable, level_name(feature_level), path, strict, notes)
+    raise_problems(problems)
     return parsed
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ops.descriptors.partial import NOT_MODELLED, VALID
+from ops.descriptors.partial import DIRECTML_ONLY, NOT_MODELLED, VALID
 from support.app import chart_figures, run_through_app, shown
 from support.paths import ROOT
 
@@ -49,7 +49,7 @@ def test_a_partial_example_opens_in_partial_mode(page, name):
     model = PARTIAL[name]
     assert list(status["part"]) == [f"resources.{n}" for n in model["resources"]] + [
         f"dispatchables.{n}" for n in model["dispatchables"]]
-    assert NOT_MODELLED in set(status["status"]) and VALID in set(status["status"])
+    assert {NOT_MODELLED, DIRECTML_ONLY} & set(status["status"]) and VALID in set(status["status"])
     ran, first_reason, printed = EXPECTED[name]
     printed_block = next(c.value for c in at.code if c.value.startswith(("Resource '", "(no print")))
     assert printed_block.splitlines() == (printed or ["(no print command ran)"])
@@ -62,16 +62,19 @@ def test_a_partial_example_opens_in_partial_mode(page, name):
     assert len(checks) == len(dispatches) and all("**matches**" in c for c in checks)
 
 
-def test_partial_mode_validates_and_maps_only_the_modelled_part(page):
+def test_partial_mode_validates_and_maps_the_directml_operators(page):
     at = paste(page, json.dumps(PARTIAL["join_convolution_onnx"]))
     report = next(t for t in tables(at) if "feature level" in t.columns)
-    assert list(report.columns) == ["feature level", "join", "split_wrong"]
+    # The convolution is judged by what DirectML's schema knows (from feature level 1_0); the ONNX model is not.
+    assert list(report.columns) == ["feature level", "join", "split_wrong", "conv"]
     assert report["join"].iloc[-1] == "ok" and "must sum exactly" in report["split_wrong"].iloc[-1]
+    assert set(report["conv"]) == {"ok"}
     options = at.selectbox(key="wb_desc").options
     assert options[1:] == ["dispatchables.join.desc.InputTensors[0]", "dispatchables.join.desc.InputTensors[1]",
                            "dispatchables.join.desc.OutputTensor", "dispatchables.split_wrong.desc.InputTensor",
                            "dispatchables.split_wrong.desc.OutputTensors[0]",
-                           "dispatchables.split_wrong.desc.OutputTensors[1]"]
+                           "dispatchables.split_wrong.desc.OutputTensors[1]", "dispatchables.conv.desc.InputTensor",
+                           "dispatchables.conv.desc.FilterTensor", "dispatchables.conv.desc.OutputTensor"]
     assert chart_figures(at)  # the memory map of the first desc
     assert any("stops at initialization" in shown(w.value) for w in at.warning)
     links = "\n".join(shown(m.value) for m in at.markdown)

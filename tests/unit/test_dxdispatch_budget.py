@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import ops
 from ops.datatypes import unsigned_of_width
 from ops.descriptors import dxdispatch as dx
-from ops.descriptors import partial
+from ops.descriptors import json_values, partial
 from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_model_detailed
 from ops.guard import element_cap_set_to
 from support.app import run_through_app, shown
@@ -353,7 +353,8 @@ def test_workbench_reports_the_first_dispatchables_of_many():
                        min_size=1, max_size=20))
 def test_bulk_list_initializers_match_value_by_value_parsing(data_type, values):
     try:
-        expected = dx._typed([dx._scalar(v, data_type, f"v[{i}]") for i, v in enumerate(values)], data_type)
+        expected = json_values.typed([json_values.scalar(v, data_type, f"v[{i}]") for i, v in enumerate(values)],
+                                       data_type)
     except ops.DescriptorError:
         expected = None
     got = dx._plain_numbers(values, data_type)

@@ -230,7 +230,8 @@ def test_enum_names_are_exact_in_model_files():
                 rf"^dispatchables\.or\.desc\.ATensor\.DataType: DataType {value!r}")
     lower_type = copy_model()
     lower_type["dispatchables"]["or"]["type"] = "dml_operator_element_wise_bit_or"
-    refused(lower_type, r"^dispatchables\.or\.type: type 'dml_operator_element_wise_bit_or': not an operator")
+    refused(lower_type, r"^dispatchables\.or\.type: type 'dml_operator_element_wise_bit_or': not a DirectML operator "
+                        r".*names are exact: DML_OPERATOR_ELEMENT_WISE_BIT_OR")
     resource_type = copy_model()
     resource_type["resources"]["a"]["initialValuesDataType"] = "Uint32"
     refused(resource_type, r"^resources\.a\.initialValuesDataType: initialValuesDataType 'Uint32'")

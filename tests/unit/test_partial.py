@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import ops
 from ops import DescriptorError, inspect_model, run_model, run_model_partial
 from ops.descriptors.dxdispatch import run_model_detailed
-from ops.descriptors.partial import INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
+from ops.descriptors.partial import DIRECTML_ONLY, INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
 from ops.guard import element_cap_set_to
 from ops.operators.split_join import split
 from support.paths import ROOT
@@ -57,13 +57,14 @@ def test_inspection_gives_every_part_its_status():
         ("resources", "a"): VALID, ("resources", "b"): VALID, ("resources", "joined"): VALID,
         ("resources", "image"): VALID, ("resources", "weights"): NOT_MODELLED, ("resources", "features"): VALID,
         ("resources", "scores"): VALID, ("dispatchables", "join"): VALID, ("dispatchables", "split_wrong"): INVALID,
-        ("dispatchables", "conv"): NOT_MODELLED, ("dispatchables", "classifier"): NOT_MODELLED,
+        ("dispatchables", "conv"): DIRECTML_ONLY, ("dispatchables", "classifier"): NOT_MODELLED,
     }
     wrong = inspection.status_of("dispatchables", "split_wrong")
     rules = ops.validate(PARTIAL["join_convolution_onnx"]["dispatchables"]["split_wrong"], "6_4")
     assert rules and wrong.problems == tuple("dispatchables.split_wrong." + rule for rule in rules)
     conv = inspection.status_of("dispatchables", "conv")
     assert conv.documentation == "DML_CONVOLUTION_OPERATOR_DESC" and conv.path == "dispatchables.conv.type"
+    assert "DirectML's to judge" in conv.reason and conv.operator == "CONVOLUTION"
     assert conv.url.endswith("ns-directml-dml_convolution_operator_desc")
     onnx = inspection.status_of("dispatchables", "classifier")
     assert onnx.what.startswith("ONNX model") and "ONNX Model" in onnx.documentation
@@ -76,12 +77,23 @@ def test_inspection_gives_every_part_its_status():
     ("GEMM", "DML_GEMM_OPERATOR_DESC"),  # DxDispatch takes the enum suffix alone
     ("DML_OPERATOR_ELEMENT_WISE_ADD1", "DML_ELEMENT_WISE_ADD1_OPERATOR_DESC"),
     ("DML_OPERATOR_SCATTER", "DML_SCATTER_ELEMENTS_OPERATOR_DESC"),  # DirectML.h's alias
+    ("DML_OPERATOR_SCATTER_ELEMENTS", "DML_SCATTER_ELEMENTS_OPERATOR_DESC"),
 ])
 def test_an_unmodelled_operator_is_named_by_its_directml_desc(kind, desc):
     model = copy.deepcopy(FULL["bit_or"])
     model["dispatchables"]["x"] = {"type": kind, "desc": {}}
     part = inspect_model(model).status_of("dispatchables", "x")
-    assert (part.status, part.documentation) == (NOT_MODELLED, desc)
+    # Read from DirectML's schema: an empty desc misses its required fields; DxDispatch reads SCATTER_ELEMENTS only
+    # as SCATTER.
+    assert (part.status, part.documentation) == (INVALID, desc)
+    assert "missing required field" in part.reason or "only as DML_OPERATOR_SCATTER" in part.reason
+
+
+def test_an_operator_with_no_schema_in_dxdispatch_is_not_modelled():
+    model = copy.deepcopy(FULL["bit_or"])
+    model["dispatchables"]["x"] = {"type": "DML_OPERATOR_FOLD", "desc": {}}
+    part = inspect_model(model).status_of("dispatchables", "x")
+    assert part.status == NOT_MODELLED and "no schema in DxDispatch" in part.reason
 
 
 @pytest.mark.parametrize("kind", ["DML_OPERATOR_NOT_AN_OPERATOR", "SHADER", "", 7, None])

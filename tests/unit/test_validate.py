@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from ops import DescriptorError, validate
 from ops.descriptors.validate import Problem, validate_problems
+from support.mutations import DELETE, mutated, set_at
 
 
 def t(data_type, sizes, **extra):
@@ -47,14 +48,7 @@ VALID = {"d2s": D2S, "s2d": S2D, "bit_or": BIT_OR, "split": SPLIT, "join": JOIN}
 def edit(base, path, value):
     """Copy of `base` with the field at dotted `path` (ints index lists) replaced; value None deletes it."""
     d = copy.deepcopy(base)
-    keys = [int(k) if k.isdigit() else k for k in path.split(".")]
-    target = d
-    for key in keys[:-1]:
-        target = target[key]
-    if value is None:
-        del target[keys[-1]]
-    else:
-        target[keys[-1]] = value
+    set_at(d, [int(k) if k.isdigit() else k for k in path.split(".")], DELETE if value is None else value)
     return d
 
 
@@ -76,8 +70,11 @@ def test_capitalized_type_and_desc_accepted():
 CASES = [
     # (base, field edited, new value (None deletes), expected path, words in the message)
     (D2S, "type", None, "type", "missing"),
-    (D2S, "type", "DML_OPERATOR_GEMM", "type", "not a supported operator"),
-    (D2S, "type", 7, "type", "not a supported operator"),
+    # Any operator of DirectML's schema is read from the schema: a GEMM needs GEMM's fields.
+    (D2S, "type", "DML_OPERATOR_GEMM", "desc.ATensor", "ATensor: missing required field"),
+    (D2S, "type", "DML_OPERATOR_GEMM", "desc.InputTensor", "unknown field 'InputTensor' for DML_OPERATOR_GEMM"),
+    (D2S, "type", "DML_OPERATOR_GEMMS", "type", "not a DirectML operator"),
+    (D2S, "type", 7, "type", "must be a string naming a DML_OPERATOR_TYPE"),
     (D2S, "desc", [1], "desc", "JSON object"),
     (D2S, "desc.BlockSize", None, "desc.BlockSize", "missing"),
     (D2S, "desc.Foo", 1, "desc.Foo", "unknown field"),
@@ -187,28 +184,10 @@ json_values = st.recursive(
 )
 
 
-def all_paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from all_paths(value, prefix + (key,))
-    elif isinstance(obj, list):
-        for i, value in enumerate(obj):
-            yield from all_paths(value, prefix + (i,))
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(list(VALID.values())), st.data(), json_values, st.sampled_from(["1_0", "3_0", "4_1", "6_4"]))
 def test_mutations_give_problems_never_exceptions(base, data, value, level):
-    d = copy.deepcopy(base)
-    path = data.draw(st.sampled_from([p for p in all_paths(d) if p]))
-    target = d
-    for key in path[:-1]:
-        target = target[key]
-    if data.draw(st.booleans()):
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
+    d = mutated(base, data, value)
     problems = validate_problems(d, level)
     for p in problems:
         assert str(p).startswith(p.path + ": ") and p.message
