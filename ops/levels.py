@@ -2,8 +2,9 @@
 
 A table lists rows by the level they take effect at; the row in force at a level is the last one whose level is
 not above it. Every tensor of one operator shares the row's dimension counts and, unless the row gives the outputs
-types of their own (ELEMENT_WISE_BIT_COUNT writes UINT32 or UINT8 whatever it reads), its types. The tables
-themselves belong to the operators (ops/operators).
+types of their own (ELEMENT_WISE_BIT_COUNT writes UINT32 or UINT8 whatever it reads) or names a tensor with types of
+its own (REVERSE_SUBSEQUENCES' SequenceLengthsTensor holds UINT32 or UINT64 lengths whatever it reverses), its types.
+The tables themselves belong to the operators (ops/operators).
 """
 
 from dataclasses import dataclass
@@ -29,10 +30,16 @@ class SupportRow:
     types: tuple  # the inputs', and the outputs' unless output_types says otherwise
     source: str = ""  # said beside the row when DirectML's pages disagree about it
     output_types: tuple = ()  # the outputs' types where they differ from the inputs'
+    tensor_types: tuple = ()  # ((tensor field, its types), ...): tensors whose types are their own
 
     @property
     def types_of_outputs(self):
         return self.output_types or self.types
+
+    def types_of(self, field, output=False):
+        """The types the tensor field `field` takes (a label such as "InputTensors[1]" names its array field)."""
+        own = dict(self.tensor_types).get(field.split("[")[0])
+        return own or (self.types_of_outputs if output else self.types)
 
     @property
     def dims_text(self):

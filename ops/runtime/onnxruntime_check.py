@@ -90,15 +90,19 @@ def unfold_bytes_from_batch(y, dtype):
 
 
 def _encode(name, route, arrays, attrs):
+    """The arrays and attributes the route runs: the inputs of the call's data type reinterpreted, an input of a
+    type of its own (REVERSE_SUBSEQUENCES' lengths) as it is."""
     if route.kind == "native":
         return list(arrays), attrs
-    if route.kind == "bits":
-        return [np.ascontiguousarray(a).view(route.dtype) for a in arrays], attrs
     spec = operator(name)
+    data = [not spec.own_types(field.name) for _, field in spec.input_fields(len(arrays))]
+    if route.kind == "bits":
+        return ([np.ascontiguousarray(a).view(route.dtype) if d else a for a, d in zip(arrays, data)],
+                spec.reinterpreted_attrs(attrs, arrays[0].dtype, route.dtype))
     if spec.byte_axis == "batch":
-        return [fold_bytes_into_batch(a) for a in arrays], attrs
+        return [fold_bytes_into_batch(a) if d else a for a, d in zip(arrays, data)], attrs
     k = arrays[0].dtype.itemsize
-    widened = [np.ascontiguousarray(a).view(np.uint8) for a in arrays]
+    widened = [np.ascontiguousarray(a).view(np.uint8) if d else a for a, d in zip(arrays, data)]
     return widened, spec.widened_attrs(attrs, k, arrays[0].ndim)
 
 
@@ -121,16 +125,18 @@ def _runtime():
     return onnxruntime
 
 
-def _model(name, attrs, dtype, shapes):
+def _model(name, attrs, dtypes, shapes):
+    """The ONNX model of a call whose inputs have these dtypes (the first one's is the call's data type)."""
     from onnx import helper
 
-    element = helper.np_dtype_to_tensor_dtype(dtype)
-    nodes, initializers = operator(name).onnx_graph(attrs, shapes)
+    element = helper.np_dtype_to_tensor_dtype(dtypes[0])
+    nodes, initializers = operator(name).onnx_graph(attrs, shapes, dtypes[0])
     outputs = [o for node in nodes for o in node.output if o.startswith("y")]
     graph = helper.make_graph(
         nodes,
         f"cross_check_{name.lower()}",
-        [helper.make_tensor_value_info(f"x{i}", element, s) for i, s in enumerate(shapes)],
+        [helper.make_tensor_value_info(f"x{i}", helper.np_dtype_to_tensor_dtype(t), s)
+         for i, (t, s) in enumerate(zip(dtypes, shapes))],
         [helper.make_tensor_value_info(o, element, None) for o in outputs],
         initializer=initializers,
     )
@@ -161,14 +167,15 @@ def _attrs_key(attrs):
 
 
 @functools.lru_cache(maxsize=512)
-def _session(name, attrs_key, dtype_str, shapes, provider):
+def _session(name, attrs_key, dtype_strs, shapes, provider):
     ort = _runtime()
-    model = _model(name, dict(attrs_key), np.dtype(dtype_str), shapes)
+    model = _model(name, dict(attrs_key), [np.dtype(t) for t in dtype_strs], shapes)
     return ort.InferenceSession(model.SerializeToString(), _options(ort, provider), providers=[provider])
 
 
 def _run(name, attrs, arrays, provider):
-    session = _session(name, _attrs_key(attrs), arrays[0].dtype.str, tuple(a.shape for a in arrays), provider)
+    session = _session(name, _attrs_key(attrs), tuple(a.dtype.str for a in arrays), tuple(a.shape for a in arrays),
+                       provider)
     return session.run(None, {f"x{i}": np.ascontiguousarray(a) for i, a in enumerate(arrays)})
 
 
@@ -278,10 +285,9 @@ def run_operator(name, inputs, attrs, expected, provider=None):
     chosen, refusal = select_provider(available_providers, provider)
     if chosen is None:
         return report(provider, False, False, actual=[], note=refusal, ort_version=version)
-    if operator(name).onnx is None:
-        return report(chosen, False, False, actual=[], ort_version=version,
-                      note=f"ONNX has no operator computing DML_OPERATOR_{name} ({operator(name).summary}), so ONNX "
-                           "Runtime cannot cross-check it; DirectML itself can, where it runs.")
+    missing = operator(name).onnx_missing(attrs)
+    if missing:
+        return report(chosen, False, False, actual=[], ort_version=version, note=missing + ".")
 
     dtype = inputs[0].dtype
     described = operator(name).onnx_text(attrs, len(inputs))

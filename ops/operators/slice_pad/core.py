@@ -1,0 +1,108 @@
+"""The data-movement family's reference core: each output element is a copy of one input element (or, in a
+constant pad, of the padding value), found by index arithmetic alone.
+
+SLICE1, PADDING1, TILE and UPSAMPLE_2D work axis by axis: along each axis d an output index o reads the input index
+`sources[d][o]` (-1: no input element, the padding value), so the whole output is one gather over the open mesh of
+those per-axis index arrays. REVERSE_SUBSEQUENCES reads along one axis an index that depends on the subsequence's
+length. The index arrays are the operators' definitions, the same ones the teaching formulas substitute numbers into:
+
+- SLICE1 (DML_SLICE1_OPERATOR_DESC): start = offset, or offset + window size - 1 for a negative stride; o -> start +
+  stride * o.
+- PADDING1 (DML_PADDING1_OPERATOR_DESC): with i = o - StartPadding and n the input's size, CONSTANT reads nothing
+  outside [0, n); EDGE clamps i to [0, n - 1]; REFLECTION folds i over the edges without repeating them (period
+  2(n - 1)); SYMMETRIC folds repeating them (period 2n). Pads wider than the input fold again, periodically, as the
+  page says. Where the page is silent DirectML 1.13 decides (docs/directml.md, "Slice, pad and tile"): REFLECTION of
+  a size-1 dimension repeats its one element.
+- TILE: o -> o mod n. UPSAMPLE_2D in NEAREST_NEIGHBOR mode: o -> o div scale along the last two axes.
+- REVERSE_SUBSEQUENCES: along Axis, i -> L - 1 - i for i < L, else i, where L is the subsequence's length. Its page
+  says lengths past the axis behave as if clamped to it; DirectML 1.13 does otherwise, and the core does what
+  DirectML does (docs/directml.md): it reads a UINT64 length's low 32 bits, and clamps the index it reads to n - 1
+  rather than the length, so with n = 4 a length of 5 gives [x3, x3, x2, x1], not [x3, x2, x1, x0].
+"""
+
+import numpy as np
+
+PADDING_MODES = ("CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC")
+LOW_32_BITS = 0xFFFFFFFF
+
+
+def slice_sources(offset, window_size, stride, count):
+    """The input index each of `count` output indices reads along one axis of a SLICE1."""
+    start = offset + window_size - 1 if stride < 0 else offset
+    return start + stride * np.arange(count, dtype=np.int64)
+
+
+def slice_copied(window_size, stride):
+    """MaxCopiedElements: how many elements a window of this size yields at this stride, 1 + (size - 1) div |stride|
+    (the page's formula divides by the signed stride; DirectML takes its magnitude, as its Example 2 shows)."""
+    return 1 + (window_size - 1) // abs(stride)
+
+
+def padding_sources(size, start, end, mode):
+    """The input index each output index reads along one padded axis: -1 where a CONSTANT pad writes the value."""
+    i = np.arange(-start, size + end, dtype=np.int64)
+    if mode == "CONSTANT":
+        return np.where((i >= 0) & (i < size), i, -1)
+    if mode == "EDGE" or size == 1:  # a size-1 dimension reflects (either way) to its one element
+        return np.clip(i, 0, size - 1)
+    if mode == "REFLECTION":
+        period = 2 * (size - 1)
+        folded = i % period
+        return np.where(folded < size, folded, period - folded)
+    period = 2 * size  # SYMMETRIC
+    folded = i % period
+    return np.where(folded < size, folded, period - 1 - folded)
+
+
+def tile_sources(size, repeats):
+    return np.arange(size * repeats, dtype=np.int64) % size
+
+
+def upsample_sources(size, scale):
+    return np.arange(size * scale, dtype=np.int64) // scale
+
+
+def gather_axes(x, sources, fill=None):
+    """x read through per-axis index arrays: out[o0, o1, ...] = x[sources[0][o0], sources[1][o1], ...], and `fill`
+    wherever some axis reads -1."""
+    missing = [s < 0 for s in sources]
+    if not any(m.any() for m in missing):
+        return x[np.ix_(*sources)]
+    out = np.empty(tuple(len(s) for s in sources), dtype=x.dtype)
+    out[...] = fill
+    kept = [np.flatnonzero(~m) for m in missing]  # a constant pad keeps one block: the input itself
+    out[np.ix_(*kept)] = x[np.ix_(*(s[k] for s, k in zip(sources, kept)))]
+    return out
+
+
+def reverse_sources(shape, lengths, axis):
+    """The index along `axis` each output element reads, of the input's shape: i -> min(L - 1 - i, n - 1) for
+    i < L, else i, L being the subsequence's length's low 32 bits (what DirectML 1.13 reads)."""
+    n = shape[axis]
+    lengths = (lengths.astype(np.uint64) & np.uint64(LOW_32_BITS)).astype(np.int64)
+    along = np.arange(n, dtype=np.int64).reshape([n if d == axis else 1 for d in range(len(shape))])
+    reversed_index = np.minimum(lengths - 1 - along, n - 1)
+    return np.broadcast_to(np.where(along < lengths, reversed_index, along), shape)
+
+
+def slice1(x, offsets, window_sizes, strides, output_sizes):
+    return gather_axes(x, [slice_sources(*args) for args in zip(offsets, window_sizes, strides, output_sizes)])
+
+
+def padding1(x, mode, start_padding, end_padding, value):
+    """`value` is the padding value already in x's type (a numpy scalar), used by CONSTANT alone."""
+    sources = [padding_sources(*args, mode) for args in zip(x.shape, start_padding, end_padding)]
+    return gather_axes(x, sources, value)
+
+
+def tile(x, repeats):
+    return gather_axes(x, [tile_sources(*args) for args in zip(x.shape, repeats)])
+
+
+def reverse_subsequences(x, lengths, axis):
+    return np.take_along_axis(x, reverse_sources(x.shape, lengths, axis), axis)
+
+
+def upsample_2d(x, height_scale, width_scale):
+    """NEAREST_NEIGHBOR: each element repeated over a height_scale x width_scale block of the last two axes."""
+    return np.repeat(np.repeat(x, height_scale, axis=-2), width_scale, axis=-1)
