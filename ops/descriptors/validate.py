@@ -17,11 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..errors import DescriptorError
 from ..levels import OPERATOR_PREFIX, level_index, level_name
 from ..operators import OPERATORS, operator
-from ..operators.base import COUNT, ENUM, SCALE_BIAS
+from ..operators.base import COUNT, ENUM, INT_ARRAY, SCALAR_UNION, SCALE_BIAS, SIZE_2D, UINT_ARRAY
 from ..tensor_desc import (
+    UINT32_MAX,
     Problem,
     exact_enum,
     find_overlap,
@@ -133,7 +136,46 @@ def _parse_scale_bias(value, path, problems, strict):
     return None
 
 
+def _parse_array(f, value, path, problems):
+    """A UINT_ARRAY or INT_ARRAY field: a JSON array of integers that fit (DxDispatch's ParseUInt32ArrayField,
+    ParseInt32ArrayField), as a tuple."""
+    low, high = (-(2**31), 2**31 - 1) if f.kind == INT_ARRAY else (0, UINT32_MAX)
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+                                              for v in value):
+        kind = "INT" if f.kind == INT_ARRAY else "UINT"
+        problems.append(Problem(path, f"{f.name} {value!r:.60}: must be an array of {kind}s ({low} to {high})"))
+        return None
+    return tuple(value)
+
+
+def _parse_size_2d(f, value, path, problems):
+    """A DML_SIZE_2D: {Width, Height}, two UINTs (ParseDmlSize2d)."""
+    if isinstance(value, dict) and set(value) == {"Width", "Height"} and all(is_uint(v) for v in value.values()):
+        return {"Width": value["Width"], "Height": value["Height"]}
+    problems.append(Problem(path, f"{f.name} {value!r:.60}: expected an object {{Width, Height}} of two UINTs"))
+    return None
+
+
+def _parse_scalar_union(f, value, path, problems):
+    """A DML_SCALAR_UNION as a number, read in its type field's DataType when the desc is checked (ParseDmlScalarUnion;
+    its object form, one member by name, is read the same way)."""
+    if isinstance(value, dict) and len(value) == 1:
+        (member, value), = value.items()
+        if member == "UInt16" and is_uint(value, 0xFFFF):  # FLOAT16 written as its bits
+            return float(np.uint16(value).view(np.float16))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    problems.append(Problem(path, f"{f.name} {value!r:.60}: expected a number"))
+    return None
+
+
 def _parse_scalar(f, value, path, problems, strict):
+    if f.kind in (UINT_ARRAY, INT_ARRAY):
+        return _parse_array(f, value, path, problems)
+    if f.kind == SIZE_2D:
+        return _parse_size_2d(f, value, path, problems)
+    if f.kind == SCALAR_UNION:
+        return _parse_scalar_union(f, value, path, problems)
     if f.kind == SCALE_BIAS:
         return _parse_scale_bias(value, path, problems, strict)
     if f.kind == ENUM:
@@ -295,10 +337,12 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
             unknown_field(desc_path, key, f"unknown field {key!r} for {OPERATOR_PREFIX}{name}; expected "
                                           f"{', '.join(fields)}", problems, notes)
     for f in fields.values():
-        count, array = desc.get(f.name), desc.get(f.counts)
-        if f.kind == COUNT and is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
-            problems.append(Problem(join_path(desc_path, f.name),
-                                    f"{f.name} {count}: must equal the number of {f.counts} ({len(array)})"))
+        count = desc.get(f.name)
+        for counted in f.counted if f.kind == COUNT else ():
+            array = desc.get(counted)
+            if is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
+                problems.append(Problem(join_path(desc_path, f.name),
+                                        f"{f.name} {count}: must equal the number of {counted} ({len(array)})"))
     for f in fields.values():
         field_path = join_path(desc_path, f.name)
         if f.name not in desc and f.kind == SCALE_BIAS:
@@ -382,16 +426,18 @@ def _type_problems(parsed, row, level, desc_path):
     problems = []
     for label, desc, kind in parsed.tensor_list():
         output = kind.startswith("output")
-        types = row.types_of_outputs if output else row.types
+        field = label.split("[")[0]
+        types = row.types_for(field, output)
         if desc.DataType not in types:
             where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType,
-                                                                                      output=output))
+                                                                                      output=output, field=field))
+            whose = (f" for {field}" if field in dict(row.tensor_types) else
+                     " for outputs" if types is not row.types else "")
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DataType",
                     f"DataType {desc.DataType} is not supported by {OPERATOR_PREFIX}{parsed.operator} at feature "
-                    f"level {level} (supported{' for outputs' if types is not row.types else ''}: "
-                    f"{', '.join(types)}); {where}",
+                    f"level {level} (supported{whose}: {', '.join(types)}); {where}",
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
@@ -409,12 +455,16 @@ def _type_problems(parsed, row, level, desc_path):
 
 def _consistency_problems(parsed, desc_path):
     """Same DataType everywhere (or, where the outputs have types of their own, among the inputs and among the
-    outputs); OWNED_BY_DML only on inputs; no output writing one element twice."""
+    outputs), but in an input whose type is its own (a gather's IndicesTensor); OWNED_BY_DML only on inputs; no output
+    writing one element twice."""
     problems = []
     items = parsed.tensor_list()
-    everywhere = operator(parsed.operator).same_type_everywhere
+    spec = operator(parsed.operator)
+    everywhere = spec.same_type_everywhere
     firsts = {}
     for label, desc, kind in items:
+        if label in spec.own_typed_inputs:
+            continue
         group = "all" if everywhere else kind.startswith("output")
         first_label, first = firsts.setdefault(group, (label, desc))
         if desc.DataType != first.DataType:

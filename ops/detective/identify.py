@@ -159,7 +159,7 @@ def _candidates(xs, ys, x_is_list, y_is_list, starts, sources):
     x_shapes, y_shapes = [x.shape for x in xs], [y.shape for y in ys]
     offsets = np.asarray(starts, dtype=np.int64)
     for op in _suspects(x_is_list, y_is_list):
-        for attrs in op.inferred(x_shapes, y_shapes, sources if y_is_list else sources[0]):
+        for attrs in op.inferred(x_shapes, y_shapes, sources if y_is_list else sources[0], ys):
             maps = op.index_map(x_shapes, **attrs)
             # Flat indices count through all the inputs: input i's element j is starts[i] + j.
             expected = [flat if len(xs) == 1 else offsets[which] + flat for which, flat in maps]
@@ -235,6 +235,10 @@ def _none_of():
 def _unmatched_note(report, ys, unmatched_total):
     first = report.offending[0]
     where = _where(ys, first["output"], first["index"])
+    if report.matches:  # a descriptor that writes values of its own (a constant pad's) where it reads nothing
+        return [f"y is x through {'; '.join(describe(m) for m in report.matches)}, which writes the "
+                f"{report.unmatched_count:,} values of y that are not x's itself (the first: y{where} = "
+                f"{first['value']!r})."]
     sentences = [f"{report.unmatched_count:,} of {unmatched_total:,} values of y are not values of x, so y is not a "
                  f"rearrangement of x; the first is y{where} = {first['value']!r}."]
     if report.near_matches:

@@ -34,6 +34,7 @@ FRAMEWORKS = ("numpy", "einops", "onnx", "pytorch", "tensorflow", "directml")
 _IMPORTS = {"numpy": ("import numpy as np",), "einops": ("from einops import rearrange",),
             "pytorch": ("import torch",), "tensorflow": ("import tensorflow as tf",)}
 _USES_NUMPY = re.compile(r"\bnp\.")
+_USES_EINOPS_REPEAT = re.compile(r"\brepeat\(")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,6 +134,8 @@ def _python(framework, shared):
     if form.lines is None:
         return shared.snippet(framework, "python", None, form.note)
     imports = _IMPORTS[framework]
+    if framework == "einops" and any(_USES_EINOPS_REPEAT.search(line) for line in form.lines):
+        imports = ("from einops import repeat",)  # a tile or a repeat: einops.repeat, not rearrange
     if any(_USES_NUMPY.search(line) for line in form.lines) and "import numpy as np" not in imports:
         imports = ("import numpy as np", *imports)
     return shared.snippet(framework, "python", shared.code(imports, form.lines), form.note)
@@ -188,7 +191,7 @@ def _graph_code(shared, form):
         "graph = helper.make_graph(",
         "    nodes,",
         f'    "{call.op.lower()}",',
-        f"    [{infos('x', shared.stored, [call.data_type] * len(shared.stored))}],",
+        f"    [{infos('x', shared.stored, call.input_types)}],",
         f"    [{infos('y', call.output_sizes, call.output_types)}],",
         "    initializer=initializers,",
         ")",

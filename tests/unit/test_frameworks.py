@@ -450,11 +450,12 @@ def test_every_registered_operator_runs_in_each_framework_or_says_why_not(name):
             ops.framework_snippets(name, [4])
         return
     pytest.importorskip("onnxruntime")
-    x = np.arange(4, dtype=np.uint8) * 37
+    data_type = "UINT8" if "UINT8" in spec.supported_types else spec.supported_types[0]  # UPSAMPLE_2D: floats only
+    x = (np.arange(4, dtype=np.uint8) * 37).astype(ops.numpy_dtype(data_type))
     # A call the operator takes: its identity where it has one, else x for each input (ELEMENT_WISE_BIT_COUNT).
     inputs, attrs = spec.identity_call(x, {}) or ([x] * spec.arity[0], {})
     sizes = [a.shape for a in inputs] if spec.arity[1] is None else inputs[0].shape
-    all_snippets = ops.framework_snippets(name, sizes, "UINT8", **attrs)
+    all_snippets = ops.framework_snippets(name, sizes, data_type, **attrs)
     assert [s.framework for s in all_snippets] == list(FRAMEWORKS)
     expected = ops.run(name, inputs, **attrs)
     for s in all_snippets:

@@ -82,10 +82,6 @@ class Movement(Operator):
         """The input index each output index reads, per axis (core.py), for an operator that works axis by axis."""
         raise NotImplementedError
 
-    def read_lines(self, input_shape, output_shape, lines):
-        """Attributes under which the operator reads `lines` (detective.py), none for one that is not axis by axis."""
-        return []
-
     def shape_problems(self, parsed, path):
         inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
         try:
@@ -219,7 +215,7 @@ class Slice1(Movement):
         return f"ONNX Slice (steps {list(attrs['window_strides'])})"
 
     def identity_call(self, x, attrs):
-        return [x], {"window_offsets": (0,), "window_sizes": (x.size,), "window_strides": (1,)}
+        return [x], {"window_offsets": (0,) * x.ndim, "window_sizes": x.shape, "window_strides": (1,) * x.ndim}
 
 
 # ---------------------------------------------------------------- PADDING1
@@ -335,7 +331,7 @@ class Padding1(Movement):
         return {**attrs, "padding_value": np.array(value).view(as_dtype).item()}
 
     def identity_call(self, x, attrs):
-        return [x], {"start_padding": (0,), "end_padding": (0,)}
+        return [x], {"start_padding": (0,) * x.ndim, "end_padding": (0,) * x.ndim}
 
 
 # ---------------------------------------------------------------- TILE
@@ -387,7 +383,7 @@ class Tile(Movement):
         return f"ONNX Tile (repeats {list(attrs['repeats'])})"
 
     def identity_call(self, x, attrs):
-        return [x], {"repeats": (1,)}
+        return [x], {"repeats": (1,) * x.ndim}
 
 
 # ---------------------------------------------------------------- REVERSE_SUBSEQUENCES
@@ -446,6 +442,8 @@ class ReverseSubsequences(Movement):
                           tensor_types=(("SequenceLengthsTensor", _LENGTH_TYPES),)))
     frameworks = ReverseForms()
     lesson, fixes, along_axis = teaching.REVERSE, reverse_fixes, True
+    # The detective takes one x to one y; a reversal's lengths are a second input it would have to invent.
+    inferred = Operator.inferred
 
     def output_shapes(self, input_shapes, attrs):
         shape = tuple(input_shapes[0])
@@ -504,7 +502,7 @@ class ReverseSubsequences(Movement):
                 "which DirectML reads in its own way)")
 
     def identity_call(self, x, attrs):
-        return [x, np.zeros(1, np.uint32)], {"axis": 0}  # lengths of 0 reverse nothing
+        return [x, np.zeros(lengths_shape(x.shape, 0), np.uint32)], {"axis": 0}  # lengths of 0 reverse nothing
 
 
 # ---------------------------------------------------------------- UPSAMPLE_2D

@@ -11,6 +11,7 @@ to x gets none: every operator of the family can leave x as it is, and saying so
 
 import numpy as np
 
+from ..base import SCALAR_UNION, SIZE_2D
 from . import core
 
 
@@ -95,19 +96,43 @@ def upsample_candidates(input_shape, output_shape, lines):
     return []
 
 
-def inferred(op, input_shapes, output_shapes, sources):
-    """The attributes `sources` suggests for `op` (one input, one output), none when y equals x."""
+def written_value(output, sources):
+    """The one value y holds wherever it holds nothing of x (a constant pad's value), or None when those cells
+    differ or there are none."""
+    written = np.ascontiguousarray(output[sources < 0])
+    if not written.size:
+        return None
+    bits = written.view(f"u{written.dtype.itemsize}")
+    return written[0].item() if (bits == bits[0]).all() else None
+
+
+def inferred(op, input_shapes, output_shapes, sources, outputs):
+    """The attributes `sources` (and, for a constant pad, the values y holds where it holds nothing of x) suggest
+    for `op` (one input, one output); none when y equals x."""
     if len(input_shapes) != 1 or len(output_shapes) != 1 or not isinstance(sources, np.ndarray):
         return []
     input_shape, output_shape = tuple(input_shapes[0]), tuple(output_shapes[0])
     if input_shape == output_shape and np.array_equal(sources.ravel(), np.arange(sources.size)):
         return []
     lines = _axis_lines(input_shape, sources)
-    return [] if lines is None else op.read_lines(input_shape, output_shape, lines)
+    if lines is None:
+        return []
+    found = op.read_lines(input_shape, output_shape, lines)
+    if (sources < 0).any():  # some values are written, not read: a constant pad's, the same everywhere
+        value = written_value(outputs[0], sources)
+        found = [] if value is None else [{**a, "padding_value": value} for a in found if a.get("mode") == "CONSTANT"]
+    return [op.canonical_attrs(a) for a in found]
+
+
+def _setting(field, value):
+    if isinstance(value, (tuple, list)) and field.kind == SIZE_2D:
+        return f"{{Width {value[0]}, Height {value[1]}}}"
+    return str(list(value)) if isinstance(value, (tuple, list)) else str(value)
 
 
 def describe(op, settings):
-    """A descriptor as identify reports it, in words: 'SLICE1 with InputWindowOffsets [0, 1], ...'."""
-    words = [f"{f.name} {list(v) if isinstance(v, (tuple, list)) else v}"
-             for f in op.scalar_fields() if (v := settings.get(f.name)) is not None]
-    return f"{op.name} with {', '.join(words)}"
+    """A descriptor as identify reports it, in words: 'SLICE1 with InputWindowOffsets [0, 1], ...'; a padding value
+    only where the mode writes it."""
+    shown = [f for f in op.scalar_fields() if settings.get(f.name) is not None
+             and not (f.kind == SCALAR_UNION and settings.get("PaddingMode") != "CONSTANT")]
+    return f"{op.name} with {', '.join(f'{f.name} {_setting(f, settings[f.name])}' for f in shown)}"

@@ -233,6 +233,13 @@ def _reverse_index_lines(call, lengths):
 
 
 class ReverseForms(Forms):
+    def checked(self, spec, input_sizes, data_type, settings):
+        """The call, the SequenceLengthsTensor's sizes implied when only the input's are given."""
+        sizes = [input_sizes] if input_sizes and not isinstance(input_sizes[0], (list, tuple)) else list(input_sizes)
+        if len(sizes) == 1 and isinstance(settings.get("axis"), int) and 0 <= settings["axis"] < len(sizes[0]):
+            sizes.append(tuple(1 if d == settings["axis"] else s for d, s in enumerate(sizes[0])))
+        return super().checked(spec, sizes, data_type, settings)
+
     conventions = {
         "numpy": "No subsequence reversal: a gather along Axis with DirectML's index.",
         "einops": "No reversal.",
