@@ -236,8 +236,9 @@ class Operator:
     onnx: str | None = None  # the ONNX operator ONNX Runtime's DirectML provider maps it to (SPEC section 8)
     core_name: str = ""  # the reference core's function (depth_to_space), a name ops.model_for also takes
     # Where a UINT8 byte axis can go when ONNX Runtime runs a type as bytes: "batch" (dimension N, which the
-    # operator never mixes), "last" (widens the last dimension), or None: the operator mixes an element's bytes
-    # (a shift carries bits from one byte into the next), so its elements may not run as bytes at all.
+    # operator never mixes), "last" (widens the last dimension), "new" (a dimension of its own after the last, which
+    # widened_attrs leaves alone), or None: the operator mixes an element's bytes (a shift carries bits from one byte
+    # into the next), so its elements may not run as bytes at all.
     byte_axis: str | None = "last"
     # The ONNX operator's attributes that make it this operator (BitShift's direction LEFT or RIGHT), as
     # (name, value) pairs: onnx_graph writes them and the ONNX model reader tells operators sharing an ONNX one apart.

@@ -107,6 +107,10 @@ def _encode(name, route, arrays, attrs):
     if spec.byte_axis == "batch":
         return [fold_bytes_into_batch(a) for a in arrays], attrs
     k = arrays[0].dtype.itemsize
+    if spec.byte_axis == "new":  # each element's bytes along an axis of their own, after the last
+        attrs = spec.reinterpreted_attrs(attrs, _data_dtype(name, arrays), route.dtype)
+        return ([np.ascontiguousarray(a).view(np.uint8).reshape(*a.shape, k) if d else a
+                 for a, d in zip(arrays, data)], spec.widened_attrs(attrs, k, arrays[0].ndim))
     widened = [np.ascontiguousarray(a).view(np.uint8) for a in arrays]
     return widened, spec.widened_attrs(attrs, k, arrays[0].ndim)
 
@@ -116,6 +120,8 @@ def _decode(name, route, outputs, dtype):
         return outputs
     if route.kind == "bytes" and operator(name).byte_axis == "batch":
         return [unfold_bytes_from_batch(y, dtype) for y in outputs]
+    if route.kind == "bytes" and operator(name).byte_axis == "new":
+        return [np.ascontiguousarray(y).view(dtype).reshape(y.shape[:-1]) for y in outputs]
     return [np.ascontiguousarray(y).view(dtype) for y in outputs]
 
 
@@ -269,6 +275,8 @@ def _describe_route(name, route, dtype, skipped):
     spec = operator(name)
     if spec.byte_axis == "batch":
         where = f"its {k}-byte axis folded into the batch dimension N, which {spec.onnx} never mixes"
+    elif spec.byte_axis == "new":
+        where = f"its {k} bytes along a new last dimension, which {spec.onnx} leaves as it is{spec.widening_note(k)}"
     else:
         where = f"its {k}-byte axis folded into the last dimension{spec.widening_note(k)}"
     return f"The {original} data ran reinterpreted as UINT8 bytes, {where}, and was reassembled bit for bit,{because}."

@@ -70,9 +70,10 @@ class Movement(Operator):
     give. All but REVERSE_SUBSEQUENCES work axis by axis (`axis_sources`); it works `along_axis` Axis instead."""
 
     along_axis = False
-    # ONNX Runtime runs Slice, Pad, Tile, ReverseSequence and Resize natively for every type each takes here, and no
-    # byte axis could travel through a window's stride or a pad's fold unmixed.
-    byte_axis = None
+    # A type ONNX Runtime has no kernel for (Pad's 16-bit integers), or one that changes its bits (its FLOAT16 Pad and
+    # Resize quiet signalling NaNs), runs as UINT8 bytes along a last axis of their own, which the call leaves alone:
+    # a window, pad or repeat of it that keeps it whole (widened_attrs).
+    byte_axis = "new"
     # Its teaching and what the layout detective asks of it: teaching.py (each operator's `lesson`), detective.py
     # (each operator's `read_lines`); its nearest fixes are each operator's, fixes.py.
     formula, question = teaching.formula, teaching.question
@@ -214,8 +215,14 @@ class Slice1(Movement):
     def onnx_text(self, attrs, input_count):
         return f"ONNX Slice (steps {list(attrs['window_strides'])})"
 
+    def widened_attrs(self, attrs, k, ndim):
+        return {**attrs, "window_offsets": attrs["window_offsets"] + (0,),
+                "window_sizes": attrs["window_sizes"] + (k,), "window_strides": attrs["window_strides"] + (1,),
+                "output_sizes": None if attrs["output_sizes"] is None else attrs["output_sizes"] + (k,)}
+
     def identity_call(self, x, attrs):
-        return [x], {"window_offsets": (0,) * x.ndim, "window_sizes": x.shape, "window_strides": (1,) * x.ndim}
+        return [x], self.canonical_attrs({"window_offsets": (0,) * x.ndim, "window_sizes": x.shape,
+                                          "window_strides": (1,) * x.ndim})
 
 
 # ---------------------------------------------------------------- PADDING1
@@ -325,13 +332,20 @@ class Padding1(Movement):
         mode = {"CONSTANT": "constant", "EDGE": "edge", "REFLECTION": "reflect"}[attrs["mode"]]
         return f"ONNX Pad (mode {mode})"
 
+    def widened_attrs(self, attrs, k, ndim):
+        return {**attrs, "start_padding": attrs["start_padding"] + (0,), "end_padding": attrs["end_padding"] + (0,)}
+
     def reinterpreted_attrs(self, attrs, dtype, as_dtype):
-        """The padding value with the same bits in `as_dtype` (a FLOAT16 1.5 padding UINT16 bit patterns is 0x3E00)."""
-        value = scalar_value(attrs["padding_value"], type_name(dtype), "PaddingValue")
-        return {**attrs, "padding_value": np.array(value).view(as_dtype).item()}
+        """The padding value with the same bits in `as_dtype`: a FLOAT16 1.5 padding UINT16 bit patterns is 0x3E00;
+        padding single bytes, a value whose bytes are all one byte (a pad writes one value)."""
+        value = np.array([scalar_value(attrs["padding_value"], type_name(dtype), "PaddingValue")]).view(as_dtype)
+        if attrs["mode"] == "CONSTANT" and len(set(value.tolist())) > 1:
+            raise DescriptorError(f"PaddingValue {attrs['padding_value']!r}: its bytes differ, so a pad of single "
+                                  "bytes cannot write it")
+        return {**attrs, "padding_value": value[0].item()}
 
     def identity_call(self, x, attrs):
-        return [x], {"start_padding": (0,) * x.ndim, "end_padding": (0,) * x.ndim}
+        return [x], self.canonical_attrs({"start_padding": (0,) * x.ndim, "end_padding": (0,) * x.ndim})
 
 
 # ---------------------------------------------------------------- TILE
@@ -382,8 +396,11 @@ class Tile(Movement):
     def onnx_text(self, attrs, input_count):
         return f"ONNX Tile (repeats {list(attrs['repeats'])})"
 
+    def widened_attrs(self, attrs, k, ndim):
+        return {**attrs, "repeats": attrs["repeats"] + (1,)}
+
     def identity_call(self, x, attrs):
-        return [x], {"repeats": (1,) * x.ndim}
+        return [x], self.canonical_attrs({"repeats": (1,) * x.ndim})
 
 
 # ---------------------------------------------------------------- REVERSE_SUBSEQUENCES
@@ -474,7 +491,7 @@ class ReverseSubsequences(Movement):
 
     def onnx_graph(self, attrs, shapes, dtype):
         """ONNX ReverseSequence reverses along one time axis of a [batch, time] pair: Axis moved last and every other
-        dimension folded into one batch, the lengths cast to INT64, and back."""
+        dimension folded into one batch, the lengths cast to INT64 and laid out alike, and back."""
         from onnx import helper, numpy_helper
 
         shape, axis = list(shapes[0]), attrs["axis"]
@@ -482,15 +499,23 @@ class ReverseSubsequences(Movement):
         moved = [shape[d] for d in order]
         batch = int(np.prod(moved[:-1]))
         back = [order.index(d) for d in range(len(shape))]
+        lengths = lengths_shape(shape, axis)
+        # Lengths with fewer dimensions than the data (its bytes along a last axis of their own, when it runs as
+        # UINT8) serve every byte of an element: one more axis of 1, then expanded over it.
+        widened = [*shapes[1], *[1] * (len(shape) - len(shapes[1]))]
         initializers = [numpy_helper.from_array(np.array([batch, shape[axis]], np.int64), "rows"),
                         numpy_helper.from_array(np.array([batch], np.int64), "batch"),
-                        numpy_helper.from_array(np.array(moved, np.int64), "moved")]
+                        numpy_helper.from_array(np.array(moved, np.int64), "moved"),
+                        numpy_helper.from_array(np.array(lengths, np.int64), "every_line"),
+                        numpy_helper.from_array(np.array(widened, np.int64), "lengths_widened")]
         nodes = [helper.make_node("Transpose", ["x0"], ["axis_last"], perm=order),
                  helper.make_node("Reshape", ["axis_last", "rows"], ["lines"]),
-                 helper.make_node("Transpose", ["x1"], ["lengths_last"], perm=order),
-                 helper.make_node("Reshape", ["lengths_last", "batch"], ["lengths_flat"]),
-                 helper.make_node("Cast", ["lengths_flat"], ["lengths"], to=helper.np_dtype_to_tensor_dtype(
+                 helper.make_node("Cast", ["x1"], ["lengths_int64"], to=helper.np_dtype_to_tensor_dtype(
                      np.dtype(np.int64))),
+                 helper.make_node("Reshape", ["lengths_int64", "lengths_widened"], ["lengths_as_data"]),
+                 helper.make_node("Expand", ["lengths_as_data", "every_line"], ["lengths_full"]),
+                 helper.make_node("Transpose", ["lengths_full"], ["lengths_last"], perm=order),
+                 helper.make_node("Reshape", ["lengths_last", "batch"], ["lengths"]),
                  helper.make_node("ReverseSequence", ["lines", "lengths"], ["reversed"], batch_axis=0, time_axis=1),
                  helper.make_node("Reshape", ["reversed", "moved"], ["reversed_moved"]),
                  helper.make_node("Transpose", ["reversed_moved"], ["y0"], perm=back)]
@@ -502,7 +527,8 @@ class ReverseSubsequences(Movement):
                 "which DirectML reads in its own way)")
 
     def identity_call(self, x, attrs):
-        return [x, np.zeros(lengths_shape(x.shape, 0), np.uint32)], {"axis": 0}  # lengths of 0 reverse nothing
+        # Lengths of 0 reverse nothing.
+        return [x, np.zeros(lengths_shape(x.shape, 0), np.uint32)], self.canonical_attrs({"axis": 0})
 
 
 # ---------------------------------------------------------------- UPSAMPLE_2D
@@ -572,7 +598,8 @@ class Upsample2D(Movement):
         from onnx import helper, numpy_helper
 
         width, height = attrs["scale_size"]
-        scales = np.array([1.0] * (len(shapes[0]) - 2) + [height, width], np.float32)
+        trailing = attrs.get("byte_axis", 0)  # a last axis of bytes, when the data runs as UINT8 (widened_attrs)
+        scales = np.array([1.0] * (len(shapes[0]) - 2 - trailing) + [height, width] + [1.0] * trailing, np.float32)
         # Output o reads floor(o / scale): ONNX Resize's asymmetric coordinates with nearest_mode floor.
         return ([helper.make_node("Resize", ["x0", "", "scales"], ["y0"], mode="nearest", nearest_mode="floor",
                                   coordinate_transformation_mode="asymmetric")],
@@ -582,8 +609,11 @@ class Upsample2D(Movement):
         width, height = attrs["scale_size"]
         return f"ONNX Resize (nearest, asymmetric coordinates, floor; scales {height} x {width})"
 
+    def widened_attrs(self, attrs, k, ndim):
+        return {**attrs, "byte_axis": 1}
+
     def identity_call(self, x, attrs):
-        return [x.reshape(1, 1, 1, x.size)], {"scale_size": (1, 1)}
+        return [x.reshape(1, 1, 1, x.size)], self.canonical_attrs({"scale_size": (1, 1)})
 
 
 SLICE1 = Slice1()
