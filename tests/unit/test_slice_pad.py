@@ -12,7 +12,6 @@ import subprocess
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
@@ -21,24 +20,12 @@ from ops import Call, DescriptorError
 from ops.descriptors.dxdispatch import run_model_detailed
 from ops.descriptors.export import cpp_snippet, model_for
 from ops.operators import slice_pad
-from ops.operators.slice_pad import core
 from ops.operators.slice_pad.examples import EXAMPLES
 from support.cpp import MOCK_HEADER
 from support.observed import PADDING_WIDE_AND_SIZE_ONE, REVERSE_PAST_THE_AXIS
-from support.specs import (
-    padding1_spec,
-    reverse_subsequences_spec,
-    slice1_spec,
-    tile_spec,
-    upsample_2d_spec,
-)
+from support.slice_pad_calls import calls, random_bits, spec_of
 
 FAMILY = [op.name for op in slice_pad.OPERATORS]
-
-
-def random_bits(rng, shape, data_type):
-    dtype = ops.numpy_dtype(data_type)
-    return rng.integers(0, 256, int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
 
 
 def same_bits(got, expected):
@@ -90,63 +77,8 @@ def test_the_page_s_clamped_length_is_not_what_directml_does():
 # ---------------------------------------------------------------- the core against plain loops
 
 
-@st.composite
-def calls(draw):
-    """(op, inputs, attrs) of any operator of the family, any type it takes, valid by construction."""
-    op = draw(st.sampled_from(FAMILY))
-    spec = ops.operator(op)
-    data_type = draw(st.sampled_from(spec.supported_types))
-    rank = draw(st.integers(*spec.dims))
-    # At most three axes longer than 1, so that outputs stay small enough for the plain loops.
-    long_axes = set(draw(st.lists(st.integers(0, rank - 1), max_size=3)))
-    shape = tuple(draw(st.integers(1, 4)) if d in long_axes else 1 for d in range(rank))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    x = random_bits(rng, shape, data_type)
-    if op == "SLICE1":
-        offsets = [draw(st.integers(0, n - 1)) for n in shape]
-        sizes = [draw(st.integers(1, n - o)) for n, o in zip(shape, offsets)]
-        strides = [draw(st.integers(1, 3)) * draw(st.sampled_from([1, -1])) for _ in shape]
-        outputs = [draw(st.integers(1, core.slice_copied(s, t))) for s, t in zip(sizes, strides)]
-        return op, [x], {"window_offsets": offsets, "window_sizes": sizes, "window_strides": strides,
-                         "output_sizes": outputs}
-    if op == "PADDING1":
-        mode = draw(st.sampled_from(core.PADDING_MODES))
-        pads = [(draw(st.integers(0, 9)), draw(st.integers(0, 9))) if d in long_axes else (0, 0)
-                for d in range(rank)]
-        value = draw(st.integers(0, 127)) if data_type not in ("FLOAT32", "FLOAT16", "FLOAT64") else \
-            draw(st.floats(allow_nan=False, width=16))
-        return op, [x], {"mode": mode, "padding_value": value, "start_padding": [a for a, _ in pads],
-                         "end_padding": [b for _, b in pads]}
-    if op == "TILE":
-        return op, [x], {"repeats": [draw(st.integers(1, 3)) if d in long_axes else 1 for d in range(rank)]}
-    if op == "UPSAMPLE_2D":
-        return op, [x], {"scale_size": (draw(st.integers(1, 3)), draw(st.integers(1, 3)))}
-    axis = draw(st.integers(0, rank - 1))
-    lengths_type = draw(st.sampled_from(["UINT32", "UINT64"]))
-    lengths = random_bits(rng, slice_pad.lengths_shape(shape, axis), lengths_type)
-    if draw(st.booleans()):  # mostly within the axis, some past it; else any bits at all
-        lengths = lengths % lengths.dtype.type(shape[axis] + 3)
-    return op, [x, lengths], {"axis": axis}
-
-
-def spec_of(op, inputs, attrs):
-    x = inputs[0]
-    if op == "SLICE1":
-        return slice1_spec(x, attrs["window_offsets"], attrs["window_sizes"], attrs["window_strides"],
-                           attrs["output_sizes"])
-    if op == "PADDING1":
-        value = ops.numpy_dtype(ops.type_name(x.dtype)).type(attrs["padding_value"])
-        return padding1_spec(x, attrs["mode"], attrs["start_padding"], attrs["end_padding"], value)
-    if op == "TILE":
-        return tile_spec(x, attrs["repeats"])
-    if op == "UPSAMPLE_2D":
-        width, height = attrs["scale_size"]
-        return upsample_2d_spec(x, height, width)
-    return reverse_subsequences_spec(x, inputs[1], attrs["axis"])
-
-
 @settings(max_examples=300, deadline=None)
-@given(calls())
+@given(calls(FAMILY))
 def test_the_core_is_the_plain_loop_spec(case):
     op, inputs, attrs = case
     [got] = ops.run(op, inputs, **attrs)
@@ -154,7 +86,7 @@ def test_the_core_is_the_plain_loop_spec(case):
 
 
 @settings(max_examples=100, deadline=None)
-@given(calls())
+@given(calls(FAMILY))
 def test_the_index_map_is_the_operator_run_on_indices(case):
     op, inputs, attrs = case
     spec = ops.operator(op)
@@ -203,7 +135,7 @@ def onnx_can_twin(op, inputs, attrs):
 
 
 @settings(max_examples=120, deadline=None)
-@given(calls())
+@given(calls(FAMILY))
 def test_onnx_reference_computes_the_same_where_onnx_has_a_twin(case):
     op, inputs, attrs = case
     if not onnx_can_twin(op, inputs, attrs) or inputs[0].dtype == np.float16 and op == "UPSAMPLE_2D":

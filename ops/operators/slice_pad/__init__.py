@@ -44,6 +44,7 @@ from ..base import (
     support_rows,
 )
 from . import core, detective, teaching
+from .examples import EXAMPLES
 from .fixes import padding_fixes, reverse_fixes, slice_fixes, tile_fixes, upsample_fixes
 from .frameworks import PaddingForms, ReverseForms, SliceForms, TileForms, UpsampleForms
 
@@ -78,6 +79,11 @@ class Movement(Operator):
     # (each operator's `read_lines`); its nearest fixes are each operator's, fixes.py.
     formula, question = teaching.formula, teaching.question
     inferred, describe = detective.inferred, detective.describe
+
+    @property
+    def examples(self):
+        """Its API page's worked examples (examples.py): what an operator page opens as presets."""
+        return tuple(e for e in EXAMPLES if e.op == self.name)
 
     def axis_sources(self, call):
         """The input index each output index reads, per axis (core.py), for an operator that works axis by axis."""
