@@ -138,14 +138,14 @@ def _parse_scale_bias(value, path, problems, strict):
 
 def _parse_array(f, value, path, problems):
     """A UINT_ARRAY or INT_ARRAY field: a JSON array of integers that fit (DxDispatch's ParseUInt32ArrayField,
-    ParseInt32ArrayField), as a tuple."""
+    ParseInt32ArrayField), kept as the list it is."""
     low, high = (-(2**31), 2**31 - 1) if f.kind == INT_ARRAY else (0, UINT32_MAX)
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
                                               for v in value):
         kind = "INT" if f.kind == INT_ARRAY else "UINT"
         problems.append(Problem(path, f"{f.name} {value!r:.60}: must be an array of {kind}s ({low} to {high})"))
         return None
-    return tuple(value)
+    return list(value)
 
 
 def _parse_size_2d(f, value, path, problems):

@@ -341,7 +341,7 @@ def test_the_cpp_export_writes_arrays_sizes_and_scalar_unions():
     assert "const INT inputWindowStrides[4] = {1, 1, 2, 2};" in code
     inputs, attrs = call_inputs("UPSAMPLE_2D")
     code = cpp_snippet(model_for("UPSAMPLE_2D", inputs, **attrs)["dispatchables"]["upsample_2d"])
-    assert "upsample2dDesc.ScaleSize = {3, 2};  // Width, Height" in code
+    assert "upsample2dDesc.ScaleSize = DML_SIZE_2D{3, 2};" in code  # Width, Height
 
 
 VALIDATION = [

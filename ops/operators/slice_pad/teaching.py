@@ -219,6 +219,8 @@ def question(op, quiz, rng, kind):
         cell = random_index(rng, out_shape)
         found = formula(op, call, cell, "output", **given)
         mistakes = tuple(m if m is not None else () for m in op.lesson.mistaken_sources(op, call, cell, given))
+        if not op.along_axis and any((s < 0).any() for s in op.axis_sources(call)):
+            mistakes += ((),)  # a constant pad's value, for a cell that holds an input element (or is the answer)
         prompt = f"{_describe(op, call)}: which input element does output {index_text(cell)} hold?"
         return QuestionDraft(kind, prompt, found.source, mistakes, lambda: random_index(rng, shape),
                              _text("InputTensor"), tuple(found.lines()), cell, found.source, cell)
