@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import DTypeLike
 
@@ -81,14 +83,15 @@ def unsigned_of_width(itemsize):
 
 def scalar_value(value, data_type, field):
     """`value` (a Python or numpy number) as a numpy scalar of `data_type`, as a DML_SCALAR_UNION of that type holds
-    it: an integer type takes an integer in its range; a float type any real number, rounded to nearest (ties to
-    even) and past the type's range an infinity, as numpy converts (and DxDispatch reads a JSON number)."""
+    it: an integer type takes an integer in its range; a float type a number within its range, an infinity or NaN,
+    rounded to nearest (ties to even) as numpy converts it (and DxDispatch reads a JSON number)."""
     dtype = numpy_dtype(data_type)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise DescriptorError(f"{field} {value!r:.40}: must be a number")
     if dtype.kind == "f":
-        with np.errstate(over="ignore"):
-            return dtype.type(value)
+        if math.isfinite(float(value)) and abs(float(value)) > float(np.finfo(dtype).max):
+            raise DescriptorError(f"{field} {value!r}: beyond {type_name(dtype)}'s range (±{np.finfo(dtype).max})")
+        return dtype.type(value)
     if isinstance(value, (float, np.floating)) and not float(value).is_integer():
         raise DescriptorError(f"{field} {value!r}: a {type_name(dtype)} holds integers only")
     info = np.iinfo(dtype)

@@ -266,11 +266,14 @@ def test_a_padding_value_the_type_cannot_hold_is_refused(data_type, value, messa
         ops.run("PADDING1", [x], start_padding=(1,), end_padding=(1,), padding_value=value)
 
 
-def test_a_float_padding_value_rounds_to_the_type():
+def test_a_float_padding_value_rounds_to_the_type_within_its_range():
     [got] = ops.run("PADDING1", [np.zeros(1, np.float16)], start_padding=(1,), end_padding=(0,), padding_value=0.1)
     assert got.view(np.uint16)[0] == np.float16(0.1).view(np.uint16)  # 0x2E66, to nearest
-    [got] = ops.run("PADDING1", [np.zeros(1, np.float16)], start_padding=(1,), end_padding=(0,), padding_value=1e6)
-    assert got[0] == np.inf
+    with pytest.raises(DescriptorError, match=r"PaddingValue 1000000.0: beyond FLOAT16's range"):
+        ops.run("PADDING1", [np.zeros(1, np.float16)], start_padding=(1,), end_padding=(0,), padding_value=1e6)
+    [got] = ops.run("PADDING1", [np.zeros(1, np.float16)], start_padding=(1,), end_padding=(0,),
+                    padding_value=-float("inf"))
+    assert got[0] == -np.inf
 
 
 def test_reverse_refuses_lengths_of_another_shape_or_type():
