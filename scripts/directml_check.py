@@ -46,6 +46,7 @@ class Case:
     label: str
     shapes: tuple
     attrs: dict
+    given: tuple = ()  # (input number, array): inputs of types of their own, given as they are (lengths)
 
 
 # A few settings per operator: the seeds' shapes, both orders, uneven splits, 1-D and 4-D.
@@ -72,6 +73,20 @@ CASES = (
     Case("ELEMENT_WISE_IDENTITY", "broadcast a row", (), {"preset": "broadcast a row"}),
     Case("ELEMENT_WISE_IDENTITY", "pad by 1", (), {"preset": "pad by 1"}),
     Case("ELEMENT_WISE_IDENTITY", "window of a larger buffer", (), {"preset": "window of a larger buffer"}),
+    Case("SLICE1", "{1,1,4,4} page example 2 (negative stride)", ((1, 1, 4, 4),),
+         {"window_offsets": [0, 0, 0, 1], "window_sizes": [1, 1, 4, 3], "window_strides": [1, 1, -2, 2]}),
+    Case("SLICE1", "{2,3,5} strides 1,-1,-2", ((2, 3, 5),),
+         {"window_offsets": [0, 1, 0], "window_sizes": [2, 2, 5], "window_strides": [1, -1, -2]}),
+    Case("PADDING1", "{2,3,4} CONSTANT 0", ((2, 3, 4),),
+         {"mode": "CONSTANT", "start_padding": [1, 0, 2], "end_padding": [0, 2, 1]}),
+    Case("PADDING1", "{2,3,4} EDGE", ((2, 3, 4),),
+         {"mode": "EDGE", "start_padding": [1, 0, 5], "end_padding": [0, 4, 1]}),
+    Case("PADDING1", "{2,3,4} REFLECTION", ((2, 3, 4),),
+         {"mode": "REFLECTION", "start_padding": [1, 0, 3], "end_padding": [0, 2, 1]}),
+    Case("TILE", "{2,3,2} repeats 2,1,3", ((2, 3, 2),), {"repeats": [2, 1, 3]}),
+    Case("REVERSE_SUBSEQUENCES", "{2,3,4} axis 1, lengths 0..3", ((2, 3, 4),), {"axis": 1},
+         ((1, np.array([[[0, 3, 2, 1]], [[3, 1, 2, 0]]], np.uint32)),)),
+    Case("UPSAMPLE_2D", "{1,2,3,4} scale 3 x 2", ((1, 2, 3, 4),), {"scale_size": [2, 3]}),
 )
 
 
@@ -89,7 +104,10 @@ def _call(case, data_type, seed):
         source, _ = identity_descs(input_desc, output_desc)
         return [_random(rng, data_type, (source.buffer_elements,))], {"input_desc": input_desc,
                                                                       "output_desc": output_desc}
-    return [_random(rng, data_type, shape) for shape in case.shapes], case.attrs
+    inputs = [_random(rng, data_type, shape) for shape in case.shapes]
+    for number, array in case.given:
+        inputs.insert(number, array)
+    return inputs, case.attrs
 
 
 # ---------------------------------------------------------------- what machine this is

@@ -68,3 +68,9 @@ SCALAR_UNION_READS = [
     ("FLOAT32", bytes.fromhex("0100807faaaaaaaa"), 0x7F800001),
     ("UINT32", bytes.fromhex("feffffff01010101"), 0xFFFFFFFE),
 ]
+
+# UPSAMPLE_2D (NEAREST_NEIGHBOR, ScaleSize {1, 1}) on FLOAT16 bit patterns, as DirectML 1.13 wrote them: (element,
+# written). Signalling NaNs arrive quiet, sign and payload kept; quiet NaNs, infinities, -0.0, subnormals and numbers
+# keep every bit. FLOAT32 keeps signalling NaNs (docs/directml.md).
+UPSAMPLE_FLOAT16_NANS = [(0x7C01, 0x7E01), (0xFC01, 0xFE01), (0x7DFF, 0x7FFF), (0x7E05, 0x7E05), (0xFE00, 0xFE00),
+                         (0x7C00, 0x7C00), (0x8000, 0x8000), (0x0001, 0x0001), (0x03FF, 0x03FF), (0x3E00, 0x3E00)]

@@ -149,9 +149,15 @@ def reverse_subsequences_spec(x, lengths, axis):
 
 
 def upsample_2d_spec(x, height_scale, width_scale):
-    """NEAREST_NEIGHBOR with whole scales: output (h, w) reads input (h div scale, w div scale)."""
+    """NEAREST_NEIGHBOR with whole scales: output (h, w) reads input (h div scale, w div scale); a FLOAT16 signalling
+    NaN (exponent all ones, mantissa not 0, its top bit clear) gets that top bit set, as DirectML 1.13 writes it."""
     shape = (*x.shape[:-2], x.shape[-2] * height_scale, x.shape[-1] * width_scale)
     out = np.empty(shape, dtype=x.dtype)
     for o in _every_index(shape):
         out[o] = x[(*o[:-2], o[-2] // height_scale, o[-1] // width_scale)]
+    if x.dtype == np.float16:
+        bits = out.view(np.uint16).reshape(-1)
+        for i, b in enumerate(bits.tolist()):
+            if b & 0x7C00 == 0x7C00 and b & 0x03FF and not b & 0x0200:
+                bits[i] = b | 0x0200
     return out

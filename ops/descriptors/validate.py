@@ -240,11 +240,14 @@ def _registered(value, strict):
 
 
 def modelled_operator(dispatchable, strict=False):
-    """The registered operator a dispatchable names (the core computes it), else None."""
+    """The registered operator a dispatchable names, if the core computes it with these fields (Operator.models),
+    else None."""
     if not isinstance(dispatchable, dict):
         return None
     key = _key(dispatchable, "type")
-    return _registered(dispatchable[key], strict) if key is not None else None
+    name = _registered(dispatchable[key], strict) if key is not None else None
+    desc = dispatchable.get(_key(dispatchable, "desc") or "desc")
+    return name if name is None or operator(name).models(desc if isinstance(desc, dict) else {}) else None
 
 
 def _operator(dispatchable, path, problems, strict):

@@ -387,6 +387,12 @@ class Operator:
             check_element_count(shape, "OutputTensor Sizes")
         return self.compute(inputs, attrs)
 
+    def models(self, desc: Mapping[str, Any]) -> bool:
+        """Whether the core computes a dispatchable of this operator whose desc fields are `desc` (its JSON, as
+        written); one it does not (UPSAMPLE_2D's LINEAR mode, which averages) is DirectML's alone, as an operator the
+        registry lacks is."""
+        return True
+
     def check_data_type(self, data_type: str, attrs: dict[str, Any]) -> None:
         """DescriptorError for attributes the call's data type cannot hold (a padding value of 300 in UINT8)."""
 
@@ -486,7 +492,9 @@ class Operator:
 
     def desc_attrs(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
         """The attributes that are fields of the descriptor (SPLIT's sizes live in its output descs instead)."""
-        return {f.attribute: attrs[f.attribute] for f in self.scalar_fields() if f.attribute}
+        defaults = {a.name: a.default for a in self.attributes if a.default is not REQUIRED}
+        return {f.attribute: attrs.get(f.attribute, defaults.get(f.attribute)) for f in self.scalar_fields()
+                if f.attribute}
 
     def attrs_of(self, parsed: ParsedDispatchable) -> dict[str, Any]:
         """The core's attributes for a parsed descriptor, canonical: each field's value under its attribute name, and

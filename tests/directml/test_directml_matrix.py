@@ -1,6 +1,8 @@
 """The DirectML matrix in CI: every operator x setting x 11 types (both orders and BlockSize 2-4; even and uneven splits
 on every axis; joins of 2-4 inputs; 1 to 8 dimensions where the operator allows them, for every operator of the
-bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias), arbitrary bytes led by NaN
+bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias; slices with negative strides and
+tiles in 1 to 8 dimensions, every padding mode with wide pads and size-1 dimensions, reversals along every axis with
+lengths of both types, arbitrary and within the axis, and upsamples in 4 and 5 dimensions), arbitrary bytes led by NaN
 payloads, -0.0 and subnormals, each cross-checked on DirectML itself against the core
 (ops.runtime.directml_check.matrix_cells; docs/directml_matrix.md is the same run, written out).
 
@@ -39,6 +41,11 @@ def test_the_matrix_covers_every_operator_type_and_setting(cells):
     assert any("even" in s for s in by_op("SPLIT")) and any("uneven" in s for s in by_op("SPLIT"))
     assert {s.split(" inputs")[0] for s in by_op("JOIN") if " inputs on axis" in s} == {"2", "3", "4"}
     assert sum("ScaleBias" in s for s in by_op("ELEMENT_WISE_IDENTITY")) == 2
+    for name in ("SLICE1", "TILE"):
+        assert {s.split("-D")[0] for s in by_op(name)} == {str(d) for d in range(1, 9)}
+    assert {s.split(",")[0] for s in by_op("PADDING1")} == {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"}
+    assert len(by_op("REVERSE_SUBSEQUENCES")) == 16  # 4 axes x 2 lengths types x arbitrary or within the axis
+    assert len(by_op("UPSAMPLE_2D")) == 2
 
 
 def test_no_cell_differs(cells):
@@ -61,13 +68,17 @@ def test_directml_refuses_only_float64_and_says_the_device_does_not_support_it(c
         assert "shaderDenormPreserveFloat64" in cell.report.note
 
 
-def test_both_refuse_scale_bias_on_64_bit_types_and_shifts_of_what_is_not_unsigned(cells):
+def test_both_refuse_scale_bias_on_64_bit_types_shifts_of_what_is_not_unsigned_and_types_no_table_lists(cells):
     both = {(c.op, c.setting, c.data_type) for c in cells if c.outcome == BOTH_REFUSE}
     scaled = {c.setting for c in cells if "ScaleBias" in c.setting}
     shifts = {(c.op, c.setting) for c in cells if c.op in SHIFTS}
     signed_or_float = set(ops.DML_TYPES) - {"UINT8", "UINT16", "UINT32", "UINT64"}
+    # TILE's tables list no FLOAT64, UPSAMPLE_2D's FLOAT32 and FLOAT16 alone.
+    unlisted = {(c.op, c.setting, c.data_type) for c in cells if c.data_type not in ops.operator(c.op).supported_types
+                and c.op in ("TILE", "UPSAMPLE_2D")}
+    assert {t for _, _, t in unlisted} == set(ops.DML_TYPES) - {"FLOAT32", "FLOAT16"}
     assert both == ({("ELEMENT_WISE_IDENTITY", s, t) for s in scaled for t in SIXTY_FOUR_BIT}
-                    | {(op, s, t) for op, s in shifts for t in signed_or_float})
+                    | {(op, s, t) for op, s in shifts for t in signed_or_float} | unlisted)
     shift_cells = [c for c in cells if (c.op, c.setting, c.data_type) in both and c.op in SHIFTS]
     assert all(c.text.startswith("both refuse: CreateOperator E_INVALIDARG") for c in shift_cells)
 

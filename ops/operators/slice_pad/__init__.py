@@ -554,7 +554,8 @@ def _interpolation_mode(value):
     mode = INTERPOLATION_MODE.name(value, "InterpolationMode")
     if mode == "LINEAR":
         raise DescriptorError("InterpolationMode LINEAR: averages neighbouring elements into new values; the core "
-                              "models UPSAMPLE_2D's NEAREST_NEIGHBOR mode, which copies them")
+                              "models UPSAMPLE_2D's NEAREST_NEIGHBOR mode, which copies them (DirectML itself runs "
+                              "LINEAR: ops.run_model(model, runtime=\"directml\"))")
     return mode
 
 
@@ -617,6 +618,13 @@ class Upsample2D(Movement):
 
     def widened_attrs(self, attrs, k, ndim):
         return {**attrs, "byte_axis": 1}
+
+    def models(self, desc):
+        """LINEAR mode averages, which the core does not model: such a dispatchable is DirectML's alone."""
+        try:
+            return INTERPOLATION_MODE.name(desc.get("InterpolationMode", "NEAREST_NEIGHBOR")) != "LINEAR"
+        except DescriptorError:
+            return True  # the registry's validation names what is wrong with it
 
     def identity_call(self, x, attrs):
         return [x.reshape(1, 1, 1, x.size)], self.canonical_attrs({"scale_size": (1, 1)})

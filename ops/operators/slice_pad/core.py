@@ -13,7 +13,9 @@ length. The index arrays are the operators' definitions, the same ones the teach
   2(n - 1)); SYMMETRIC folds repeating them (period 2n). Pads wider than the input fold again, periodically, as the
   page says. Where the page is silent DirectML 1.13 decides (docs/directml.md, "Slice, pad and tile"): REFLECTION of
   a size-1 dimension repeats its one element.
-- TILE: o -> o mod n. UPSAMPLE_2D in NEAREST_NEIGHBOR mode: o -> o div scale along the last two axes.
+- TILE: o -> o mod n. UPSAMPLE_2D in NEAREST_NEIGHBOR mode: o -> o div scale along the last two axes; the one
+  operator here that does not copy every bit: DirectML 1.13 writes a FLOAT16 signalling NaN quiet (0x7C01 as 0x7E01),
+  and the core does too.
 - REVERSE_SUBSEQUENCES: along Axis, i -> L - 1 - i for i < L, else i, where L is the subsequence's length. Its page
   says lengths past the axis behave as if clamped to it; DirectML 1.13 does otherwise, and the core does what
   DirectML does (docs/directml.md): it reads a UINT64 length's low 32 bits, and clamps the index it reads to n - 1
@@ -104,5 +106,18 @@ def reverse_subsequences(x, lengths, axis):
 
 
 def upsample_2d(x, height_scale, width_scale):
-    """NEAREST_NEIGHBOR: each element repeated over a height_scale x width_scale block of the last two axes."""
-    return np.repeat(np.repeat(x, height_scale, axis=-2), width_scale, axis=-1)
+    """NEAREST_NEIGHBOR: each element repeated over a height_scale x width_scale block of the last two axes; a FLOAT16
+    signalling NaN arrives quiet, as DirectML 1.13 writes it (its FLOAT32 keeps every bit)."""
+    out = np.repeat(np.repeat(x, height_scale, axis=-2), width_scale, axis=-1)
+    return quieted_float16(out) if out.dtype == np.float16 else out
+
+
+FLOAT16_EXPONENT, FLOAT16_MANTISSA, FLOAT16_QUIET = 0x7C00, 0x03FF, 0x0200
+
+
+def quieted_float16(x):
+    """FLOAT16 bits with each signalling NaN made quiet (its quiet bit set; sign and payload kept)."""
+    bits = x.view(np.uint16)
+    signalling = ((bits & FLOAT16_EXPONENT) == FLOAT16_EXPONENT) & ((bits & FLOAT16_MANTISSA) != 0) & \
+        ((bits & FLOAT16_QUIET) == 0)
+    return np.where(signalling, bits | np.uint16(FLOAT16_QUIET), bits).view(np.float16)
