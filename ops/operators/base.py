@@ -404,6 +404,8 @@ class Operator:
         attrs = self.canonical_attrs(attrs)
         shapes = [check_sizes(s, f"{label} Sizes", self.dims) for s, label in
                   zip(input_shapes, self.input_labels(len(input_shapes)))]
+        for shape in self.output_shapes(shapes, attrs):  # the cap holds before the map is allocated
+            check_element_count(shape, "OutputTensor Sizes")
         flats = self.compute([np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes], attrs)
         if len(shapes) == 1:  # every element comes from input 0: no need to run the operator a second time
             return [(np.zeros(flat.shape, dtype=np.int64), flat) for flat in flats]

@@ -310,6 +310,8 @@ def test_absurd_sizes_are_refused_before_anything_is_allocated(op, attrs):
         ops.run(op, [x], **attrs)
     with pytest.raises(DescriptorError, match="OutputTensor Sizes|UINT"):
         Call.of(op, [shape], **attrs)
+    with pytest.raises(DescriptorError, match="OutputTensor Sizes|UINT"):
+        ops.operator(op).index_map([shape], **attrs)
 
 
 # ---------------------------------------------------------------- descriptors, DxDispatch and C++
