@@ -85,6 +85,8 @@ def _title(spec, call):
     parts = [spec.name]
     for attribute in spec.attributes:
         value = call.attr(attribute.name)
+        if value is None:  # an attribute left to its default of nothing (SLICE1's output sizes: all it yields)
+            continue
         field = next((f for f in spec.fields if f.attribute == attribute.name), None)
         short = field.enum.short(value) if field and field.enum else ""
         parts.append(f"{attribute.label} {list(value) if isinstance(value, tuple) else value}"

@@ -90,13 +90,14 @@ class Movement(Operator):
         raise NotImplementedError
 
     def shape_problems(self, parsed, path):
+        if any(parsed.scalars.get(f.name) is None for f in self.scalar_fields() if f.attribute):
+            return []  # a field that did not parse is named already
         inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
         try:
             attrs = self.attrs_of(parsed)
             expected = self.output_shapes([d.Sizes for d in inputs], attrs)
-        except (DescriptorError, KeyError, TypeError) as error:
-            message = str(error).strip("'")
-            return [Problem(_problem_path(path, message), message)]
+        except DescriptorError as error:
+            return [Problem(_problem_path(path, str(error)), str(error))]
         out = parsed.tensors["OutputTensor"]
         if tuple(out.Sizes) == tuple(expected[0]):
             return []
@@ -108,9 +109,6 @@ class Movement(Operator):
         value, which comes from no input element."""
         [(which, flat)] = super().index_map(input_shapes, **attrs)
         return [(np.where(flat < 0, -1, which), flat)]
-
-    def onnx_text(self, attrs, input_count):
-        return f"ONNX {self.onnx}"
 
 
 # ---------------------------------------------------------------- SLICE1
