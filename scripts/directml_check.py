@@ -46,7 +46,7 @@ class Case:
     label: str
     shapes: tuple
     attrs: dict
-    given: tuple = ()  # (input number, array): inputs of types of their own, given as they are (lengths)
+    given: tuple = ()  # (input position, numpy type, values) of inputs given rather than random: indices in range
 
 
 # A few settings per operator: the seeds' shapes, both orders, uneven splits, 1-D and 4-D.
@@ -84,8 +84,8 @@ CASES = (
     Case("PADDING1", "{2,3,4} REFLECTION", ((2, 3, 4),),
          {"mode": "REFLECTION", "start_padding": [1, 0, 3], "end_padding": [0, 2, 1]}),
     Case("TILE", "{2,3,2} repeats 2,1,3", ((2, 3, 2),), {"repeats": [2, 1, 3]}),
-    Case("REVERSE_SUBSEQUENCES", "{2,3,4} axis 1, lengths 0..3", ((2, 3, 4),), {"axis": 1},
-         ((1, np.array([[[0, 3, 2, 1]], [[3, 1, 2, 0]]], np.uint32)),)),
+    Case("REVERSE_SUBSEQUENCES", "{2,3,4} axis 1, lengths 0..3", ((2, 3, 4), (2, 1, 4)), {"axis": 1},
+         ((1, "uint32", [0, 3, 2, 1, 3, 1, 2, 0]),)),
     Case("UPSAMPLE_2D", "{1,2,3,4} scale 3 x 2", ((1, 2, 3, 4),), {"scale_size": [2, 3]}),
 )
 
@@ -105,8 +105,8 @@ def _call(case, data_type, seed):
         return [_random(rng, data_type, (source.buffer_elements,))], {"input_desc": input_desc,
                                                                       "output_desc": output_desc}
     inputs = [_random(rng, data_type, shape) for shape in case.shapes]
-    for number, array in case.given:
-        inputs.insert(number, array)
+    for position, index_type, values in case.given:
+        inputs[position] = np.array(values, index_type).reshape(case.shapes[position])
     return inputs, case.attrs
 
 
