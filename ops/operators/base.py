@@ -308,8 +308,7 @@ class Operator:
 
     def input_types(self, data_type: str, count: int, attrs: Mapping[str, Any]) -> list[str]:
         """Each input's DataType: the call's data type, or for an input with a type of its own its attribute's."""
-        fields = {f.name: f for f in self.fields}
-        return [attrs.get(fields[label].attribute, data_type) if label in self.own_typed_inputs else data_type
+        return [attrs.get(self.field(label).attribute, data_type) if label in self.own_typed_inputs else data_type
                 for label in self.input_labels(count)]
 
     def input_labels(self, count: int) -> list[str]:
@@ -373,8 +372,7 @@ class Operator:
 
     def attrs_with_input_types(self, inputs: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> dict[str, Any]:
         """`attrs` with each input that has a type of its own giving its attribute that type: the arrays decide."""
-        fields = {f.name: f for f in self.fields}
-        return {**attrs, **{fields[label].attribute: type_name(array.dtype)
+        return {**attrs, **{self.field(label).attribute: type_name(array.dtype)
                             for label, array in zip(self.input_labels(len(inputs)), inputs)
                             if label in self.own_typed_inputs}}
 
@@ -506,8 +504,9 @@ class Operator:
 
     def call_of(self, parsed: ParsedDispatchable) -> Call:
         """The Call a parsed, valid descriptor makes."""
-        inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
-        return Call.of(self.name, [d.Sizes for d in inputs], inputs[0].DataType, **self.attrs_of(parsed))
+        inputs = [(label, desc) for label, desc, kind in parsed.tensor_list() if kind.startswith("input")]
+        data_type = next(desc.DataType for label, desc in inputs if label not in self.own_typed_inputs)
+        return Call.of(self.name, [d.Sizes for _, d in inputs], data_type, **self.attrs_of(parsed))
 
     # ------------------------------------------------------------ ONNX (the cross-check on ONNX Runtime)
 
