@@ -152,6 +152,8 @@ def test_onnx_reference_computes_the_same_where_onnx_has_a_twin(case):
     op, inputs, attrs = case
     if not onnx_can_twin(op, inputs, attrs) or inputs[0].dtype == np.float16 and op == "UPSAMPLE_2D":
         return
+    if op == "UPSAMPLE_2D":  # onnx.reference's Resize weighs neighbours by 0 and 1, so a NaN leaks into them
+        inputs = [np.where(np.isfinite(inputs[0]), inputs[0], 0).astype(inputs[0].dtype)]
     [got] = ops.run(op, inputs, **attrs)
     assert same_bits(got, onnx_reference(op, inputs, attrs))
 
