@@ -409,8 +409,9 @@ class Operator:
 
     def call_of(self, parsed: ParsedDispatchable) -> Call:
         """The Call a parsed, valid descriptor makes."""
-        inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
-        return Call.of(self.name, [d.Sizes for d in inputs], inputs[0].DataType, **self.attrs_of(parsed))
+        inputs = [(label, desc) for label, desc, kind in parsed.tensor_list() if kind.startswith("input")]
+        data_type = next(desc.DataType for label, desc in inputs if label not in self.own_typed_inputs)
+        return Call.of(self.name, [d.Sizes for _, d in inputs], data_type, **self.attrs_of(parsed))
 
     # ------------------------------------------------------------ ONNX (the cross-check on ONNX Runtime)
 

@@ -95,7 +95,7 @@ def run_operator(name, inputs, attrs, expected):
         desc = packed_desc(e.shape, e.dtype)
         outputs.append((desc, bytes(desc.TotalTensorSizeInBytes), e.shape, e.dtype))
     return run_buffers(name, [(d, _buffer(a, d)) for d, a in zip(input_descs, inputs)], outputs,
-                       operator(name).desc_attrs(attrs), expected, type_name(inputs[0].dtype))
+                       operator(name).desc_attrs(attrs), expected, operator(name).data_type_of(inputs))
 
 
 def run_identity(input_buffer, inp, out, previous, expected, scale_bias=None):
@@ -247,7 +247,7 @@ def _refused_call_descs(op, inputs, attrs):
     spec = operator(op)
     canonical = spec.canonical_attrs(attrs)
     shapes = spec.output_shapes([a.shape for a in inputs], canonical)
-    types = spec.output_types([type_name(inputs[0].dtype)] * len(inputs), len(shapes), canonical)
+    types = spec.output_types([type_name(a.dtype) for a in inputs], len(shapes), canonical)
     return ([packed_desc(a.shape, a.dtype) for a in inputs],
             [packed_desc(shape, numpy_dtype(t)) for shape, t in zip(shapes, types)])
 

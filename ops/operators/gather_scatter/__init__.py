@@ -25,6 +25,7 @@ itself decided, observed here (docs/directml.md, "Gather and scatter"; tests/dir
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -85,6 +86,13 @@ def _depth(value):
 INDICES_TYPE = Attribute("indices_type", "IndicesTensor DataType", _index_type, "UINT32")
 
 
+def _field_path(path, field):
+    """The JSON path of a rule's field ("IndicesTensor.Sizes") inside the desc at `path`."""
+    for part in field.split("."):
+        path = join_path(path, part)
+    return path
+
+
 def _sizes_text(sizes):
     return f"[{', '.join(str(int(s)) for s in sizes)}]"
 
@@ -142,13 +150,14 @@ class GatherScatter(Operator):
         attrs.update(self.attrs_from_output(parsed))
         broken = self.rules(sizes, attrs)
         if broken:
-            return [Problem(join_path(path, field), message) for field, message in broken]
+            return [Problem(_field_path(path, field), message) for field, message in broken]
         output = parsed.tensors["OutputTensor"]
         expected = self.output_sizes(sizes, attrs)
         if tuple(output.Sizes) == tuple(expected):
             return []
-        return [Problem(join_path(path, "OutputTensor.Sizes"), f"OutputTensor.Sizes {_sizes_text(output.Sizes)}: must "
-                                                               f"be {_sizes_text(expected)} ({self.output_rule})")]
+        message = (f"OutputTensor.Sizes {_sizes_text(output.Sizes)}: must be {_sizes_text(expected)} "
+                   f"({self.output_rule})")
+        return [Problem(_field_path(path, "OutputTensor.Sizes"), message)]
 
     def attrs_from_output(self, parsed):
         """Attributes a descriptor keeps in its OutputTensor rather than a field of its own (ONE_HOT's depth)."""
@@ -162,6 +171,33 @@ class GatherScatter(Operator):
 
     def compute(self, inputs, attrs):
         return [self.function(*inputs, **{name: attrs[name] for name in self.core_attributes})]
+
+    def provenance(self, inputs, **attrs):
+        """Where every output element of this call comes from (core.Provenance): which input, which element there,
+        which index chose it, and for a scatter where each update lands and which collide. The indices' values
+        decide it, so unlike `index_map` it takes the arrays (only the data inputs' sizes and types matter)."""
+        inputs = self.check_inputs(inputs)
+        attrs = self.canonical_attrs(self.attrs_with_input_types(inputs, attrs))
+        [sizes] = self.output_shapes([a.shape for a in inputs], attrs)
+        found = self.sources(inputs, attrs)
+        reshaped = {name: getattr(found, name).reshape(sizes) for name in ("which", "flat", "chooser", "hits")
+                    if getattr(found, name) is not None}
+        if found.landing is not None:
+            updates = inputs[-1].shape
+            reshaped.update(landing=found.landing.reshape(updates), overwritten=found.overwritten.reshape(updates))
+        return dataclasses.replace(found, **reshaped)
+
+    def sources(self, inputs, attrs):
+        """core.Provenance of checked inputs, its arrays in the plan's sizes."""
+        x = inputs[0]
+        plan = self.plan(x.shape, inputs[1], attrs)
+        if len(inputs) == 3:
+            return core.write_sources(x.shape, x.itemsize, plan)
+        return core.read_sources(x.shape, x.itemsize, plan)
+
+    def index_map(self, input_shapes, **attrs):
+        raise DescriptorError(f"op {self.name}: where each element comes from depends on IndicesTensor's values; "
+                              "provenance(inputs, ...) takes them")
 
 
 # ---------------------------------------------------------------- GATHER
@@ -209,6 +245,9 @@ class Gather(GatherScatter):
         return core.gather_sizes(sizes["InputTensor"], sizes["IndicesTensor"], attrs["axis"],
                                  attrs["index_dimensions"])
 
+    def plan(self, input_sizes, indices, attrs):
+        return core.gather_plan(input_sizes, indices, attrs["axis"], attrs["index_dimensions"])
+
     def identity_call(self, x, attrs):
         flat = x.reshape(-1)
         return [flat, np.arange(flat.size, dtype=np.uint32)], {"axis": 0, "index_dimensions": 1}
@@ -233,6 +272,9 @@ class Elements(GatherScatter):
 
     core_attributes = ("axis",)
     attributes = (Attribute("axis", "Axis", _count("Axis")), INDICES_TYPE)
+
+    def plan(self, input_sizes, indices, attrs):
+        return core.elements_plan(input_sizes, indices, attrs["axis"])
 
     def rules(self, sizes, attrs):
         broken = super().rules(sizes, attrs) or self.check_axis(attrs, len(sizes["InputTensor"]))
@@ -349,13 +391,12 @@ class Nd(GatherScatter):
         if broken:
             return broken
         whole, indices = sizes["InputTensor"], sizes["IndicesTensor"]
-        rank = len(whole)
         m, q, b = attrs["input_dimensions"], attrs["indices_dimensions"], attrs.get("batch_dimensions", 0)
-        for field, count in (("InputDimensionCount", m), ("IndicesDimensionCount", q)):
-            if not 1 <= count <= rank:
-                return [(field, f"{field} {count}: must be in [1, {rank}] (the DimensionCount)")]
         for label, tensor, count, field in (("InputTensor", whole, m, "InputDimensionCount"),
                                             ("IndicesTensor", indices, q, "IndicesDimensionCount")):
+            rank = len(tensor)
+            if not 1 <= count <= rank:
+                return [(field, f"{field} {count}: must be in [1, {rank}] ({label}.DimensionCount)")]
             if any(s != 1 for s in tensor[:rank - count]):
                 return [(f"{label}.Sizes", f"{label}.Sizes {_sizes_text(tensor)}: the first DimensionCount - {field}"
                                            f" = {rank - count} must be 1 (only the last {field} count)")]
@@ -364,22 +405,27 @@ class Nd(GatherScatter):
                                             "last indices dimension holds the coordinates)")]
         t = indices[-1]
         if b + t > m:
-            return [("IndicesTensor.Sizes", f"IndicesTensor.Sizes[{rank - 1}] = {t} coordinates per index: at most "
-                                            f"InputDimensionCount - BatchDimensionCount = {m - b}")]
-        meaningful = (q - 1) + (m - b - t)
-        if meaningful > rank:
-            return [(self.result_field + ".DimensionCount",
-                     f"{self.result_field} needs {meaningful} dimensions (IndicesDimensionCount - 1 + "
-                     f"InputDimensionCount - BatchDimensionCount - {t} coordinates), more than the DimensionCount "
-                     f"{rank}; DirectML refuses it")]
+            return [("IndicesTensor.Sizes", f"IndicesTensor.Sizes[{len(indices) - 1}] = {t} coordinates per index: "
+                                            f"at most InputDimensionCount - BatchDimensionCount = {m - b}")]
+        needed = len(core.nd_meaningful(whole, indices, m, q, b))
+        rank = len(sizes[self.result_field]) if self.result_field in sizes else len(whole)
+        if needed > rank:
+            return [(f"{self.result_field}.DimensionCount",
+                     f"{self.result_field} needs {needed} dimensions (IndicesDimensionCount - 1 + InputDimensionCount "
+                     f"- BatchDimensionCount - {t} coordinates), more than its DimensionCount {rank}; DirectML "
+                     "refuses it")]
         return self.more_rules(sizes, attrs)
 
     def more_rules(self, sizes, attrs):
         return []
 
-    def result_sizes(self, sizes, attrs):
+    def plan(self, input_sizes, indices, attrs):
+        return core.nd_plan(input_sizes, indices, attrs["input_dimensions"], attrs["indices_dimensions"],
+                            attrs.get("batch_dimensions", 0))
+
+    def result_sizes(self, sizes, attrs, rank):
         return core.nd_sizes(sizes["InputTensor"], sizes["IndicesTensor"], attrs["input_dimensions"],
-                             attrs["indices_dimensions"], attrs.get("batch_dimensions", 0))
+                             attrs["indices_dimensions"], attrs.get("batch_dimensions", 0), rank)
 
     @staticmethod
     def _tuples(x):
@@ -417,7 +463,7 @@ class GatherNd(Nd):
                    "batch and coordinate dimensions, right-aligned with leading 1s")
 
     def output_sizes(self, sizes, attrs):
-        return self.result_sizes(sizes, attrs)
+        return self.result_sizes(sizes, attrs, len(sizes["InputTensor"]))
 
     def identity_call(self, x, attrs):
         return list(self._tuples(x)), {"input_dimensions": 2, "indices_dimensions": 2,
@@ -461,9 +507,12 @@ class ScatterNd(Nd):
               Field("IndicesDimensionCount", UINT, "indices_dimensions"))
     support = _rows("SCATTER_ND", (*_FROM_2_1, _ALL_4_1))
     output_rule = "InputTensor.Sizes"
+    # Observed: DirectML takes each tensor's own DimensionCount (its page's example scatters {4, 1} indices into an
+    # {8} input), right-aligned; the page says they all match.
+    same_rank_inputs = ()
 
     def more_rules(self, sizes, attrs):
-        expected = self.result_sizes(sizes, attrs)
+        expected = self.result_sizes(sizes, attrs, len(sizes["UpdatesTensor"]))
         if sizes["UpdatesTensor"] != tuple(expected):
             return [("UpdatesTensor.Sizes", f"UpdatesTensor.Sizes {_sizes_text(sizes['UpdatesTensor'])}: must be "
                                             f"{_sizes_text(expected)} ({GatherNd.output_rule})")]
@@ -520,6 +569,9 @@ class OneHot(GatherScatter):
         out = list(sizes["IndicesTensor"])
         out[attrs["axis"]] = attrs["depth"]
         return tuple(out)
+
+    def sources(self, inputs, attrs):
+        return core.one_hot_sources(inputs[0], attrs["axis"], attrs["depth"])
 
     def attrs_from_output(self, parsed):
         axis, output = parsed.scalars["Axis"], parsed.tensors["OutputTensor"]

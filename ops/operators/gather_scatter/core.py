@@ -23,6 +23,7 @@ both the values (`read`, `write`) and the provenance the pages draw (`read_sourc
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -120,11 +121,28 @@ def read(x, plan):
     return out.reshape(plan.sizes)
 
 
+@dataclasses.dataclass(frozen=True)
+class Provenance:
+    """Where every element of one call's output comes from, as the pages draw it. Arrays of the output's sizes:
+    `which`, the input it comes from (its number in the desc's order: 0 InputTensor, 1 ONE_HOT's ValuesTensor, 2 a
+    scatter's UpdatesTensor); `flat`, its flat element there (a gather's may lie past the tensor, in its buffer's
+    padding); `chooser`, the flat IndicesTensor element that chose it (of a tuple, its first coordinate), -1 where
+    none did (what a scatter copies from InputTensor). A scatter's also, of its updates' sizes: `landing`, the flat
+    output element each update addresses (at or past the output's size: its buffer's padding; -1: past the buffer,
+    dropped) and `overwritten`, True where a later update addressed the same element; and of the output's sizes
+    `hits`, how many updates addressed each element (2 or more: a collision)."""
+
+    which: np.ndarray
+    flat: np.ndarray
+    chooser: np.ndarray
+    landing: np.ndarray | None = None
+    overwritten: np.ndarray | None = None
+    hits: np.ndarray | None = None
+
+
 def read_sources(input_sizes, itemsize, plan):
-    """(source, chooser): int64 arrays of the output's sizes holding, for each output element, the flat element of
-    the input's buffer it is read from (at or past the input's element count: the buffer's padding) and the flat
-    IndicesTensor element that chose it."""
-    last = np.uint64(buffer_elements(int(np.prod(input_sizes)), itemsize) - 1)
+    """A gather's Provenance: each output element from InputTensor's buffer at min(address, its last element)."""
+    last = np.uint64(buffer_elements(math.prod(input_sizes), itemsize) - 1)
     source, chooser = np.empty(plan.count, np.int64), np.empty(plan.count, np.int64)
 
     def work(start, stop, p):
@@ -132,7 +150,7 @@ def read_sources(input_sizes, itemsize, plan):
         chooser[start:stop] = plan.chooser(p)
 
     _in_pieces(plan.count, work)
-    return source.reshape(plan.sizes), chooser.reshape(plan.sizes)
+    return Provenance(np.zeros(plan.sizes, np.int64), source.reshape(plan.sizes), chooser.reshape(plan.sizes))
 
 
 def _destinations(plan, buffer_size):
@@ -168,37 +186,26 @@ def write(x, updates, plan):
     return out
 
 
-@dataclasses.dataclass(frozen=True)
-class Writes:
-    """A scatter's provenance. `from_updates`: bool array of the output's sizes, True where an update was written;
-    `source`: int64 array of the output's sizes, the flat UpdatesTensor element written there, else the flat
-    InputTensor element copied (its own position); `address`: int64 array of the updates' sizes, where each update
-    goes (flat output element; past the tensor but inside its buffer: the padding; -1: dropped, past the buffer);
-    `chooser`: the updates' flat IndicesTensor elements; `collisions`: {flat output element: the update positions
-    that address it, in row-major order, the last staying} for every element more than one update addresses."""
-
-    from_updates: np.ndarray
-    source: np.ndarray
-    address: np.ndarray
-    chooser: np.ndarray
-    collisions: dict
-
-
-def write_sources(output_sizes, itemsize, plan):
-    count = int(np.prod(output_sizes))
-    addresses = _destinations(plan, buffer_elements(count, itemsize))
-    where, which = _last_writes(addresses, count)
-    source = np.arange(count, dtype=np.int64)
-    from_updates = np.zeros(count, bool)
-    source[where], from_updates[where] = which, True
+def write_sources(output_sizes, itemsize, plan, updates_input=2):
+    """A scatter's Provenance: the last update addressing an element inside the output wins it; the rest is copied
+    from InputTensor."""
+    count = math.prod(output_sizes)
+    landing = _destinations(plan, buffer_elements(count, itemsize))
+    where, which = _last_writes(landing, count)
     chooser = plan.chooser(np.arange(plan.count, dtype=np.uint64)).astype(np.int64)
-    landed = addresses[addresses >= 0]
-    taken, counts = np.unique(landed, return_counts=True)
-    collisions = {}
-    for element in taken[counts > 1]:
-        collisions[int(element)] = tuple(int(u) for u in np.flatnonzero(addresses == element))
-    return Writes(from_updates.reshape(output_sizes), source.reshape(output_sizes),
-                  addresses.reshape(plan.sizes), chooser.reshape(plan.sizes), collisions)
+    flat, source, chosen = np.arange(count, dtype=np.int64), np.zeros(count, np.int64), np.full(count, -1, np.int64)
+    flat[where], source[where], chosen[where] = which, updates_input, chooser[which]
+    overwritten = np.ones(plan.count, bool)
+    overwritten[which] = False
+    overwritten[landing < 0] = False  # dropped, not overwritten
+    # The padding past the output (landing >= count) is written and kept by the last there: no element of the tensor.
+    in_padding = np.flatnonzero(landing >= count)
+    if in_padding.size:
+        _, last_from_end = np.unique(landing[in_padding][::-1], return_index=True)
+        overwritten[in_padding[::-1][last_from_end]] = False
+    hits = np.bincount(landing[(landing >= 0) & (landing < count)], minlength=count)
+    return Provenance(source.reshape(output_sizes), flat.reshape(output_sizes), chosen.reshape(output_sizes),
+                      landing.reshape(plan.sizes), overwritten.reshape(plan.sizes), hits.reshape(output_sizes))
 
 
 # ---------------------------------------------------------------- the plans
@@ -218,10 +225,10 @@ def gather_sizes(input_sizes, indices_sizes, axis, index_dimensions):
 def gather_plan(input_sizes, indices, axis, index_dimensions):
     sizes = gather_sizes(input_sizes, indices.shape, axis, index_dimensions)
     n = int(input_sizes[axis])
-    inner = int(np.prod(input_sizes[axis + 1:], dtype=np.int64))
+    inner = math.prod(input_sizes[axis + 1:])
     # The chosen indices are IndicesTensor's last IndexDimensions dimensions; the ones before are all 1, so their
     # flat positions are the first `chosen` elements. IndexDimensions 0: the one element there is.
-    chosen = max(1, int(np.prod(indices.shape[len(input_sizes) - index_dimensions:], dtype=np.int64)))
+    chosen = math.prod(indices.shape[len(input_sizes) - index_dimensions:])
     words = wrapped(np.ascontiguousarray(indices).reshape(-1)[:chosen], n)
 
     def chooser(p):
@@ -232,7 +239,7 @@ def gather_plan(input_sizes, indices, axis, index_dimensions):
         return (outer * np.uint64(n * inner) + words[chooser(p).astype(np.intp)] * np.uint64(inner)
                 + p % np.uint64(inner)) & LOW_WORD
 
-    return Plan(sizes, int(np.prod(sizes)), addresses, chooser)
+    return Plan(sizes, math.prod(sizes), addresses, chooser)
 
 
 def elements_plan(input_sizes, indices, axis):
@@ -254,36 +261,40 @@ def elements_plan(input_sizes, indices, axis):
                 total = total + c * np.uint64(strides[d])
         return total & LOW_WORD
 
-    return Plan(sizes, int(np.prod(sizes)), addresses, chooser)
+    return Plan(sizes, math.prod(sizes), addresses, chooser)
 
 
-def nd_sizes(input_sizes, indices_sizes, input_dimensions, indices_dimensions, batch_dimensions):
-    """GATHER_ND(1)'s output sizes, and SCATTER_ND's updates' (batch 0): IndicesTensor's meaningful sizes but the
-    last (the tuple size t), then the meaningful input sizes after the batch and the t tuple dimensions, right-aligned
-    to the DimensionCount with leading 1s. The batch sizes are IndicesTensor's: DirectML reads the input at the same
-    batch coordinates whatever its own sizes there (docs/directml.md)."""
-    r = len(input_sizes)
+def nd_meaningful(input_sizes, indices_sizes, input_dimensions, indices_dimensions, batch_dimensions):
+    """GATHER_ND(1)'s output sizes, and SCATTER_ND's updates' (batch 0), without leading 1s: IndicesTensor's
+    meaningful sizes (its last IndicesDimensionCount) but the last (the tuple size t), then the meaningful input sizes
+    (its last InputDimensionCount) after the batch and the t tuple dimensions. The batch sizes are IndicesTensor's:
+    DirectML reads the input at the same batch coordinates whatever its own sizes there (docs/directml.md)."""
     t = int(indices_sizes[-1])
-    meaningful = (tuple(indices_sizes[r - indices_dimensions:-1])
-                  + tuple(input_sizes[r - input_dimensions + batch_dimensions + t:]))
-    return (1,) * (r - len(meaningful)) + meaningful
+    return (tuple(indices_sizes[len(indices_sizes) - indices_dimensions:-1])
+            + tuple(input_sizes[len(input_sizes) - input_dimensions + batch_dimensions + t:]))
+
+
+def nd_sizes(input_sizes, indices_sizes, input_dimensions, indices_dimensions, batch_dimensions, rank):
+    """nd_meaningful right-aligned to `rank` dimensions with leading 1s."""
+    meaningful = nd_meaningful(input_sizes, indices_sizes, input_dimensions, indices_dimensions, batch_dimensions)
+    return (1,) * (rank - len(meaningful)) + meaningful
 
 
 def nd_plan(input_sizes, indices, input_dimensions, indices_dimensions, batch_dimensions=0):
     """GATHER_ND, GATHER_ND1 and SCATTER_ND: each tuple of t coordinates (IndicesTensor's last dimension) chooses
-    t input coordinates after the batch ones; the meaningful dimensions are the last InputDimensionCount (input) and
-    IndicesDimensionCount (indices) ones, those before them all 1."""
-    r, b = len(input_sizes), batch_dimensions
-    sizes = nd_sizes(input_sizes, indices.shape, input_dimensions, indices_dimensions, b)
+    t input coordinates after the batch ones; each tensor's meaningful dimensions are its last InputDimensionCount
+    (input) or IndicesDimensionCount (indices), those before them all 1. The plan's positions run over the
+    meaningful result (a gather's output, a scatter's updates), its leading 1s left to the caller."""
+    b = batch_dimensions
+    sizes = nd_meaningful(input_sizes, indices.shape, input_dimensions, indices_dimensions, b)
     strides = packed_strides(input_sizes)
-    first = r - input_dimensions  # the input's first meaningful dimension
+    first = len(input_sizes) - input_dimensions  # the input's first meaningful dimension
     t = int(indices.shape[-1])
     tuples = np.ascontiguousarray(indices).reshape(-1, t)
     words = wrapped(tuples, np.array([input_sizes[first + b + c] for c in range(t)]))
-    batches = tuple(indices.shape[r - indices_dimensions:][:b])
-    middle = tuple(indices.shape[r - indices_dimensions:-1][b:])
-    trailing = tuple(input_sizes[first + b + t:])
-    inner = int(np.prod(trailing, dtype=np.int64))
+    meaningful = tuple(indices.shape[len(indices.shape) - indices_dimensions:-1])
+    batches, middle = meaningful[:b], math.prod(meaningful[b:])
+    inner = math.prod(input_sizes[first + b + t:])
 
     def tuple_number(p):
         return p // np.uint64(inner)
@@ -294,15 +305,14 @@ def nd_plan(input_sizes, indices, input_dimensions, indices_dimensions, batch_di
     def addresses(p):
         number = tuple_number(p)
         total = p % np.uint64(inner)  # the trailing dimensions are the input's last ones: stride 1 and up
-        batch = coordinates(number // np.uint64(int(np.prod(middle, dtype=np.int64))), batches)
-        for c, coordinate in enumerate(batch):
+        for c, coordinate in enumerate(coordinates(number // np.uint64(middle), batches)):
             total = total + coordinate * np.uint64(strides[first + c])
         chosen = words[number.astype(np.intp)]
         for c in range(t):
             total = total + chosen[:, c] * np.uint64(strides[first + b + c])
         return total & LOW_WORD
 
-    return Plan(sizes, int(np.prod(sizes)), addresses, chooser)
+    return Plan(sizes, math.prod(sizes), addresses, chooser)
 
 
 # ---------------------------------------------------------------- the operators
@@ -317,11 +327,13 @@ def gather_elements(x, indices, axis):
 
 
 def gather_nd(x, indices, input_dimensions, indices_dimensions):
-    return read(x, nd_plan(x.shape, indices, input_dimensions, indices_dimensions))
+    return gather_nd1(x, indices, input_dimensions, indices_dimensions, 0)
 
 
 def gather_nd1(x, indices, input_dimensions, indices_dimensions, batch_dimensions):
-    return read(x, nd_plan(x.shape, indices, input_dimensions, indices_dimensions, batch_dimensions))
+    plan = nd_plan(x.shape, indices, input_dimensions, indices_dimensions, batch_dimensions)
+    return read(x, plan).reshape(nd_sizes(x.shape, indices.shape, input_dimensions, indices_dimensions,
+                                          batch_dimensions, x.ndim))
 
 
 def scatter_elements(x, indices, updates, axis):
@@ -332,27 +344,27 @@ def scatter_nd(x, indices, updates, input_dimensions, indices_dimensions):
     return write(x, updates, nd_plan(x.shape, indices, input_dimensions, indices_dimensions))
 
 
-def one_hot_on(indices, axis, depth):
-    """Where ONE_HOT puts OnValue: for each IndicesTensor element, the position along Axis (int64), -1 where none."""
-    if index_type_of(indices) == "UINT64":  # compared whole, never counted from the end
-        found = indices.astype(np.uint64)
+def one_hot_hits(indices, axis, depth):
+    """Where ONE_HOT puts OnValue: a bool array of the output's sizes, True where the sequence's index (counted from
+    the end when negative; UINT64 ones compared whole) equals the position along Axis and is below the depth."""
+    if index_type_of(indices) == "UINT64":
+        position = indices.astype(np.uint64)
     else:
-        found = wrapped(indices, depth)
-    inside = found < np.uint64(depth)
-    return np.where(inside, found, np.uint64(0)).astype(np.int64) - ~inside
+        position = wrapped(indices, depth)
+    along = np.arange(depth, dtype=np.uint64).reshape([-1 if d == axis else 1 for d in range(indices.ndim)])
+    return along == position  # size 1 at Axis against the depth: broadcast
 
 
 def one_hot(indices, values, axis, depth):
     """OffValue (ValuesTensor's element 0) everywhere but OnValue (its element 1) at each sequence's index along
-    Axis, where that index (counted from the end when negative) is below the depth."""
-    flat_values = np.ascontiguousarray(values).reshape(-1)
-    sizes = list(indices.shape)
-    sizes[axis] = depth
-    out = np.full(sizes, flat_values[0], values.dtype)
-    on = one_hot_on(indices, axis, depth)
-    hit = on >= 0
-    where = [np.broadcast_to(np.arange(s).reshape([-1 if d == i else 1 for d in range(len(sizes))]), on.shape)[hit]
-             for i, s in enumerate(indices.shape)]
-    where[axis] = on[hit]
-    out[tuple(where)] = flat_values[1]
-    return out
+    Axis."""
+    off, on = np.ascontiguousarray(values).reshape(-1)[:2]
+    return np.where(one_hot_hits(indices, axis, depth), on, off)
+
+
+def one_hot_sources(indices, axis, depth):
+    """ONE_HOT's Provenance: every element from ValuesTensor (input 1), element 1 where OnValue lands, else 0, chosen
+    by its sequence's index."""
+    hits = one_hot_hits(indices, axis, depth)
+    chooser = np.broadcast_to(np.arange(indices.size, dtype=np.int64).reshape(indices.shape), hits.shape)
+    return Provenance(np.ones(hits.shape, np.int64), hits.astype(np.int64), chooser.copy())

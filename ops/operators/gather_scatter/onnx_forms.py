@@ -65,24 +65,22 @@ def elements_graph(helper, op_type, attrs, shapes):
 def nd_graph(helper, op_type, attrs, shapes):
     from onnx import numpy_helper
 
-    from .core import nd_sizes
+    from .core import nd_meaningful, nd_sizes
 
     whole, indices_sizes = shapes[0], shapes[1]
-    r = len(whole)
     m, q, b = attrs["input_dimensions"], attrs["indices_dimensions"], attrs.get("batch_dimensions", 0)
-    meaningful = whole[r - m:]
-    name, nodes, initializers = _indices(helper, indices_sizes[r - q:])
+    meaningful = whole[len(whole) - m:]
+    name, nodes, initializers = _indices(helper, indices_sizes[len(indices_sizes) - q:])
     initializers.append(_shape(numpy_helper, meaningful, "data_shape"))
     nodes.append(helper.make_node("Reshape", ["x0", "data_shape"], ["data"]))
     if op_type == "ScatterND":
-        t = indices_sizes[-1]
-        initializers += [_shape(numpy_helper, [*indices_sizes[r - q:-1], *meaningful[t:]], "updates_shape"),
+        initializers += [_shape(numpy_helper, nd_meaningful(whole, indices_sizes, m, q, 0), "updates_shape"),
                          _shape(numpy_helper, whole, "output_shape")]
         nodes += [helper.make_node("Reshape", ["x2", "updates_shape"], ["updates"]),
                   helper.make_node("ScatterND", ["data", name, "updates"], ["scattered"]),
                   helper.make_node("Reshape", ["scattered", "output_shape"], ["y0"])]
         return nodes, initializers
-    initializers.append(_shape(numpy_helper, nd_sizes(whole, indices_sizes, m, q, b), "output_shape"))
+    initializers.append(_shape(numpy_helper, nd_sizes(whole, indices_sizes, m, q, b, len(whole)), "output_shape"))
     nodes += [helper.make_node("GatherND", ["data", name], ["gathered"], batch_dims=b),
               helper.make_node("Reshape", ["gathered", "output_shape"], ["y0"])]
     return nodes, initializers
@@ -94,7 +92,8 @@ def one_hot_graph(helper, attrs, shapes):
     from onnx import numpy_helper
 
     axis = attrs["axis"]
-    initializers = [_shape(numpy_helper, [axis], "axis"), _shape(numpy_helper, [attrs["depth"]], "depth"),
+    initializers = [_shape(numpy_helper, [axis], "axis"),
+                    numpy_helper.from_array(np.array(attrs["depth"], np.int64), "depth"),  # a scalar
                     _shape(numpy_helper, [-1], "flat"), _shape(numpy_helper, [0], "start"),
                     _shape(numpy_helper, [2], "stop")]
     nodes = [helper.make_node("Cast", ["x0"], ["indices"], to=INT64),

@@ -1,0 +1,514 @@
+"""The gather and scatter family: every worked example of the API pages, the core against plain-loop specs of what
+DirectML does (hypothesis, indices in and past their axes, negative, 64-bit), onnx.reference on the ONNX twins, the
+provenance the pages draw, every rule with its field, the support tables and the work budget."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from onnx import helper
+from onnx.reference import ReferenceEvaluator
+
+import ops
+from ops.operators.gather_scatter import OPERATORS, core
+from ops.operators.gather_scatter.examples import EXAMPLES
+from ops.runtime.onnxruntime_check import IR_VERSION, OPSET
+from support.specs import (
+    gather_elements_spec,
+    gather_nd_spec,
+    gather_spec,
+    one_hot_spec,
+    scatter_elements_spec,
+    scatter_nd_spec,
+)
+
+FAMILY = [op.name for op in OPERATORS]
+DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
+INDEX_DTYPES = [np.dtype(t) for t in (np.int64, np.int32, np.uint64, np.uint32)]
+
+
+def same_bits(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+# ---------------------------------------------------------------- the API pages' worked examples
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
+def test_every_worked_example_of_the_pages_comes_out_exactly(example):
+    [out] = ops.run(example.op, example.arrays, **example.attributes)
+    assert same_bits(out, example.output.array)
+
+
+def test_the_examples_cover_every_operator_and_say_where_the_pages_err():
+    assert {e.op for e in EXAMPLES} == set(FAMILY)
+    assert len(EXAMPLES) == 17 and len({e.key for e in EXAMPLES}) == 17
+    corrected = {e.key for e in EXAMPLES if e.correction}
+    assert corrected == {"gather-3", "gather-4", "gather-5", "gather-elements-1", "scatter-2", "scatter-nd-1"}
+
+
+def test_gather_example_3_as_printed_gives_row_0_alone():
+    example = next(e for e in EXAMPLES if e.key == "gather-3")
+    [out] = ops.run("GATHER", example.arrays, axis=1, index_dimensions=2)
+    assert out.shape == (1, 2) and out.tolist() == [[2, 1]]
+
+
+# ---------------------------------------------------------------- the core against plain loops
+
+
+def interesting_indices(rng, shape, size, dtype):
+    """Indices in range, counting from the end, past the axis either way, with bit 32 set, and arbitrary bits."""
+    count = math.prod(shape)
+    picks = np.stack([rng.integers(0, size, count), -rng.integers(1, size + 1, count),
+                      rng.integers(size, size + 4, count), -rng.integers(size + 1, size + 5, count),
+                      rng.integers(0, size, count) + (1 << 32)]).astype(np.int64).view(np.uint64)
+    arbitrary = np.frombuffer(rng.bytes(8 * count), np.uint64)
+    kind = rng.integers(0, 6, count)
+    values = np.where(kind < 5, picks[np.minimum(kind, 4), np.arange(count)], arbitrary)
+    return values.astype(f"u{dtype.itemsize}").view(dtype).reshape(shape)  # cut to the type's width
+
+
+def random_bytes(rng, shape, dtype):
+    return rng.integers(0, 256, math.prod(shape) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
+
+
+@st.composite
+def calls(draw, name):
+    """(inputs, attrs) of a valid call of `name`: any data type and index type, 1 to 4 dimensions, indices that
+    reach past their axes."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    dtype, index_dtype = draw(st.sampled_from(DTYPES)), draw(st.sampled_from(INDEX_DTYPES))
+    r = draw(st.integers(1, 4))
+    sizes = tuple(draw(st.lists(st.integers(1, 4), min_size=r, max_size=r)))
+    if name == "GATHER":
+        axis = draw(st.integers(0, r - 1))
+        k = draw(st.integers(0, axis + 1))
+        shape = (1,) * (r - k) + tuple(draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)))
+        idx = interesting_indices(rng, shape, sizes[axis], index_dtype)
+        return [random_bytes(rng, sizes, dtype), idx], {"axis": axis, "index_dimensions": k}
+    if name in ("GATHER_ELEMENTS", "SCATTER"):
+        axis = draw(st.integers(0, r - 1))
+        shape = list(sizes)
+        shape[axis] = draw(st.integers(1, sizes[axis] if name == "SCATTER" else 4))
+        idx = interesting_indices(rng, shape, sizes[axis], index_dtype)
+        inputs = [random_bytes(rng, sizes, dtype), idx]
+        return inputs + ([random_bytes(rng, shape, dtype)] if name == "SCATTER" else []), {"axis": axis}
+    if name == "ONE_HOT":
+        axis = draw(st.integers(0, r - 1))
+        depth = draw(st.integers(1, 5))
+        shape = list(sizes)
+        shape[axis] = 1
+        values = random_bytes(rng, (draw(st.integers(2, 3)),), dtype)
+        return [interesting_indices(rng, shape, depth, index_dtype), values], {"axis": axis, "depth": depth}
+    m = draw(st.integers(1, r))
+    b = draw(st.integers(0, m - 1)) if name == "GATHER_ND1" else 0
+    t = draw(st.integers(1, m - b))
+    q = draw(st.integers(max(b + 1, 1), r))
+    meaningful = sizes[r - m:]
+    middle = tuple(draw(st.lists(st.integers(1, 3), min_size=q - 1 - b, max_size=q - 1 - b)))
+    batches = tuple(meaningful[:b]) if draw(st.booleans()) else tuple(draw(st.lists(st.integers(1, 3), min_size=b,
+                                                                                      max_size=b)))
+    result = batches + middle + tuple(meaningful[b + t:])
+    if len(result) > r:
+        middle = ()
+        q = b + 1
+    tuples = (1,) * (r - q) + batches + middle
+    idx = np.stack([interesting_indices(rng, tuples, meaningful[b + c], index_dtype) for c in range(t)], -1)
+    x = random_bytes(rng, (1,) * (r - m) + tuple(meaningful), dtype)
+    attrs = {"input_dimensions": m, "indices_dimensions": q}
+    if name == "GATHER_ND1":
+        return [x, idx], {**attrs, "batch_dimensions": b}
+    if name == "GATHER_ND":
+        return [x, idx], attrs
+    updates = random_bytes(rng, core.nd_sizes(x.shape, idx.shape, m, q, 0, r), dtype)
+    return [x, idx, updates], attrs
+
+
+SPECS = {
+    "GATHER": lambda x, i, axis, index_dimensions: gather_spec(x, i, axis, index_dimensions),
+    "GATHER_ELEMENTS": gather_elements_spec,
+    "GATHER_ND": gather_nd_spec,
+    "GATHER_ND1": gather_nd_spec,
+    "SCATTER": scatter_elements_spec,
+    "SCATTER_ND": scatter_nd_spec,
+    "ONE_HOT": one_hot_spec,
+}
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_core_is_the_plain_loop_spec_of_what_directml_does(name, data):
+    inputs, attrs = data.draw(calls(name))
+    [out] = ops.run(name, inputs, **attrs)
+    assert same_bits(out, SPECS[name](*inputs, **attrs))
+
+
+@pytest.mark.parametrize("dtype", INDEX_DTYPES, ids=str)
+def test_indices_are_read_as_directml_reads_them(dtype):
+    """Observed on DirectML 1.13 (docs/directml.md): the low 32 bits, the axis size added when the type's top bit is
+    set (UINT64's too), the sum modulo 2^32; the pages' own negative indices count from the end."""
+    size = 5
+    values = {"int32": [-1, -5, -6, 4, 5, 2**31 - 1], "uint32": [4, 5, 2**32 - 1, 2**31],
+              "int64": [-1, -5, 2**32, 2**32 + 1, -2**32 - 3, 2**62 + 2],
+              "uint64": [2**32 + 1, 2**64 - 5, 2**63 + 2, 3]}
+    expected = {"int32": [4, 0, 2**32 - 1, 4, 5, 2**31 - 1], "uint32": [4, 5, 2**32 - 1, 2**31],
+                "int64": [4, 0, 0, 1, 2, 2], "uint64": [1, 0, 7, 3]}
+    got = core.wrapped(np.array(values[dtype.name], dtype), size)
+    assert got.tolist() == expected[dtype.name]
+
+
+def test_a_gather_past_the_axis_reads_on_then_the_buffer_s_last_element():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    [out] = ops.run("GATHER", [x, np.array([[7, 1, 4]], np.uint32)], axis=1, index_dimensions=1)
+    assert out.tolist() == [[7, 1, 4], [11, 5, 8], [11, 9, 11]]  # row 0 reads into row 1, row 2 stops at the end
+    small = np.array([1, 2, 3], np.uint8)  # a 3-byte tensor in a 4-byte buffer: index 3 and on read the padding
+    [out] = ops.run("GATHER", [small, np.array([5, 3, 2], np.uint32)], axis=0, index_dimensions=1)
+    assert out.tolist() == [0, 0, 3]
+
+
+def test_a_scatter_past_the_buffer_is_dropped_and_the_last_collision_stays():
+    x = np.arange(6, dtype=np.float32) + 100
+    [out] = ops.run("SCATTER", [x, np.array([9, 0, 0], np.uint32), np.array([1, 2, 3], np.float32)], axis=0)
+    assert out.tolist() == [3, 101, 102, 103, 104, 105]
+
+
+def test_one_hot_s_uint64_indices_are_compared_whole():
+    values = np.array([0, 1], np.float32)
+    wide = np.array([[2**32], [2**64 - 1], [3]], np.uint64)
+    signed = np.array([[2**32], [-1], [3]], np.int64)
+    [whole] = ops.run("ONE_HOT", [wide, values], axis=1, depth=4)
+    [low] = ops.run("ONE_HOT", [signed, values], axis=1, depth=4)
+    assert whole.tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]
+    assert low.tolist() == [[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
+
+
+def test_gather_cuts_the_leading_dimensions_and_reads_them_at_zero():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    idx = np.array([[[0, 1, 2, 2, 1], [2, 2, 0, 0, 1]]], np.uint32)
+    [out] = ops.run("GATHER", [x, idx], axis=1, index_dimensions=2)
+    assert out.shape == (2, 5, 4)  # InputTensor's 2 before Axis is cut off: DirectML reads batch 0 only
+    assert same_bits(out, np.take(x[0], idx[0], axis=0))
+
+
+# ---------------------------------------------------------------- the ONNX twins on onnx.reference
+
+
+def _reference(name, inputs, attrs):
+    spec = ops.OPERATORS[name]
+    nodes, initializers = spec.onnx_graph(spec.canonical_attrs(attrs), [a.shape for a in inputs])
+    values = [helper.make_tensor_value_info(f"x{i}", helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+              for i, a in enumerate(inputs)]
+    data = inputs[spec.input_labels(len(inputs)).index(spec.data_label(len(inputs)))]
+    graph = helper.make_graph(nodes, name, values,
+                              [helper.make_tensor_value_info("y0", helper.np_dtype_to_tensor_dtype(data.dtype), None)],
+                              initializer=initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION)
+    return ReferenceEvaluator(model).run(None, {f"x{i}": a for i, a in enumerate(inputs)})[0]
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
+def test_the_onnx_twin_gives_every_example_on_onnx_reference(example):
+    out = _reference(example.op, example.arrays, example.attributes)
+    assert same_bits(np.asarray(out).reshape(example.output.sizes).astype(example.output.array.dtype),
+                     example.output.array)
+
+
+def in_range(name, inputs, attrs):
+    """The call's inputs with every index inside its axis (ONNX's domain), every other one of a signed type counted
+    from the end, and OneHot's values 0 and 1 (onnx.reference computes off + hit * (on - off)); None where ONNX's
+    operator means something else (GatherND's batches must agree, colliding updates have no order)."""
+    position = 0 if name == "ONE_HOT" else 1
+    x, idx = inputs[0], inputs[position]
+    if name in ("GATHER_ND", "GATHER_ND1", "SCATTER_ND"):
+        m, q, b = attrs["input_dimensions"], attrs["indices_dimensions"], attrs.get("batch_dimensions", 0)
+        meaningful = x.shape[x.ndim - m:]
+        if meaningful[:b] != idx.shape[idx.ndim - q:][:b]:
+            return None
+        bounds = np.array(meaningful[b:b + idx.shape[-1]])
+    else:
+        bounds = attrs["depth"] if name == "ONE_HOT" else x.shape[attrs["axis"]]
+    number = np.arange(idx.size).reshape(idx.shape)
+    chosen = (number * 7 + 3) % bounds
+    if idx.dtype.kind == "i":
+        chosen = chosen - np.where(number % 2 == 1, bounds, 0)
+    inputs = list(inputs)
+    inputs[position] = chosen.astype(idx.dtype)
+    if name == "ONE_HOT":
+        inputs[1] = np.arange(inputs[1].size).astype(inputs[1].dtype)
+    if name in ("SCATTER", "SCATTER_ND"):
+        plan = (core.elements_plan(x.shape, inputs[1], attrs["axis"]) if name == "SCATTER" else
+                core.nd_plan(x.shape, inputs[1], attrs["input_dimensions"], attrs["indices_dimensions"]))
+        addresses = plan.addresses(np.arange(plan.count, dtype=np.uint64))
+        if len(np.unique(addresses)) < addresses.size:
+            return None
+    return inputs
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_onnx_twin_is_the_core_where_indices_are_in_range(name, data):
+    inputs, attrs = data.draw(calls(name))
+    inputs = in_range(name, inputs, attrs)
+    assume(inputs is not None)
+    [out] = ops.run(name, inputs, **attrs)
+    assert same_bits(np.asarray(_reference(name, inputs, attrs)).reshape(out.shape), out)
+
+
+# ---------------------------------------------------------------- provenance: what the pages draw
+
+
+def _buffer(array):
+    flat = array.ravel()
+    count = core.buffer_elements(flat.size, flat.itemsize)
+    return np.concatenate([flat, np.zeros(count - flat.size, flat.dtype)])
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_provenance_reads_back_the_output(name, data):
+    inputs, attrs = data.draw(calls(name))
+    [out] = ops.run(name, inputs, **attrs)
+    found = ops.OPERATORS[name].provenance(inputs, **attrs)
+    assert found.which.shape == found.flat.shape == found.chooser.shape == out.shape
+    sources = {which: _buffer(array) for which, array in enumerate(inputs)}
+    rebuilt = np.empty(out.size, out.dtype)
+    for which, buffer in sources.items():
+        taken = found.which.ravel() == which
+        rebuilt[taken] = buffer[found.flat.ravel()[taken]]
+    assert same_bits(rebuilt.reshape(out.shape), out)
+    chosen = found.chooser.ravel()
+    index_count = inputs[0 if name == "ONE_HOT" else 1].size
+    assert ((chosen >= 0) & (chosen < index_count) | ((chosen == -1) & (found.which.ravel() == 0))).all()
+    if found.landing is not None:
+        assert found.hits.sum() == ((found.landing >= 0) & (found.landing < out.size)).sum()
+        # every update either won its element, lost it to a later one, landed in the padding or was dropped
+        won = np.zeros(found.landing.size, bool)
+        won[found.flat.ravel()[found.which.ravel() == 2]] = True
+        inside = (found.landing >= 0) & (found.landing < out.size)
+        assert (won.reshape(found.landing.shape) == (inside & ~found.overwritten)).all()
+
+
+def test_provenance_names_the_index_that_chose_each_element():
+    example = next(e for e in EXAMPLES if e.key == "gather-2")
+    found = ops.OPERATORS["GATHER"].provenance(example.arrays, **example.attributes)
+    assert found.chooser.tolist() == [[0, 0], [1, 1], [2, 2], [3, 3]]  # rows 0, 1, 1, 2 of the input
+    assert found.flat.tolist() == [[0, 1], [2, 3], [2, 3], [4, 5]]
+    example = next(e for e in EXAMPLES if e.key == "gather-nd1-2")
+    found = ops.OPERATORS["GATHER_ND1"].provenance(example.arrays, **example.attributes)
+    assert found.chooser.ravel().tolist() == [0, 2, 4, 6, 8, 10]  # each tuple's first coordinate
+
+
+def test_provenance_shows_the_collision_of_the_page_s_scatter():
+    example = next(e for e in EXAMPLES if e.key == "scatter-1")  # indices [3, 1, 3, 0]: updates 0 and 2 meet
+    found = ops.OPERATORS["SCATTER"].provenance(example.arrays, **example.attributes)
+    assert found.hits.tolist() == [1, 1, 0, 2, 0]
+    assert found.landing.tolist() == [3, 1, 3, 0] and found.overwritten.tolist() == [True, False, False, False]
+    assert found.which.tolist() == [2, 2, 0, 2, 0] and found.flat.tolist() == [3, 1, 2, 2, 4]
+    assert found.chooser.tolist() == [3, 1, -1, 2, -1]
+
+
+def test_provenance_of_updates_in_the_padding_or_past_the_buffer():
+    x = np.array([1, 2, 3], np.uint8)  # a 4-byte buffer: element 3 is padding, 4 and on are past it
+    found = ops.OPERATORS["SCATTER"].provenance([x, np.array([3, 5, 0], np.uint32), x], axis=0)
+    assert found.landing.tolist() == [3, -1, 0] and found.overwritten.tolist() == [False, False, False]
+    assert found.hits.tolist() == [1, 0, 0]
+    found = ops.OPERATORS["GATHER"].provenance([x, np.array([3, 9], np.uint32)], axis=0, index_dimensions=1)
+    assert found.flat.tolist() == [3, 3]  # the padding, read by both
+
+
+def test_one_hot_provenance_is_off_and_on_by_sequence():
+    example = next(e for e in EXAMPLES if e.key == "one-hot-4")  # indices -3, 100, 3 along depth 4
+    found = ops.OPERATORS["ONE_HOT"].provenance(example.arrays, **example.attributes)
+    assert (found.which == 1).all()
+    assert found.flat.reshape(3, 4).tolist() == [[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]
+    assert found.chooser.reshape(3, 4).tolist() == [[0] * 4, [1] * 4, [2] * 4]
+
+
+def test_the_index_map_asks_for_the_indices():
+    with pytest.raises(ops.DescriptorError, match="depends on IndicesTensor's values"):
+        ops.OPERATORS["GATHER"].index_map([(3,), (2,)], axis=0, index_dimensions=1)
+
+
+# ---------------------------------------------------------------- every rule names its field
+
+
+X = np.zeros((3, 4), np.float32)
+I32 = np.int32
+RULES = [
+    ("GATHER", [X, np.zeros((1, 2), np.float32)], {"axis": 0, "index_dimensions": 1},
+     "IndicesTensor DataType FLOAT32: GATHER takes INT64, INT32, UINT64, UINT32"),
+    ("GATHER", [X, np.zeros((2,), I32)], {"axis": 0, "index_dimensions": 1},
+     r"IndicesTensor.DimensionCount 1: must equal InputTensor.DimensionCount 2"),
+    ("GATHER", [X, np.zeros((1, 2), I32)], {"axis": 2, "index_dimensions": 1}, r"Axis 2: must be in \[0, 1\]"),
+    ("GATHER", [X, np.zeros((1, 2), I32)], {"axis": 0, "index_dimensions": 2},
+     r"IndexDimensions 2: must be at most Axis \+ 1 = 1; DirectML 1.13 aborts its process"),
+    ("GATHER", [X, np.zeros((2, 2), I32)], {"axis": 1, "index_dimensions": 1},
+     r"IndicesTensor.Sizes \[2, 2\]: the first DimensionCount - IndexDimensions = 1 must be 1"),
+    ("GATHER", [X, np.zeros((1, 2), I32)], {"axis": -1, "index_dimensions": 1}, "Axis -1: must be a non-negative"),
+    ("GATHER_ELEMENTS", [X, np.zeros((2, 2), I32)], {"axis": 0},
+     r"IndicesTensor.Sizes\[1\] = 2: must equal InputTensor.Sizes\[1\] = 4 \(only Axis 0 may differ\)"),
+    ("SCATTER", [X, np.zeros((4, 4), I32), np.zeros((4, 4), np.float32)], {"axis": 0},
+     r"IndicesTensor.Sizes\[0\] = 4: must be at most InputTensor.Sizes\[0\] = 3"),
+    ("SCATTER", [X, np.zeros((3, 4), I32), np.zeros((3, 3), np.float32)], {"axis": 0},
+     r"UpdatesTensor.Sizes \[3, 3\]: must equal IndicesTensor.Sizes \[3, 4\]"),
+    ("SCATTER", [X, np.zeros((3, 4), I32), np.zeros((3, 4), np.float16)], {"axis": 0},
+     "UpdatesTensor DataType float16: must equal InputTensor DataType float32"),
+    ("GATHER_ND", [X, np.zeros((2, 3), I32)], {"input_dimensions": 2, "indices_dimensions": 2},
+     r"IndicesTensor.Sizes\[1\] = 3 coordinates per index: at most InputDimensionCount - BatchDimensionCount = 2"),
+    ("GATHER_ND", [X, np.zeros((2, 1), I32)], {"input_dimensions": 3, "indices_dimensions": 2},
+     r"InputDimensionCount 3: must be in \[1, 2\]"),
+    ("GATHER_ND", [X, np.zeros((2, 1), I32)], {"input_dimensions": 1, "indices_dimensions": 2},
+     r"InputTensor.Sizes \[3, 4\]: the first DimensionCount - InputDimensionCount = 1 must be 1"),
+    ("GATHER_ND1", [X, np.zeros((3, 1), I32)], {"input_dimensions": 2, "indices_dimensions": 2,
+                                                 "batch_dimensions": 2}, "BatchDimensionCount 2: must be below"),
+    ("GATHER_ND", [np.zeros((2, 3, 4), np.float32), np.zeros((2, 5, 1), I32)],
+     {"input_dimensions": 3, "indices_dimensions": 3}, "OutputTensor needs 4 dimensions"),
+    ("SCATTER_ND", [X, np.zeros((2, 1), I32), np.zeros((2, 3), np.float32)],
+     {"input_dimensions": 2, "indices_dimensions": 2}, r"UpdatesTensor.Sizes \[2, 3\]: must be \[2, 4\]"),
+    ("ONE_HOT", [np.zeros((3, 2), I32), np.zeros((2,), np.float32)], {"axis": 1, "depth": 4},
+     r"IndicesTensor.Sizes\[1\] = 2: must be 1"),
+    ("ONE_HOT", [np.zeros((3, 1), I32), np.zeros((1,), np.float32)], {"axis": 1, "depth": 4},
+     r"ValuesTensor.Sizes \[1\]: must hold at least 2 elements"),
+    ("ONE_HOT", [np.zeros((3, 1), I32), np.zeros((2,), np.float32)], {"axis": 1, "depth": 0},
+     "depth 0: OutputTensor.Sizes\\[Axis\\] must be a positive integer"),
+    ("ONE_HOT", [np.zeros((3, 1), I32), np.zeros((2,), np.float32)], {"axis": 1, "depth": 2**40},
+     "OutputTensor Sizes .*exceed the cap"),
+    ("ONE_HOT", [np.zeros((3, 1), I32), np.zeros((2,), np.float32)], {"axis": 1}, "depth: required by ONE_HOT"),
+]
+
+
+@pytest.mark.parametrize("name, inputs, attrs, message", RULES, ids=[f"{r[0]}-{i}" for i, r in enumerate(RULES)])
+def test_every_refusal_names_the_field_and_the_rule(name, inputs, attrs, message):
+    with pytest.raises(ops.DescriptorError, match=message):
+        ops.run(name, inputs, **attrs)
+
+
+def test_an_absurd_depth_is_refused_before_any_work():
+    with ops.element_cap_set_to(1000):
+        with pytest.raises(ops.DescriptorError, match="exceed the cap of 1,000"):
+            ops.Call.of("ONE_HOT", [(10, 1), (2,)], "FLOAT32", axis=1, depth=101)
+        with pytest.raises(ops.DescriptorError, match="IndicesTensor Sizes .*exceed the cap"):
+            ops.run("GATHER", [np.zeros(4, np.float32), np.zeros(1001, np.uint32)], axis=0, index_dimensions=1)
+
+
+def test_scatter_elements_is_scatter():
+    assert ops.operator("DML_OPERATOR_SCATTER_ELEMENTS") is ops.operator("SCATTER") is ops.OPERATORS["SCATTER"]
+
+
+# ---------------------------------------------------------------- descriptors: validation and support tables
+
+
+def tensor(data_type, sizes):
+    return {"DataType": data_type, "Sizes": list(sizes)}
+
+
+def gather_desc(data_type="FLOAT32", index_type="UINT32", dims=4, axis=None, k=1, output=None):
+    sizes = [2] * dims
+    indices = [1] * (dims - 1) + [3]
+    axis = dims - 1 if axis is None else axis
+    out = output or sizes[:axis] + [3] + sizes[axis + 1:]
+    return {"type": "DML_OPERATOR_GATHER", "desc": {
+        "InputTensor": tensor(data_type, sizes), "IndicesTensor": tensor(index_type, indices),
+        "OutputTensor": tensor(data_type, out), "Axis": axis, "IndexDimensions": k}}
+
+
+def test_a_page_example_as_a_descriptor_is_valid_from_its_level():
+    assert ops.validate(gather_desc(), "1_0") == []
+    assert ops.validate(gather_desc("INT8"), "2_1") == []
+    assert any("DataType INT8 is not supported" in p and "it needs feature level 2_1" in p
+               for p in ops.validate(gather_desc("INT8"), "2_0"))
+
+
+@pytest.mark.parametrize("index_type, level, says", [
+    ("INT64", "2_1", "IndicesTensor.DataType: DataType INT64 is not supported by DML_OPERATOR_GATHER at feature level "
+                     "2_1 (supported for IndicesTensor: UINT32); it needs feature level 3_0"),
+    ("INT32", "3_0", None),
+    ("UINT64", "3_0", None),
+    ("FLOAT32", "6_4", "supported for IndicesTensor: INT64, INT32, UINT64, UINT32); no feature level supports it"),
+])
+def test_the_indices_have_types_of_their_own_by_level(index_type, level, says):
+    problems = ops.validate(gather_desc(index_type=index_type), level)
+    assert problems == [] if says is None else any(says in p for p in problems), problems
+
+
+def test_data_types_follow_the_data_s_rows_and_the_indices_never_need_to_match_them():
+    assert ops.validate(gather_desc("INT64", "INT32", dims=2), "4_1") == []
+    assert any("it needs feature level 4_1" in p for p in ops.validate(gather_desc("INT64", "INT32", dims=2), "3_0"))
+    assert any("DataType FLOAT16: must equal InputTensor.DataType FLOAT32" in p
+               for p in ops.validate({**gather_desc(), "desc": {**gather_desc()["desc"],
+                                                               "OutputTensor": tensor("FLOAT16", [2, 2, 2, 3])}},
+                                     "6_4"))
+
+
+@pytest.mark.parametrize("change, path, words", [
+    ({"Axis": 4}, "desc.Axis", "Axis 4: must be in [0, 3]"),
+    ({"IndexDimensions": 5}, "desc.IndexDimensions", "must be at most Axis + 1 = 4"),
+    ({"OutputTensor": tensor("FLOAT32", [2, 2, 2, 4])}, "desc.OutputTensor.Sizes",
+     "OutputTensor.Sizes [2, 2, 2, 4]: must be [2, 2, 2, 3]"),
+    ({"IndicesTensor": tensor("UINT32", [2, 1, 1, 3])}, "desc.IndicesTensor.Sizes", "the first"),
+])
+def test_each_gather_rule_reports_its_path(change, path, words):
+    dispatchable = gather_desc()
+    dispatchable["desc"].update(change)
+    problems = ops.validate_problems(dispatchable, "6_4")
+    assert any(p.path == path and words in p.message for p in problems), problems
+
+
+def test_one_hot_takes_its_depth_from_the_output_and_values_of_any_dimension_count():
+    desc = {"IndicesTensor": tensor("INT32", [3, 1]), "ValuesTensor": tensor("FLOAT32", [2]),
+            "OutputTensor": tensor("FLOAT32", [3, 5]), "Axis": 1}
+    assert ops.validate({"type": "DML_OPERATOR_ONE_HOT", "desc": desc}, "6_4") == []
+    parsed = ops.descriptors.validate.normalized_dispatchable({"type": "DML_OPERATOR_ONE_HOT", "desc": desc})
+    call = ops.OPERATORS["ONE_HOT"].call_of(parsed)
+    assert call.attributes == {"axis": 1, "depth": 5, "indices_type": "INT32"}
+    assert call.input_types == ("INT32", "FLOAT32") and call.output_types == ("FLOAT32",)
+
+
+def test_a_call_s_dispatchable_carries_the_indices_own_type():
+    call = ops.Call.of("GATHER", [(3, 4), (1, 2)], "FLOAT16", axis=1, index_dimensions=1, indices_type="INT64")
+    spec = call.operator
+    desc = spec.dispatchable(call.input_sizes, call.data_type, call.attributes, call.output_sizes)["desc"]
+    assert desc["IndicesTensor"]["DataType"] == "INT64" and desc["OutputTensor"]["DataType"] == "FLOAT16"
+    assert ops.validate({"type": "DML_OPERATOR_GATHER", "desc": desc}, "3_0") == []
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_every_operator_s_support_table_starts_where_the_schema_says_and_grows(name):
+    spec = ops.OPERATORS[name]
+    assert spec.support[0].level == ops.schema.schema(name).level
+    for previous, row in zip(spec.support, spec.support[1:]):
+        assert set(previous.types) <= set(row.types)
+        assert set(previous.types_for("IndicesTensor")) <= set(row.types_for("IndicesTensor"))
+    assert spec.support[-1].level == "4_1" and set(spec.support[-1].types) == set(ops.DML_TYPES)
+    assert spec.supported_types_of("IndicesTensor") == ("INT64", "INT32", "UINT64", "UINT32")
+
+
+# ---------------------------------------------------------------- on ONNX Runtime, every example in every type
+
+# ONNX Runtime 1.32's CPU OneHot writes float, int64 and strings with int64 depths; its float16 kernel quiets
+# signalling NaNs. Every other operator of the family has a kernel copying any type's bits.
+ONE_HOT_ON_ONNX_RUNTIME = {"FLOAT32", "INT64"}
+
+
+def _with_random_data(example, data_type):
+    dtype = ops.numpy_dtype(data_type)
+    rng = np.random.default_rng(len(example.key) * 31 + len(data_type))
+    indices = 0 if example.op == "ONE_HOT" else 1
+    return [a if i == indices else random_bytes(rng, a.shape, dtype) for i, a in enumerate(example.arrays)]
+
+
+@pytest.mark.parametrize("data_type", ops.DML_TYPES)
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
+def test_onnx_runtime_gives_every_example_in_every_type_byte_for_byte(example, data_type):
+    pytest.importorskip("onnxruntime")
+    report = ops.cross_check(example.op, _with_random_data(example, data_type), runtime="onnxruntime",
+                             **example.attributes)
+    if example.op == "ONE_HOT" and data_type not in ONE_HOT_ON_ONNX_RUNTIME:
+        assert not report.available and "no bit-exact way to run" in report.note
+        return
+    assert report.available and report.matches, report.note
