@@ -2,8 +2,6 @@
 DirectML does (hypothesis, indices in and past their axes, negative, 64-bit), onnx.reference on the ONNX twins, the
 provenance the pages draw, every rule with its field, the support tables and the work budget."""
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -15,6 +13,8 @@ import ops
 from ops.operators.gather_scatter import OPERATORS, core
 from ops.operators.gather_scatter.examples import EXAMPLES
 from ops.runtime.onnxruntime_check import IR_VERSION, OPSET
+from support.gather_calls import INDEX_DTYPES, random_bytes, random_call
+from support.observed import GATHER_SCATTER
 from support.specs import (
     gather_elements_spec,
     gather_nd_spec,
@@ -25,8 +25,6 @@ from support.specs import (
 )
 
 FAMILY = [op.name for op in OPERATORS]
-DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
-INDEX_DTYPES = [np.dtype(t) for t in (np.int64, np.int32, np.uint64, np.uint32)]
 
 
 def same_bits(a, b):
@@ -58,72 +56,11 @@ def test_gather_example_3_as_printed_gives_row_0_alone():
 # ---------------------------------------------------------------- the core against plain loops
 
 
-def interesting_indices(rng, shape, size, dtype):
-    """Indices in range, counting from the end, past the axis either way, with bit 32 set, and arbitrary bits."""
-    count = math.prod(shape)
-    picks = np.stack([rng.integers(0, size, count), -rng.integers(1, size + 1, count),
-                      rng.integers(size, size + 4, count), -rng.integers(size + 1, size + 5, count),
-                      rng.integers(0, size, count) + (1 << 32)]).astype(np.int64).view(np.uint64)
-    arbitrary = np.frombuffer(rng.bytes(8 * count), np.uint64)
-    kind = rng.integers(0, 6, count)
-    values = np.where(kind < 5, picks[np.minimum(kind, 4), np.arange(count)], arbitrary)
-    return values.astype(f"u{dtype.itemsize}").view(dtype).reshape(shape)  # cut to the type's width
-
-
-def random_bytes(rng, shape, dtype):
-    return rng.integers(0, 256, math.prod(shape) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
-
-
 @st.composite
 def calls(draw, name):
-    """(inputs, attrs) of a valid call of `name`: any data type and index type, 1 to 4 dimensions, indices that
-    reach past their axes."""
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    dtype, index_dtype = draw(st.sampled_from(DTYPES)), draw(st.sampled_from(INDEX_DTYPES))
-    r = draw(st.integers(1, 4))
-    sizes = tuple(draw(st.lists(st.integers(1, 4), min_size=r, max_size=r)))
-    if name == "GATHER":
-        axis = draw(st.integers(0, r - 1))
-        k = draw(st.integers(0, axis + 1))
-        shape = (1,) * (r - k) + tuple(draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)))
-        idx = interesting_indices(rng, shape, sizes[axis], index_dtype)
-        return [random_bytes(rng, sizes, dtype), idx], {"axis": axis, "index_dimensions": k}
-    if name in ("GATHER_ELEMENTS", "SCATTER"):
-        axis = draw(st.integers(0, r - 1))
-        shape = list(sizes)
-        shape[axis] = draw(st.integers(1, sizes[axis] if name == "SCATTER" else 4))
-        idx = interesting_indices(rng, shape, sizes[axis], index_dtype)
-        inputs = [random_bytes(rng, sizes, dtype), idx]
-        return inputs + ([random_bytes(rng, shape, dtype)] if name == "SCATTER" else []), {"axis": axis}
-    if name == "ONE_HOT":
-        axis = draw(st.integers(0, r - 1))
-        depth = draw(st.integers(1, 5))
-        shape = list(sizes)
-        shape[axis] = 1
-        values = random_bytes(rng, (draw(st.integers(2, 3)),), dtype)
-        return [interesting_indices(rng, shape, depth, index_dtype), values], {"axis": axis, "depth": depth}
-    m = draw(st.integers(1, r))
-    b = draw(st.integers(0, m - 1)) if name == "GATHER_ND1" else 0
-    t = draw(st.integers(1, m - b))
-    q = draw(st.integers(max(b + 1, 1), r))
-    meaningful = sizes[r - m:]
-    middle = tuple(draw(st.lists(st.integers(1, 3), min_size=q - 1 - b, max_size=q - 1 - b)))
-    batches = tuple(meaningful[:b]) if draw(st.booleans()) else tuple(draw(st.lists(st.integers(1, 3), min_size=b,
-                                                                                      max_size=b)))
-    result = batches + middle + tuple(meaningful[b + t:])
-    if len(result) > r:
-        middle = ()
-        q = b + 1
-    tuples = (1,) * (r - q) + batches + middle
-    idx = np.stack([interesting_indices(rng, tuples, meaningful[b + c], index_dtype) for c in range(t)], -1)
-    x = random_bytes(rng, (1,) * (r - m) + tuple(meaningful), dtype)
-    attrs = {"input_dimensions": m, "indices_dimensions": q}
-    if name == "GATHER_ND1":
-        return [x, idx], {**attrs, "batch_dimensions": b}
-    if name == "GATHER_ND":
-        return [x, idx], attrs
-    updates = random_bytes(rng, core.nd_sizes(x.shape, idx.shape, m, q, 0, r), dtype)
-    return [x, idx, updates], attrs
+    """(inputs, attrs) of a valid call of `name` (support.gather_calls): any data and index type, 1 to 4
+    dimensions, indices that reach past their axes."""
+    return random_call(name, np.random.default_rng(draw(st.integers(0, 2**32 - 1))))
 
 
 SPECS = {
@@ -512,3 +449,10 @@ def test_onnx_runtime_gives_every_example_in_every_type_byte_for_byte(example, d
         assert not report.available and "no bit-exact way to run" in report.note
         return
     assert report.available and report.matches, report.note
+
+
+@pytest.mark.parametrize("name, what, inputs, attrs, observed", GATHER_SCATTER, ids=[r[1] for r in GATHER_SCATTER])
+def test_the_core_writes_what_directml_was_observed_to_write(name, what, inputs, attrs, observed):
+    arrays = [np.array(values, dtype).reshape(sizes) for dtype, sizes, values in inputs]
+    [out] = ops.run(name, arrays, **attrs)
+    assert out.ravel().tolist() == observed
