@@ -175,6 +175,42 @@ def _split_join_settings():
         yield f"{dims}-D, 3 inputs on the last axis", "JOIN", parts, {"axis": dims - 1}
 
 
+# The gather and scatter family: each operator on one or more shapes, with indices of every index type drawn small
+# (mostly inside their axes, some past them, negative ones for signed types: collisions among a scatter's updates
+# included) or as arbitrary bits (past their axes, from the end, past 32 bits), the data arbitrary bytes.
+_GATHER_SCATTER_SHAPES = (
+    ("GATHER", "[2, 3, 4] axis 1, IndexDimensions 1", [(2, 3, 4), (1, 1, 5)], {"axis": 1, "index_dimensions": 1}),
+    ("GATHER", "[2, 3, 4] axis 2, IndexDimensions 2", [(2, 3, 4), (1, 2, 3)], {"axis": 2, "index_dimensions": 2}),
+    ("GATHER", "8-D, last axis", [(2,) + (1,) * 6 + (3,), (1,) * 7 + (4,)], {"axis": 7, "index_dimensions": 1}),
+    ("GATHER_ELEMENTS", "[2, 3, 4] axis 1, 5 indices", [(2, 3, 4), (2, 5, 4)], {"axis": 1}),
+    ("GATHER_ND", "[1, 3, 4, 2] by pairs", [(1, 3, 4, 2), (1, 2, 3, 2)], {"input_dimensions": 3,
+                                                                         "indices_dimensions": 3}),
+    ("GATHER_ND1", "[2, 3, 4], 1 batch dimension", [(2, 3, 4), (2, 5, 1)],
+     {"input_dimensions": 3, "indices_dimensions": 3, "batch_dimensions": 1}),
+    ("SCATTER", "[2, 3, 4] axis 1, 2 updates", [(2, 3, 4), (2, 2, 4), (2, 2, 4)], {"axis": 1}),
+    ("SCATTER_ND", "[3, 4, 2] by pairs", [(3, 4, 2), (1, 5, 2), (1, 5, 2)], {"input_dimensions": 3,
+                                                                            "indices_dimensions": 2}),
+    ("ONE_HOT", "[2, 1, 4] axis 1, depth 5", [(2, 1, 4), (2,)], {"axis": 1, "depth": 5}),
+)
+
+
+def _gather_scatter_calls(dtype, rng):
+    from ..operators.gather_scatter import INDEX_TYPES
+
+    for op, shape_text, shapes, attrs in _GATHER_SCATTER_SHAPES:
+        indices = operator(op).input_labels(len(shapes)).index("IndicesTensor")
+        for index_type in INDEX_TYPES:
+            index_dtype = np.dtype(index_type.lower())
+            for spread in ("small", "arbitrary"):
+                inputs = [_random(shape, dtype, rng) for shape in shapes]
+                if spread == "small":
+                    low = -8 if index_dtype.kind == "i" else 0
+                    inputs[indices] = rng.integers(low, 8, shapes[indices]).astype(index_dtype)
+                else:
+                    inputs[indices] = _random(shapes[indices], index_dtype, rng)
+                yield f"{shape_text}, {spread} {index_type} indices", op, inputs, attrs
+
+
 def _packed(shape, data_type):
     return {"DataType": data_type, "Sizes": list(shape)}
 
@@ -208,6 +244,7 @@ def _operator_calls(data_type, rng):
             depth = _random((2, 2 * attrs["block_size"] ** 2, 2, 3), dtype, rng)
             inputs = [depth_to_space(depth, attrs["block_size"], attrs["order"])]
         yield setting, op, inputs, attrs
+    yield from _gather_scatter_calls(dtype, rng)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The DirectML matrix in CI: every operator x setting x 11 types (both orders and BlockSize 2-4; even and uneven splits
 on every axis; joins of 2-4 inputs; 1 to 8 dimensions where the operator allows them, for every operator of the
-bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias), arbitrary bytes led by NaN
-payloads, -0.0 and subnormals, each cross-checked on DirectML itself against the core
+bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias; the gather and scatter family
+with indices of each index type, small or arbitrary bits), arbitrary bytes led by NaN payloads, -0.0 and
+subnormals, each cross-checked on DirectML itself against the core
 (ops.runtime.directml_check.matrix_cells; docs/directml_matrix.md is the same run, written out).
 
 Every cell must be byte-identical, or refused with DirectML's own reason: a cell that differs is a bug in the core or
@@ -12,6 +13,7 @@ import re
 import pytest
 
 import ops
+from ops.operators import gather_scatter
 from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells
 from support.paths import ROOT
 
@@ -39,6 +41,9 @@ def test_the_matrix_covers_every_operator_type_and_setting(cells):
     assert any("even" in s for s in by_op("SPLIT")) and any("uneven" in s for s in by_op("SPLIT"))
     assert {s.split(" inputs")[0] for s in by_op("JOIN") if " inputs on axis" in s} == {"2", "3", "4"}
     assert sum("ScaleBias" in s for s in by_op("ELEMENT_WISE_IDENTITY")) == 2
+    for op in gather_scatter.OPERATORS:  # every index type, small and arbitrary, on each of the operator's shapes
+        spreads = {tuple(s.split(", ")[-1].split()[:2]) for s in by_op(op.name)}
+        assert spreads == {(spread, t) for spread in ("small", "arbitrary") for t in gather_scatter.INDEX_TYPES}
 
 
 def test_no_cell_differs(cells):
