@@ -2,6 +2,8 @@
 DirectML does (hypothesis, indices in and past their axes, negative, 64-bit), onnx.reference on the ONNX twins, the
 provenance the pages draw, every rule with its field, the support tables and the work budget."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -13,6 +15,7 @@ import ops
 from ops.operators.gather_scatter import OPERATORS, core
 from ops.operators.gather_scatter.examples import EXAMPLES
 from ops.runtime.onnxruntime_check import IR_VERSION, OPSET
+from support.arithmetic import evaluate
 from support.gather_calls import INDEX_DTYPES, random_bytes, random_call
 from support.observed import GATHER_SCATTER
 from support.specs import (
@@ -456,3 +459,83 @@ def test_the_core_writes_what_directml_was_observed_to_write(name, what, inputs,
     arrays = [np.array(values, dtype).reshape(sizes) for dtype, sizes, values in inputs]
     [out] = ops.run(name, arrays, **attrs)
     assert out.ravel().tolist() == observed
+
+
+# ---------------------------------------------------------------- teaching: formulas and the quiz
+
+
+def _call_of(name, inputs, attrs):
+    spec = ops.OPERATORS[name]
+    return ops.Call.of(name, [a.shape for a in inputs], spec.data_type_of(inputs),
+                       **spec.attrs_with_input_types(inputs, attrs))
+
+
+def _indices(name, inputs):
+    return inputs[0 if name == "ONE_HOT" else 1]
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_each_formula_s_arithmetic_leads_where_the_operator_puts_the_element(name, data):
+    inputs, attrs = data.draw(calls(name))
+    call, indices = _call_of(name, inputs, attrs), _indices(name, inputs)
+    found = ops.OPERATORS[name].provenance(inputs, **attrs)
+    cell = data.draw(st.tuples(*(st.integers(0, s - 1) for s in call.output_sizes[0])))
+    formula = ops.index_formula(call, cell, side="output", indices=indices)
+    for term in formula.terms:
+        assert evaluate(term.substituted) == term.value, str(term)
+    which, flat = int(found.which[cell]), int(found.flat[cell])
+    source_sizes = inputs[which].shape
+    inside = tuple(int(c) for c in np.unravel_index(flat, source_sizes)) if flat < inputs[which].size else ()
+    assert formula.source == ((which, *inside) if name.startswith("SCATTER") else inside)
+    assert formula.destination == cell
+    if name.startswith("SCATTER"):
+        update = data.draw(st.tuples(*(st.integers(0, s - 1) for s in inputs[2].shape)))
+        landing = int(found.landing[update])
+        lands = ops.index_formula(call, update, side="input", indices=indices)
+        expected = tuple(int(c) for c in np.unravel_index(landing, call.output_sizes[0])) \
+            if 0 <= landing < math.prod(call.output_sizes[0]) else ()
+        assert lands.destination == expected and lands.source == update
+
+
+def test_a_formula_needs_the_indices_and_a_gather_is_asked_from_its_output():
+    example = next(e for e in EXAMPLES if e.key == "gather-2")
+    call = _call_of("GATHER", example.arrays, example.attributes)
+    with pytest.raises(ops.DescriptorError, match="depend on IndicesTensor's values"):
+        ops.index_formula(call, (0, 0), side="output")
+    with pytest.raises(ops.DescriptorError, match="may feed many output elements or none"):
+        ops.index_formula(call, (0, 0), side="input", indices=example.arrays[1])
+    lines = ops.index_formula(call, (2, 1), side="output", indices=example.arrays[1]).lines()
+    assert lines[-1] == "address in InputTensor = sum of coordinate*stride, mod 2^32 = (1*2 + 1*1) % 4294967296 = 3"
+
+
+def test_the_formula_of_a_negative_index_past_32_bits_shows_each_step():
+    x = np.arange(5, dtype=np.float32)
+    call = _call_of("GATHER", [x, np.array([-2**32 - 3], np.int64)], {"axis": 0, "index_dimensions": 1})
+    lines = ops.index_formula(call, (0,), side="output", indices=np.array([-2**32 - 3], np.int64)).lines()
+    assert lines[-4:] == ["i = IndicesTensor element = -4294967299",
+                          "its low 32 bits = i & 0xFFFFFFFF = 18446744069414584317 & 4294967295 = 4294967293",
+                          "counted from the end = (low 32 bits + 5) mod 2^32 = (4294967293 + 5) % 4294967296 = 2",
+                          "address in InputTensor = sum of coordinate*stride, mod 2^32 = (2*1) % 4294967296 = 2"]
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
+def test_quiz_answers_are_the_operator_s_and_reproducible(example):
+    call = _call_of(example.op, example.arrays, example.attributes)
+    values = tuple(tuple(int(v) for v in a.ravel()) for a in example.arrays)
+    questions = ops.quiz_questions(ops.QuizSettings(call, values), seed=7)
+    assert questions == ops.quiz_questions(ops.QuizSettings(call, values), seed=7)
+    found = ops.OPERATORS[example.op].provenance(example.arrays, **example.attributes)
+    for question in questions:
+        assert len(set(question.choices)) == len(question.choices) >= 2
+        if question.kind == "feeds" and example.op != "ONE_HOT":
+            which, flat = int(found.which[question.cell]), int(found.flat[question.cell])
+            source = tuple(int(c) for c in np.unravel_index(flat, example.arrays[which].shape))
+            assert question.source == ((which, *source) if example.op.startswith("SCATTER") else source)
+
+
+def test_a_quiz_without_the_indices_says_so():
+    call = ops.Call.of("GATHER", [(4,), (2,)], "FLOAT32", axis=0, index_dimensions=1)
+    with pytest.raises(ops.DescriptorError, match="need IndicesTensor's values"):
+        ops.quiz_questions(ops.QuizSettings(call), seed=1)

@@ -35,7 +35,7 @@ from ...errors import DescriptorError
 from ...levels import SupportRow
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Field, Operator
-from . import core
+from . import core, teaching
 
 FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 INDEX_TYPES = ("INT64", "INT32", "UINT64", "UINT32")
@@ -104,6 +104,8 @@ class GatherScatter(Operator):
     dims = (1, 8)
     arity = (2, 2)
     frameworks = None
+    # Its teaching (teaching.py): each formula and question takes IndicesTensor's values.
+    formula, question = teaching.formula, teaching.question
     # ONNX Runtime's kernels of the family copy elements whole; a type they lack runs as the unsigned integer of its
     # width, never as bytes (the indices would have to be rewritten).
     byte_axis = None
