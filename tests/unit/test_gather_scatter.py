@@ -539,3 +539,33 @@ def test_a_quiz_without_the_indices_says_so():
     call = ops.Call.of("GATHER", [(4,), (2,)], "FLOAT32", axis=0, index_dimensions=1)
     with pytest.raises(ops.DescriptorError, match="need IndicesTensor's values"):
         ops.quiz_questions(ops.QuizSettings(call), seed=1)
+
+
+# ---------------------------------------------------------------- nearest fixes
+
+
+# The rules between settings (not a type, a sign or a missing setting, which no change of another setting mends).
+SHAPE_RULES = [r for r in RULES if not any(word in r[3] for word in ("cap", "depth", "DataType", "non-negative"))]
+
+
+@pytest.mark.parametrize("name, inputs, attrs, message", SHAPE_RULES,
+                         ids=[f"{r[0]}-{i}" for i, r in enumerate(SHAPE_RULES)])
+def test_every_broken_rule_offers_fixes_that_mend_it(name, inputs, attrs, message):
+    from ops.operators.gather_scatter.fixes import SIZES
+
+    spec = ops.OPERATORS[name]
+    shapes = [a.shape for a in inputs]
+    fixes = spec.fixes(shapes, spec.canonical_attrs({**attrs}))
+    assert fixes.reason and fixes.options, message
+    rule = spec.rules(spec.sizes_by_field(shapes), spec.canonical_attrs(attrs))[0][0]
+    for fix in fixes.options:
+        changes = fix.as_dict
+        fixed_shapes = [changes.get(SIZES[label], shape) for label, shape in zip(spec.input_labels(len(shapes)),
+                                                                                shapes)]
+        fixed = spec.canonical_attrs({**attrs, **{k: v for k, v in changes.items() if k not in SIZES.values()}})
+        still = spec.rules(spec.sizes_by_field(fixed_shapes), fixed)
+        assert not still or still[0][0] != rule, (fix, still)
+
+
+def test_valid_settings_need_no_fix():
+    assert ops.OPERATORS["GATHER"].fixes([(3, 4), (1, 2)], {"axis": 1, "index_dimensions": 1}).reason is None

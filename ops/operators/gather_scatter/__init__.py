@@ -36,6 +36,7 @@ from ...levels import SupportRow
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Field, Operator
 from . import core, teaching
+from .fixes import nearest_fixes
 
 FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 INDEX_TYPES = ("INT64", "INT32", "UINT64", "UINT32")
@@ -104,8 +105,8 @@ class GatherScatter(Operator):
     dims = (1, 8)
     arity = (2, 2)
     frameworks = None
-    # Its teaching (teaching.py): each formula and question takes IndicesTensor's values.
-    formula, question = teaching.formula, teaching.question
+    # Its teaching (teaching.py): each formula and question takes IndicesTensor's values; its fixes (fixes.py).
+    formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
     # ONNX Runtime's kernels of the family copy elements whole; a type they lack runs as the unsigned integer of its
     # width, never as bytes (the indices would have to be rewritten).
     byte_axis = None
@@ -360,6 +361,9 @@ class Scatter(Elements):
     def output_sizes(self, sizes, attrs):
         return sizes["InputTensor"]
 
+    def expected_updates(self, sizes, attrs):
+        return sizes["IndicesTensor"]
+
     def identity_call(self, x, attrs):
         flat = x.reshape(-1)
         return [np.zeros_like(flat), np.arange(flat.size, dtype=np.uint32), flat], {"axis": 0}
@@ -513,8 +517,11 @@ class ScatterNd(Nd):
     # {8} input), right-aligned; the page says they all match.
     same_rank_inputs = ()
 
+    def expected_updates(self, sizes, attrs):
+        return self.result_sizes(sizes, attrs, len(sizes["UpdatesTensor"]))
+
     def more_rules(self, sizes, attrs):
-        expected = self.result_sizes(sizes, attrs, len(sizes["UpdatesTensor"]))
+        expected = self.expected_updates(sizes, attrs)
         if sizes["UpdatesTensor"] != tuple(expected):
             return [("UpdatesTensor.Sizes", f"UpdatesTensor.Sizes {_sizes_text(sizes['UpdatesTensor'])}: must be "
                                             f"{_sizes_text(expected)} ({GatherNd.output_rule})")]
