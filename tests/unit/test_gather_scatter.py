@@ -569,3 +569,42 @@ def test_every_broken_rule_offers_fixes_that_mend_it(name, inputs, attrs, messag
 
 def test_valid_settings_need_no_fix():
     assert ops.OPERATORS["GATHER"].fixes([(3, 4), (1, 2)], {"axis": 1, "index_dimensions": 1}).reason is None
+
+
+# ---------------------------------------------------------------- the layout detective names gathers
+
+
+def _replayed(descriptor, x):
+    """y as the descriptor's operator computes it from x and the descriptor's IndicesTensor."""
+    indices = np.array(descriptor["Indices"], np.uint32).reshape(descriptor["IndicesTensor"]["Sizes"])
+    sizes = descriptor.get("InputTensor", {"Sizes": x.shape})["Sizes"]
+    attrs = {"axis": descriptor["Axis"]}
+    if "IndexDimensions" in descriptor:
+        attrs["index_dimensions"] = descriptor["IndexDimensions"]
+    return ops.run(descriptor["operator"], [x.reshape(sizes), indices], **attrs)[0]
+
+
+@pytest.mark.parametrize("make, first", [
+    (lambda x: np.take(x, [2, 0, 0, 1], axis=1), ("GATHER", 1, [2, 0, 0, 1])),  # numpy's take: ONNX Gather
+    (lambda x: np.take(x, [[3, 0], [1, 1]], axis=2), ("GATHER", 3, [3, 0, 1, 1])),  # 2-D indices: x gains a 1
+    (lambda x: np.take_along_axis(x, np.array([[[1, 0, 2, 2]], [[0, 0, 1, 1]]]), axis=1),  # torch.gather
+     ("GATHER_ELEMENTS", 1, [1, 0, 2, 2, 0, 0, 1, 1])),
+    (lambda x: x[:, ::-1].copy(), ("GATHER", 1, [2, 1, 0])),  # a reversal is a gather too
+])
+def test_the_detective_names_the_gather_and_its_indices(make, first):
+    x = ops.origin_coded_input((2, 3, 4))
+    y = make(x)
+    report = ops.identify(x, y)
+    best = report.index_matches[0]
+    assert (best["operator"], best["Axis"], best["Indices"]) == first
+    assert best["operator"] in report.note and str(first[2])[1:-1] in report.note
+    for descriptor in report.index_matches:  # each proposal reproduces y when run
+        assert same_bits(_replayed(descriptor, x).reshape(y.shape), y)
+
+
+def test_the_detective_proposes_no_gather_for_a_transpose_or_a_value_not_in_x():
+    x = ops.origin_coded_input((2, 3, 4))
+    assert ops.identify(x, x.transpose(0, 2, 1).copy()).index_matches == []
+    y = np.take(x, [1, 0], axis=2)
+    y[0, 0, 0] = -1
+    assert ops.identify(x, y).index_matches == []

@@ -35,7 +35,7 @@ from ...errors import DescriptorError
 from ...levels import SupportRow
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Field, Operator
-from . import core, teaching
+from . import core, detective, teaching
 from .fixes import nearest_fixes
 
 FLOATS_32_16 = ("FLOAT32", "FLOAT16")
@@ -107,6 +107,7 @@ class GatherScatter(Operator):
     frameworks = None
     # Its teaching (teaching.py): each formula and question takes IndicesTensor's values; its fixes (fixes.py).
     formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
+    describe = detective.describe
     # ONNX Runtime's kernels of the family copy elements whole; a type they lack runs as the unsigned integer of its
     # width, never as bytes (the indices would have to be rewritten).
     byte_axis = None
@@ -251,6 +252,8 @@ class Gather(GatherScatter):
     def plan(self, input_sizes, indices, attrs):
         return core.gather_plan(input_sizes, indices, attrs["axis"], attrs["index_dimensions"])
 
+    index_candidates = detective.gather_candidates
+
     def identity_call(self, x, attrs):
         flat = x.reshape(-1)
         return [flat, np.arange(flat.size, dtype=np.uint32)], {"axis": 0, "index_dimensions": 1}
@@ -306,6 +309,7 @@ class GatherElements(Elements):
               Field("OutputTensor", OUTPUT, resource="output"), Field("Axis", UINT, "axis"))
     support = _rows("GATHER_ELEMENTS", (*_FROM_2_1, (*_ALL_4_1, _RELEASE_4_1)))
     output_rule = "IndicesTensor.Sizes"
+    index_candidates = detective.elements_candidates
 
     def output_sizes(self, sizes, attrs):
         return sizes["IndicesTensor"]
