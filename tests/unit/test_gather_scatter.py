@@ -608,3 +608,45 @@ def test_the_detective_proposes_no_gather_for_a_transpose_or_a_value_not_in_x():
     y = np.take(x, [1, 0], axis=2)
     y[0, 0, 0] = -1
     assert ops.identify(x, y).index_matches == []
+
+
+# ---------------------------------------------------------------- the same call in numpy and ONNX
+
+
+def _executed(snippet, bound):
+    namespace = dict(bound)
+    exec(compile(snippet.code, f"<{snippet.framework} snippet>", "exec"), namespace)
+    return np.asarray(namespace[snippet.result])
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
+def test_the_numpy_and_onnx_snippets_compute_every_example(example):
+    spec = ops.OPERATORS[example.op]
+    arrays = example.arrays
+    snippets = ops.framework_snippets(example.op, [a.shape for a in arrays], spec.data_type_of(arrays),
+                                      **spec.attrs_with_input_types(arrays, example.attributes))
+    bound = dict(zip(snippets[0].inputs, arrays))
+    by_framework = {s.framework: s for s in snippets}
+    assert by_framework["einops"].code is None and "no gather or scatter" in by_framework["einops"].note
+    assert by_framework["pytorch"].order and by_framework["tensorflow"].order  # each convention stated
+    for snippet in snippets:  # PyTorch and TensorFlow are not installed here: their code is compiled, not run
+        if snippet.code and snippet.language == "python":
+            compile(snippet.code, f"<{snippet.framework} snippet>", "exec")
+    for framework in ("numpy", "onnx"):
+        assert same_bits(_executed(by_framework[framework], bound).reshape(example.output.sizes),
+                         example.output.array), framework
+
+
+@pytest.mark.parametrize("name", FAMILY)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_the_numpy_snippet_is_the_core_where_indices_are_in_range(name, data):
+    inputs, attrs = data.draw(calls(name))
+    inputs = in_range(name, inputs, attrs)
+    assume(inputs is not None)
+    spec = ops.OPERATORS[name]
+    [snippet] = [s for s in ops.framework_snippets(name, [a.shape for a in inputs], spec.data_type_of(inputs),
+                                                   **spec.attrs_with_input_types(inputs, attrs))
+                 if s.framework == "numpy"]
+    [out] = ops.run(name, inputs, **attrs)
+    assert same_bits(_executed(snippet, dict(zip(snippet.inputs, inputs))).reshape(out.shape), out)

@@ -37,6 +37,14 @@ from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Field, Operator
 from . import core, detective, teaching
 from .fixes import nearest_fixes
+from .frameworks import (
+    GatherElementsForms,
+    GatherForms,
+    GatherNdForms,
+    OneHotForms,
+    ScatterForms,
+    ScatterNdForms,
+)
 
 FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 INDEX_TYPES = ("INT64", "INT32", "UINT64", "UINT32")
@@ -104,7 +112,6 @@ class GatherScatter(Operator):
 
     dims = (1, 8)
     arity = (2, 2)
-    frameworks = None
     # Its teaching (teaching.py): each formula and question takes IndicesTensor's values; its fixes (fixes.py).
     formula, question, fixes = teaching.formula, teaching.question, nearest_fixes
     describe = detective.describe
@@ -226,6 +233,7 @@ class Gather(GatherScatter):
     support = _rows("GATHER", (("1_0", 4, 4, FLOATS_32_16, ("UINT32",)), *_FROM_2_1, _ALL_4_1))
     output_rule = ("InputTensor.Sizes before Axis, the last IndexDimensions IndicesTensor.Sizes, InputTensor.Sizes "
                    "after Axis, right-aligned to the DimensionCount")
+    frameworks = GatherForms()
 
     def rules(self, sizes, attrs):
         broken = super().rules(sizes, attrs)
@@ -310,6 +318,7 @@ class GatherElements(Elements):
     support = _rows("GATHER_ELEMENTS", (*_FROM_2_1, (*_ALL_4_1, _RELEASE_4_1)))
     output_rule = "IndicesTensor.Sizes"
     index_candidates = detective.elements_candidates
+    frameworks = GatherElementsForms()
 
     def output_sizes(self, sizes, attrs):
         return sizes["IndicesTensor"]
@@ -345,6 +354,7 @@ class Scatter(Elements):
               Field("Axis", UINT, "axis"))
     support = _rows("SCATTER", (("2_0", 4, 4, FLOATS_32_16, ("UINT32",), _SCATTER_2_0), *_FROM_2_1, _ALL_4_1))
     output_rule = "InputTensor.Sizes"
+    frameworks = ScatterForms()
 
     def axis_rule(self, size, index_size, axis):
         if index_size > size:
@@ -469,6 +479,7 @@ class GatherNd(Nd):
               Field("InputDimensionCount", UINT, "input_dimensions"),
               Field("IndicesDimensionCount", UINT, "indices_dimensions"))
     support = _rows("GATHER_ND", (*_FROM_2_1, (*_ALL_4_1, _RELEASE_4_1)))
+    frameworks = GatherNdForms(batch=False)
     output_rule = ("IndicesTensor's meaningful sizes but the last, then the meaningful InputTensor.Sizes after the "
                    "batch and coordinate dimensions, right-aligned with leading 1s")
 
@@ -497,6 +508,7 @@ class GatherNd1(GatherNd):
     fields = GatherNd.fields + (Field("BatchDimensionCount", UINT, "batch_dimensions"),)
     # DML_GATHER_ND1_OPERATOR_DESC's page has one table (3_0); 4_1 from the release notes.
     support = _rows("GATHER_ND1", (("3_0", 1, 8, NO_64_BIT, INDEX_TYPES), (*_ALL_4_1, _RELEASE_4_1)))
+    frameworks = GatherNdForms(batch=True)
 
 
 class ScatterNd(Nd):
@@ -516,6 +528,7 @@ class ScatterNd(Nd):
               Field("InputDimensionCount", UINT, "input_dimensions"),
               Field("IndicesDimensionCount", UINT, "indices_dimensions"))
     support = _rows("SCATTER_ND", (*_FROM_2_1, _ALL_4_1))
+    frameworks = ScatterNdForms()
     output_rule = "InputTensor.Sizes"
     # Observed: DirectML takes each tensor's own DimensionCount (its page's example scatters {4, 1} indices into an
     # {8} input), right-aligned; the page says they all match.
@@ -561,6 +574,7 @@ class OneHot(GatherScatter):
               Field("Axis", UINT, "axis"))
     # DML_ONE_HOT_OPERATOR_DESC's "Tensor support": introduced at 2_0.
     support = _rows("ONE_HOT", (("2_0", 4, 4, FLOATS_32_16, ("UINT32",)), *_FROM_2_1, _ALL_4_1))
+    frameworks = OneHotForms()
     output_rule = "IndicesTensor.Sizes with the depth at Axis"
     # Observed: DirectML takes a ValuesTensor of any DimensionCount (its page says they all match).
     same_rank_inputs = ("IndicesTensor",)
