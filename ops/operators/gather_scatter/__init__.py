@@ -174,6 +174,14 @@ class GatherScatter(Operator):
         """Attributes a descriptor keeps in its OutputTensor rather than a field of its own (ONE_HOT's depth)."""
         return {}
 
+    def updates_rule(self, sizes, attrs):
+        """A scatter's UpdatesTensor has the sizes its indices and input give (`expected_updates`)."""
+        expected = tuple(self.expected_updates(sizes, attrs))
+        if sizes["UpdatesTensor"] == expected:
+            return []
+        return [("UpdatesTensor.Sizes", f"UpdatesTensor.Sizes {_sizes_text(sizes['UpdatesTensor'])}: must be "
+                                        f"{_sizes_text(expected)} ({self.updates_text})")]
+
     def check_axis(self, attrs, rank, field="Axis"):
         axis = attrs["axis"]
         if axis >= rank:
@@ -354,6 +362,7 @@ class Scatter(Elements):
               Field("Axis", UINT, "axis"))
     support = _rows("SCATTER", (("2_0", 4, 4, FLOATS_32_16, ("UINT32",), _SCATTER_2_0), *_FROM_2_1, _ALL_4_1))
     output_rule = "InputTensor.Sizes"
+    updates_text = "IndicesTensor.Sizes"
     frameworks = ScatterForms()
 
     def axis_rule(self, size, index_size, axis):
@@ -364,13 +373,7 @@ class Scatter(Elements):
         return []
 
     def rules(self, sizes, attrs):
-        broken = super().rules(sizes, attrs)
-        if broken:
-            return broken
-        if sizes["UpdatesTensor"] != sizes["IndicesTensor"]:
-            return [("UpdatesTensor.Sizes", f"UpdatesTensor.Sizes {_sizes_text(sizes['UpdatesTensor'])}: must equal "
-                                            f"IndicesTensor.Sizes {_sizes_text(sizes['IndicesTensor'])}")]
-        return []
+        return super().rules(sizes, attrs) or self.updates_rule(sizes, attrs)
 
     def output_sizes(self, sizes, attrs):
         return sizes["InputTensor"]
@@ -528,6 +531,7 @@ class ScatterNd(Nd):
               Field("InputDimensionCount", UINT, "input_dimensions"),
               Field("IndicesDimensionCount", UINT, "indices_dimensions"))
     support = _rows("SCATTER_ND", (*_FROM_2_1, _ALL_4_1))
+    updates_text = GatherNd.output_rule
     frameworks = ScatterNdForms()
     output_rule = "InputTensor.Sizes"
     # Observed: DirectML takes each tensor's own DimensionCount (its page's example scatters {4, 1} indices into an
@@ -538,11 +542,7 @@ class ScatterNd(Nd):
         return self.result_sizes(sizes, attrs, len(sizes["UpdatesTensor"]))
 
     def more_rules(self, sizes, attrs):
-        expected = self.expected_updates(sizes, attrs)
-        if sizes["UpdatesTensor"] != tuple(expected):
-            return [("UpdatesTensor.Sizes", f"UpdatesTensor.Sizes {_sizes_text(sizes['UpdatesTensor'])}: must be "
-                                            f"{_sizes_text(expected)} ({GatherNd.output_rule})")]
-        return []
+        return self.updates_rule(sizes, attrs)
 
     def output_sizes(self, sizes, attrs):
         return sizes["InputTensor"]
