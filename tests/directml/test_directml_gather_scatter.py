@@ -34,21 +34,13 @@ def test_directml_computes_every_worked_example(directml, example):
     assert report.available and report.matches, report.note
 
 
-def verdict(name, inputs, outputs, fields, level="6_2"):
+def verdict(name, inputs, outputs, fields):
     """DirectML's CreateOperator HRESULT for a desc of `name` with these (sizes, numpy type) tensors and UINT fields,
-    packed from its schema (the registry would refuse some of these before DirectML sees them)."""
-    described = schema.schema(name)
-    numbers = {schema.INPUT_TENSOR: iter(range(8)), schema.OUTPUT_TENSOR: iter(range(8))}
-    packed = []
-    for f in described.fields:
-        if f.is_tensor:
-            packed.append(("tensor", ("input" if f.kind == schema.INPUT_TENSOR else "output", next(numbers[f.kind]))))
-        else:
-            packed.append(("uint", fields[f.name]))
-    request = dml._desc_request("verdict", described.code, packed, [packed_desc(s, t) for s, t in inputs],
-                                [packed_desc(s, t) for s, t in outputs], level)
-    answer, _ = dml._worker().call(request, [], dml.RUN_SECONDS)
-    return answer["hr"]
+    sent as the schema describes it (the registry would refuse some of these before DirectML sees them)."""
+    tensors = {schema.INPUT_TENSOR: iter(inputs), schema.OUTPUT_TENSOR: iter(outputs)}
+    values = {f.name: packed_desc(*next(tensors[f.kind])) if f.is_tensor else fields[f.name]
+              for f in schema.schema(name).fields}
+    return dml.verdict(dml.OperatorDesc(name, values)).hresult
 
 
 E_INVALIDARG = 0x80070057
