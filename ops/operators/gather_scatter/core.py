@@ -23,6 +23,7 @@ both the values (`read`, `write`) and the provenance the pages draw (`read_sourc
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable
 
@@ -51,14 +52,19 @@ def index_type_of(indices):
 
 def wrapped(indices, size):
     """Each index as DirectML uses it: its low 32 bits, plus `size` (an int, or an array broadcasting against the
-    indices) where the index is negative, modulo 2^32; uint64 values below 2^32."""
+    indices) where the index is negative, modulo 2^32; uint32 values, the arithmetic wrapping as DirectML's does."""
     sign = SIGN_BITS[index_type_of(indices)]
-    bits = np.ascontiguousarray(indices).view(np.uint64 if indices.itemsize == 8 else np.uint32).astype(np.uint64)
-    low = bits & LOW_WORD
-    if sign is None:
+    flat = np.ascontiguousarray(indices)
+    if flat.itemsize == 8:
+        bits = flat.view(np.uint64)
+        low = bits.astype(np.uint32)  # the cast keeps the low 32 bits
+        negative = (bits >> np.uint64(63)).astype(np.uint32) if sign else None
+    else:
+        low = flat.view(np.uint32)
+        negative = low >> np.uint32(31) if sign else None
+    if negative is None:
         return low
-    negative = (bits >> np.uint64(sign)) & np.uint64(1)
-    return (low + negative * np.asarray(size, np.uint64)) & LOW_WORD
+    return low + negative * np.asarray(size, np.uint32)
 
 
 def buffer_elements(count, itemsize):
@@ -94,6 +100,9 @@ class Plan:
     count: int
     addresses: Callable
     chooser: Callable
+    # A gather's output by numpy's own indexing (x -> output), where every index lies inside its axis: the same
+    # elements as `addresses` then reads, faster.
+    direct: Callable | None = None
 
 
 def _in_pieces(count, work):
@@ -110,6 +119,8 @@ def _buffer(x):
 
 def read(x, plan):
     """A gather's output: each position reads x's buffer at min(address, last element of the buffer)."""
+    if plan.direct is not None:
+        return np.ascontiguousarray(plan.direct(x)).reshape(plan.sizes)
     buffer = _buffer(x)
     last = np.uint64(buffer.size - 1)
     out = np.empty(plan.count, x.dtype)
@@ -168,11 +179,11 @@ def _destinations(plan, buffer_size):
 def _last_writes(addresses, size):
     """(addresses, update positions) of the update that stays at each address written: the last in row-major order
     among those inside [0, size)."""
-    order = np.flatnonzero((addresses >= 0) & (addresses < size))
-    targets = addresses[order]
-    # np.unique keeps each value's first occurrence: read the updates backwards to keep each address's last writer.
-    kept, first_from_end = np.unique(targets[::-1], return_index=True)
-    return kept, order[::-1][first_from_end]
+    inside = np.flatnonzero((addresses >= 0) & (addresses < size))
+    winner = np.full(size, -1, np.int64)
+    np.maximum.at(winner, addresses[inside], inside)  # the latest position addressing each element
+    kept = np.flatnonzero(winner >= 0)
+    return kept, winner[kept]
 
 
 def write(x, updates, plan):
@@ -190,19 +201,16 @@ def write_sources(output_sizes, itemsize, plan, updates_input=2):
     """A scatter's Provenance: the last update addressing an element inside the output wins it; the rest is copied
     from InputTensor."""
     count = math.prod(output_sizes)
-    landing = _destinations(plan, buffer_elements(count, itemsize))
-    where, which = _last_writes(landing, count)
+    buffer = buffer_elements(count, itemsize)
+    landing = _destinations(plan, buffer)
+    # The buffer's padding past the tensor is written too, and kept by the last update there: no element of the output.
+    written, which = _last_writes(landing, buffer)
+    where, which_inside = written[written < count], which[written < count]
     chooser = plan.chooser(np.arange(plan.count, dtype=np.uint64)).astype(np.int64)
     flat, source, chosen = np.arange(count, dtype=np.int64), np.zeros(count, np.int64), np.full(count, -1, np.int64)
-    flat[where], source[where], chosen[where] = which, updates_input, chooser[which]
-    overwritten = np.ones(plan.count, bool)
+    flat[where], source[where], chosen[where] = which_inside, updates_input, chooser[which_inside]
+    overwritten = landing >= 0  # dropped updates are not overwritten
     overwritten[which] = False
-    overwritten[landing < 0] = False  # dropped, not overwritten
-    # The padding past the output (landing >= count) is written and kept by the last there: no element of the tensor.
-    in_padding = np.flatnonzero(landing >= count)
-    if in_padding.size:
-        _, last_from_end = np.unique(landing[in_padding][::-1], return_index=True)
-        overwritten[in_padding[::-1][last_from_end]] = False
     hits = np.bincount(landing[(landing >= 0) & (landing < count)], minlength=count)
     return Provenance(source.reshape(output_sizes), flat.reshape(output_sizes), chosen.reshape(output_sizes),
                       landing.reshape(plan.sizes), overwritten.reshape(plan.sizes), hits.reshape(output_sizes))
@@ -239,29 +247,36 @@ def gather_plan(input_sizes, indices, axis, index_dimensions):
         return (outer * np.uint64(n * inner) + words[chooser(p).astype(np.intp)] * np.uint64(inner)
                 + p % np.uint64(inner)) & LOW_WORD
 
-    return Plan(sizes, math.prod(sizes), addresses, chooser)
+    direct = None
+    if words.max() < n:  # numpy's take, on the block the cut dimensions leave (read at coordinate 0)
+        cut = max(index_dimensions - 1, 0)
+        taken = words.astype(np.intp).reshape(indices.shape[len(input_sizes) - index_dimensions:])
+        direct = lambda x: np.take(x[(0,) * cut], taken, axis=axis - cut)  # noqa: E731
+    return Plan(sizes, math.prod(sizes), addresses, chooser, direct)
 
 
 def elements_plan(input_sizes, indices, axis):
     """GATHER_ELEMENTS and SCATTER_ELEMENTS: each IndicesTensor element chooses the Axis coordinate of the element at
     its own coordinates; the other coordinates are its own."""
-    strides = list(packed_strides(input_sizes))
-    if input_sizes[axis] == 1:
-        strides[axis] = 0  # DirectML reads an axis of size 1 at coordinate 0 whatever the index (observed)
-    sizes = tuple(indices.shape)
-    words = wrapped(np.ascontiguousarray(indices).reshape(-1), int(input_sizes[axis]))
+    n, sizes = int(input_sizes[axis]), tuple(indices.shape)
+    inner = math.prod(input_sizes[axis + 1:])  # the axis's stride; the indices match the input after it
+    # DirectML reads an axis of size 1 at coordinate 0 whatever the index (observed): its stride is 0.
+    stride = 0 if n == 1 else inner
+    words = wrapped(np.ascontiguousarray(indices).reshape(-1), n)
+    along = sizes[axis] * inner  # one slab of the indices across Axis and after it
 
     def chooser(p):
         return p
 
     def addresses(p):
-        total = words[p.astype(np.intp)] * np.uint64(strides[axis])
-        for d, c in enumerate(coordinates(p, sizes)):
-            if d != axis:
-                total = total + c * np.uint64(strides[d])
-        return total & LOW_WORD
+        base = p // np.uint64(along) * np.uint64(n * inner) + p % np.uint64(inner)
+        return (base + words[p.astype(np.intp)] * np.uint64(stride)) & LOW_WORD
 
-    return Plan(sizes, math.prod(sizes), addresses, chooser)
+    direct = None
+    if n == 1 or not words.size or words.max() < n:
+        chosen = (words * (n > 1)).astype(np.intp).reshape(sizes)
+        direct = functools.partial(np.take_along_axis, indices=chosen, axis=axis)
+    return Plan(sizes, math.prod(sizes), addresses, chooser, direct)
 
 
 def nd_meaningful(input_sizes, indices_sizes, input_dimensions, indices_dimensions, batch_dimensions):
