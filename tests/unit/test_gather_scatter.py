@@ -2,6 +2,7 @@
 DirectML does (hypothesis, indices in and past their axes, negative, 64-bit), onnx.reference on the ONNX twins, the
 provenance the pages draw, every rule with its field, the support tables and the work budget."""
 
+import json
 import math
 
 import numpy as np
@@ -18,6 +19,7 @@ from ops.runtime.onnxruntime_check import IR_VERSION, OPSET
 from support.arithmetic import evaluate
 from support.gather_calls import INDEX_DTYPES, random_bytes, random_call
 from support.observed import GATHER_SCATTER
+from support.paths import ROOT
 from support.specs import (
     gather_elements_spec,
     gather_nd_spec,
@@ -640,3 +642,22 @@ def test_the_numpy_and_onnx_snippets_compute_every_example(example):
     for framework in ("numpy", "onnx"):
         assert same_bits(_executed(by_framework[framework], bound).reshape(example.output.sizes),
                          example.output.array), framework
+
+
+# ---------------------------------------------------------------- DxDispatch models
+
+
+def test_the_example_models_run_as_their_pages_say():
+    """examples/gather.json is GATHER's Example 2; examples/scatter.json SCATTER's Example 1 with its collision, the
+    colliding index written as -2 (INT32, counted from the end: 3)."""
+    assert ops.run_model((ROOT / "examples" / "gather.json").read_text())["output"].tolist() == [1, 2, 3, 4, 3, 4, 5,
+                                                                                                    6]
+    assert ops.run_model((ROOT / "examples" / "scatter.json").read_text())["output"].tolist() == [8, 6, 2, 7, 4]
+
+
+def test_a_model_file_names_scatter_as_dxdispatch_reads_it():
+    model = json.loads((ROOT / "examples" / "scatter.json").read_text())
+    model["dispatchables"]["scatter"]["type"] = "DML_OPERATOR_SCATTER_ELEMENTS"  # DirectML.h's alias
+    with pytest.raises(ops.DescriptorError, match="DxDispatch reads this operator only as DML_OPERATOR_SCATTER"):
+        ops.run_model(model)
+    assert ops.validate(model["dispatchables"]["scatter"], "6_4") == []  # the Python API takes either name
