@@ -119,3 +119,10 @@ def test_the_example_models_run_on_directml_as_on_the_core(directml, name):
     model = (ROOT / "examples" / f"{name}.json").read_text()
     on_directml, on_core = ops.run_model(model, runtime="directml"), ops.run_model(model)
     assert on_directml["output"].tobytes() == on_core["output"].tobytes()
+
+
+def test_a_one_hot_of_depth_2_to_the_20_is_the_core_s(directml):
+    indices = np.array([[3], [2**20 - 1], [-1], [2**20]], np.int32)
+    report = on_directml("ONE_HOT", [indices, np.array([0, 1], F32)], axis=1, depth=2**20)
+    assert report.matches and [np.flatnonzero(row).tolist() for row in report.actual[0]] == \
+        [[3], [2**20 - 1], [2**20 - 1], []]
