@@ -235,8 +235,7 @@ class Operator:
 
     def input_types(self, data_type: str, count: int, attrs: Mapping[str, Any]) -> list[str]:
         """Each input's DataType: the call's data type, or for an input with a type of its own its attribute's."""
-        fields = {f.name: f for f in self.fields}
-        return [attrs.get(fields[label].attribute, data_type) if label in self.own_typed_inputs else data_type
+        return [attrs.get(self.field(label).attribute, data_type) if label in self.own_typed_inputs else data_type
                 for label in self.input_labels(count)]
 
     def input_labels(self, count: int) -> list[str]:
@@ -300,8 +299,7 @@ class Operator:
 
     def attrs_with_input_types(self, inputs: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> dict[str, Any]:
         """`attrs` with each input that has a type of its own giving its attribute that type: the arrays decide."""
-        fields = {f.name: f for f in self.fields}
-        return {**attrs, **{fields[label].attribute: type_name(array.dtype)
+        return {**attrs, **{self.field(label).attribute: type_name(array.dtype)
                             for label, array in zip(self.input_labels(len(inputs)), inputs)
                             if label in self.own_typed_inputs}}
 

@@ -133,7 +133,3 @@ EXAMPLES = (
             (Tensor("INT32", (1, 1, 3, 1), (-3, 100, 3)), _f32([1, 1, 1, 2], [0, 1])), (("axis", 3), ("depth", 4)),
             _f32([1, 1, 3, 4], [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
 )
-
-
-def examples_of(op):
-    return [e for e in EXAMPLES if e.op == op]
