@@ -2,8 +2,9 @@
 
 A table lists rows by the level they take effect at; the row in force at a level is the last one whose level is
 not above it. Every tensor of one operator shares the row's dimension counts and, unless the row gives the outputs
-types of their own (ELEMENT_WISE_BIT_COUNT writes UINT32 or UINT8 whatever it reads), its types. The tables
-themselves belong to the operators (ops/operators).
+types of their own (ELEMENT_WISE_BIT_COUNT writes UINT32 or UINT8 whatever it reads) or names a tensor with types of
+its own (a gather's IndicesTensor: UINT32 alone before 3_0, then INT64, INT32, UINT64 or UINT32), its types. The
+tables themselves belong to the operators (ops/operators).
 """
 
 from dataclasses import dataclass
@@ -29,10 +30,18 @@ class SupportRow:
     types: tuple  # the inputs', and the outputs' unless output_types says otherwise
     source: str = ""  # said beside the row when DirectML's pages disagree about it
     output_types: tuple = ()  # the outputs' types where they differ from the inputs'
+    tensor_types: tuple = ()  # ((tensor field, its types), ...) for tensors whose types are their own
 
     @property
     def types_of_outputs(self):
         return self.output_types or self.types
+
+    def types_for(self, field=None, output=False):
+        """The types the row allows the tensor `field` (an input, or an output if `output`)."""
+        own = dict(self.tensor_types)
+        if field in own:
+            return own[field]
+        return self.types_of_outputs if output else self.types
 
     @property
     def dims_text(self):
@@ -60,11 +69,11 @@ def row_in_force(rows, level):
     return in_force[-1] if in_force else None
 
 
-def first_level_supporting(rows, data_type=None, dimension_count=None, output=False):
-    """The lowest level whose row accepts this type (an output's, if `output`) and dimension count, or None if none
-    does."""
+def first_level_supporting(rows, data_type=None, dimension_count=None, output=False, field=None):
+    """The lowest level whose row accepts this type (an output's, if `output`; the tensor `field`'s, if it has types
+    of its own) and dimension count, or None if none does."""
     for row in rows:
-        type_ok = data_type is None or data_type in (row.types_of_outputs if output else row.types)
+        type_ok = data_type is None or data_type in row.types_for(field, output)
         dims_ok = dimension_count is None or row.min_dims <= dimension_count <= row.max_dims
         if type_ok and dims_ok:
             return row.level

@@ -46,6 +46,7 @@ class Case:
     label: str
     shapes: tuple
     attrs: dict
+    given: tuple = ()  # (input position, numpy type, values) of inputs given rather than random: indices in range
 
 
 # A few settings per operator: the seeds' shapes, both orders, uneven splits, 1-D and 4-D.
@@ -72,6 +73,25 @@ CASES = (
     Case("ELEMENT_WISE_IDENTITY", "broadcast a row", (), {"preset": "broadcast a row"}),
     Case("ELEMENT_WISE_IDENTITY", "pad by 1", (), {"preset": "pad by 1"}),
     Case("ELEMENT_WISE_IDENTITY", "window of a larger buffer", (), {"preset": "window of a larger buffer"}),
+    # The gather and scatter family: the API pages' examples (ONNX's twins refuse indices past their axes), and
+    # negative indices, which ONNX counts from the end as DirectML does.
+    Case("GATHER", "{3,2} rows 0,1,1,2 (page example 2)", ((3, 2), (1, 4)), {"axis": 0, "index_dimensions": 1},
+         ((1, "uint32", [0, 1, 1, 2]),)),
+    Case("GATHER", "{2,3,4} axis 1, INT64 -1,0,2", ((2, 3, 4), (1, 1, 3)), {"axis": 1, "index_dimensions": 1},
+         ((1, "int64", [-1, 0, 2]),)),
+    Case("GATHER_ELEMENTS", "{3,3} axis 0 (page example)", ((3, 3), (2, 3)), {"axis": 0},
+         ((1, "int32", [1, -1, 0, 2, 0, -3]),)),
+    Case("GATHER_ND", "{1,2,2,2} by pairs (page example 2)", ((1, 2, 2, 2), (1, 1, 2, 2)),
+         {"input_dimensions": 3, "indices_dimensions": 2}, ((1, "uint32", [0, 1, 1, 0]),)),
+    Case("GATHER_ND1", "{1,3,2,2} 1 batch (page example 2)", ((1, 3, 2, 2), (1, 3, 2, 2)),
+         {"input_dimensions": 3, "indices_dimensions": 3, "batch_dimensions": 1},
+         ((1, "uint32", [0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0]),)),
+    Case("SCATTER", "{3,3} axis 0 (page example 2)", ((3, 3), (2, 3), (2, 3)), {"axis": 0},
+         ((1, "uint32", [1, 0, 2, 0, 2, 1]),)),
+    Case("SCATTER_ND", "{8} by {4,1} (page example)", ((8,), (4, 1), (4,)),
+         {"input_dimensions": 1, "indices_dimensions": 2}, ((1, "int64", [4, -5, 1, 7]),)),
+    Case("ONE_HOT", "{1,1,3,1} INT32 -3,100,3 depth 4 (page example 4)", ((1, 1, 3, 1), (2,)),
+         {"axis": 3, "depth": 4}, ((0, "int32", [-3, 100, 3]),)),
 )
 
 
@@ -89,7 +109,10 @@ def _call(case, data_type, seed):
         source, _ = identity_descs(input_desc, output_desc)
         return [_random(rng, data_type, (source.buffer_elements,))], {"input_desc": input_desc,
                                                                       "output_desc": output_desc}
-    return [_random(rng, data_type, shape) for shape in case.shapes], case.attrs
+    inputs = [_random(rng, data_type, shape) for shape in case.shapes]
+    for position, index_type, values in case.given:
+        inputs[position] = np.array(values, index_type).reshape(case.shapes[position])
+    return inputs, case.attrs
 
 
 # ---------------------------------------------------------------- what machine this is

@@ -382,16 +382,18 @@ def _type_problems(parsed, row, level, desc_path):
     problems = []
     for label, desc, kind in parsed.tensor_list():
         output = kind.startswith("output")
-        types = row.types_of_outputs if output else row.types
+        field = label.split("[")[0]
+        types = row.types_for(field, output)
         if desc.DataType not in types:
             where = _where_supported(operator(parsed.operator).first_level_supporting(data_type=desc.DataType,
-                                                                                      output=output))
+                                                                                      output=output, field=field))
+            whose = (f" for {field}" if field in dict(row.tensor_types) else
+                     " for outputs" if types is not row.types else "")
             problems.append(
                 Problem(
                     f"{_dot(desc_path)}{label}.DataType",
                     f"DataType {desc.DataType} is not supported by {OPERATOR_PREFIX}{parsed.operator} at feature "
-                    f"level {level} (supported{' for outputs' if types is not row.types else ''}: "
-                    f"{', '.join(types)}); {where}",
+                    f"level {level} (supported{whose}: {', '.join(types)}); {where}",
                 )
             )
         if not row.min_dims <= desc.DimensionCount <= row.max_dims:
@@ -409,12 +411,16 @@ def _type_problems(parsed, row, level, desc_path):
 
 def _consistency_problems(parsed, desc_path):
     """Same DataType everywhere (or, where the outputs have types of their own, among the inputs and among the
-    outputs); OWNED_BY_DML only on inputs; no output writing one element twice."""
+    outputs), but in an input whose type is its own (a gather's IndicesTensor); OWNED_BY_DML only on inputs; no output
+    writing one element twice."""
     problems = []
     items = parsed.tensor_list()
-    everywhere = operator(parsed.operator).same_type_everywhere
+    spec = operator(parsed.operator)
+    everywhere = spec.same_type_everywhere
     firsts = {}
     for label, desc, kind in items:
+        if label in spec.own_typed_inputs:
+            continue
         group = "all" if everywhere else kind.startswith("output")
         first_label, first = firsts.setdefault(group, (label, desc))
         if desc.DataType != first.DataType:

@@ -94,8 +94,10 @@ class Attribute:
 class Field:
     """One field of the operator's DML_*_OPERATOR_DESC, in C order.
 
-    `attribute` is the attribute a UINT or ENUM field carries, or on an output tensor field the attribute its
-    DataType carries (ELEMENT_WISE_BIT_COUNT's output type, which its desc has no field of its own for); `resource`
+    `attribute` is the attribute a UINT or ENUM field carries, or on a tensor field the attribute its DataType
+    carries: an output's (ELEMENT_WISE_BIT_COUNT's output type, which its desc has no field of its own for) or an
+    input's whose type is its own rather than the call's (a gather's IndicesTensor: INT32, INT64, UINT32 or
+    UINT64 whatever the data's type; the arrays given decide it); `resource`
     names the DxDispatch resource bound to a tensor field (array fields get an index appended); `counts` is the array
     field a COUNT field counts.
     """
@@ -168,6 +170,9 @@ class Operator:
     # The ONNX operator's attributes that make it this operator (BitShift's direction LEFT or RIGHT), as
     # (name, value) pairs: onnx_graph writes them and the ONNX model reader tells operators sharing an ONNX one apart.
     onnx_attributes: tuple = ()
+    # Other names DirectML.h gives the same DML_OPERATOR_TYPE value (SCATTER_ELEMENTS for SCATTER), which lookups
+    # accept; DxDispatch reads only the operator's own name.
+    aliases: tuple = ()
 
     @property
     def full_name(self) -> str:
@@ -207,10 +212,31 @@ class Operator:
             raise DescriptorError(f"{what}: {self.name} takes {wanted} input array(s), got {count}")
 
     def check_type(self, data_type: str, label: str) -> None:
-        """DescriptorError for an input type no feature level supports (the shifts take unsigned types only)."""
-        if data_type not in self.supported_types:
+        """DescriptorError for an input type no feature level supports (the shifts take unsigned types only); the
+        field in `label` ("IndicesTensor") may have types of its own."""
+        field = label.split("[")[0]
+        supported = self.supported_types_of(field) if field in self.own_typed_inputs else self.supported_types
+        if data_type not in supported:
             raise DescriptorError(f"{label} DataType {data_type}: {self.name} takes "
-                                  f"{', '.join(self.supported_types)} at every feature level")
+                                  f"{', '.join(supported)} at every feature level")
+
+    @functools.cached_property
+    def own_typed_inputs(self) -> tuple[str, ...]:
+        """The input tensor fields whose DataType is their own, carried by an attribute (a gather's IndicesTensor)."""
+        return tuple(f.name for f in self.fields if f.kind == INPUT and f.attribute)
+
+    def data_label(self, count: int) -> str:
+        """The first input that holds the call's data type (ONE_HOT's ValuesTensor, after its IndicesTensor)."""
+        return next(label for label in self.input_labels(count) if label not in self.own_typed_inputs)
+
+    def data_type_of(self, inputs: Sequence[np.ndarray]) -> str:
+        """The call's data type: its first data input's."""
+        return type_name(inputs[self.input_labels(len(inputs)).index(self.data_label(len(inputs)))].dtype)
+
+    def input_types(self, data_type: str, count: int, attrs: Mapping[str, Any]) -> list[str]:
+        """Each input's DataType: the call's data type, or for an input with a type of its own its attribute's."""
+        return [attrs.get(self.field(label).attribute, data_type) if label in self.own_typed_inputs else data_type
+                for label in self.input_labels(count)]
 
     def input_labels(self, count: int) -> list[str]:
         """The desc field each input array binds to: ATensor, BTensor; InputTensors[0], ..."""
@@ -237,11 +263,17 @@ class Operator:
         listed = {t for row in self.support for t in row.types}
         return tuple(t for t in ALL_TYPES if t in listed)
 
+    def supported_types_of(self, field: str) -> tuple[str, ...]:
+        """The types some feature level supports for the tensor `field`."""
+        listed = {t for row in self.support for t in row.types_for(field, self.field(field).kind == OUTPUT)}
+        return tuple(t for t in ALL_TYPES if t in listed)
+
     def output_types(self, input_types: Sequence[str], output_count: int, attrs: Mapping[str, Any]) -> list[str]:
         """The output DataTypes for canonical attributes: an output field's attribute chooses its type
-        (ELEMENT_WISE_BIT_COUNT's UINT32 or UINT8); otherwise the inputs' one type."""
+        (ELEMENT_WISE_BIT_COUNT's UINT32 or UINT8); otherwise the data inputs' one type."""
         chosen = next((attrs[f.attribute] for f in self.fields if f.kind == OUTPUT and f.attribute), None)
-        return [chosen or input_types[0]] * output_count
+        labels = self.input_labels(len(input_types))
+        return [chosen or input_types[labels.index(self.data_label(len(input_types)))]] * output_count
 
     def compute(self, inputs: list[np.ndarray], attrs: dict[str, Any]) -> list[np.ndarray]:
         """The core: output arrays for checked inputs and canonical attributes."""
@@ -257,16 +289,24 @@ class Operator:
             check_tensor(array, label, dims=self.dims)
             self.check_type(type_name(array.dtype), label)
         if self.same_type_everywhere:
-            for label, array in zip(labels[1:], inputs[1:]):
-                if array.dtype != inputs[0].dtype:
-                    raise DescriptorError(f"{label} DataType {array.dtype}: must equal {labels[0]} DataType "
-                                          f"{inputs[0].dtype}")
+            data = [(label, array) for label, array in zip(labels, inputs) if label not in self.own_typed_inputs]
+            first_label, first = data[0]
+            for label, array in data[1:]:
+                if array.dtype != first.dtype:
+                    raise DescriptorError(f"{label} DataType {array.dtype}: must equal {first_label} DataType "
+                                          f"{first.dtype}")
         return list(inputs)
+
+    def attrs_with_input_types(self, inputs: Sequence[np.ndarray], attrs: Mapping[str, Any]) -> dict[str, Any]:
+        """`attrs` with each input that has a type of its own giving its attribute that type: the arrays decide."""
+        return {**attrs, **{self.field(label).attribute: type_name(array.dtype)
+                            for label, array in zip(self.input_labels(len(inputs)), inputs)
+                            if label in self.own_typed_inputs}}
 
     def run(self, inputs: Sequence[np.ndarray], **attrs: Any) -> list[np.ndarray]:
         """The list of output arrays of this operator on `inputs`; DescriptorError naming the field for bad input."""
         inputs = self.check_inputs(inputs)
-        attrs = self.canonical_attrs(attrs)
+        attrs = self.canonical_attrs(self.attrs_with_input_types(inputs, attrs))
         for shape in self.output_shapes([a.shape for a in inputs], attrs):
             check_element_count(shape, "OutputTensor Sizes")
         return self.compute(inputs, attrs)
@@ -305,8 +345,8 @@ class Operator:
         return self.support[0].level
 
     def first_level_supporting(self, data_type: str | None = None, dimension_count: int | None = None,
-                               output: bool = False) -> str | None:
-        return first_level_supporting(self.support, data_type, dimension_count, output)
+                               output: bool = False, field: str | None = None) -> str | None:
+        return first_level_supporting(self.support, data_type, dimension_count, output, field)
 
     def shape_problems(self, parsed: ParsedDispatchable, path: str) -> list[Problem]:
         """Rules between the parsed descriptor's tensors beyond types and dimension counts ([Problem])."""
@@ -327,9 +367,10 @@ class Operator:
         attributes choose, the attributes in their fields (as given: validation names what is wrong with them).
         Without `output_sizes` the output fields are left out."""
         attributes = {a.name: a for a in self.attributes}
-        output_types = self.output_types([data_type] * len(input_sizes), len(output_sizes or []),
-                                         {name: _canonical_or_given(a, attrs) for name, a in attributes.items()})
-        inputs = [{"DataType": data_type, "Sizes": [int(s) for s in sizes]} for sizes in input_sizes]
+        given = {name: _canonical_or_given(a, attrs) for name, a in attributes.items()}
+        input_types = self.input_types(data_type, len(input_sizes), given)
+        output_types = self.output_types(input_types, len(output_sizes or []), given)
+        inputs = [{"DataType": t, "Sizes": [int(s) for s in sizes]} for t, sizes in zip(input_types, input_sizes)]
         outputs = [{"DataType": output_type, "Sizes": [int(s) for s in sizes]}
                    for output_type, sizes in zip(output_types, output_sizes or [])]
         desc = {}
@@ -366,8 +407,9 @@ class Operator:
 
     def call_of(self, parsed: ParsedDispatchable) -> Call:
         """The Call a parsed, valid descriptor makes."""
-        inputs = [desc for _, desc, kind in parsed.tensor_list() if kind.startswith("input")]
-        return Call.of(self.name, [d.Sizes for d in inputs], inputs[0].DataType, **self.attrs_of(parsed))
+        inputs = [(label, desc) for label, desc, kind in parsed.tensor_list() if kind.startswith("input")]
+        data_type = next(desc.DataType for label, desc in inputs if label not in self.own_typed_inputs)
+        return Call.of(self.name, [d.Sizes for _, d in inputs], data_type, **self.attrs_of(parsed))
 
     # ------------------------------------------------------------ ONNX (the cross-check on ONNX Runtime)
 
@@ -386,6 +428,11 @@ class Operator:
     def widening_note(self, k: int) -> str:
         """What `widened_attrs` changed, in words, for the report ("" when nothing)."""
         return ""
+
+    def route_probes(self, x: np.ndarray, attrs: dict[str, Any]) -> list[tuple[list[np.ndarray], dict[str, Any]]]:
+        """(inputs, attrs) of calls whose outputs hold x's bit patterns, which ONNX Runtime must give back unchanged
+        before a way of running a type there is trusted: the identity call, where the operator has one."""
+        return [self.identity_call(x, attrs)]
 
     def identity_call(self, x: np.ndarray,
                       attrs: dict[str, Any]) -> tuple[list[np.ndarray], dict[str, Any]] | None:
@@ -416,6 +463,13 @@ class Operator:
                    output_shapes: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
         """Attributes (dicts) under which the operator takes inputs of `input_shapes` to outputs of
         `output_shapes`: what the layout detective then checks element by element with `index_map`."""
+        return []
+
+    def index_candidates(self, input_shape: Sequence[int], output_shape: Sequence[int],
+                         source: np.ndarray) -> list[tuple[dict[str, Any], list[np.ndarray], dict[str, Any]]]:
+        """For an operator that chooses elements by an IndicesTensor: (descriptor settings, inputs, attrs) of each
+        call whose indices `source` (for each output element its flat index in the input) implies, the inputs being
+        the input's flat indices and the indices; the layout detective keeps those whose run gives `source`."""
         return []
 
     def descriptor_settings(self, input_shapes: Sequence[Sequence[int]], attrs: dict[str, Any]) -> dict[str, Any]:
@@ -470,7 +524,7 @@ class Call:
             input_sizes = [input_sizes]
         spec.check_arity(len(input_sizes))
         labels = spec.input_labels(len(input_sizes))
-        spec.check_type(data_type, labels[0])
+        spec.check_type(data_type, spec.data_label(len(input_sizes)))
         sizes = tuple(check_sizes(s, f"{label} Sizes", spec.dims) for s, label in zip(input_sizes, labels))
         canonical = spec.canonical_attrs(attrs)
         for shape in spec.output_shapes(sizes, canonical):
@@ -499,9 +553,12 @@ class Call:
         return tuple(tuple(s) for s in self.operator.output_shapes(self.input_sizes, self.attributes))
 
     @property
+    def input_types(self) -> tuple[str, ...]:
+        return tuple(self.operator.input_types(self.data_type, len(self.input_sizes), self.attributes))
+
+    @property
     def output_types(self) -> tuple[str, ...]:
-        return tuple(self.operator.output_types([self.data_type] * len(self.input_sizes), len(self.output_sizes),
-                                                self.attributes))
+        return tuple(self.operator.output_types(self.input_types, len(self.output_sizes), self.attributes))
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return self.operator.run(inputs, **self.attributes)

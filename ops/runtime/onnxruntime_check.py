@@ -10,10 +10,11 @@ A provider may lack a kernel for a type, or may have one that converts values (m
 DepthToSpace/SpaceToDepth have no int16/32/64 or uint16/32/64 kernel, and their float16 kernel quiets signalling
 NaNs; the Bitwise operators have no float kernel at all). Every operator here only moves bits or combines them bit
 by bit, so such a type runs instead as the unsigned integer of the same width, or as UINT8 bytes with the byte axis
-folded where the operator cannot mix it (never for a shift, which carries bits between bytes), never through a value
-conversion. Which route works is found by trying: an identity configuration
-of the operator runs on NaN payloads, -0, subnormals and arbitrary bytes, and the first route that returns them
-unchanged is used (and remembered per operator, order, type and provider).
+folded where the operator cannot mix it (never for a shift, which carries bits between bytes, nor for a gather or a
+scatter, whose indices would change), never through a value conversion; indices keep their own type. Which route
+works is found by trying: an identity configuration of the operator (ONE_HOT, which has none, writes each pair as
+its off and on values) runs on NaN payloads, -0, subnormals and arbitrary bytes, and the first route that returns
+them unchanged is used (and remembered per operator, order, type and provider).
 """
 
 import dataclasses
@@ -89,11 +90,18 @@ def unfold_bytes_from_batch(y, dtype):
     return np.ascontiguousarray(as_bytes).view(dtype).reshape(kn // k, c, h, w)
 
 
+def _data_inputs(name, count):
+    """Whether each input carries the call's data (True) or a type of its own, which no route changes (indices)."""
+    spec = operator(name)
+    return [label not in spec.own_typed_inputs for label in spec.input_labels(count)]
+
+
 def _encode(name, route, arrays, attrs):
     if route.kind == "native":
         return list(arrays), attrs
+    data = _data_inputs(name, len(arrays))
     if route.kind == "bits":
-        return [np.ascontiguousarray(a).view(route.dtype) for a in arrays], attrs
+        return [np.ascontiguousarray(a).view(route.dtype) if d else a for a, d in zip(arrays, data)], attrs
     spec = operator(name)
     if spec.byte_axis == "batch":
         return [fold_bytes_into_batch(a) for a in arrays], attrs
@@ -121,17 +129,19 @@ def _runtime():
     return onnxruntime
 
 
-def _model(name, attrs, dtype, shapes):
+def _model(name, attrs, dtypes, shapes):
+    """The ONNX model of one call: input i of dtypes[i]; the outputs of the data's type (the first data input's)."""
     from onnx import helper
 
-    element = helper.np_dtype_to_tensor_dtype(dtype)
+    elements = [helper.np_dtype_to_tensor_dtype(dtype) for dtype in dtypes]
+    output_element = elements[_data_inputs(name, len(dtypes)).index(True)]
     nodes, initializers = operator(name).onnx_graph(attrs, shapes)
     outputs = [o for node in nodes for o in node.output if o.startswith("y")]
     graph = helper.make_graph(
         nodes,
         f"cross_check_{name.lower()}",
-        [helper.make_tensor_value_info(f"x{i}", element, s) for i, s in enumerate(shapes)],
-        [helper.make_tensor_value_info(o, element, None) for o in outputs],
+        [helper.make_tensor_value_info(f"x{i}", element, s) for i, (element, s) in enumerate(zip(elements, shapes))],
+        [helper.make_tensor_value_info(o, output_element, None) for o in outputs],
         initializer=initializers,
     )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR_VERSION)
@@ -161,20 +171,25 @@ def _attrs_key(attrs):
 
 
 @functools.lru_cache(maxsize=512)
-def _session(name, attrs_key, dtype_str, shapes, provider):
+def _session(name, attrs_key, dtype_strs, shapes, provider):
     ort = _runtime()
-    model = _model(name, dict(attrs_key), np.dtype(dtype_str), shapes)
+    model = _model(name, dict(attrs_key), [np.dtype(d) for d in dtype_strs], shapes)
     return ort.InferenceSession(model.SerializeToString(), _options(ort, provider), providers=[provider])
 
 
 def _run(name, attrs, arrays, provider):
-    session = _session(name, _attrs_key(attrs), arrays[0].dtype.str, tuple(a.shape for a in arrays), provider)
+    session = _session(name, _attrs_key(attrs), tuple(a.dtype.str for a in arrays), tuple(a.shape for a in arrays),
+                       provider)
     return session.run(None, {f"x{i}": np.ascontiguousarray(a) for i, a in enumerate(arrays)})
+
+
+def _data_dtype(name, arrays):
+    return arrays[_data_inputs(name, len(arrays)).index(True)].dtype
 
 
 def _run_route(name, route, arrays, attrs, provider):
     encoded, encoded_attrs = _encode(name, route, arrays, attrs)
-    return _decode(name, route, _run(name, encoded_attrs, encoded, provider), arrays[0].dtype)
+    return _decode(name, route, _run(name, encoded_attrs, encoded, provider), _data_dtype(name, arrays))
 
 
 # ---------------------------------------------------------------- choosing a route by probing
@@ -200,22 +215,22 @@ def probe_tensor(dtype):
 
 
 def _route_fault(name, order, dtype, route, provider):
-    """None if the route returns the probe's bits unchanged on this provider, else why it cannot be used."""
-    probe = probe_tensor(dtype)
-    inputs, attrs = operator(name).identity_call(probe, {"order": order} if order else {})
-    what = f"{type_name(route.dtype)} {operator(name).onnx} on {provider}"
-    try:
-        [output] = _run_route(name, route, inputs, attrs, provider)
-    except Exception as error:  # any ORT failure (missing kernel, type refused by the schema) rules the route out
-        return f"{what} failed ({first_line(error)})"
-    output = output.reshape(probe.shape)  # depth/space's identity is 4-D
-    first = first_difference(probe, output)
-    if first is None:
-        return None
-    return (
-        f"{what} altered bit patterns in an identity probe "
-        f"({hex_bits(probe[first], dtype)} came back as {hex_bits(output[first], dtype)})"
-    )
+    """None if the route gives the probe calls' bits unchanged on this provider (what the core gives), else why it
+    cannot be used."""
+    spec = operator(name)
+    what = f"{type_name(route.dtype)} {spec.onnx} on {provider}"
+    for inputs, attrs in spec.route_probes(probe_tensor(dtype), {"order": order} if order else {}):
+        expected = spec.run(inputs, **attrs)[0].reshape(-1)
+        try:
+            [output] = _run_route(name, route, inputs, attrs, provider)
+        except Exception as error:  # any ORT failure (missing kernel, type refused by the schema) rules the route out
+            return f"{what} failed ({first_line(error)})"
+        output = output.reshape(-1)  # depth/space's identity is 4-D
+        first = first_difference(expected, output)
+        if first is not None:
+            return (f"{what} altered bit patterns in a probe "
+                    f"({hex_bits(expected[first], dtype)} came back as {hex_bits(output[first], dtype)})")
+    return None
 
 
 _chosen_routes = {}
@@ -283,7 +298,7 @@ def run_operator(name, inputs, attrs, expected, provider=None):
                       note=f"ONNX has no operator computing DML_OPERATOR_{name} ({operator(name).summary}), so ONNX "
                            "Runtime cannot cross-check it; DirectML itself can, where it runs.")
 
-    dtype = inputs[0].dtype
+    dtype = _data_dtype(name, inputs)
     described = operator(name).onnx_text(attrs, len(inputs))
     try:
         route, skipped = _choose_route(name, attrs.get("order"), dtype, chosen)

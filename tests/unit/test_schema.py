@@ -4,7 +4,7 @@ Where the pinned sources are (this project's machine: the microsoft/DirectML mir
 pages, or $DML_SCHEMA_DIRECTML and $DML_SCHEMA_DOCS) the generator must rewrite the checked-in table byte for byte.
 Everywhere, CI included: the table's data must hash to the CONTENT_SHA256 it was generated with and record the sources
 the generator pins; its invariants hold (counts, array counts, enums, scalar unions, bind points, values and levels,
-C layouts against ctypes' own); the registry's twelve operators agree with it; the project's hand-kept lists agree
+C layouts against ctypes' own); the registry's operators agree with it; the project's hand-kept lists agree
 with it; and the generator refuses sources it cannot attribute (small inputs written here).
 """
 

@@ -5,9 +5,6 @@ The formulas' substituted arithmetic is evaluated (integers only, through the as
 operator actually puts the element, found by running the operator on a tensor of flat indices.
 """
 
-import ast
-import operator
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,23 +15,7 @@ from ops import Call, DescriptorError, QuizSettings, index_formula, quiz_questio
 from ops.operators.bitwise import bit_or
 from ops.operators.depth_space import ORDERS
 from ops.operators.index_maps import depth_to_space_map, join_map, space_to_depth_map, split_map
-
-BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-          ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
-          ast.BitOr: operator.or_, ast.BitXor: operator.xor}
-
-
-def evaluate(text):
-    """Integer arithmetic as a reader would redo it; anything else fails the test."""
-    def walk(node):
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
-            return BINARY[type(node.op)](walk(node.left), walk(node.right))
-        raise AssertionError(f"not integer arithmetic: {ast.dump(node)}")
-    return walk(ast.parse(text, mode="eval"))
+from support.arithmetic import evaluate
 
 
 def check_terms(formula):
