@@ -64,7 +64,8 @@ against the reference core, byte for byte. Made by `scripts/directml_matrix.py` 
 **{len(cells)} cells: {counts[IDENTICAL]} identical, {counts[REFUSED]} refused by DirectML with its reason, \
 {counts[BOTH_REFUSE]} refused by both DirectML and the core, {counts[DIFFERS]} differ.** \
 The run took {took:.0f} s in one worker ({worker.starts} started), whose resident memory peaked at \
-{worker.peak_rss / 2**20:.0f} MB (`tests/directml/test_directml_matrix.py` runs the same matrix in CI).
+{worker.peak_rss / 2**20:.0f} MB. `tests/directml/test_directml_matrix.py` runs it in CI with two of the eight index \
+settings of each gather and scatter shape, and holds every cell it runs to what this table says.
 
 Why FLOAT64 is refused: {unsupported_type(status, "FLOAT64")} (the device's answers: {fp64}). No documented
 vkd3d-proton option changes that; vkd3d-proton's own exception is for one vendor's driver.

@@ -1,5 +1,4 @@
-"""Integer arithmetic as a reader redoes a teaching formula's substituted term: + - * // % << >> & | ^ on integers
-through the ast, and nothing else (anything else fails the test that asked)."""
+"""The formulas' substituted arithmetic, evaluated as a reader would redo it: integers only, through the ast."""
 
 import ast
 import operator
@@ -10,6 +9,7 @@ BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, 
 
 
 def evaluate(text):
+    """Integer arithmetic (ops.operators.lessons.Term's); anything else fails the test."""
     def walk(node):
         if isinstance(node, ast.Expression):
             return walk(node.body)

@@ -20,6 +20,58 @@ SHIFTS_PAST_THE_WIDTH = [
      [1, 0x80000000, 0x40000000, 0x80000000, 1, 0x800000000000000B, 0x4000000000000005, 0x800000000000000B]),
 ]
 
+# Bytes DirectML 1.13 (feature level 6_2, on vkd3d-proton and lavapipe) wrote for the gather and scatter family where
+# its pages are silent: indices past their axes, counted from the end, past 32 bits, the buffer's padding, colliding
+# updates, the shapes the pages do not describe (docs/directml.md, "Gather and scatter"). Rows (operator, what, inputs
+# as (numpy type, sizes, values), attributes, the output's values in row-major order).
+GATHER_SCATTER = [
+    ("GATHER", "UINT32 indices past the axis",
+     [("float32", (5,), [10, 11, 12, 13, 14]), ("uint32", (6,), [0, 4, 5, 2**31, 2**32 - 5, 2**32 - 1])],
+     {"axis": 0, "index_dimensions": 1}, [10, 14, 14, 14, 14, 14]),
+    ("GATHER", "INT32 indices from the end",
+     [("float32", (5,), [10, 11, 12, 13, 14]), ("int32", (6,), [-1, -5, -6, -10, 5, -2**31])],
+     {"axis": 0, "index_dimensions": 1}, [14, 10, 14, 14, 14, 14]),
+    ("GATHER", "INT64 indices past 32 bits",
+     [("float32", (5,), [10, 11, 12, 13, 14]),
+      ("int64", (6,), [2**32, 2**32 + 1, 2**33 + 2, -2**32, -2**32 - 3, 2**63 - 1])],
+     {"axis": 0, "index_dimensions": 1}, [10, 11, 12, 14, 12, 14]),
+    ("GATHER", "UINT64 indices with bit 63 set",
+     [("float32", (5,), [10, 11, 12, 13, 14]), ("uint64", (5,), [2**32, 2**32 + 1, 2**64 - 5, 2**64 - 3, 2**63 + 2])],
+     {"axis": 0, "index_dimensions": 1}, [10, 11, 10, 12, 14]),
+    ("GATHER", "indices past the axis read on into the next rows",
+     [("float32", (3, 4), list(range(12))), ("uint32", (1, 3), [7, 1, 4])],
+     {"axis": 1, "index_dimensions": 1}, [7, 1, 4, 11, 5, 8, 11, 9, 11]),
+    ("GATHER", "and into the buffer's padding",
+     [("uint8", (3,), [1, 2, 3]), ("uint32", (3,), [5, 3, 2])], {"axis": 0, "index_dimensions": 1}, [0, 0, 3]),
+    ("GATHER", "input dimensions cut off by IndexDimensions are read at 0",
+     [("float32", (2, 3, 2), list(range(12))), ("uint32", (1, 2, 2), [0, 2, 1, 1])],
+     {"axis": 1, "index_dimensions": 2}, [0, 1, 4, 5, 2, 3, 2, 3]),
+    ("GATHER_ELEMENTS", "an input axis of size 1 ignores the index",
+     [("float32", (1, 3), [10, 11, 12]), ("uint32", (2, 3), [0, 3, 1, 5, 1, 2])], {"axis": 0},
+     [10, 11, 12, 10, 11, 12]),
+    ("GATHER_ND1", "batches past the input's read on",
+     [("float32", (2, 4), list(range(8))), ("uint32", (3, 1), [2, 1, 3])],
+     {"input_dimensions": 2, "indices_dimensions": 2, "batch_dimensions": 1}, [2, 5, 7]),
+    ("SCATTER", "updates past the output's buffer are dropped",
+     [("float32", (6,), [100, 101, 102, 103, 104, 105]), ("uint32", (3,), [9, 2**31, 0]),
+      ("float32", (3,), [1, 2, 3])], {"axis": 0}, [3, 101, 102, 103, 104, 105]),
+    ("SCATTER", "INT32 indices from the end, and past it into the previous row",
+     [("float32", (2, 4), [100, 101, 102, 103, 104, 105, 106, 107]), ("int32", (2, 2), [-1, -6, -3, -5]),
+      ("float32", (2, 2), [1, 2, 3, 4])], {"axis": 1}, [100, 101, 102, 4, 104, 3, 106, 107]),
+    ("SCATTER", "64 colliding updates: the last stays",
+     [("float32", (64,), [0] * 64), ("uint32", (64,), [0] * 64), ("float32", (64,), list(range(1, 65)))],
+     {"axis": 0}, [64] + [0] * 63),
+    ("SCATTER_ND", "tuples from the end, one past 32 bits",
+     [("float32", (2, 3), [100, 101, 102, 103, 104, 105]), ("int64", (3, 2), [-1, -1, 0, -3, -2**32 - 2, 1]),
+      ("float32", (1, 3), [1, 2, 3])], {"input_dimensions": 2, "indices_dimensions": 2}, [2, 3, 102, 103, 104, 1]),
+    ("ONE_HOT", "INT64 indices past 32 bits",
+     [("int64", (5, 1), [2**32, -1, -2**32 - 1, 2**62 + 2, -5]), ("float32", (2,), [0, 1])], {"axis": 1, "depth": 4},
+     [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0]),
+    ("ONE_HOT", "UINT64 indices compared whole",
+     [("uint64", (4, 1), [2**32, 2**64 - 1, 2**63 + 1, 3]), ("float32", (2,), [0, 1])], {"axis": 1, "depth": 4},
+     [0] * 15 + [1]),
+]
+
 # REVERSE_SUBSEQUENCES with lengths past the axis (its page: "as if the value were clamped to the maximum"). Each
 # row: the lengths tensor's type, the lengths of 7 lines of 5 elements each (the line k holds 5k + 1 ... 5k + 5), and
 # which element (1 to 5) DirectML 1.13 wrote at each position of each line, for FLOAT32, UINT8, INT64, FLOAT16 and

@@ -80,6 +80,132 @@ def bitwise_spec(name, inputs, output_type=None):
     return _from_bits(out, x, output_type)
 
 
+# ---------------------------------------------------------------- gather and scatter, as DirectML 1.13 runs them
+
+# The bit of each index type that makes an index count from the end, as observed on DirectML (docs/directml.md,
+# "Gather and scatter"): the top bit of INT32, INT64 and, unlike the pages' "signed integral type", UINT64 too.
+_SIGN = {"int32": 31, "int64": 63, "uint64": 63, "uint32": None}
+
+
+def directml_index(index, size, dtype):
+    """An index as DirectML uses it: its low 32 bits, plus the axis size when its sign bit is set, modulo 2^32."""
+    bits = int(np.array(index, dtype).view(f"u{np.dtype(dtype).itemsize}"))
+    sign = _SIGN[np.dtype(dtype).name]
+    low = bits % 2**32
+    return (low + size) % 2**32 if sign is not None and (bits >> sign) & 1 else low
+
+
+def _address(coordinates, sizes):
+    """The row-major element address of coordinates (Python ints, indices standing in), modulo 2^32."""
+    return sum(c * s for c, s in zip(coordinates, packed_strides(sizes))) % 2**32
+
+
+def _buffer_list(x):
+    """x's elements then the zero elements that round its bytes up to 4, as Python scalars of x's type."""
+    count = -(-x.size * x.itemsize // 4) * 4 // x.itemsize
+    return list(x.ravel()) + [x.dtype.type(0)] * (count - x.size)
+
+
+def _reads(x, address_of, out_sizes):
+    """Each output element read at min(address, last buffer element)."""
+    buffer = _buffer_list(x)
+    values = [buffer[min(address_of(o), len(buffer) - 1)] for o in itertools.product(*(range(s) for s in out_sizes))]
+    return np.array(values, x.dtype).reshape(out_sizes)
+
+
+def gather_spec(x, indices, axis, index_dimensions):
+    """DML_GATHER_OPERATOR_DESC element by element: output = input[..., indices[...], ...] with the output's
+    coordinates right-aligned to the DimensionCount (the first IndexDimensions - 1 input dimensions read at 0)."""
+    r, k = x.ndim, index_dimensions
+    chosen = indices.reshape(indices.shape[r - k:])
+    whole = x.shape[:axis] + chosen.shape + x.shape[axis + 1:]
+    out_sizes = (1,) + whole if k == 0 else whole[k - 1:]
+    full_lead = (0,) * max(k - 1, 0)
+
+    def address_of(o):
+        full = full_lead + (o[1:] if k == 0 else o)
+        index = directml_index(chosen[full[axis:axis + k]], x.shape[axis], indices.dtype)
+        return _address(full[:axis] + (index,) + full[axis + k:], x.shape)
+
+    return _reads(x, address_of, out_sizes)
+
+
+def gather_elements_spec(x, indices, axis):
+    """output[c] = input[c with c[Axis] = indices[c]]; an axis of size 1 is read at 0 whatever the index."""
+
+    def address_of(o):
+        index = 0 if x.shape[axis] == 1 else directml_index(indices[o], x.shape[axis], indices.dtype)
+        return _address(o[:axis] + (index,) + o[axis + 1:], x.shape)
+
+    return _reads(x, address_of, indices.shape)
+
+
+def _nd_parts(x_sizes, indices, input_dimensions, indices_dimensions, batch_dimensions):
+    """(meaningful input sizes, meaningful indices, batch count, tuple size) of an ND call."""
+    meaningful_input = x_sizes[len(x_sizes) - input_dimensions:]
+    meaningful_indices = indices.reshape(indices.shape[indices.ndim - indices_dimensions:])
+    return meaningful_input, meaningful_indices, batch_dimensions, indices.shape[-1]
+
+
+def _nd_address(x_sizes, meaningful_input, tuples, b, t, result_coordinates, dtype):
+    """The input address of one meaningful result element: batch coordinates, the tuple's coordinates, the rest."""
+    tup = tuples[result_coordinates[:tuples.ndim - 1]]
+    coordinates = list(result_coordinates[:b])
+    coordinates += [directml_index(tup[c], meaningful_input[b + c], dtype) for c in range(t)]
+    coordinates += list(result_coordinates[tuples.ndim - 1:])
+    lead = len(x_sizes) - len(meaningful_input)
+    return _address((0,) * lead + tuple(coordinates), x_sizes)
+
+
+def gather_nd_spec(x, indices, input_dimensions, indices_dimensions, batch_dimensions=0):
+    """DML_GATHER_ND1_OPERATOR_DESC: output[batch, ...] = input[batch, indices[batch, ..., :], ...]."""
+    meaningful_input, tuples, b, t = _nd_parts(x.shape, indices, input_dimensions, indices_dimensions,
+                                               batch_dimensions)
+    meaningful = tuples.shape[:-1] + meaningful_input[b + t:]
+    out = _reads(x, lambda o: _nd_address(x.shape, meaningful_input, tuples, b, t, o, indices.dtype), meaningful)
+    return out.reshape((1,) * (x.ndim - len(meaningful)) + meaningful)
+
+
+def _writes(x, updates, destinations):
+    """x, then every update written in row-major order where its address lies inside the output's buffer."""
+    out = x.copy().ravel()
+    for update, address in zip(updates.ravel(), destinations):
+        if address < out.size:
+            out[address] = update
+    return out.reshape(x.shape)
+
+
+def scatter_elements_spec(x, indices, updates, axis):
+    """DML_SCATTER_OPERATOR_DESC: output = input; output[c with c[Axis] = indices[c]] = updates[c], in order."""
+    destinations = []
+    for c in itertools.product(*(range(s) for s in indices.shape)):
+        index = 0 if x.shape[axis] == 1 else directml_index(indices[c], x.shape[axis], indices.dtype)
+        destinations.append(_address(c[:axis] + (index,) + c[axis + 1:], x.shape))
+    return _writes(x, updates, destinations)
+
+
+def scatter_nd_spec(x, indices, updates, input_dimensions, indices_dimensions):
+    """DML_SCATTER_ND_OPERATOR_DESC: output = input; output[indices[...]] = updates[...], in order."""
+    meaningful_input, tuples, b, t = _nd_parts(x.shape, indices, input_dimensions, indices_dimensions, 0)
+    meaningful = tuples.shape[:-1] + meaningful_input[t:]
+    destinations = [_nd_address(x.shape, meaningful_input, tuples, 0, t, c, indices.dtype)
+                    for c in itertools.product(*(range(s) for s in meaningful))]
+    return _writes(x, updates, destinations)
+
+
+def one_hot_spec(indices, values, axis, depth):
+    """DML_ONE_HOT_OPERATOR_DESC: OnValue (ValuesTensor's element 1) where the sequence's index (counted from the end
+    when negative; a UINT64 one compared whole) equals the position along Axis, OffValue (element 0) elsewhere."""
+    off, on = values.ravel()[:2]
+    sizes = indices.shape[:axis] + (depth,) + indices.shape[axis + 1:]
+    out = np.full(sizes, off, values.dtype)
+    for c in itertools.product(*(range(s) for s in sizes)):
+        index = indices[c[:axis] + (0,) + c[axis + 1:]]
+        position = int(index) if indices.dtype == np.uint64 else directml_index(index, depth, indices.dtype)
+        if position == c[axis]:
+            out[c] = on
+
+
 # ---------------------------------------------------------------- slice, pad, tile, reverse, upsample
 
 

@@ -45,6 +45,10 @@ class IdentifyReport:
     offending: the first OFFENDING_SHOWN elements of y whose value is not in x, as dicts {"output": i,
         "index": (..), "value": v}, in output order then row-major order; unmatched_count counts them all.
     near_matches: descriptors y agrees with everywhere except at the offending elements.
+    index_matches: descriptors of operators that choose elements by an IndicesTensor (GATHER, GATHER_ELEMENTS) that
+        reproduce y, each with that IndicesTensor: e.g. {"operator": "GATHER", "Axis": 1, "IndexDimensions": 1,
+        "IndicesTensor": {"DataType": "UINT32", "Sizes": [1, 1, 3]}, "Indices": [2, 0, 1]}; "InputTensor":
+        {"Sizes": [...]} where x takes leading 1s to share y's DimensionCount.
     transpose: axes with y == x.transpose(axes) when y is a transpose of x (the identity included), else None.
     compared_by: "bits" or "value" (see the module's docstring).
     """
@@ -57,6 +61,7 @@ class IdentifyReport:
     offending: list
     unmatched_count: int
     near_matches: list
+    index_matches: list
     transpose: tuple | None
     input_starts: tuple
     compared_by: str
@@ -144,9 +149,9 @@ def _suspects(x_is_list, y_is_list):
 
 
 def _named_operators():
-    """The operators the detective can name: those that propose descriptors for given shapes."""
-    return [op.name for op in OPERATORS.values()
-            if type(op).candidates is not Operator.candidates or type(op).inferred is not Operator.inferred]
+    """The operators the detective can name: those that propose descriptors for given shapes or source maps."""
+    return [op.name for op in OPERATORS.values() if type(op).candidates is not Operator.candidates
+            or type(op).index_candidates is not Operator.index_candidates or type(op).inferred is not Operator.inferred]
 
 
 def _descriptor(op, input_shapes, attrs):
@@ -164,6 +169,18 @@ def _candidates(xs, ys, x_is_list, y_is_list, starts, sources):
             # Flat indices count through all the inputs: input i's element j is starts[i] + j.
             expected = [flat if len(xs) == 1 else offsets[which] + flat for which, flat in maps]
             yield _descriptor(op, x_shapes, attrs), expected
+
+
+def _index_matches(x_shape, y_shape, source):
+    """Descriptors with an IndicesTensor that reproduce `source`, each verified by running its operator on x's flat
+    indices."""
+    found = []
+    for op in OPERATORS.values():
+        for settings, inputs, attrs in op.index_candidates(x_shape, y_shape, source):
+            [ran] = op.run(inputs, **attrs)
+            if ran.size == source.size and np.array_equal(ran.reshape(source.shape), source):
+                found.append({"operator": op.name, **settings})
+    return sorted(found, key=lambda m: len(m["Indices"]))
 
 
 def _channel_mix_ups(x_shape, y_shape, source):
@@ -269,7 +286,10 @@ def _rearrangement_note(report):
                 "y repeats some of x's elements (as a broadcast or a gather with repeats does), in an arrangement"
             ),
         }[report.kind]
-        sentences.append(f"{meaning} that {_none_of()}; the index map shows where each element came from.")
+        if report.index_matches:  # the fewest indices first
+            sentences.append(f"{meaning} that {describe(report.index_matches[0])} reproduces.")
+        else:
+            sentences.append(f"{meaning} that {_none_of()}; the index map shows where each element came from.")
     return sentences
 
 
@@ -331,6 +351,7 @@ def identify(x: np.ndarray | Sequence[np.ndarray], y: np.ndarray | Sequence[np.n
     if single and kind == "permutation" and not matches:
         permuted = _channel_mix_ups(xs[0].shape, ys[0].shape, sources[0])
     transpose = _transpose_axes(xs[0].shape, sources[0]) if single and kind == "permutation" else None
+    indexed = _index_matches(xs[0].shape, ys[0].shape, sources[0]) if single and kind != "not a rearrangement" else []
 
     report = IdentifyReport(
         matches=matches,
@@ -341,6 +362,7 @@ def identify(x: np.ndarray | Sequence[np.ndarray], y: np.ndarray | Sequence[np.n
         offending=offending,
         unmatched_count=unmatched,
         near_matches=near,
+        index_matches=indexed,
         transpose=transpose,
         input_starts=starts,
         compared_by="bits" if by_bits else "value",

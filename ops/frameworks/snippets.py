@@ -97,6 +97,8 @@ def _title(spec, call):
 def _shape_comment(call, stored, names):
     if names == ("xs",):
         return f"# xs: {len(stored)} {call.data_type} arrays " + ", ".join(f"[{literal(s)}]" for s in stored)
+    if len(set(call.input_types)) > 1:  # an input with a type of its own (a gather's indices): each named
+        return "# " + "; ".join(f"{name}: {t} [{literal(s)}]" for name, t, s in zip(names, call.input_types, stored))
     broadcast = "".join(f"; {name} stored as [{literal(kept)}], broadcast"
                         for name, kept, sizes in zip(names, stored, call.input_sizes) if kept != sizes)
     return f"# {', '.join(names)}: {call.data_type} [{literal(call.input_sizes[0])}]{broadcast}"

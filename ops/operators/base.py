@@ -588,6 +588,13 @@ class Operator:
         """The attributes a descriptor's settings (descriptor_settings' form) hold, by the fields that carry them."""
         return {f.attribute: settings[f.name] for f in self.scalar_fields() if f.attribute and f.name in settings}
 
+    def index_candidates(self, input_shape: Sequence[int], output_shape: Sequence[int],
+                         source: np.ndarray) -> list[tuple[dict[str, Any], list[np.ndarray], dict[str, Any]]]:
+        """For an operator that chooses elements by an IndicesTensor: (descriptor settings, inputs, attrs) of each
+        call whose indices `source` (for each output element its flat index in the input) implies, the inputs being
+        the input's flat indices and the indices; the layout detective keeps those whose run gives `source`."""
+        return []
+
     def descriptor_settings(self, input_shapes: Sequence[Sequence[int]], attrs: dict[str, Any]) -> dict[str, Any]:
         """The call's non-tensor desc fields by name, as the layout detective reports a descriptor."""
         output_count = len(self.output_shapes(input_shapes, attrs))

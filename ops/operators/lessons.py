@@ -16,7 +16,7 @@ from ..errors import DescriptorError
 @dataclass(frozen=True)
 class Term:
     """One step: `name = general = substituted = value`; `substituted` is integer arithmetic
-    (+ - * // % << >> & | ^), so a reader can redo it and a test can evaluate it."""
+    (+ - * // % << >> & | ^, a leading minus), so a reader can redo it and a test can evaluate it."""
 
     name: str
     general: str

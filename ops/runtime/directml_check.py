@@ -175,6 +175,46 @@ def _split_join_settings():
         yield f"{dims}-D, 3 inputs on the last axis", "JOIN", parts, {"axis": dims - 1}
 
 
+# The gather and scatter family: each operator on one or more shapes, with indices of every index type drawn small
+# (mostly inside their axes, some past them, negative ones for signed types: collisions among a scatter's updates
+# included) or as arbitrary bits (past their axes, from the end, past 32 bits), the data arbitrary bytes.
+_GATHER_SCATTER_SHAPES = (
+    ("GATHER", "[2, 3, 4] axis 1, IndexDimensions 1", [(2, 3, 4), (1, 1, 5)], {"axis": 1, "index_dimensions": 1}),
+    ("GATHER", "[2, 3, 4] axis 2, IndexDimensions 2", [(2, 3, 4), (1, 2, 3)], {"axis": 2, "index_dimensions": 2}),
+    ("GATHER", "8-D, last axis", [(2,) + (1,) * 6 + (3,), (1,) * 7 + (4,)], {"axis": 7, "index_dimensions": 1}),
+    ("GATHER_ELEMENTS", "[2, 3, 4] axis 1, 5 indices", [(2, 3, 4), (2, 5, 4)], {"axis": 1}),
+    ("GATHER_ND", "[1, 3, 4, 2] by pairs", [(1, 3, 4, 2), (1, 2, 3, 2)], {"input_dimensions": 3,
+                                                                         "indices_dimensions": 3}),
+    ("GATHER_ND1", "[2, 3, 4], 1 batch dimension", [(2, 3, 4), (2, 5, 1)],
+     {"input_dimensions": 3, "indices_dimensions": 3, "batch_dimensions": 1}),
+    ("SCATTER", "[2, 3, 4] axis 1, 2 updates", [(2, 3, 4), (2, 2, 4), (2, 2, 4)], {"axis": 1}),
+    ("SCATTER_ND", "[3, 4, 2] by pairs", [(3, 4, 2), (1, 5, 2), (1, 5, 2)], {"input_dimensions": 3,
+                                                                            "indices_dimensions": 2}),
+    ("ONE_HOT", "[2, 1, 4] axis 1, depth 5", [(2, 1, 4), (2,)], {"axis": 1, "depth": 5}),
+)
+
+
+def _gather_scatter_calls(dtype, rng, bounded=False):
+    """Every shape with indices of every index type, small and arbitrary; `bounded`: two of those eight per shape,
+    the index types taking turns from shape to shape (every operator and every data type still)."""
+    from ..operators.gather_scatter import INDEX_TYPES
+
+    for number, (op, shape_text, shapes, attrs) in enumerate(_GATHER_SCATTER_SHAPES):
+        indices = operator(op).input_labels(len(shapes)).index("IndicesTensor")
+        kinds = [(t, spread) for t in INDEX_TYPES for spread in ("small", "arbitrary")]
+        if bounded:
+            kinds = [(INDEX_TYPES[number % 4], "small"), (INDEX_TYPES[(number + 1) % 4], "arbitrary")]
+        for index_type, spread in kinds:
+            index_dtype = np.dtype(index_type.lower())
+            inputs = [_random(shape, dtype, rng) for shape in shapes]
+            if spread == "small":
+                low = -8 if index_dtype.kind == "i" else 0
+                inputs[indices] = rng.integers(low, 8, shapes[indices]).astype(index_dtype)
+            else:
+                inputs[indices] = _random(shapes[indices], index_dtype, rng)
+            yield f"{shape_text}, {spread} {index_type} indices", op, inputs, attrs
+
+
 def _slice_pad_settings():
     """The slice, pad and tile family: SLICE1 with negative strides and TILE in 1 to 8 dimensions; PADDING1 in each
     mode with pads wider than the input and size-1 dimensions; REVERSE_SUBSEQUENCES along each axis with UINT32 and
@@ -230,20 +270,24 @@ def _identity_settings(data_type):
                _packed((2, 3, 4), data_type), {"Scale": scale, "Bias": bias})
 
 
-def _operator_calls(data_type, rng):
-    """(setting, op, inputs, attrs) of every setting but the identity's, with arbitrary bytes."""
+def _operator_calls(data_type, rng, bounded=False):
+    """(setting, op, inputs, attrs) of every setting but the identity's, with arbitrary bytes (`bounded`: fewer of
+    the gather and scatter family's)."""
     from ..datatypes import numpy_dtype
     from ..operators.depth_space import depth_to_space
 
     dtype = numpy_dtype(data_type)
-    for setting, op, shapes, attrs in [*_depth_space_settings(), *_bitwise_settings(), *_split_join_settings(),
-                                       *_slice_pad_settings()]:
-        # An input of a type of its own (REVERSE_SUBSEQUENCES' lengths) is made in that type.
-        types = operator(op).input_types(data_type, len(shapes), attrs)
-        inputs = [_random(shape, numpy_dtype(t), rng) for shape, t in zip(shapes, types)]
+    for setting, op, shapes, attrs in [*_depth_space_settings(), *_bitwise_settings(), *_split_join_settings()]:
+        inputs = [_random(shape, dtype, rng) for shape in shapes]
         if op == "SPACE_TO_DEPTH1":  # the input a DEPTH_TO_SPACE1 of random bytes gives, as the app shows it
             depth = _random((2, 2 * attrs["block_size"] ** 2, 2, 3), dtype, rng)
             inputs = [depth_to_space(depth, attrs["block_size"], attrs["order"])]
+        yield setting, op, inputs, attrs
+    yield from _gather_scatter_calls(dtype, rng, bounded)
+    for setting, op, shapes, attrs in _slice_pad_settings():
+        # An input of a type of its own (REVERSE_SUBSEQUENCES' lengths) is made in that type.
+        types = operator(op).input_types(data_type, len(shapes), attrs)
+        inputs = [_random(shape, numpy_dtype(t), rng) for shape, t in zip(shapes, types)]
         if "within the axis" in setting:  # lengths from 0 to the axis' size, where ONNX's twin agrees too
             inputs[1] = inputs[1] % inputs[1].dtype.type(shapes[0][attrs["axis"]] + 1)
         yield setting, op, inputs, attrs
@@ -301,9 +345,10 @@ def _both_refuse(op, setting, data_type, error, descs, attrs, status):
                 f"both refuse: CreateOperator {hresult_text(hr)}; the core: {core}")
 
 
-def matrix_cells(seed=0, data_types=None):
+def matrix_cells(seed=0, data_types=None, bounded=False):
     """Every cell (operator x setting x data type) of the DirectML matrix: arbitrary bytes cross-checked on DirectML
-    itself against the core. `data_types` limits it to some types (default all eleven)."""
+    itself against the core. `data_types` limits it to some types (default all eleven); `bounded` (CI) keeps two
+    index-type settings of each gather and scatter shape instead of eight."""
     from ..datatypes import DML_TYPES, numpy_dtype
     from ..descriptors.layouts import identity_descs
     from ..errors import DescriptorError
@@ -314,7 +359,7 @@ def matrix_cells(seed=0, data_types=None):
     for data_type in data_types or DML_TYPES:
         rng = np.random.default_rng(seed)
         dtype = numpy_dtype(data_type)
-        for setting, op, inputs, attrs in _operator_calls(data_type, rng):
+        for setting, op, inputs, attrs in _operator_calls(data_type, rng, bounded):
             try:
                 report = cross_check(op, inputs, runtime="directml", **attrs)
             except DescriptorError as error:  # a type no feature level gives the operator (a signed shift)

@@ -1,6 +1,6 @@
 """Every DirectML operator read from a DxDispatch model as DxDispatch reads it, from DirectML's schema alone
 (ops/descriptors/operator_desc.py): our own models of ten operators the core does not model, every field type and
-its refusals (each naming its JSON path), one synthetic model per schema, the registry's twelve read alike, C++ for
+its refusals (each naming its JSON path), one synthetic model per schema, the registry's operators read alike, C++ for
 every operator compiled, mutated models refused only with DescriptorError, and reading linear in the model's size."""
 
 import copy
@@ -370,7 +370,7 @@ def test_cpp_writes_nested_activations_scalar_unions_and_sizes():
     assert "ValueStart.Int64 = (-9223372036854775807LL - 1);" in ops.cpp_snippet(fill["dispatchables"]["op"])
 
 
-# ---------------------------------------------------------------- the registry's twelve
+# ---------------------------------------------------------------- the registry's operators
 
 
 def test_the_registry_and_the_schema_read_the_examples_alike():

@@ -317,8 +317,8 @@ def test_descriptors_are_worded_by_their_operator():
     report = ops.identify(x, split(x, 1, [3, 5]))
     assert "SPLIT along Axis 1 with OutputCount 2 (sizes [3, 5])" in report.note
     assert ops.identify(x, x.transpose(0, 2, 3, 1)).note.endswith(
-        "a rearrangement that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT, JOIN, SLICE1, PADDING1, TILE and "
-        "UPSAMPLE_2D reproduces.")
+        "a rearrangement that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT, JOIN, GATHER, GATHER_ELEMENTS, SLICE1, "
+        "PADDING1, TILE and UPSAMPLE_2D reproduces.")
 
 
 # ---------------------------------------------------------------- broadcasts, gathers and the general map

@@ -76,17 +76,15 @@ def test_inspection_gives_every_part_its_status():
     ("DML_OPERATOR_GEMM", "DML_GEMM_OPERATOR_DESC"),
     ("GEMM", "DML_GEMM_OPERATOR_DESC"),  # DxDispatch takes the enum suffix alone
     ("DML_OPERATOR_ELEMENT_WISE_ADD1", "DML_ELEMENT_WISE_ADD1_OPERATOR_DESC"),
-    ("DML_OPERATOR_SCATTER", "DML_SCATTER_ELEMENTS_OPERATOR_DESC"),  # DirectML.h's alias
-    ("DML_OPERATOR_SCATTER_ELEMENTS", "DML_SCATTER_ELEMENTS_OPERATOR_DESC"),
+    ("DML_OPERATOR_TOP_K1", "DML_TOP_K1_OPERATOR_DESC"),
 ])
 def test_an_unmodelled_operator_is_named_by_its_directml_desc(kind, desc):
     model = copy.deepcopy(FULL["bit_or"])
     model["dispatchables"]["x"] = {"type": kind, "desc": {}}
     part = inspect_model(model).status_of("dispatchables", "x")
-    # Read from DirectML's schema: an empty desc misses its required fields; DxDispatch reads SCATTER_ELEMENTS only
-    # as SCATTER.
+    # Read from DirectML's schema: an empty desc misses its required fields.
     assert (part.status, part.documentation) == (INVALID, desc)
-    assert "missing required field" in part.reason or "only as DML_OPERATOR_SCATTER" in part.reason
+    assert "missing required field" in part.reason
 
 
 def test_an_operator_with_no_schema_in_dxdispatch_is_not_modelled():

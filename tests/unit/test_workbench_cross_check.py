@@ -12,7 +12,8 @@ from ui.workbench_state import cross_check_call
 
 X = np.arange(12, dtype=np.uint8).reshape(1, 1, 3, 4) * 19
 # Operators with no identity call: a call of each.
-CALLS = {"SPLIT": ([X], {"axis": 2, "sizes": (1, 2)}), "ELEMENT_WISE_IDENTITY": ([X], {})}
+CALLS = {"SPLIT": ([X], {"axis": 2, "sizes": (1, 2)}), "ELEMENT_WISE_IDENTITY": ([X], {}),
+         "ONE_HOT": ([np.array([[[[2]], [[0]]]], np.int32), X[:, :, :1, :2]], {"axis": 3, "depth": 4})}
 
 
 @pytest.mark.parametrize("name", list(ops.OPERATORS))
