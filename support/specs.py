@@ -204,6 +204,7 @@ def one_hot_spec(indices, values, axis, depth):
         position = int(index) if indices.dtype == np.uint64 else directml_index(index, depth, indices.dtype)
         if position == c[axis]:
             out[c] = on
+    return out
 
 
 # ---------------------------------------------------------------- slice, pad, tile, reverse, upsample

@@ -271,6 +271,8 @@ def _rearrangement_note(report):
     if report.matches:
         named = "; ".join(describe(m) for m in report.matches)
         sentences.append(f"y equals x, as through {named}." if identity else f"y is x through {named}.")
+        if report.index_matches and report.kind == "permutation" and not identity:  # a reversal: SLICE1 and GATHER
+            sentences.append(f"{describe(report.index_matches[0])} reproduces it too.")
     elif report.permuted_matches:
         best = report.permuted_matches[0]
         advice = operator(best["descriptor"]["operator"]).mix_up_advice(best)
