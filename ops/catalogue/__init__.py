@@ -32,7 +32,7 @@ from ..datatypes import NUMPY_DTYPES
 from ..errors import DescriptorError
 from ..runtime.directml.descs import OperatorDesc
 from ..tensor_desc import TensorDesc, round_up, strided_read, strided_write
-from .rules import ARRAY_DEFAULTS, DEFAULT_SHAPE, RULES, Rule
+from .rules import ARRAY_DEFAULTS, ARRAY_LENGTHS, DEFAULT_SHAPE, RULES, Rule
 
 PAGE = "MicrosoftDocs/sdk-api sdk-api-src/content/directml/ns-directml-dml_{name}_operator_desc.md"
 
@@ -144,7 +144,7 @@ def _attribute(f):
         if f.type == "OPERATOR_DESC_ARRAY":
             raise DescriptorError(f"{f.name}: an activation array needs a rule (rules.py)")
         default = ARRAY_DEFAULTS.get(f.name, 0)
-        return [float(default) if f.type == "FLOAT_ARRAY" else int(default)] * 2
+        return [float(default) if f.type == "FLOAT_ARRAY" else int(default)] * ARRAY_LENGTHS.get(f.name, 2)
     if f.reader == "ParseBoolField":
         return False
     return {"UINT": 1, "UINT64": 1, "INT": 0, "FLOAT": 0.5, "BOOL": False, "SIZE_2D": (1, 1),
