@@ -1,0 +1,147 @@
+"""The operator catalogue on DirectML in CI: every operator's example (ops/catalogue) run in one worker and compared
+with its ONNX twin (ops/runtime/onnx_twins.py); docs/directml_catalogue.md is the same run, written out by
+scripts/directml_catalogue.py.
+
+Every operator up to this DirectML's feature level must run and agree with its twin within the twin's tolerance,
+except what ops/runtime/catalogue.py's KNOWN names, whose evidence is here: each such entry must still behave as
+recorded (a fix shows as a failure to update it). The whole catalogue took 78 s here (2 cores, load average 8-10)."""
+
+import numpy as np
+import pytest
+from onnx import helper
+from onnx.reference import ReferenceEvaluator
+
+from ops import catalogue
+from ops.runtime import catalogue as runs
+from ops.runtime import directml as dml
+from ops.runtime import onnx_twins
+from ops.runtime.catalogue import ABOVE_LEVEL, KNOWN, RAN, REFUSED
+
+pytestmark = pytest.mark.directml
+
+SECONDS = 60
+MEMORY_GROWTH_MB = 250  # measured: 631 MB at the worker's start, 783 MB at its peak over the catalogue
+
+
+@pytest.fixture(scope="module")
+def matrix(directml):
+    return runs.run_all(seconds=SECONDS)
+
+
+@pytest.fixture(scope="module")
+def rows(matrix):
+    return {row.name: row for row in matrix.rows}
+
+
+def level_value(level):
+    major, minor = level.split("_")
+    return int(major), int(minor)
+
+
+@pytest.mark.parametrize("name", catalogue.names())
+def test_every_operator_runs_and_agrees_with_its_twin_or_is_known(directml, rows, name):
+    row = rows[name]
+    if level_value(row.level) > level_value(directml.max_feature_level):
+        assert row.outcome == ABOVE_LEVEL and f"feature level {row.level}" in row.reason
+        return
+    known = KNOWN.get(name, (None,))[0]
+    if known == REFUSED:
+        assert row.outcome == REFUSED and row.stage and row.reason
+        return
+    assert row.outcome == RAN, row.reason
+    if known == "differs":
+        assert row.twin is not None and not row.twin.agrees
+    elif row.twin is not None:
+        assert row.twin.agrees, row.twin.summary
+
+
+def test_most_operators_that_run_have_an_onnx_twin_and_the_rest_say_why(rows):
+    ran = [row for row in rows.values() if row.outcome == RAN]
+    assert sum(row.twin is not None for row in ran) >= 140
+    assert all(row.twin is not None or row.no_twin for row in ran)
+
+
+def test_the_worker_stays_one_and_bounded_over_the_whole_catalogue(matrix):
+    assert matrix.workers == 1
+    assert matrix.peak_mb - matrix.start_mb < MEMORY_GROWTH_MB
+
+
+# ---------------------------------------------------------------- KNOWN, with its evidence
+
+
+ROI_GRADIENT_ALONE = {"OutputGradientTensor": None, "InputTensor": catalogue.tensor_desc((1, 2, 4, 4), "FLOAT32"),
+                      "OutputROIGradientTensor": catalogue.tensor_desc((1, 1, 2, 4), "FLOAT32")}
+
+
+@pytest.mark.parametrize("changes", [{}, {"InterpolationMode": "LINEAR"}, ROI_GRADIENT_ALONE],
+                         ids=["nearest", "linear", "ROI gradient alone (the input given)"])
+def test_roi_align_grad_is_refused_when_its_pipeline_is_created(directml, changes):
+    example = catalogue.example("ROI_ALIGN_GRAD")
+    buffers = example.buffers()
+    if changes.get("InputTensor") is not None:
+        buffers["InputTensor"] = bytes(changes["InputTensor"].TotalTensorSizeInBytes)
+    result = dml.run_desc(dml.OperatorDesc("ROI_ALIGN_GRAD", {**example.desc.fields, **changes}), buffers,
+                          seconds=SECONDS)
+    assert result.stage == "CompileOperator" and result.hresult_text == "E_FAIL (0x80004005)"
+    assert any("Failed to create Vulkan compute pipeline" in line for line in result.diagnostics)
+
+
+def dynamic_range(values):
+    """DYNAMIC_QUANTIZE_LINEAR's range (scale x 255) for these values."""
+    x = np.asarray(values, np.float32)
+    fields = {"InputTensor": catalogue.tensor_desc(x.shape, "FLOAT32"),
+              "OutputTensor": catalogue.tensor_desc(x.shape, "UINT8"),
+              "OutputScaleTensor": catalogue.tensor_desc((1,), "FLOAT32"),
+              "OutputZeroPointTensor": catalogue.tensor_desc((1,), "UINT8")}
+    result = dml.run_desc(dml.OperatorDesc("DYNAMIC_QUANTIZE_LINEAR", fields), {"InputTensor": x.tobytes()},
+                          seconds=SECONDS)
+    assert result.ok, result.reason
+    return float(np.frombuffer(result.output("OutputScaleTensor"), np.float32)[0]) * 255
+
+
+@pytest.mark.parametrize("size", [8, 12, 1000])
+def test_dynamic_quantize_linear_takes_its_range_from_the_even_indexed_elements(directml, size):
+    for index in (0, 1, size - 2, size - 1):
+        values = np.ones(size)
+        values[index] = 5
+        # The range includes 0, as ONNX's does: [0, 5] when the 5 counts, [0, 1] when it does not.
+        assert dynamic_range(values) == pytest.approx(5 if index % 2 == 0 else 1, rel=1e-6)
+
+
+# ---------------------------------------------------------------- what the twins' forms rest on
+
+
+def resize(x, nearest_mode):
+    node = helper.make_node("Resize", ["x", "", "s"], ["y"], mode="nearest",
+                            coordinate_transformation_mode="half_pixel", nearest_mode=nearest_mode)
+    return ReferenceEvaluator(node).run(None, {"x": x, "s": np.array([1, 1, 2.5, 3], np.float32)})[0]
+
+
+@pytest.mark.parametrize("direction, nearest_mode", [("INCREASING", "ceil"), ("DECREASING", "floor")])
+def test_resample2_rounds_the_nearest_coordinate_up_or_down_by_its_rounding_direction(directml, direction,
+                                                                                      nearest_mode):
+    x = np.arange(2 * 4 * 4, dtype=np.float32).reshape(1, 2, 4, 4)
+    expected = resize(x, nearest_mode)
+    fields = {"InputTensor": catalogue.tensor_desc(x.shape, "FLOAT32"),
+              "OutputTensor": catalogue.tensor_desc(expected.shape, "FLOAT32"),
+              "InterpolationMode": "NEAREST_NEIGHBOR", "RoundingDirection": direction, "Scales": [1, 1, 2.5, 3],
+              "InputPixelOffsets": [0.5] * 4, "OutputPixelOffsets": [-0.5] * 4}
+    result = dml.run_desc(dml.OperatorDesc("RESAMPLE2", fields), {"InputTensor": x.tobytes()}, seconds=SECONDS)
+    got = np.frombuffer(result.output("OutputTensor"), np.float32).reshape(expected.shape)
+    np.testing.assert_array_equal(got, expected)
+    other = resize(x, "floor" if nearest_mode == "ceil" else "ceil")
+    assert not np.array_equal(got, other)  # the scales put coordinates between pixels: the direction shows
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_lp_normalization_divides_by_the_square_root_of_the_squared_norm_plus_epsilon(directml, p):
+    example = catalogue.example("LP_NORMALIZATION")
+    x = example.inputs["InputTensor"].astype(np.float64)
+    desc = dml.OperatorDesc("LP_NORMALIZATION", {**example.desc.fields, "Epsilon": 0.5, "P": p})
+    result = dml.run_desc(desc, example.buffers(), seconds=SECONDS)
+    got = np.frombuffer(result.output("OutputTensor"), np.float32).reshape(x.shape)
+    norm = (np.abs(x) ** p).sum(axis=1, keepdims=True) ** (1 / p)
+    np.testing.assert_allclose(got, x / np.sqrt(norm ** 2 + 0.5), rtol=1e-6)
+    assert np.abs(got - x / (norm + 0.5)).max() > 0.05  # a large Epsilon tells the forms apart
+    comparison = onnx_twins.compare(desc, example.inputs, {"OutputTensor": got})
+    assert comparison.agrees, comparison.summary
