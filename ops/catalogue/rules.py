@@ -90,28 +90,31 @@ def _rules():
     rule("DYNAMIC_QUANTIZE_LINEAR", "page: OutputScaleTensor and OutputZeroPointTensor hold 1 element; Output "
          "and ZeroPoint UINT8", shapes={"OutputScaleTensor": ONE, "OutputZeroPointTensor": ONE},
          types={"OutputTensor": "UINT8", "OutputZeroPointTensor": "UINT8"})
-    q8 = {"ATensor": "UINT8", "BTensor": "UINT8", "InputTensor": "UINT8", "FilterTensor": "UINT8"}
-    bytes_in = {"ATensor": (0, 256), "BTensor": (0, 256), "InputTensor": (0, 256), "FilterTensor": (0, 256)}
-    scales = {"AScaleTensor": (0.125, 0.25), "BScaleTensor": (0.125, 0.25), "InputScaleTensor": (0.125, 0.25),
-              "FilterScaleTensor": (0.125, 0.25), "OutputScaleTensor": (2.0, 4.0)}
+    mm8, conv8 = {"ATensor": "UINT8", "BTensor": "UINT8"}, {"InputTensor": "UINT8", "FilterTensor": "UINT8"}
+    mm_bytes, conv_bytes = {"ATensor": (0, 256), "BTensor": (0, 256)}, {"InputTensor": (0, 256),
+                                                                         "FilterTensor": (0, 256)}
+    mm_scales = {"AScaleTensor": (0.125, 0.25), "BScaleTensor": (0.125, 0.25), "OutputScaleTensor": (2.0, 4.0)}
+    conv_scales = {"InputScaleTensor": (0.125, 0.25), "FilterScaleTensor": (0.125, 0.25),
+                   "OutputScaleTensor": (2.0, 4.0)}
     matrices = {"ATensor": (1, 1, 2, 3), "BTensor": (1, 1, 3, 4), "OutputTensor": (1, 1, 2, 4)}
     convolution = {"InputTensor": (1, 2, 3, 4), "FilterTensor": (2, 2, 2, 2), "OutputTensor": (1, 2, 2, 3)}
     rule("ELEMENT_WISE_QUANTIZED_LINEAR_ADD", "twin: DequantizeLinear, Add, QuantizeLinear with one scale per "
          "tensor (Sizes 1 x 1 x 1 x 1); UINT8 tensors", shapes={"AScaleTensor": ONE, "BScaleTensor": ONE,
-         "OutputScaleTensor": ONE}, types={**q8, "OutputTensor": "UINT8"}, values={**bytes_in, **scales,
-                                                                                   "OutputScaleTensor": (0.25, 0.5)})
+         "OutputScaleTensor": ONE}, types={**mm8, "OutputTensor": "UINT8"},
+         values={**mm_bytes, **mm_scales, "OutputScaleTensor": (0.25, 0.5)})
     rule("MATRIX_MULTIPLY_INTEGER", "twin: MatMulInteger, A {M, K} x B {K, N} as 4-D; UINT8 in, INT32 out",
-         shapes=matrices, types={**q8, "OutputTensor": "INT32"}, values=bytes_in)
+         shapes=matrices, types={**mm8, "OutputTensor": "INT32"}, values=mm_bytes)
     rule("QUANTIZED_LINEAR_MATRIX_MULTIPLY", "twin: QLinearMatMul with one scale per tensor; UINT8 tensors",
          shapes={**matrices, "AScaleTensor": ONE, "BScaleTensor": ONE, "OutputScaleTensor": ONE},
-         types={**q8, "OutputTensor": "UINT8"}, values={**bytes_in, **scales})
+         types={**mm8, "OutputTensor": "UINT8"}, values={**mm_bytes, **mm_scales})
     rule("MATRIX_MULTIPLY_INTEGER_TO_FLOAT", "twin: MatMulInteger scaled by AScale x BScale; UINT8 in, FLOAT32 out",
-         shapes={**matrices, "AScaleTensor": ONE, "BScaleTensor": ONE}, types=q8, values=bytes_in)
+         shapes={**matrices, "AScaleTensor": ONE, "BScaleTensor": ONE}, types=mm8,
+         values={**mm_bytes, "AScaleTensor": (0.125, 0.25), "BScaleTensor": (0.125, 0.25)})
     rule("CONVOLUTION_INTEGER", "twin: ConvInteger, filter {output channels, input channels, 2, 2}; INT32 out",
-         shapes=convolution, types={**q8, "OutputTensor": "INT32"}, values=bytes_in, fields={"GroupCount": 1})
+         shapes=convolution, types={**conv8, "OutputTensor": "INT32"}, values=conv_bytes, fields={"GroupCount": 1})
     rule("QUANTIZED_LINEAR_CONVOLUTION", "twin: QLinearConv with one scale per tensor; UINT8 tensors",
          shapes={**convolution, "InputScaleTensor": ONE, "FilterScaleTensor": ONE, "OutputScaleTensor": ONE},
-         types={**q8, "OutputTensor": "UINT8"}, values={**bytes_in, **scales}, fields={"GroupCount": 1})
+         types={**conv8, "OutputTensor": "UINT8"}, values={**conv_bytes, **conv_scales}, fields={"GroupCount": 1})
     rule("QUANTIZED_LINEAR_AVERAGE_POOLING", "twin: DequantizeLinear, AveragePool, QuantizeLinear; UINT8 tensors",
          shapes={"InputScaleTensor": ONE, "OutputScaleTensor": ONE}, types={"InputTensor": "UINT8",
          "OutputTensor": "UINT8"}, values={"InputTensor": (0, 256), "InputScaleTensor": (0.125, 0.25),

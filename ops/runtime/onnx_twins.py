@@ -10,16 +10,14 @@ its DataType.
 
     from ops.runtime import onnx_twins
     result = onnx_twins.compare(desc, inputs, outputs)   # logical arrays by field name, DirectML's outputs by name
-    result.agrees, result.max_ulps, result.summary       # True, 0.0, "ONNX twin Gemm on ONNX Runtime: agrees ..."
+    result.agrees, result.max_ulps, result.summary       # True, 0.5, "ONNX twin Gemm on ONNX Runtime agrees ..."
 
-Tolerances (docs/directml.md, "ONNX twins"): EXACT for data movement, selection, comparisons and integer
-arithmetic (the same bits); ROUNDED for one float operation (+, -, *: Direct3D lets it be within 0.5 ULP of the
-exact result, so 1 ULP from a correctly rounded one, per operation chained); DIVIDED for division and square roots;
-TRANSCENDENTAL for exp, log, trigonometric and the activations built on them (each element's ULPs); ACCUMULATED
-for sums over many terms (GEMM, convolution, reductions, normalizations, softmax, pooling averages), whose error
-is measured in ULPs of the output's largest magnitude, not of each element (a sum of terms of mixed signs may
-cancel to near zero, where one element's own ULP says nothing about the arithmetic); QUANTIZED for integer results
-rounded from float arithmetic (one unit: a halfway case may round either way after a rounding difference).
+Each Tolerance below says what it allows and why, from the precision rules of what DirectML's shaders run on here:
+exact for data movement, selection, comparisons and integer arithmetic; ULPs per element for +, -, * and division;
+ULPs of max(|value|, 1) for exp, log, trigonometric functions and what is built on them (Vulkan bounds some of them
+absolutely near zero, where an element's own ULP says nothing); ULPs of the output's largest magnitude for sums of
+many terms (GEMM, convolution, reductions, normalizations, softmax, pooling averages, recurrences), whose terms may
+cancel; one unit for integers rounded from float arithmetic.
 """
 
 from __future__ import annotations
@@ -1083,11 +1081,10 @@ class Comparison:
 
     @property
     def summary(self) -> str:
-        verdict = "agrees" if self.agrees else "DIFFERS"
         limit = self.tolerance
-        bound = "exactly" if limit.ulps == 0 else f"within {limit.ulps:g} ({limit.name})"
-        return f"ONNX twin {self.ops} on {self.runtime}: {verdict} {bound}; " + \
-            "; ".join(d.text for d in self.differences)
+        bound = "exact" if limit.ulps == 0 else f"{limit.ulps:g} {limit.unit} ({limit.name})"
+        return f"ONNX twin {self.ops} on {self.runtime} {'agrees' if self.agrees else 'DIFFERS'} " \
+            f"(tolerance: {bound}); " + "; ".join(d.text for d in self.differences)
 
 
 def compare(desc: OperatorDesc, inputs: Mapping, outputs: Mapping) -> Comparison:
