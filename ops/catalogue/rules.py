@@ -161,8 +161,8 @@ def _rules():
                                                                      "OutputTensor": (1, 2, 4)})
     # ---- data movement
     window = {"OutputTensor": (1, 2, 2, 2)}
-    rule("SLICE", "twin: Slice, one offset, size and stride per input dimension",
-         fields={"Offsets": [0, 0, 0, 1], "Sizes": [1, 2, 2, 2], "Strides": [1, 1, 1, 1]}, shapes=window)
+    rule("SLICE", "twin: Slice, one offset, output size and stride per input dimension",
+         fields={"Offsets": [0, 0, 0, 0], "Sizes": [1, 2, 2, 2], "Strides": [1, 1, 1, 2]}, shapes=window)
     rule("SLICE1", "twin: Slice with a negative step, which reads the window from its end", fields={
          "InputWindowOffsets": [0, 0, 0, 1], "InputWindowSizes": [1, 2, 2, 2], "InputWindowStrides": [1, 1, 1, -1]},
          shapes=window)

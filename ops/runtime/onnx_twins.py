@@ -468,13 +468,15 @@ def _all_axes(g, field="InputTensor"):
     return g.const(np.arange(len(g.sizes(field)), dtype=np.int64))
 
 
-def _slice(offsets, sizes, strides):
+def _slice(offsets, sizes, strides, window):
+    """SLICE's Sizes count output elements (DML_SLICE_OPERATOR_DESC: the input read at Offsets + i x Strides);
+    SLICE1's InputWindowSizes measure the window in the input, which a negative stride reads from its end."""
     def build(g):
         starts, ends = [], []
         for offset, size, stride in zip(g.v[offsets], g.v[sizes], g.v[strides]):
-            # A negative stride reads the window from its end (DML_SLICE1_OPERATOR_DESC).
-            starts.append(offset + size - 1 if stride < 0 else offset)
-            ends.append((offset - 1 if offset > 0 else -2**63) if stride < 0 else offset + size)
+            extent = size if window else (size - 1) * stride + 1
+            starts.append(offset + extent - 1 if stride < 0 else offset)
+            ends.append((offset - 1 if offset > 0 else -2**63) if stride < 0 else offset + extent)
         return g.node("Slice", [g.x("InputTensor"), g.const(np.array(starts, np.int64)),
                                 g.const(np.array(ends, np.int64)), _all_axes(g),
                                 g.const(np.array(g.v[strides], np.int64))])
@@ -856,8 +858,8 @@ def _table():
     add("MULTIHEAD_ATTENTION", _multihead_attention, ACCUMULATED)
     # data movement
     add("CAST", _identity, EXACT)
-    add("SLICE", _slice("Offsets", "Sizes", "Strides"), EXACT)
-    add("SLICE1", _slice("InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"), EXACT)
+    add("SLICE", _slice("Offsets", "Sizes", "Strides", window=False), EXACT)
+    add("SLICE1", _slice("InputWindowOffsets", "InputWindowSizes", "InputWindowStrides", window=True), EXACT)
     add("SPLIT", _split, EXACT)
     add("JOIN", lambda g: g.node("Concat", g.x("InputTensors"), axis=g.v["Axis"]), EXACT)
     add("PADDING", _padding(lambda g: g.v["PaddingValue"]), EXACT)
