@@ -14,6 +14,7 @@ uniform in [-1, 1), integers in [0, 3), unless the rule gives the operator's dom
     example.inputs["ATensor"]        # a numpy array of ATensor's logical shape
     example.buffers()                # the inputs' bytes by field name, as run_desc takes them
     catalogue.names()                # every schema name, in DML_OPERATOR_TYPE order
+    example.model()                  # the same as a DxDispatch model: ops.run_model(..., runtime="directml") runs it
 
 Nothing here runs anything: ops/runtime/catalogue.py runs an example on DirectML and its ONNX twin.
 """
@@ -65,6 +66,34 @@ class Example:
         return {name: [_buffer(a, t) for a, t in zip(value, self.tensor(name))] if isinstance(value, list)
                 else _buffer(value, self.tensor(name)) for name, value in self.inputs.items()}
 
+    def model(self) -> dict:
+        """The example as a DxDispatch model: a resource per tensor (an input holding its buffer's values, an
+        output zeros), named after its field, the dispatchable named after the operator, a print per output."""
+        op = self.schema
+        resources, bindings = {}, {}
+        for f in op.inputs + op.outputs:
+            tensors = self.tensor(f.name)
+            if tensors is None:
+                continue
+            listed = tensors if isinstance(tensors, list) else [tensors]
+            names = [f"{f.name}{i}" for i in range(len(listed))] if isinstance(tensors, list) else [f.name]
+            values = self.inputs.get(f.name)
+            for i, (name, t) in enumerate(zip(names, listed)):
+                if f.kind == schema.INPUT_TENSOR:
+                    array = values[i] if isinstance(values, list) else values
+                    flat = strided_write(np.zeros(buffer_elements(t), t.dtype), array, t.Strides)
+                    initial = [v.item() for v in flat]
+                else:
+                    initial = {"valueCount": buffer_elements(t), "value": 0}
+                resources[name] = {"initialValuesDataType": t.DataType, "initialValues": initial}
+            bindings[f.name] = names if isinstance(tensors, list) else names[0]
+        prints = [{"type": "print", "resource": n} for f in op.outputs if f.name in bindings
+                  for n in (bindings[f.name] if isinstance(bindings[f.name], list) else [bindings[f.name]])]
+        name = op.name.lower()
+        return {"resources": resources,
+                "dispatchables": {name: {"type": op.full_name, "desc": _desc_json(op, self.desc.fields)}},
+                "commands": [{"type": "dispatch", "dispatchable": name, "bindings": bindings}] + prints}
+
 
 def names() -> tuple[str, ...]:
     """Every operator of the schema, in DML_OPERATOR_TYPE order."""
@@ -100,7 +129,7 @@ def _generate(op, rule, given_rule):
             value = _attribute(f)
         if value is None:
             continue
-        fields[f.name] = value
+        fields[f.name] = _as_float32(f, value)
         if f.kind == schema.INPUT_TENSOR:
             spec = rule.values.get(f.name, rule.values.get("*"))
             inputs[f.name] = [_values(t, spec, rng) for t in value] if isinstance(value, list) \
@@ -135,6 +164,49 @@ def buffer_elements(t: TensorDesc) -> int:
     if t.Strides is None:
         return int(np.prod(t.Sizes))
     return 1 + sum((s - 1) * d for s, d in zip(t.Sizes, t.Strides))
+
+
+def _as_float32(f, value):
+    """A FLOAT attribute (or array, or ScaleBias) as the float32 DirectML receives, so the example's desc and its
+    DxDispatch model (read as float32) hold the same values."""
+    if f.type in ("FLOAT", "FLOAT_ARRAY", "SCALE_BIAS"):
+        return float(np.float32(value)) if f.type == "FLOAT" else [float(v) for v in np.float32(value)]
+    return value
+
+
+def _desc_json(op, fields):
+    """A desc's fields as DxDispatch's JSON holds them, counts written out (DxDispatch requires them)."""
+    counts = {f.name: len(fields[f.counted_arrays[0]]) for f in op.fields
+              if f.counted_arrays and fields.get(f.counted_arrays[0]) is not None}
+    out = {}
+    for f in op.fields:
+        value = counts.get(f.name, fields.get(f.name))
+        if value is None:
+            continue
+        out[f.name] = _json_value(f, value)
+    return out
+
+
+def _json_value(f, value):
+    if isinstance(value, TensorDesc):
+        return _tensor_json(value)
+    if isinstance(value, OperatorDesc):
+        nested = schema.schema(value.type)
+        return {"Type": nested.name, **_desc_json(nested, value.fields)}
+    if f.type == "SCALE_BIAS":
+        return dict(zip(("Scale", "Bias"), value))
+    if f.type == "SIZE_2D":
+        return dict(zip(("Width", "Height"), value))
+    if isinstance(value, (list, tuple)):
+        return [_json_value(f, v) for v in value]
+    return value
+
+
+def _tensor_json(t):
+    json = t.to_json()
+    if t.Strides is not None:  # to_json leaves packed strides out; a broadcast tensor's are not packed
+        json["Strides"] = list(t.Strides)
+    return json
 
 
 def _attribute(f):

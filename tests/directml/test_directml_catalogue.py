@@ -11,6 +11,7 @@ import pytest
 from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
+import ops
 from ops import catalogue
 from ops.runtime import catalogue as runs
 from ops.runtime import directml as dml
@@ -145,3 +146,16 @@ def test_lp_normalization_divides_by_the_square_root_of_the_squared_norm_plus_ep
     assert np.abs(got - x / (norm + 0.5)).max() > 0.05  # a large Epsilon tells the forms apart
     comparison = onnx_twins.compare(desc, example.inputs, {"OutputTensor": got})
     assert comparison.agrees, comparison.summary
+
+
+@pytest.mark.parametrize("name", ["GEMM", "CONVOLUTION", "RNN", "JOIN", "SPLIT", "ELEMENT_WISE_QUANTIZE_LINEAR",
+                                  "ELEMENT_WISE_CLIP1", "TOP_K1"])
+def test_an_example_run_as_a_dxdispatch_model_writes_what_its_desc_wrote(directml, name):
+    example = catalogue.example(name)
+    direct = dml.run_desc(example.desc, example.buffers(), seconds=SECONDS)
+    buffers = ops.run_model(example.model(), runtime="directml")
+    for output_name, data in zip(direct.output_names, direct.outputs):
+        if data is None:  # an optional output the example leaves out
+            continue
+        resource = output_name.replace("[", "").replace("]", "")
+        assert buffers[resource].tobytes() == data[:buffers[resource].nbytes]

@@ -3,11 +3,15 @@ rules of ops/catalogue/rules.py, valid as the schema, the packer and the budgets
 rule naming fields its operator has and saying where it comes from. DirectML's own verdict on each example is
 tests/directml/test_directml_catalogue.py's."""
 
+import json
+
 import numpy as np
 import pytest
 
 from ops import catalogue, schema
 from ops.catalogue.rules import RULES
+from ops.descriptors.dxdispatch import _load
+from ops.descriptors.on_directml import runtime_desc
 from ops.runtime.directml import cost, pack
 from ops.tensor_desc import strided_read
 
@@ -75,3 +79,15 @@ def test_values_stay_in_the_domain_the_rule_gives():
     assert indices.dtype == np.uint32 and indices.max() < 4
     scale = catalogue.example("ELEMENT_WISE_QUANTIZE_LINEAR").tensor("ScaleTensor")
     assert scale.Strides == (0, 0, 0, 0) and scale.TotalTensorSizeInBytes == 4  # one value, broadcast
+
+
+@pytest.mark.parametrize("name", catalogue.names())
+def test_each_example_as_a_dxdispatch_model_reads_back_as_the_same_desc_and_values(name):
+    example = catalogue.example(name)
+    loaded = _load(json.dumps(example.model()))  # through JSON text, as a visitor would paste it
+    (dispatchable,) = loaded.dispatchables.values()
+    assert pack(runtime_desc(dispatchable.desc)).wire == pack(example.desc).wire
+    for field, data in example.buffers().items():
+        for i, part in enumerate(data if isinstance(data, list) else [data]):
+            resource = loaded.resources[f"{field}{i}" if isinstance(data, list) else field]
+            assert resource.values.tobytes() == part[:resource.values.nbytes]
