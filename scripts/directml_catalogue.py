@@ -13,9 +13,12 @@ import os
 import pathlib
 import sys
 
-from ops import directml_status, schema
+import numpy as np
+
+from ops import DescriptorError, directml_status, run_model, schema
 from ops.runtime import catalogue as runs
 from ops.runtime.catalogue import ABOVE_LEVEL, KNOWN, NOT_SENT, RAN, REFUSED
+from support import dxdispatch_models
 from support.paths import ROOT
 
 OUTPUT = ROOT / "docs" / "directml_catalogue.md"
@@ -59,6 +62,41 @@ def table(rows):
     return "\n".join(lines), [f"[{n}] {text}" for text, n in notes.items()]
 
 
+def shown(values, limit=6):
+    text = ", ".join(f"{float(v):g}" for v in values[:limit])
+    return text + (f", ... ({len(values)})" if len(values) > limit else "")
+
+
+def models_table():
+    """DxDispatch's 18 DirectML models (our mirrors) on DirectML: what each dispatch wrote against the values
+    support/dxdispatch_models.py computes independently."""
+    lines = ["| model (mirrors dml_*.json) | operator | resource | DirectML wrote | expected | largest difference | "
+             "verdict |", "| --- | --- | --- | --- | --- | ---: | --- |"]
+    wrong = []
+    for name in dxdispatch_models.NAMES:
+        text = dxdispatch_models.text(name)
+        operator = text.split('"type": "DML_OPERATOR_')[1].split('"')[0]
+        try:
+            buffers = run_model(text, runtime="directml")
+        except DescriptorError as error:
+            lines.append(f"| {name} | {operator} | | refused: {error} | | | refused |")
+            wrong.append(name)
+            continue
+        for resource, want in dxdispatch_models.expected(name).items():
+            got = buffers[resource]
+            largest, _ = dxdispatch_models.largest_difference(got, want)
+            relative = dxdispatch_models.RELATIVE.get(name)
+            if got.tobytes() == want.tobytes():
+                verdict = "exact"
+            elif relative and np.allclose(got, want, rtol=relative, atol=0):
+                verdict = f"within {relative:g} relative"
+            else:
+                verdict, _ = "**differs**", wrong.append(name)
+            lines.append(f"| {name} | {operator} | {resource} | {shown(got)} | {shown(want)} | {largest:.3g} | "
+                         f"{verdict} |")
+    return "\n".join(lines), wrong
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=pathlib.Path, default=OUTPUT)
@@ -70,6 +108,7 @@ def main():
     load_before = os.getloadavg()[0]
     matrix = runs.run_all(progress=lambda row: print(f"{row.name:45s} {row.outcome} {row.seconds:.2f} s",
                                                      file=sys.stderr))
+    models, wrong_models = models_table()
     load_after = os.getloadavg()[0]
     rows = matrix.rows
     counts = collections.Counter(row.outcome for row in rows)
@@ -79,7 +118,7 @@ def main():
     refused = [row.name for row in rows if row.outcome in (REFUSED, NOT_SENT)]
     above = [row.name for row in rows if row.outcome == ABOVE_LEVEL]
     supported = len(rows) - len(above)
-    unexpected = [row.name for row in rows if not expected(row)]
+    unexpected = [row.name for row in rows if not expected(row)] + wrong_models
     body, notes = table(rows)
     differ = "differs" if len(twins) - agree == 1 else "differ"
     slowest = sorted(rows, key=lambda row: row.seconds, reverse=True)[:3]
@@ -112,7 +151,19 @@ of the output's largest magnitude for sums of many terms; 1 unit for integers ro
 
 {body}
 
-""" + "\n".join(f"{note}  " for note in notes) + "\n"
+""" + "\n".join(f"{note}  " for note in notes) + f"""
+
+## DxDispatch's 18 DirectML models
+
+Our own mirrors of the DirectML models in DxDispatch's `models/` folder (microsoft/DirectML \
+{dxdispatch_models.COMMIT[:8]}; `examples/dxdispatch_models/`, each holding the same operator, desc, flags, bindings \
+and values), run by `ops.run_model(model, runtime="directml")`, each resource a dispatch writes against the values \
+`support/dxdispatch_models.py` computes independently (plain loops, numpy, onnx.reference). \
+`dml_element_wise_add_npy.json` reads its inputs from files by `sourcePath`: this app never reads files, so it has \
+no mirror (`ops.inspect_model` says so).
+
+{models}
+"""
     args.output.write_text(text)
     print(f"{len(rows)} operators: " + ", ".join(f"{n} {what}" for what, n in counts.most_common()) +
           f"; twins {agree}/{len(twins)} agree; {matrix.seconds:.0f} s; peak {matrix.peak_mb:.0f} MB")

@@ -753,6 +753,31 @@ def _diagonal_matrix(g):
     return g.node("Expand", [g.node("Mul", [eye, _float_const(g, "Value")]), g.const(np.array(sizes, np.int64))])
 
 
+def _gradient_where(g, passes):
+    """The incoming gradient where `passes` (a boolean ONNX value), 0 elsewhere."""
+    gradient = g.x("InputGradientTensor")
+    zero = g.const(np.zeros((), g.arrays["InputGradientTensor"].dtype))
+    return g.node("Where", [passes, gradient, zero])
+
+
+def _relu_grad(g):
+    # The gradient passes where the input is above 0, not at 0 itself (observed on DirectML 1.13:
+    # tests/directml/test_directml_catalogue.py).
+    x = g.x("InputTensor")
+    return _gradient_where(g, g.node("Greater", [x, g.const(np.zeros((), g.arrays["InputTensor"].dtype))]))
+
+
+def _clip_grad(bound):
+    # The gradient passes strictly between Min and Max, not at the bounds (observed, as for RELU_GRAD).
+    def build(g):
+        x = g.x("InputTensor")
+        dtype = g.arrays["InputTensor"].dtype
+        low, high = (g.const(np.asarray(bound(g, name), dtype)) for name in ("Min", "Max"))
+        inside = g.node("And", [g.node("Greater", [x, low]), g.node("Less", [x, high])])
+        return _gradient_where(g, inside)
+    return build
+
+
 def _where(g):
     return g.node("Where", [g.x("ConditionTensor", bool), g.x("ATensor"), g.x("BTensor")])
 
@@ -801,6 +826,9 @@ def _table():
     add("ELEMENT_WISE_CLIP1", _clip1, EXACT)
     add("ELEMENT_WISE_THRESHOLD", _threshold, EXACT)
     add("ELEMENT_WISE_IF", _where, EXACT)
+    add("ACTIVATION_RELU_GRAD", _relu_grad, EXACT)
+    add("ELEMENT_WISE_CLIP_GRAD", _clip_grad(lambda g, name: g.v[name]), EXACT)
+    add("ELEMENT_WISE_CLIP_GRAD1", _clip_grad(lambda g, name: g.scalar_union(name)), EXACT)
     add("ELEMENT_WISE_DIFFERENCE_SQUARE", _difference_square, ROUNDED)
     add("ELEMENT_WISE_QUANTIZE_LINEAR", _quantize_linear, QUANTIZED)
     add("ELEMENT_WISE_DEQUANTIZE_LINEAR", _dequantize_linear, ROUNDED)

@@ -159,3 +159,17 @@ def test_an_example_run_as_a_dxdispatch_model_writes_what_its_desc_wrote(directm
             continue
         resource = output_name.replace("[", "").replace("]", "")
         assert buffers[resource].tobytes() == data[:buffers[resource].nbytes]
+
+
+@pytest.mark.parametrize("name", ["ACTIVATION_RELU_GRAD", "ELEMENT_WISE_CLIP_GRAD", "ELEMENT_WISE_CLIP_GRAD1"])
+def test_gradients_pass_strictly_inside_their_bounds(directml, name):
+    # The examples' bounds: 0 for RELU_GRAD, [-0.5, 0.5] for the clips; the bounds themselves pass nothing.
+    example = catalogue.example(name)
+    x = np.array([-0.5, -0.25, 0, 0.25, 0.5, 1, -1, 0.3, -0.0, 2, -2, 0.1], np.float32).reshape(1, 2, 2, 3)
+    gradient = np.arange(1, 13, dtype=np.float32).reshape(x.shape)
+    inputs = {"InputTensor": x, "InputGradientTensor": gradient}
+    result = dml.run_desc(example.desc, {k: v.tobytes() for k, v in inputs.items()}, seconds=SECONDS)
+    got = np.frombuffer(result.output("OutputGradientTensor"), np.float32).reshape(x.shape)
+    low, high = (0, np.inf) if name == "ACTIVATION_RELU_GRAD" else (-0.5, 0.5)
+    np.testing.assert_array_equal(got, np.where((x > low) & (x < high), gradient, 0))
+    assert onnx_twins.compare(example.desc, inputs, {"OutputGradientTensor": got}).agrees
