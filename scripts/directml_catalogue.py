@@ -7,18 +7,16 @@ Exits 2 without writing when DirectML is not available here (scripts/setup_direc
 operator does something ops/runtime/catalogue.py's KNOWN does not say (a refusal, a twin that disagrees).
 """
 
-import argparse
 import collections
 import os
-import pathlib
 import sys
 
 import numpy as np
 
-from ops import DescriptorError, directml_status, run_model, schema
+from ops import DescriptorError, run_model, schema
 from ops.runtime import catalogue as runs
 from ops.runtime.catalogue import ABOVE_LEVEL, KNOWN, NOT_SENT, RAN, REFUSED
-from support import dxdispatch_models
+from support import dxdispatch_models, generated_docs
 from support.paths import ROOT
 
 OUTPUT = ROOT / "docs" / "directml_catalogue.md"
@@ -98,12 +96,8 @@ def models_table():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=pathlib.Path, default=OUTPUT)
-    args = parser.parse_args()
-    status = directml_status()
-    if not status.available:
-        print(status.reason, file=sys.stderr)
+    args, status = generated_docs.start(__doc__, OUTPUT)
+    if status is None:
         return 2
     load_before = os.getloadavg()[0]
     matrix = runs.run_all(progress=lambda row: print(f"{row.name:45s} {row.outcome} {row.seconds:.2f} s",
