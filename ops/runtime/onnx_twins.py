@@ -1118,8 +1118,11 @@ class Comparison:
 
 
 def compare(desc: OperatorDesc, inputs: Mapping, outputs: Mapping) -> Comparison:
-    """DirectML's `outputs` (logical arrays by output name: "OutputTensor", "OutputTensors[1]") against the twin
-    of `desc` run on `inputs`; NoTwin where there is none."""
+    """DirectML's `outputs` (logical arrays by output name, "OutputTensor", "OutputTensors[1]", or by field name
+    with a list for a tensor array, as a run's DispatchRecord holds them) against the twin of `desc` run on
+    `inputs` (the same, by field name); NoTwin where there is none."""
+    outputs = {f"{name}[{i}]": v for name, value in outputs.items() if isinstance(value, list)
+               for i, v in enumerate(value)} | {n: v for n, v in outputs.items() if not isinstance(v, list)}
     built = build(desc, inputs)
     expected, runtime = run(built)
     differences = tuple(difference(name, outputs[name], expected[name], built.tolerance)
