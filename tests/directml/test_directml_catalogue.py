@@ -18,6 +18,7 @@ from ops.runtime import catalogue as runs
 from ops.runtime import directml as dml
 from ops.runtime import onnx_twins
 from ops.runtime.catalogue import ABOVE_LEVEL, KNOWN, RAN, REFUSED
+from support.specs import philox_4x32_10
 
 pytestmark = pytest.mark.directml
 
@@ -179,3 +180,18 @@ def test_gradients_pass_strictly_inside_their_bounds(directml, name):
     low, high = (0, np.inf) if name == "ACTIVATION_RELU_GRAD" else (-0.5, 0.5)
     np.testing.assert_array_equal(got, np.where((x > low) & (x < high), gradient, 0))
     assert onnx_twins.compare(example.desc, inputs, {"OutputGradientTensor": got}).agrees
+
+
+@pytest.mark.parametrize("counter", [[0, 0, 0, 0], [0xFFFFFFFE, 0xFFFFFFFF, 7, 0]], ids=["zero", "carrying"])
+def test_random_generator_is_philox_4x32_10_and_advances_its_counter(directml, counter):
+    # RANDOM_GENERATOR has no ONNX twin (ONNX's random operators name no generator); its page names Philox 4x32-10.
+    state = np.array(counter + [0x1234, 0x5678], np.uint32).reshape(1, 1, 1, 6)
+    fields = {"InputStateTensor": catalogue.tensor_desc(state.shape, "UINT32"),
+              "OutputTensor": catalogue.tensor_desc((1, 1, 3, 5), "UINT32"),
+              "OutputStateTensor": catalogue.tensor_desc(state.shape, "UINT32"), "Type": "PHILOX_4X32_10"}
+    result = dml.run_desc(dml.OperatorDesc("RANDOM_GENERATOR", fields), {"InputStateTensor": state.tobytes()},
+                          seconds=SECONDS)
+    assert np.frombuffer(result.output("OutputTensor"), np.uint32).tolist() == philox_4x32_10(state.ravel(), 15)
+    advanced = sum(int(w) << (32 * i) for i, w in enumerate(counter)) + 4  # ceil(15 / 4) blocks
+    expected_state = [(advanced >> (32 * i)) & 0xFFFFFFFF for i in range(4)] + [0x1234, 0x5678]
+    assert np.frombuffer(result.output("OutputStateTensor"), np.uint32).tolist() == expected_state
