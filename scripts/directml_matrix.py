@@ -7,15 +7,14 @@ Exits 2 without writing when DirectML is not available here (scripts/setup_direc
 differs.
 """
 
-import argparse
 import collections
-import pathlib
 import sys
 import time
 
-from ops import DML_TYPES, directml_status
+from ops import DML_TYPES
 from ops.runtime.directml import _worker
 from ops.runtime.directml_check import BOTH_REFUSE, DIFFERS, IDENTICAL, REFUSED, matrix_cells, unsupported_type
+from support import generated_docs
 from support.paths import ROOT
 
 OUTPUT = ROOT / "docs" / "directml_matrix.md"
@@ -40,12 +39,8 @@ def table(cells):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=pathlib.Path, default=OUTPUT)
-    args = parser.parse_args()
-    status = directml_status()
-    if not status.available:
-        print(status.reason, file=sys.stderr)
+    args, status = generated_docs.start(__doc__, OUTPUT)
+    if status is None:
         return 2
     started = time.monotonic()
     cells = matrix_cells()

@@ -1,5 +1,7 @@
 """Hostile inputs the tests and the benchmark make (never stored as files)."""
 
+import json
+
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
@@ -64,3 +66,102 @@ def chains(count, distinct=False):
         inputs.append(value(f"x{i}", [1, 16, 512, w]))
         outputs.append(value(f"y{i}", [1, 4, 1024, 2 * w]))
     return model(nodes, inputs, outputs, initializers)
+
+
+# ---------------------------------------------------------------- DxDispatch models DirectML must never compute
+
+
+def directml_model(operator, desc, tensors, activations=None):
+    """A DxDispatch model dispatching `operator` once: `desc` its fields, `tensors` {field: (DataType, Sizes,
+    Strides or None)}, each bound to a resource holding exactly what the tensor reads (zero strides: one element)."""
+    resources, bindings = {}, {}
+    for field, (data_type, sizes, strides) in tensors.items():
+        span = 1 + sum((s - 1) * d for s, d in zip(sizes, strides)) if strides is not None else int(np.prod(sizes))
+        resources[field.lower()] = {"initialValuesDataType": data_type,
+                                    "initialValues": {"valueCount": span, "value": 0}}
+        desc[field] = {"DataType": data_type, "Sizes": list(sizes), **({"Strides": list(strides)} if strides else {})}
+        bindings[field] = field.lower()
+    if activations is not None:
+        desc["ActivationDescCount"], desc["ActivationDescs"] = len(activations), activations
+    return json.dumps({"resources": resources,
+                       "dispatchables": {"d": {"type": f"DML_OPERATOR_{operator}", "desc": desc}},
+                       "commands": [{"type": "dispatch", "dispatchable": "d", "bindings": bindings}]})
+
+
+def broadcast(data_type, sizes):
+    """A tensor of `sizes` reading one element (every stride 0): its buffer is 4 bytes whatever its Sizes."""
+    return data_type, sizes, [0] * len(sizes)
+
+
+def gemm_bomb(n=4096):
+    """An n x n x n GEMM on broadcast tensors: n^3 multiply-adds from buffers of one element each."""
+    square = broadcast("FLOAT32", [1, 1, n, n])
+    return directml_model("GEMM", {"TransA": "NONE", "TransB": "NONE", "Alpha": 1.0, "Beta": 0.0},
+                          {"ATensor": square, "BTensor": square, "OutputTensor": square})
+
+
+def convolution_bomb(channels=1024, side=256):
+    """A 3 x 3 convolution of `channels` to `channels` over side x side, every tensor broadcast."""
+    plane = broadcast("FLOAT32", [1, channels, side, side])
+    desc = {"Mode": "CROSS_CORRELATION", "Direction": "FORWARD", "DimensionCount": 2, "Strides": [1, 1],
+            "Dilations": [1, 1], "StartPadding": [1, 1], "EndPadding": [1, 1], "OutputPadding": [0, 0],
+            "GroupCount": 1}
+    return directml_model("CONVOLUTION", desc, {"InputTensor": plane, "OutputTensor": plane,
+                                                "FilterTensor": broadcast("FLOAT32", [channels, channels, 3, 3])})
+
+
+def rnn_bomb(steps=10**7):
+    """An RNN of `steps` time steps (DirectML runs them one after another) over a broadcast sequence."""
+    one = ("FLOAT32", [1, 1, 1, 1], None)
+    return directml_model("RNN", {"Direction": "FORWARD"},
+                          {"InputTensor": broadcast("FLOAT32", [1, steps, 1, 1]), "WeightTensor": one,
+                           "RecurrenceTensor": one, "OutputSingleTensor": one},
+                          activations=[{"Type": "ACTIVATION_TANH"}])
+
+
+def fill_bomb(elements=2**34):
+    """FILL_VALUE_SEQUENCE writing `elements` values into a broadcast output."""
+    return directml_model("FILL_VALUE_SEQUENCE", {"ValueDataType": "FLOAT32", "ValueStart": 0, "ValueDelta": 1},
+                          {"OutputTensor": broadcast("FLOAT32", [elements // 65536, 256, 256, 1])})
+
+
+def short_array():
+    """A convolution whose Strides hold one element where DimensionCount says 2: DirectML would read past it."""
+    plane = ("FLOAT32", [1, 1, 4, 4], None)
+    desc = {"Mode": "CROSS_CORRELATION", "Direction": "FORWARD", "DimensionCount": 2, "Strides": [1],
+            "Dilations": [1, 1], "StartPadding": [0, 0], "EndPadding": [0, 0], "OutputPadding": [0, 0],
+            "GroupCount": 1}
+    return directml_model("CONVOLUTION", desc, {"InputTensor": plane, "OutputTensor": ("FLOAT32", [1, 1, 3, 3], None),
+                                                "FilterTensor": ("FLOAT32", [1, 1, 2, 2], None)})
+
+
+def nested_activations(depth=20_000):
+    """ADD1's fused activation holding a fused activation, `depth` deep (no activation has one: each level is an
+    unknown field, and the nesting is what a parser must survive)."""
+    plane = ("FLOAT32", [1, 1, 2, 2], None)
+    text = directml_model("ELEMENT_WISE_ADD1", {"FusedActivation": "NESTED"},
+                          {"ATensor": plane, "BTensor": plane, "OutputTensor": plane})
+    nested = '{"Type": "ACTIVATION_RELU", "FusedActivation": ' * depth + "null" + "}" * depth
+    return text.replace('"NESTED"', nested)
+
+
+def activation_array(count=30_000):
+    """An RNN whose ActivationDescs hold `count` activations (it takes one per direction)."""
+    one = ("FLOAT32", [1, 1, 1, 1], None)
+    return directml_model("RNN", {"Direction": "FORWARD"},
+                          {"InputTensor": one, "WeightTensor": one, "RecurrenceTensor": one,
+                           "OutputSingleTensor": one}, activations=[{"Type": "ACTIVATION_TANH"}] * count)
+
+
+def above_level():
+    """MEAN_VARIANCE_NORMALIZATION2, introduced in feature level 6_3, after this DirectML build's 6_2."""
+    plane = ("FLOAT32", [1, 1, 2, 2], None)
+    desc = {"AxisCount": 1, "Axes": [3], "UseMean": True, "UseVariance": True, "Epsilon": 0.001}
+    return directml_model("MEAN_VARIANCE_NORMALIZATION2", desc, {"InputTensor": plane, "OutputTensor": plane})
+
+
+HOSTILE_MODELS = {"GEMM 4096^3 on broadcast tensors": gemm_bomb, "convolution 1024 -> 1024 channels, 256 x 256":
+                  convolution_bomb, "RNN of 10^7 steps": rnn_bomb, "FILL_VALUE_SEQUENCE of 2^34 elements": fill_bomb,
+                  "Strides shorter than DimensionCount": short_array,
+                  "fused activations nested 20,000 deep": nested_activations,
+                  "RNN with 30,000 activations": activation_array, "an operator of feature level 6_3": above_level}

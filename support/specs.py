@@ -288,3 +288,24 @@ def upsample_2d_spec(x, height_scale, width_scale):
             if b & 0x7C00 == 0x7C00 and b & 0x03FF and not b & 0x0200:
                 bits[i] = b | 0x0200
     return out
+
+
+PHILOX_M = (0xD2511F53, 0xCD9E8D57)
+PHILOX_W = (0x9E3779B9, 0xBB67AE85)
+
+
+def philox_4x32_10(state, count):
+    """`count` 32-bit values of Philox 4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3",
+    SC11) from DML_RANDOM_GENERATOR's state: a 128-bit counter (four 32-bit words, the lowest first) and a 64-bit
+    key; each counter value gives four values, the counter rising by one for each four. Plain Python integers."""
+    counter = sum(int(word) << (32 * i) for i, word in enumerate(state[:4]))
+    values = []
+    for block in range(-(-count // 4)):
+        c = [((counter + block) >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
+        k0, k1 = int(state[4]), int(state[5])
+        for _ in range(10):
+            p0, p1 = PHILOX_M[0] * c[0], PHILOX_M[1] * c[2]
+            c = [(p1 >> 32) ^ c[1] ^ k0, p1 & 0xFFFFFFFF, (p0 >> 32) ^ c[3] ^ k1, p0 & 0xFFFFFFFF]
+            k0, k1 = (k0 + PHILOX_W[0]) & 0xFFFFFFFF, (k1 + PHILOX_W[1]) & 0xFFFFFFFF
+        values += c
+    return values[:count]

@@ -51,12 +51,27 @@ def _levels(loaded, status):
                 f"DirectML build supports feature levels up to {status.max_feature_level}, so it cannot run it")
 
 
+def _budgets(loaded):
+    """DescriptorError (OverBudget) for a dispatchable whose desc the schema refuses or whose work is past the
+    budget, before any buffer is read: a dispatch records its tensors' logical values, and a broadcast tensor of
+    huge Sizes over a 4-byte buffer would have that allocate gigabytes before the work budget refused it."""
+    from ..runtime.directml import cost, pack
+
+    for dispatchable in loaded.dispatchables.values():
+        try:
+            cost.check(pack(runtime_desc(dispatchable.desc)))
+        except DescriptorError as error:
+            raise DescriptorError(f"{dispatchable.type_path}: cannot run on DirectML: {error}") from None
+
+
 def dispatcher(loaded, status=None):
-    """The function running one dispatch of `loaded` on DirectML (run_model_detailed's contract), once DirectML and
-    every dispatchable's feature level are checked. `status`: a DirectMLStatus (by default the worker's own)."""
+    """The function running one dispatch of `loaded` on DirectML (run_model_detailed's contract), once DirectML,
+    every dispatchable's feature level and its desc's work are checked. `status`: a DirectMLStatus (by default the
+    worker's own)."""
     from ..runtime import directml as dml
 
     _levels(loaded, dml.directml_status() if status is None else status)
+    _budgets(loaded)
 
     def dispatch(index, command, memory, initial, resources):
         desc = command.dispatchable.desc
