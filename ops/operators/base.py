@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..tensor_desc import Problem
     from .fixes import Fixes
     from .lessons import Formula, QuestionDraft
+    from .undetermined import Undetermined
 
 # Field kinds of a DML_*_OPERATOR_DESC. A tensor field is one DML_TENSOR_DESC*, an array field a count plus a
 # DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*.
@@ -310,6 +311,12 @@ class Operator:
         for shape in self.output_shapes([a.shape for a in inputs], attrs):
             check_element_count(shape, "OutputTensor Sizes")
         return self.compute(inputs, attrs)
+
+    def undetermined(self, inputs: Sequence[np.ndarray], **attrs: Any) -> list[Undetermined | None]:
+        """For each output of this call (valid inputs and attributes), the elements its documentation leaves open
+        among candidates (undetermined.Undetermined: a scatter's colliding updates), or None; [] when every element
+        is determined. The core writes one choice there; the cross-check accepts any candidate there."""
+        return []
 
     def index_map(self, input_shapes: Sequence[Sequence[int]], **attrs: Any) -> list[tuple[np.ndarray, np.ndarray]]:
         """For each output, an array of its shape holding each element's (input number, flat index in that input).
