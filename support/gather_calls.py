@@ -1,6 +1,7 @@
 """Random valid calls of the gather and scatter family, for the unit tests (against plain loops) and the DirectML
 tests (against DirectML): any data type, any index type, 1 to 4 dimensions, and indices that reach past their axes
-either way, count from the end, carry bits past 32 or are arbitrary bits."""
+either way, count from the end, carry bits past 32 or are arbitrary bits; calls whose updates collide, and outputs as
+a runtime choosing another of the colliding updates than the core writes them."""
 
 import math
 
@@ -76,3 +77,21 @@ def random_call(name, rng, dtype=None, index_dtype=None):
         return [x, idx], attrs
     updates = random_bytes(rng, core.nd_sizes(x.shape, idx.shape, m, q, 0, r), dtype)
     return [x, idx, updates], attrs
+
+
+def with_other_winners(output, undetermined, pick):
+    """`output` as a runtime choosing otherwise than the core would write it: each element `undetermined` (an
+    ops.operators.undetermined.Undetermined) leaves open holds its candidate number pick(count) (0 the first,
+    -1 the last) instead."""
+    changed = np.array(output, copy=True, order="C")
+    chosen = [int(start) + pick(int(count)) % int(count) for start, count in zip(undetermined.starts,
+                                                                                undetermined.counts)]
+    changed.reshape(-1)[undetermined.elements] = undetermined.candidates[np.array(chosen, np.int64)]
+    return changed
+
+
+def colliding_updates(n, dtype=np.float32, untouched=4):
+    """(inputs, attrs) of a SCATTER of updates 1..n all to element 0 of an input of n + `untouched` values 10,000 and
+    up, which no update addresses."""
+    x = (np.arange(n + untouched) + 10_000).astype(dtype)
+    return [x, np.zeros(n, np.uint32), np.arange(1, n + 1).astype(dtype)], {"axis": 0}

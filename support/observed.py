@@ -23,7 +23,9 @@ SHIFTS_PAST_THE_WIDTH = [
 # Bytes DirectML 1.13 (feature level 6_2, on vkd3d-proton and lavapipe) wrote for the gather and scatter family where
 # its pages are silent: indices past their axes, counted from the end, past 32 bits, the buffer's padding, colliding
 # updates, the shapes the pages do not describe (docs/directml.md, "Gather and scatter"). Rows (operator, what, inputs
-# as (numpy type, sizes, values), attributes, the output's values in row-major order).
+# as (numpy type, sizes, values), attributes, the output's values in row-major order). Where updates collide (the 64
+# to one element, and row 1's -5 meeting row 0's -1) the value is the one DirectML wrote then, the last: the core
+# keeps it, and DirectML is held only to writing one of the colliding updates there (its page guarantees no more).
 GATHER_SCATTER = [
     ("GATHER", "UINT32 indices past the axis",
      [("float32", (5,), [10, 11, 12, 13, 14]), ("uint32", (6,), [0, 4, 5, 2**31, 2**32 - 5, 2**32 - 1])],
@@ -58,7 +60,7 @@ GATHER_SCATTER = [
     ("SCATTER", "INT32 indices from the end, and past it into the previous row",
      [("float32", (2, 4), [100, 101, 102, 103, 104, 105, 106, 107]), ("int32", (2, 2), [-1, -6, -3, -5]),
       ("float32", (2, 2), [1, 2, 3, 4])], {"axis": 1}, [100, 101, 102, 4, 104, 3, 106, 107]),
-    ("SCATTER", "64 colliding updates: the last stays",
+    ("SCATTER", "64 colliding updates: the last, that run",
      [("float32", (64,), [0] * 64), ("uint32", (64,), [0] * 64), ("float32", (64,), list(range(1, 65)))],
      {"axis": 0}, [64] + [0] * 63),
     ("SCATTER_ND", "tuples from the end, one past 32 bits",

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..tensor_desc import Problem
     from .fixes import Fixes
     from .lessons import Formula, QuestionDraft
+    from .undetermined import Undetermined
 
 # Field kinds of a DML_*_OPERATOR_DESC, each one of the types of DirectML's schema (ops.schema.FIELD_TYPES;
 # tests/unit/test_schema.py holds every registered field to its schema's). A tensor field is one DML_TENSOR_DESC*, a
@@ -393,6 +394,12 @@ class Operator:
 
     def check_data_type(self, data_type: str, attrs: dict[str, Any]) -> None:
         """DescriptorError for attributes the call's data type cannot hold (a padding value of 300 in UINT8)."""
+
+    def undetermined(self, inputs: Sequence[np.ndarray], **attrs: Any) -> list[Undetermined | None]:
+        """For each output of this call (valid inputs and attributes), the elements its documentation leaves open
+        among candidates (undetermined.Undetermined: a scatter's colliding updates), or None; [] when every element
+        is determined. The core writes one choice there; the cross-check accepts any candidate there."""
+        return []
 
     def index_map(self, input_shapes: Sequence[Sequence[int]], **attrs: Any) -> list[tuple[np.ndarray, np.ndarray]]:
         """For each output, an array of its shape holding each element's (input number, flat index in that input).

@@ -85,7 +85,9 @@ def _identity_cross_check(inputs, provider, expected, attrs, runtime):
 def cross_check(op: str, inputs: Sequence[np.ndarray], provider: str | None = None,
                 expected: Sequence[np.ndarray] | None = None, runtime: str | None = None,
                 **attrs: Any) -> CrossCheckReport:
-    """Run `op` on DirectML or ONNX Runtime and compare its outputs byte for byte with the reference core's.
+    """Run `op` on DirectML or ONNX Runtime and compare its outputs byte for byte with the reference core's; where
+    the operator leaves an element open among candidates (Operator.undetermined: a scatter's colliding updates), any
+    of them matches, and the note says which the runtime wrote.
 
     `attrs` are the core function's keyword arguments (block_size, order; axis, sizes; axis; input_desc and
     output_desc for ELEMENT_WISE_IDENTITY). An invalid configuration raises DescriptorError before any runtime is
@@ -105,6 +107,8 @@ def cross_check(op: str, inputs: Sequence[np.ndarray], provider: str | None = No
     core_outputs = spec.run(list(inputs), **attrs)
     runtime = _runtime_choice(runtime, provider)
     expected = core_outputs if expected is None else [np.asarray(e) for e in expected]
+    # Elements the operator leaves open among candidates (a scatter's colliding updates): any candidate matches.
+    undetermined = spec.undetermined(list(inputs), **attrs)
     return _chosen(runtime,
-                   lambda: directml_check.run_operator(spec.name, list(inputs), attrs, expected),
-                   lambda: onnxruntime_check.run_operator(spec.name, inputs, attrs, expected, provider))
+                   lambda: directml_check.run_operator(spec.name, list(inputs), attrs, expected, undetermined),
+                   lambda: onnxruntime_check.run_operator(spec.name, inputs, attrs, expected, provider, undetermined))

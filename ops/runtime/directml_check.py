@@ -58,9 +58,10 @@ def refusal(status, result, data_type):
     return text + "."
 
 
-def run_buffers(name, inputs, outputs, attrs, expected, data_type):
+def run_buffers(name, inputs, outputs, attrs, expected, data_type, undetermined=()):
     """CrossCheckReport for one DirectML run. inputs: (desc, bytes); outputs: (desc, bytes before the run, shape,
-    dtype), read back as arrays of that shape."""
+    dtype), read back as arrays of that shape; `undetermined`: per output, the elements left open among candidates
+    (report.compare_outputs)."""
     report = functools.partial(CrossCheckReport, name, expected=expected, runtime="directml")
     status = directml_status()
     if not status.available:
@@ -80,22 +81,24 @@ def run_buffers(name, inputs, outputs, attrs, expected, data_type):
         return report(status.provider, False, False, actual=[], note=refusal(status, result, data_type),
                       directml_result=result)
     actual = [_from_buffer(data, shape, dtype) for data, (_, _, shape, dtype) in zip(result.outputs, outputs)]
-    first_mismatch, outcome = compare_outputs(expected, actual, RUNTIME_LABEL)
+    first_mismatch, outcome = compare_outputs(expected, actual, RUNTIME_LABEL, undetermined)
     note = (f"Ran DML_OPERATOR_{name} on {status.provider}, on the descriptors the core validated, "
             f"{data_type} as {data_type}. {outcome}")
     return report(status.provider, True, first_mismatch is None, actual=actual, note=note,
-                  first_mismatch=first_mismatch, ran_as=data_type, directml_result=result)
+                  first_mismatch=first_mismatch, ran_as=data_type, directml_result=result,
+                  undetermined=tuple(undetermined))
 
 
-def run_operator(name, inputs, attrs, expected):
-    """CrossCheckReport of `name` run on DirectML against `expected` (the core's outputs, or given ones)."""
+def run_operator(name, inputs, attrs, expected, undetermined=()):
+    """CrossCheckReport of `name` run on DirectML against `expected` (the core's outputs, or given ones), any
+    candidate accepted where `undetermined` leaves an element open."""
     input_descs = [packed_desc(a.shape, a.dtype) for a in inputs]
     outputs = []
     for e in expected:
         desc = packed_desc(e.shape, e.dtype)
         outputs.append((desc, bytes(desc.TotalTensorSizeInBytes), e.shape, e.dtype))
     return run_buffers(name, [(d, _buffer(a, d)) for d, a in zip(input_descs, inputs)], outputs,
-                       operator(name).desc_attrs(attrs), expected, operator(name).data_type_of(inputs))
+                       operator(name).desc_attrs(attrs), expected, operator(name).data_type_of(inputs), undetermined)
 
 
 def run_identity(input_buffer, inp, out, previous, expected, scale_bias=None):

@@ -3,21 +3,28 @@ the ones printed wrong), the bytes it wrote where its pages are silent (support/
 ops/operators/gather_scatter/core.py), random calls with indices past their axes against the core, and the
 descriptor the core refuses because DirectML aborts its process on it.
 
-A DirectML that changes its answer fails here, not only in the cross-check (docs/directml.md, "Gather and scatter").
+A DirectML that changes its answer fails here, not only in the cross-check (docs/directml.md, "Gather and scatter"),
+but where updates collide: there DirectML writes one of them, which one not guaranteed (the core's choice, the last,
+is what it wrote on a quiet machine), and every test accepts any of them there and byte equality elsewhere.
 """
+
+import json
 
 import numpy as np
 import pytest
 
 import ops
 from ops import schema
+from ops.descriptors.dxdispatch import run_model_detailed
 from ops.operators.gather_scatter import OPERATORS
 from ops.operators.gather_scatter.examples import EXAMPLES
 from ops.runtime import directml as dml
 from ops.runtime.directml_check import packed_desc
-from support.gather_calls import random_call
+from ops.runtime.report import compare_outputs
+from support.gather_calls import colliding_updates, random_call, with_other_winners
 from support.observed import GATHER_SCATTER
 from support.paths import ROOT
+from ui.workbench_state import cross_check_call
 
 pytestmark = pytest.mark.directml
 
@@ -63,11 +70,20 @@ def test_directml_refuses_the_examples_the_pages_print_wrong(directml, name, inp
     assert verdict(name, inputs, outputs, fields) == E_INVALIDARG
 
 
+def determined(name, arrays, attrs, output):
+    """The flat elements of `output` no collision leaves open: where DirectML's bytes are certain."""
+    [found] = ops.OPERATORS[name].undetermined(arrays, **attrs) or [None]
+    return np.setdiff1d(np.arange(output.size), [] if found is None else found.elements)
+
+
 @pytest.mark.parametrize("name, what, inputs, attrs, observed", GATHER_SCATTER, ids=[r[1] for r in GATHER_SCATTER])
 def test_directml_still_writes_the_observed_bytes(directml, name, what, inputs, attrs, observed):
+    """Exactly, but where updates collide: there one of them (report.matches), the observed one not guaranteed."""
     arrays = [np.array(values, dtype).reshape(sizes) for dtype, sizes, values in inputs]
     report = on_directml(name, arrays, **attrs)
-    assert report.matches and report.actual[0].ravel().tolist() == observed, report.note
+    got = report.actual[0].ravel()
+    certain = determined(name, arrays, attrs, got)
+    assert report.matches and got[certain].tolist() == np.array(observed)[certain].tolist(), report.note
 
 
 @pytest.mark.parametrize("name", [op.name for op in OPERATORS])
@@ -82,10 +98,32 @@ def test_random_calls_with_indices_past_their_axes_are_the_core_s(directml, name
         assert report.matches, (report.note, [a.shape for a in inputs], attrs)
 
 
-def test_512_colliding_updates_leave_the_last(directml):
-    n = 512
-    report = on_directml("SCATTER", [np.zeros(n, F32), np.zeros(n, U32), np.arange(1, n + 1, dtype=F32)], axis=0)
-    assert report.matches and report.actual[0][0] == n
+@pytest.mark.parametrize("n", [512, 5000])
+def test_colliding_updates_leave_one_of_them_and_the_rest_untouched(directml, record_property, n):
+    """Which update stays is not guaranteed (the last, on a quiet machine; others under load: docs/directml.md), so
+    it is recorded, not asserted."""
+    inputs, attrs = colliding_updates(n)
+    report = on_directml("SCATTER", inputs, **attrs)
+    got = report.actual[0]
+    assert report.matches and 1 <= got[0] <= n and got[0] == int(got[0]), report.note
+    assert got[1:].tolist() == inputs[0][1:].tolist()
+    assert "1 element received colliding updates" in report.note
+    record_property(f"update kept of {n}", int(got[0]))
+
+
+def test_directml_matches_whichever_colliding_update_the_expectation_keeps(directml):
+    """What DirectML wrote against the core's output with the first, a middle and the last colliding update kept:
+    each matches; a value none of the updates holds does not."""
+    inputs, attrs = colliding_updates(600)
+    [core] = ops.run("SCATTER", inputs, **attrs)
+    [found] = ops.OPERATORS["SCATTER"].undetermined(inputs, **attrs)
+    for pick in (lambda count: 0, lambda count: count // 2, lambda count: -1):
+        report = on_directml("SCATTER", inputs, expected=[with_other_winners(core, found, pick)], **attrs)
+        assert report.matches, report.note
+    wrong = core.copy()
+    wrong[1] = 0  # an element no update addresses
+    report = on_directml("SCATTER", inputs, expected=[wrong], **attrs)
+    assert not report.matches and report.first_mismatch == (0, (1,))
 
 
 def test_the_rules_directml_refuses_are_the_core_s(directml):
@@ -116,9 +154,15 @@ def test_gather_index_dimensions_past_axis_plus_one_aborts_directml_s_process(di
 
 @pytest.mark.parametrize("name", ["gather", "scatter"])
 def test_the_example_models_run_on_directml_as_on_the_core(directml, name):
-    model = (ROOT / "examples" / f"{name}.json").read_text()
-    on_directml, on_core = ops.run_model(model, runtime="directml"), ops.run_model(model)
-    assert on_directml["output"].tobytes() == on_core["output"].tobytes()
+    """Byte for byte, but where scatter.json's two updates collide: there one of them."""
+    model = json.loads((ROOT / "examples" / f"{name}.json").read_text())
+    ran, on_core = run_model_detailed(model, runtime="directml"), run_model_detailed(model)
+    [record] = on_core.dispatches
+    inputs, attrs, _ = cross_check_call(record, model["dispatchables"][record.dispatchable])
+    undetermined = ops.OPERATORS[record.operator].undetermined(inputs, **attrs)
+    assert len(undetermined) == (name == "scatter")
+    first, note = compare_outputs([on_core.buffers["output"]], [ran.buffers["output"]], "DirectML", undetermined)
+    assert first is None, note
 
 
 def test_a_one_hot_of_depth_2_to_the_20_is_the_core_s(directml):

@@ -35,6 +35,7 @@ from ...errors import DescriptorError
 from ...levels import SupportRow
 from ...tensor_desc import Problem, join_path
 from ..base import ALL_TYPES, INPUT, NO_64_BIT, OUTPUT, UINT, Attribute, Field, Operator
+from ..undetermined import Undetermined
 from . import core, detective, teaching
 from .fixes import nearest_fixes
 from .frameworks import (
@@ -49,6 +50,11 @@ from .frameworks import (
 FLOATS_32_16 = ("FLOAT32", "FLOAT16")
 INDEX_TYPES = ("INT64", "INT32", "UINT64", "UINT32")
 DIRECTML_ABORTS = "DirectML 1.13 aborts its process on more instead of refusing (docs/directml.md)"
+# Who leaves colliding updates open: DirectML's SCATTER page, and ONNX's ScatterElements and ScatterND, whose
+# indices "should not have duplicate entries" with reduction none (onnx/onnx#3234: no order of the updates is
+# guaranteed).
+COLLISIONS_OPEN = ('neither DirectML ("there\'s no guarantee of which last write wins") nor ONNX (reduction none) '
+                   "orders")
 
 
 def _rows(name, rows, indices="IndicesTensor"):
@@ -205,6 +211,20 @@ class GatherScatter(Operator):
             updates = inputs[-1].shape
             reshaped.update(landing=found.landing.reshape(updates), overwritten=found.overwritten.reshape(updates))
         return dataclasses.replace(found, **reshaped)
+
+    def undetermined(self, inputs, **attrs):
+        """A scatter's elements that two or more updates address: DirectML writes one of them there, which one
+        not guaranteed, as ONNX's scatters leave it undefined; the core keeps the last (core.collisions)."""
+        inputs = self.check_inputs(inputs)
+        if len(inputs) != 3:  # a gather reads each output element from one place
+            return []
+        attrs = self.canonical_attrs(self.attrs_with_input_types(inputs, attrs))
+        x, indices, updates = inputs
+        elements, starts, positions = core.collisions(x.shape, x.itemsize, self.plan(x.shape, indices, attrs))
+        if not elements.size:
+            return [None]
+        return [Undetermined(elements, starts, np.ascontiguousarray(updates).reshape(-1)[positions], positions,
+                             "UpdatesTensor", "colliding updates", COLLISIONS_OPEN, "the last in row-major order")]
 
     def sources(self, inputs, attrs):
         """core.Provenance of checked inputs, its arrays in the plan's sizes."""

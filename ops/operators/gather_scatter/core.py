@@ -12,7 +12,9 @@ indices"):
   reads on into the next rows, then the last element of the buffer: for a tensor whose size is not a multiple of 4
   bytes, the padding DirectML's 4-byte buffer sizes add (zero bytes in the buffers this project packs);
 - a scatter writes an update only where its address lies inside the output's buffer (an address in the padding
-  changes no element of the tensor); of colliding updates the last in row-major order stays;
+  changes no element of the tensor); of colliding updates it writes one, which one not guaranteed (its page: "no
+  guarantee of which last write wins"): the core keeps the last in row-major order, as observed on a quiet machine,
+  and `collisions` lists the others the cross-check also accepts;
 - ONE_HOT sets OnValue where the wrapped index is below the depth; its UINT64 indices alone are compared whole.
 
 Each operator is written as a `Plan`: the output's sizes and, for any flat output (gather) or update (scatter)
@@ -214,6 +216,20 @@ def write_sources(output_sizes, itemsize, plan, updates_input=2):
     hits = np.bincount(landing[(landing >= 0) & (landing < count)], minlength=count)
     return Provenance(source.reshape(output_sizes), flat.reshape(output_sizes), chosen.reshape(output_sizes),
                       landing.reshape(plan.sizes), overwritten.reshape(plan.sizes), hits.reshape(output_sizes))
+
+
+def collisions(output_sizes, itemsize, plan):
+    """(elements, starts, updates): the flat output elements two or more updates address, ascending, and those
+    updates' flat positions, in row-major order: elements[i]'s are updates[starts[i]:starts[i + 1]]. The core keeps
+    the last of them; DirectML writes one of them, which one not guaranteed (docs/directml.md)."""
+    count = math.prod(output_sizes)
+    landing = _destinations(plan, buffer_elements(count, itemsize))
+    inside = np.flatnonzero((landing >= 0) & (landing < count))
+    updates = inside[np.argsort(landing[inside], kind="stable")]  # by element, each element's in row-major order
+    elements, counts = np.unique(landing[updates], return_counts=True)
+    colliding = counts > 1
+    starts = np.concatenate([[0], np.cumsum(counts[colliding])]).astype(np.int64)
+    return elements[colliding], starts, updates[np.repeat(colliding, counts)]
 
 
 # ---------------------------------------------------------------- the plans

@@ -19,8 +19,9 @@ Which framework call is which DirectML operator, with sources:
   transformer models").
 - SCATTER is torch.scatter (https://docs.pytorch.org/docs/stable/generated/torch.Tensor.scatter_.html: "When
   indices are not unique, the behavior is non-deterministic"), numpy's put_along_axis and ONNX's ScatterElements
-  (duplicate indices leave the order undefined, onnx/onnx#3234); DirectML keeps the last in row-major order
-  (observed, docs/directml.md). SCATTER_ND is ONNX's ScatterND and tf.tensor_scatter_nd_update.
+  (duplicate indices leave the order undefined, onnx/onnx#3234); DirectML writes one of colliding updates, not
+  guaranteed which (its page), and the core keeps the last in row-major order (observed on a quiet machine,
+  docs/directml.md). SCATTER_ND is ONNX's ScatterND and tf.tensor_scatter_nd_update.
 - ONE_HOT is tf.one_hot, whose negative indices give a row of off values (tf.raw_ops.OneHot's example: "one_hot(-1)"
   is all off_value, https://www.tensorflow.org/api_docs/python/tf/raw_ops/OneHot), ONNX's OneHot (negative indices
   count from the end, https://onnx.ai/onnx/operators/onnx__OneHot.html) and torch.nn.functional.one_hot, which
@@ -72,7 +73,8 @@ CONVENTIONS = {
         "onnx": "ScatterElements is SCATTER; colliding updates have no defined order (onnx/onnx#3234).",
         "pytorch": "torch.scatter is SCATTER; colliding updates are non-deterministic (its documentation).",
         "tensorflow": "tf.tensor_scatter_nd_update at every element's coordinates is SCATTER.",
-        "directml": "Of colliding updates DirectML kept the last in row-major order (observed, docs/directml.md).",
+        "directml": "Of colliding updates DirectML writes one, not guaranteed which; the core keeps the last in "
+                    "row-major order (observed on a quiet machine, docs/directml.md).",
     },
     "SCATTER_ND": {
         "numpy": "Assigning through the tuples' coordinates is SCATTER_ND.",

@@ -8,7 +8,8 @@ strides, modulo 2^32; a gather reads at most the buffer's last element, a scatte
 
 The quiz's wrong choices are the mistakes people make (pytorch/pytorch#11776: torch.gather is GATHER_ELEMENTS, not
 ONNX's Gather): the other gather's answer, the negative index not counted from the end, the index on the
-neighbouring axis, and for a scatter the first of colliding updates instead of the last.
+neighbouring axis, and for a scatter the first of colliding updates instead of the last the core keeps (DirectML
+keeps one of them, not guaranteed which: the question says so).
 """
 
 from __future__ import annotations
@@ -189,13 +190,14 @@ def _addressing(op, call, cell, indices):
 
 def _scatter_output_formula(op, call, cell, indices, rule, symbols, itemsize):
     """Where an output element of a scatter comes from, led by the tensor's number: (2, update) for the last update
-    addressing it, else (0, cell), InputTensor's own element."""
+    addressing it (the core's choice among colliding ones), else (0, cell), InputTensor's own element."""
     addressing = _addressing(op, call, cell, indices)
     terms = [Term("updates addressing it", "count", str(len(addressing)), len(addressing))]
     if not addressing:
         return Formula(call, rule, symbols, tuple(terms), (0, *cell), cell)
     last = addressing[-1]
-    terms.append(Term("the last of them", f"the last in row-major order of updates {addressing}", str(last), last))
+    terms.append(Term("the one the core keeps", f"the last in row-major order of updates {addressing} (DirectML "
+                                                "writes one of them, which one not guaranteed)", str(last), last))
     update = tuple(int(c) for c in np.unravel_index(last, call.input_sizes[2]))
     return Formula(call, rule, symbols, tuple(terms), (2, *update), cell)
 
@@ -248,18 +250,22 @@ def question(op, quiz, rng, kind):
                              tuple(int(c) for c in index_cell), mistakes, lambda: random_index(rng, indices.shape),
                              lambda answer: f"IndicesTensor {index_text(answer)}", tuple(found.lines()), cell,
                              found.source, found.destination)
+    asked = f"{op.name}: which element lands in output element {index_text(cell)}?"
     if scatter:
         right = found.source
         mistakes = _scatter_mistakes(op, call, cell, indices, right)
         guess = lambda: (2, *random_index(rng, call.input_sizes[2]))  # noqa: E731
         text = _scatter_answer
+        colliding = next(t.value for t in found.terms if t.name == "updates addressing it")
+        if colliding > 1:
+            asked = (f"{op.name}: {colliding} updates address output element {index_text(cell)}, and DirectML keeps "
+                     "one of them, not guaranteed which: which one does the core keep?")
     else:
         right = found.source
         mistakes = _gather_mistakes(op, call, cell, found, right)
         guess = lambda: random_index(rng, call.input_sizes[0])  # noqa: E731
         text = _gather_answer
-    return QuestionDraft(kind, f"{op.name}: which element lands in output element {index_text(cell)}?",
-                         tuple(right), mistakes, guess, text, tuple(found.lines()), cell, found.source,
+    return QuestionDraft(kind, asked, tuple(right), mistakes, guess, text, tuple(found.lines()), cell, found.source,
                          found.destination)
 
 
@@ -295,7 +301,8 @@ def _gather_mistakes(op, call, cell, found, right):
 
 
 def _scatter_mistakes(op, call, cell, indices, right):
-    """The first of colliding updates instead of the last, and the input's own element as if nothing were written."""
+    """The first of colliding updates instead of the last the core keeps, and the input's own element as if nothing
+    were written."""
     mistakes = [(0, *cell)]
     addressing = _addressing(op, call, cell, indices)
     if len(addressing) > 1:
