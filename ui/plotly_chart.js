@@ -312,6 +312,20 @@ function redrawWhole(graph, figure) {
   });
 }
 
+// Plotly.react keeps what scale constraints (scaleanchor) worked out for the figure before: they record each
+// constrained axis's given range and domain on the drawn layout (axis._inputRange, _inputDomain), react carries
+// such private keys over to the new figure's axes, and the constraint then restores the old figure's range and
+// domain (plotly.js, cartesian/constraints.js enforce): after a Layouts preset the input buffer's x axis kept
+// 5 columns' range and ticks for 3 columns. Forgotten before each react, they are recorded afresh from the new figure.
+function forgetConstraints(graph) {
+  for (const [key, axis] of Object.entries(graph._fullLayout || {})) {
+    if (/^[xy]axis\d*$/.test(key)) {
+      delete axis._inputRange;
+      delete axis._inputDomain;
+    }
+  }
+}
+
 function draw(graph, page, data) {
   const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
   const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
@@ -352,6 +366,7 @@ function draw(graph, page, data) {
     config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image, ...slideButtons(config) },
   };
   const animating = graph.__dmlAnimated || (graph._transitionData?._frameQueue?.length ?? 0) > 0;
+  forgetConstraints(graph);
   const drawn = animating ? redrawWhole(graph, figure) : window.Plotly.react(graph, figure);
   return drawn.then(() => named(graph, image)).then(() => fitCellText(graph, data.text));
 }
