@@ -253,6 +253,76 @@ function fitBandMarks(graph) {
   return window.Plotly.restyle(graph, { "marker.size": sizes, "marker.opacity": opacities }, traces);
 }
 
+// Cell labels in black or in white, whichever stands out more from their cell as the page shows it (a translucent
+// cell over the page's own background): one of the two has at least 4.58:1 on any color, over the 4.5:1 WCAG 2 asks of
+// text. plotly.js writes them white or #444, chosen on the cell as it would show over white: 3.1:1 to 4.3:1 on
+// Okabe-Ito's mid-tones (green, vermillion, reddish purple, sky blue, orange), and #444 on tints the dark theme shows
+// dark (1.15:1 on the Bitwise page's mantissa zeros). support/contrast.py computes the same for every figure builder
+// (tests/figures/test_contrast.py). Labels whose figure colors them keep their color; hidden ones (too small to
+// draw: transparent) stay hidden. Plotly draws labels anew at every drawing of the traces (a redraw, a restyle, an
+// animation frame), after which it emits plotly_afterplot.
+const colorCanvas = document.createElement("canvas").getContext("2d");
+const parsedColors = new Map();
+
+// [r, g, b, alpha] (0-255, alpha 0-1) of a CSS color, as the canvas reads it.
+function rgba(color) {
+  if (!parsedColors.has(color)) {
+    colorCanvas.fillStyle = "#000";
+    colorCanvas.fillStyle = color;
+    const text = colorCanvas.fillStyle; // "#rrggbb", or "rgba(r, g, b, a)" for a translucent color
+    parsedColors.set(color, text.startsWith("#")
+      ? [1, 3, 5].map(at => parseInt(text.slice(at, at + 2), 16)).concat(1)
+      : text.slice(text.indexOf("(") + 1, -1).split(",").map(Number));
+  }
+  return parsedColors.get(color);
+}
+
+// WCAG 2's relative luminance of an sRGB color (0-255).
+function luminance(color) {
+  const linear = value => (value /= 255) <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  return 0.2126 * linear(color[0]) + 0.7152 * linear(color[1]) + 0.0722 * linear(color[2]);
+}
+
+function inkOn(color) {
+  const light = luminance(color) + 0.05;
+  return light / 0.05 >= 1.05 / light ? "#000000" : "#FFFFFF";
+}
+
+// The color plotly gives a heatmap's value z: its colorscale spread over [zmin, zmax], clamped, interpolated in RGBA
+// between the stops around it (plotly.js's makeColorScaleFunc, a d3 linear scale: the last of equal stops wins).
+function cellColor(trace, z) {
+  const scale = trace.colorscale, span = trace.zmax - trace.zmin;
+  const at = Math.min(Math.max(span > 0 ? (z - trace.zmin) / span : 0, 0), 1);
+  let stop = 1;
+  while (stop < scale.length - 1 && scale[stop][0] <= at) stop++;
+  const [low, from] = scale[stop - 1], [high, to] = scale[stop];
+  const share = high > low ? (at - low) / (high - low) : 0;
+  const start = rgba(from), end = rgba(to);
+  return start.map((value, channel) => value + share * (end[channel] - value));
+}
+
+function pageBackground() {
+  return rgba(getComputedStyle(document.querySelector(".stApp") || document.body).backgroundColor);
+}
+
+function inkLabels(graph, background = pageBackground()) {
+  graph.querySelectorAll("g.hm").forEach(group => {
+    const trace = group.__data__?.[0]?.trace;
+    const own = trace?.textfont?.color;
+    if (!trace || (own && own !== "auto")) return;
+    const inks = new Map();
+    group.querySelectorAll("g.heatmap-label text").forEach(label => {
+      const z = label.__data__?.z;
+      if (!inks.has(z)) {
+        // A cell without a value (plotly writes its z as "") shows the page.
+        const [r, g, b, alpha] = Number.isFinite(z) ? cellColor(trace, z) : [0, 0, 0, 0];
+        inks.set(z, inkOn([r, g, b].map((value, channel) => alpha * value + (1 - alpha) * background[channel])));
+      }
+      label.style.fill = inks.get(z);
+    });
+  });
+}
+
 // The PNG's file name follows the settings. Plotly.react compares configs and, on any difference, draws the figure
 // twice (Plotly.newPlot, then react again): the name is therefore set on the drawn graph instead.
 function named(graph, image) {
@@ -261,7 +331,9 @@ function named(graph, image) {
 }
 
 // Slides: the frame on screen as PNG or SVG, without Play, Pause and the slider (a slide has nothing to click), the
-// bottom margin they took given back to the axes' own labels, on the page's background.
+// bottom margin they took given back to the axes' own labels, on the page's background, its labels inked as on the
+// page. Drawn in a graph of its own out of sight, whose SVG becomes the file (what Plotly.downloadImage does, but
+// with the labels inked before the SVG is taken).
 function slide(graph, format) {
   const image = graph.__dmlImage || {};
   const shown = graph._fullLayout;
@@ -272,8 +344,22 @@ function slide(graph, format) {
   const background = getComputedStyle(document.querySelector(".stApp") || document.body).backgroundColor;
   const layout = { ...graph.layout, ...axes, updatemenus: [], sliders: [], width, height,
                    margin: { ...(graph.layout.margin || {}), b: bottom }, paper_bgcolor: background };
-  return window.Plotly.downloadImage({ data: graph.data, layout, config: { staticPlot: true } },
-    { format, width, height, filename: image.filename || "figure", scale: format === "png" ? (image.scale || 2) : 1 });
+  const scale = format === "png" ? (image.scale || 2) : 1;
+  const sheet = document.createElement("div");
+  sheet.style.cssText = "position: absolute; left: -10000px; top: 0";
+  document.body.appendChild(sheet);
+  return window.Plotly.newPlot(sheet, { data: graph.data, layout, config: { staticPlot: true } }).then(() => {
+    inkLabels(sheet, rgba(background));
+    const svg = window.Plotly.Snapshot.toSVG(sheet, format, scale);
+    return format === "svg" ? `data:image/svg+xml,${encodeURIComponent(svg)}`
+      : window.Plotly.Snapshot.svgToImg({ svg, format, width, height, scale });
+  }).then(url => {
+    const name = `${image.filename || "figure"}.${format}`;
+    Object.assign(document.createElement("a"), { href: url, download: name }).click();
+  }).finally(() => {
+    window.Plotly.purge(sheet);
+    sheet.remove();
+  });
 }
 
 // The toolbar's two slide buttons in place of plotly's own PNG button (which keeps Play and the slider), on charts
@@ -404,9 +490,11 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
   plotlyLoaded().then(() => {
     if (graph.__dmlData !== data) return; // a newer figure arrived while plotly.js was loading
     return draw(graph, parentElement, data).then(() => {
+      inkLabels(graph);
       if (graph.__dmlData === data) graph.setAttribute("aria-busy", "false");
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
+      graph.on("plotly_afterplot", () => inkLabels(graph));
       graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; graph.__dmlPlaying = true; });
       graph.on("plotly_animated", () => { graph.__dmlPlaying = false; });
       graph.on("plotly_animationinterrupted", () => {

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .colorblind import ink_on
 from .common import (
     LABEL_CELLS,
     MAX_CELLS,
@@ -292,7 +293,7 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
     data = [
         trace("heatmap", z=z, x0=0, dx=1, y0=0, dy=1, zmin=-0.5, zmax=1.5, showscale=False, hoverinfo="skip",
               colorscale=[[0.0, SAME_COLOR], [0.5, SAME_COLOR], [0.5, DIFFERS_COLOR], [1.0, DIFFERS_COLOR]],
-              xgap=1, ygap=1, text=text, texttemplate="%{text}", textfont=dict(size=13, color="#FFFFFF")),
+              xgap=1, ygap=1, text=text, texttemplate="%{text}", textfont=dict(size=13, color=ink_on(DIFFERS_COLOR))),
         trace("scatter", x=np.concatenate([cols, cols + offset]).astype(np.int32),
               y=np.concatenate([rows, rows]).astype(np.int32), mode="markers", showlegend=False,
               text=[f"{h}: {'differs' if d else 'same'} ({t})"
