@@ -19,11 +19,18 @@ shown (ui/plotly_chart.js, inkLabels: the rule PAGE). Before it, plotly.js chose
 show over white, with the alpha rounded to 0 or 1 (plotly.js, heatmap plot.js and color.contrast: the rule PLOTLY).
 """
 
+import functools
+import importlib
 from dataclasses import dataclass
 
 import numpy as np
 
+import ops
+from ops.descriptors.layouts import copy_order, identity_descs, logical_tensor
+from ops.operators.depth_space import depth_to_space, space_to_depth
+from ops.tensor_desc import element_offsets
 from support.figures import plotly_array
+from ui.values import make_values
 from viz.colorblind import contrast_ratio, ink_on, parse_color, to_hex
 
 # The page behind a figure and its text color: the light theme's text color is .streamlit/config.toml's
@@ -239,3 +246,106 @@ def lowest(texts):
         if text.kind not in worst or text.contrast < worst[text.kind].contrast:
             worst[text.kind] = text
     return worst
+
+
+# ------------------------------------------------------------------ every figure builder, over cases
+
+
+class _Builders:
+    """The figure builders of one viz package (this checkout's, or an older checkout's loaded under another name:
+    scripts/figure_contrast.py), looked up by module and name when a case draws."""
+
+    def __init__(self, package):
+        self.package = package
+
+    def __call__(self, module, name):
+        return getattr(importlib.import_module(f"{self.package}.{module}"), name)
+
+
+def _bitwise(viz, name, dtype):
+    width = np.dtype(dtype).itemsize * 8
+    a = np.random.default_rng(1).integers(0, 256, size=4 * width // 8, dtype=np.uint8).view(dtype)
+    b = np.array([0, 1, width - 1, 3], dtype=f"u{width // 8}").view(dtype)
+    inputs = [a, b][:ops.OPERATORS[name].arity[0]]
+    out = ops.run(name, inputs)[0]
+    return viz("bitwise_fig", "bitwise_figure")(a, inputs[1] if len(inputs) > 1 else None, out, op=name)
+
+
+def _depth_space(viz, channels, block_size, order, direction):
+    side = 2 if direction == "depth_to_space" else 2 * block_size
+    x = make_values("sequence", (1, channels, side, side), "FLOAT32")
+    run = depth_to_space if direction == "depth_to_space" else space_to_depth
+    return viz("depth_space_fig", "depth_space_figure")(x, run(x, block_size, order), block_size, order, direction)
+
+
+def _split_join(viz, pieces):
+    x = make_values("sequence", (1, pieces, 2), "UINT8")
+    return viz("split_join_fig", "split_join_figure")(x, 1, [1] * pieces)
+
+
+def _layouts(viz, preset, figure):
+    inp, out = ops.layout_preset(preset, "UINT16")
+    in_desc, out_desc = identity_descs(inp, out)
+    source = np.arange(in_desc.buffer_elements, dtype=np.uint16)
+    if figure == "copy":
+        return viz("layouts_fig", "copy_figure")(copy_order(inp, out), source,
+                                                 np.zeros(out_desc.buffer_elements, np.uint16), 4, 4)
+    return viz("layouts_fig", "logical_figure")(logical_tensor(source, inp),
+                                                element_offsets(in_desc.Sizes, in_desc.Strides),
+                                                element_offsets(out_desc.Sizes, out_desc.Strides))
+
+
+def _detective(viz, corrupt):
+    x = make_values("sequence", (1, 16, 2, 2), "FLOAT32")
+    y = depth_to_space(x, 2, "DCR")
+    if corrupt:
+        y = y.copy()
+        y[0, 0, 0, :2] = -7.5  # values in no input: the detective's dark "✗" cells
+    report = ops.identify(x, y)
+    return viz("detective_fig", "detective_figure")([x.shape], [y.shape], [report.source_index],
+                                                    report.input_starts, [y])
+
+
+def _explained(viz, kind, number):
+    if kind == "depth_space":
+        figure = _depth_space(viz, 8, 2, "DCR", "depth_to_space")
+    elif kind == "split_join":
+        figure = _split_join(viz, 3)
+    else:
+        a, b = np.array([1.0, 2.0], np.float32), np.array([2.0, 0.5], np.float32)
+        figure = viz("bitwise_fig", "bitwise_figure")(a, b, ops.run("ELEMENT_WISE_BIT_OR", [a, b])[0])
+    return viz("explain", "with_step")(kind, figure, number)[0]
+
+
+def figure_cases(package="viz"):
+    """{name: (function, arguments)} drawing every figure builder of `package` over cases that reach every kind of
+    text (KINDS) and every color the palettes give: call `function(*arguments)` for the figure."""
+    viz = _Builders(package)
+    bitwise = [name for name in ops.OPERATORS if name.startswith("ELEMENT_WISE_BIT_")]
+    steps = [(0, "dispatch join", "ran", ""), (1, "dispatch conv", "could not run: the run stops here", "refused")]
+    return {
+        **{f"bitwise {name[17:]} {np.dtype(dtype)}": (_bitwise, viz, name, dtype)
+           for name in bitwise for dtype in (np.float16, np.float32, np.int8, np.uint8, np.uint32)},
+        **{f"depth_space {c} channels bs{bs} {order} {direction}": (_depth_space, viz, c, bs, order, direction)
+           for c, bs in ((4, 2), (8, 2), (12, 2), (16, 2), (18, 3), (64, 2), (64, 4))
+           for order in ("DCR", "CRD") for direction in ("depth_to_space", "space_to_depth")},
+        **{f"split_join {pieces} outputs": (_split_join, viz, pieces) for pieces in (2, 7, 12, 16)},
+        "memory_map packed": (viz("memory_map_fig", "memory_map_figure"), [3, 2], [2, 1], 4, 24),
+        "memory_map broadcast and padding": (viz("memory_map_fig", "memory_map_figure"), [3, 4], [1, 0], 4, 24),
+        "memory_map output conflicts": (functools.partial(viz("memory_map_fig", "memory_map_figure"), role="output"),
+                                        [4, 4], [1, 1], 1, 8),
+        **{f"layouts {figure} {preset}": (_layouts, viz, preset, figure) for figure in ("copy", "logical")
+           for preset in ("NCHW -> NHWC", "pad by 1", "broadcast a row")},
+        "detective": (_detective, viz, False),
+        "detective with values in no input": (_detective, viz, True),
+        "detective diff": (viz("detective_fig", "diff_figure"), np.eye(4, dtype=bool).reshape(1, 4, 2, 2),
+                           np.zeros((1, 4, 2, 2), bool), "as given", "with P"),
+        **{f"converter {c} channels bs{bs}": (viz("converter_fig", "converter_figure"),
+                                              ops.channel_permutation(c, bs, "DCR", "CRD"), bs, "DCR", "CRD")
+           for c, bs in ((8, 2), (16, 4), (36, 3))},
+        "workbench tensor": (viz("workbench_fig", "tensor_heatmap"), np.linspace(-3, 3, 48).reshape(6, 8), "t"),
+        "workbench tiles": (viz("workbench_fig", "tensor_heatmap"), np.arange(60.0).reshape(3, 4, 5), "tiles"),
+        "workbench command strip": (viz("workbench_fig", "command_strip"), steps),
+        **{f"explain {kind} step {number}": (_explained, viz, kind, number)
+           for kind in ("depth_space", "split_join", "bitwise") for number in (0, 3)},
+    }
