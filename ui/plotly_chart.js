@@ -134,8 +134,10 @@ function lighter(trace) {
 // Cell labels sized to the cells as drawn: the server cannot know the window, and a size chosen for one width was 7 px
 // digits at 800 px, or numbers running into each other ("363738") in compare mode. Each heatmap's labels take the
 // largest font, up to data.text.max, at which its longest label fits a cell across (a digit is about 0.6 em wide, with
-// a tenth of the cell to spare) and down (digits are about 0.7 em high: 0.85 em leaves them a margin); under
-// data.text.min they are not drawn (transparent, so that frames which rewrite the text keep them hidden), and the
+// a tenth of the cell to spare) and down (digits are about 0.7 em high: 0.85 em leaves them a margin). Where the
+// longest does not fit at data.text.min, the labels that do are drawn at that size and the longer ones left out
+// (inkLabels hides them: at 16 channels of 4 x 4 the three-digit values hid every number, the one- and two-digit ones
+// included); where none fits, none is drawn (transparent, so that frames which rewrite the text keep them hidden). The
 // hover still gives every value. A change goes through one Plotly.restyle.
 function axisOf(layout, name, letter) {
   return layout[`${letter}axis${(name || letter).slice(1)}`];
@@ -156,11 +158,14 @@ function cellPixels(axis) {
   return axis._length / Math.max(Math.abs(high - low), 1e-9);
 }
 
-// The font a heatmap's labels take in cells of `cellX` by `cellY` pixels: size, and its color when it is too small
-// to draw (transparent).
+// The font a heatmap's labels take in cells of `cellX` by `cellY` pixels: its size, its color (transparent when no
+// label fits), and the most characters a drawn label may have (`fits`).
 function fittedFont(trace, rule, cellX, cellY, ink) {
-  const fit = Math.floor(Math.min(rule.max, (0.9 * cellX) / (0.6 * longestLabel(trace.text)), 0.85 * cellY));
-  return fit >= rule.min ? { size: fit, color: ink } : { size: rule.min, color: "rgba(0,0,0,0)" };
+  const across = characters => (0.9 * cellX) / (0.6 * characters);
+  const fit = Math.floor(Math.min(rule.max, across(longestLabel(trace.text)), 0.85 * cellY));
+  if (fit >= rule.min) return { size: fit, color: ink, fits: Infinity };
+  const fits = 0.85 * cellY >= rule.min ? Math.floor((0.9 * cellX) / (0.6 * rule.min)) : 0;
+  return { size: rule.min, color: fits > 0 ? ink : "rgba(0,0,0,0)", fits };
 }
 
 // Rows and columns of a heatmap's z: nested lists, or a typed array as plotly's JSON writes it ({dtype, bdata, shape}).
@@ -202,13 +207,18 @@ function presized(trace, layout, rule, data) {
   if (!rule || !labelled(trace)) return trace;
   const cell = estimatedCell(trace, layout, gridShape(trace.z));
   if (!cell) return trace;
-  const font = fittedFont(trace, rule, ...cell, trace.textfont?.color ?? null);
-  return { ...trace, textfont: { ...(trace.textfont || {}), ...font }, __dmlInk: trace.textfont?.color ?? null };
+  const { fits, ...font } = fittedFont(trace, rule, ...cell, trace.textfont?.color ?? null);
+  return { ...trace, textfont: { ...(trace.textfont || {}), ...font }, __dmlInk: trace.textfont?.color ?? null,
+           __dmlFits: fits };
 }
 
+// Labels first, then the band marks beside them, then the labels' ink and which of them are drawn.
 function fitCellText(graph, rule) {
-  if (!rule || !graph._fullLayout) return Promise.resolve();
-  // Labels first, then the band marks beside them.
+  const fitted = rule && graph._fullLayout ? fitLabels(graph, rule).then(() => fitBandMarks(graph)) : Promise.resolve();
+  return fitted.then(() => inkLabels(graph));
+}
+
+function fitLabels(graph, rule) {
   const sizes = [], colors = [], traces = [];
   graph.data.forEach((trace, index) => {
     if (!labelled(trace)) return;
@@ -216,16 +226,16 @@ function fitCellText(graph, rule) {
     const yaxis = axisOf(graph._fullLayout, trace.yaxis, "y");
     if (!xaxis || !yaxis) return;
     trace.__dmlInk ??= trace.textfont?.color ?? null;  // the builder's own label color, if it set one
-    const { size, color } = fittedFont(trace, rule, cellPixels(xaxis), cellPixels(yaxis), trace.__dmlInk);
+    const { size, color, fits } = fittedFont(trace, rule, cellPixels(xaxis), cellPixels(yaxis), trace.__dmlInk);
+    trace.__dmlFits = fits;
     if (trace.textfont?.size === size && (trace.textfont?.color ?? null) === color) return;
     traces.push(index);
     sizes.push(size);
     colors.push(color);
   });
-  const labels = traces.length
+  return traces.length
     ? window.Plotly.restyle(graph, { "textfont.size": sizes, "textfont.color": colors }, traces)
     : Promise.resolve();
-  return labels.then(() => fitBandMarks(graph));
 }
 
 // Band marks (viz.common.band_marks) take a third of a cell, and are left out below 4 px, where they would be specks.
@@ -308,10 +318,15 @@ function pageBackground() {
 function inkLabels(graph, background = pageBackground()) {
   graph.querySelectorAll("g.hm").forEach(group => {
     const trace = group.__data__?.[0]?.trace;
-    const own = trace?.textfont?.color;
-    if (!trace || (own && own !== "auto")) return;
+    if (!trace) return;
+    const own = trace.textfont?.color, fits = trace._input?.__dmlFits ?? Infinity;
     const inks = new Map();
     group.querySelectorAll("g.heatmap-label text").forEach(label => {
+      if (label.textContent.length > fits) {
+        label.style.fill = "rgba(0,0,0,0)"; // too long for its cell at the smallest size (fittedFont)
+        return;
+      }
+      if (own && own !== "auto") return;
       const z = label.__data__?.z;
       if (!inks.has(z)) {
         // A cell without a value (plotly writes its z as "") shows the page.
@@ -490,7 +505,6 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
   plotlyLoaded().then(() => {
     if (graph.__dmlData !== data) return; // a newer figure arrived while plotly.js was loading
     return draw(graph, parentElement, data).then(() => {
-      inkLabels(graph);
       if (graph.__dmlData === data) graph.setAttribute("aria-busy", "false");
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;

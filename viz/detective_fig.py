@@ -19,6 +19,7 @@ from .colorblind import ink_on
 from .common import (
     LABEL_CELLS,
     MAX_CELLS,
+    band_legend,
     band_marks,
     canvas_axes,
     channel_colorscale,
@@ -271,8 +272,10 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
         dict(text="<b>output</b>", x=right_x0 - 0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
     ]
     drawn = DrawnPart("; ".join(filter(None, [_drawn_note(left), _drawn_note(right)])))
-    data = _detective_traces(cells, sum(_tile_counts(x_shapes)), font_size)
-    return SpecFigure(figure_spec(data, _canvas_layout(height, width, width_px, annotations)), context=drawn)
+    tile_count = sum(_tile_counts(x_shapes))
+    layout = _canvas_layout(height, width, width_px, annotations)
+    legend = band_legend(layout, tile_count, lambda first, last: f"tiles {first}–{last}")
+    return SpecFigure(figure_spec(_detective_traces(cells, tile_count, font_size) + legend, layout), context=drawn)
 
 
 def diff_figure(before, after, before_title, after_title, width_px=1100):
