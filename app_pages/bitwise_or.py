@@ -56,8 +56,8 @@ def drawn_elements(s):
                                        maximum=max(0, count - 1))
         rows_asked = url_state.widget(st.number_input, "Elements drawn", "or_rows", DEFAULTS["or_rows"], minimum=1,
                                       maximum=ROWS_MAX)
-        say.caption(md("A grid holds at most {:,} cells = {} elements of this type. Every element is computed and "
-                       "cross-checked.", MAX_CELLS, MAX_CELLS // width))
+        say.caption(md("A grid holds at most {:,} cells = {} elements of this type. Every element is computed, and "
+                       "the cross-check compares them all (its tab says where it ran).", MAX_CELLS, MAX_CELLS // width))
     first, stop = drawn_range(count, numpy_dtype(f"UINT{width}"), first_asked, rows_asked)
     return first, stop, f"Drawing elements {first} to {stop - 1} of {count:,} (row-major), {width} bits each"
 
@@ -139,9 +139,15 @@ class BitwisePage(OperatorPage):
             if op.in_place:
                 in_place = url_state.widget(st.checkbox, "In place: Output aliases A's buffer", "or_inplace",
                                             DEFAULTS["or_inplace"])
-            say.caption(md("{}: the DataType only sets the width (8 to 64 bits), so on floats it works on the sign, "
-                           "exponent and mantissa fields alike. Input types by {}. DataType, feature level and value "
-                           "pattern of A are below.", op.summary, bw.support_text(op)))
+            # The float clause only where floats are taken: it was shown for the shifts too.
+            if bw.takes_floats(op):
+                say.caption(md("{}: the DataType only sets the width (8 to 64 bits), so on floats it works on the "
+                               "sign, exponent and mantissa fields alike. Input types by {}. DataType, feature level "
+                               "and value pattern of A are below.", op.summary, bw.support_text(op)))
+            else:
+                say.caption(md("{}: unsigned integers only, the DataType setting their width (8 to 64 bits). Input "
+                               "types by {}. DataType, feature level and value pattern of A are below.", op.summary,
+                               bw.support_text(op)))
         return bw.Controls(sizes, b_text, bcast, bool(in_place), name, attrs)
 
     def b_controls(self, op):

@@ -49,8 +49,8 @@ def window_controls(depth_shape, block_size, direction):
     channel_word = "output channel" if direction == "depth_to_space" else "input channel"
     unit = 1 if direction == "depth_to_space" else block_size
     with group("Drawn part", expanded=True):
-        st.caption("The tensor exceeds the drawing budget of 4,096 cells; everything is still computed and "
-                   "cross-checked.")
+        st.caption("The tensor exceeds the drawing budget of 4,096 cells; every element is still computed, and the "
+                   "cross-check compares them all (its tab says where it ran).")
         left, right = st.columns(2)
         batch = url_state.widget(left.number_input, "Batch", "ds_batch", 0, minimum=0, maximum=n - 1)
         channel = url_state.widget(right.number_input, md("First {}", channel_word), "ds_channel", 0, minimum=0,

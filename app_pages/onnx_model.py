@@ -7,7 +7,7 @@ import streamlit as st
 
 from ops import DescriptorError, cross_check_node, numpy_dtype
 from ops.frameworks.example_model import example_upscaling_model
-from ops.frameworks.onnx_models import ONNX_BYTE_CAP, open_bytes
+from ops.frameworks.onnx_models import ONNX_BYTE_CAP, OPERATOR_NODES, open_bytes
 from ui import detective_work as work
 from ui import say, url_state
 from ui.pages import operator_link
@@ -149,13 +149,14 @@ def rearrangement_card(chain):
 
 def page():
     st.title("Open an ONNX model")
-    st.markdown(
-        "Every **DepthToSpace**, **SpaceToDepth**, **BitwiseOr**, **Split** and **Concat** node of a model, with its "
-        "input sizes (ONNX shape inference) and attributes as the DirectML operator's settings. Constructions known "
-        "to go wrong between frameworks are flagged, such as a PixelUnshuffle exported as SpaceToDepth (always DCR "
-        "in ONNX, CRD in PyTorch). Open any node in its operator page, or run it alone on ONNX Runtime against the "
-        "reference core."
-    )
+    # The operators come from the list the model is read with (it said five: DepthToSpace, SpaceToDepth, BitwiseOr,
+    # Split and Concat, while BitwiseAnd, BitwiseXor, BitwiseNot and BitShift were listed too).
+    say.markdown(md(
+        "Every node of a model whose ONNX operator DirectML has here ({}), with its input sizes (ONNX shape "
+        "inference) and attributes as the DirectML operator's settings. Constructions known to go wrong between "
+        "frameworks are flagged, such as a PixelUnshuffle exported as SpaceToDepth (always DCR in ONNX, CRD in "
+        "PyTorch). Open any node in its operator page, or run it alone on ONNX Runtime against the reference core.",
+        ", ".join(OPERATOR_NODES)))
     source = url_state.widget(st.radio, "Model", "onx_source", DEFAULTS["onx_source"], options=list(SOURCES),
                               format_func=SOURCES.get, horizontal=True)
     check_index = url_state.value("onx_check", DEFAULTS["onx_check"], minimum=-1)
@@ -182,7 +183,7 @@ def page():
     for note in report.notes:
         say.info(note, icon=":material/info:")
     if not report.nodes and not report.rearrangements:
-        st.info("This model has none of the five operators.", icon=":material/info:")
+        say.info(md("This model has none of these operators: {}.", ", ".join(OPERATOR_NODES)), icon=":material/info:")
         return
     flagged = sum(len(n.risks) for n in report.nodes) + sum(len(c.risks) for c in report.rearrangements)
     if flagged:

@@ -42,7 +42,8 @@ SECTIONS = [
             "so FLOAT32 1.0 | 2.0 = 0x7F800000 = +inf. Inputs and Output share DimensionCount (1 to 8) and Sizes, and "
             "DataType except COUNT's output (UINT8 or UINT32); there is no implicit broadcasting (a 0 stride in a "
             "descriptor expresses one). All but COUNT may write over an input in place. Feature level 3_0 for "
-            "UINT8/16/32 (the shifts from 2_1); 4_1 for every type, the shifts for unsigned integers only.",
+            "UINT8/16/32 (the shifts from 2_1, with exactly 4 dimensions there); 4_1 for every type, the shifts for "
+            "unsigned integers only.",
             len(bitwise.OPERATORS)),
         presets=[
             ("FLOAT32 1.0 | 2.0 = +inf", dict(dtype="FLOAT32", pattern="custom", values="1.0", or_sizes="1",
@@ -136,7 +137,7 @@ st.subheader("Bring your own operator or model")
 st.markdown(
     "The **layout detective** takes what your framework made of an origin-coded input and names the descriptor that "
     "does the same, or the channel permutation that is missing; **Open an ONNX model** lists a model's depth/space, "
-    "OR, split and concat nodes with their settings and flags the risky ones."
+    "bitwise, split and concat nodes with their settings and flags the risky ones."
 )
 links = st.container(horizontal=True, wrap=True)
 links.page_link(DETECTIVE.path, label="The layout detective", icon=":material/search:")

@@ -96,6 +96,12 @@ def operation_label(name):
     return f"{short_name(name)}: {expression(OPERATIONS[name])}"
 
 
+def takes_floats(op):
+    """Whether the operator takes a floating-point type at some feature level (the shifts take unsigned integers
+    only)."""
+    return any(name.startswith("FLOAT") for row in op.support for name in row.types)
+
+
 def support_text(op):
     """The operator's input types by feature level, from its support table."""
     return "; ".join(f"feature level {row.level}: {'every type' if len(row.types) > 8 else '/'.join(row.types)}"

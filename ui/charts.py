@@ -18,7 +18,7 @@ from plotly.offline import get_plotlyjs_version
 
 from serve.plotly_bundle import served_plotly_js
 from viz.common import PROJECTOR_HEIGHT, for_projector
-from viz.export import animated_html, chart_config
+from viz.export import LABEL_INK_JS, animated_html, chart_config
 from viz.spec import SpecFigure
 
 from .sidebar import presenting
@@ -48,8 +48,10 @@ def _without_comments(path):
     return "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
 
 
+# The chart component, with the labels' inking it shares with the animated HTML export (viz/label_ink.js) first.
 _chart = st.components.v2.component(
-    f"dml_plotly_{get_plotlyjs_version()}", js=_without_comments(Path(__file__).with_name("plotly_chart.js")),
+    f"dml_plotly_{get_plotlyjs_version()}",
+    js="\n".join(_without_comments(path) for path in (LABEL_INK_JS, Path(__file__).with_name("plotly_chart.js"))),
     isolate_styles=False)
 
 

@@ -26,15 +26,19 @@ function plotlyLoaded() {
 // An animation that a Pause (or a new animation, or a redraw) interrupts rejects the promise of the Plotly.animate
 // call that started it, with no reason; plotly.js's Play button and slider start animations through
 // Plots.executeAPICommand and never catch that promise (src/components/updatemenus/draw.js, src/components/sliders/
-// draw.js), so every Pause during Play was an unhandled rejection: a `pageerror`. The page ignores exactly those: no
-// reason, within a moment of a graph reporting plotly_animationinterrupted (the rejection is queued in the same task;
-// a generous bound still cannot swallow a later rejection). Any other rejection still surfaces.
-const INTERRUPTION_MS = 1000;
+// draw.js), so every Pause during Play was an unhandled rejection: a `pageerror`. The page ignores exactly those: each
+// plotly_animationinterrupted a graph reports excuses one rejection with no reason. One, because plotly rejects only
+// the promise of each interrupted call (its last queued frame holds the reject) and every Play, Pause and slider step
+// here interrupts in mode "immediate", which leaves at most one call queued. Counted, not timed: a window of a second
+// after the interruption let the rejection through when the redraw that followed it (redrawWhole) kept the page busy
+// longer, 1.7 s for the Bitwise figure with the machine loaded. A rejection with no reason and no interruption owed
+// still surfaces.
 if (!window.__dmlAnimationGuard) {
   window.__dmlAnimationGuard = true;
-  window.__dmlInterruptedAt = -Infinity;
+  window.__dmlInterruptions = 0;
   window.addEventListener("unhandledrejection", event => {
-    if (event.reason === undefined && performance.now() - window.__dmlInterruptedAt < INTERRUPTION_MS) {
+    if (event.reason === undefined && window.__dmlInterruptions > 0) {
+      window.__dmlInterruptions -= 1;
       event.preventDefault();
     }
   });
@@ -59,7 +63,8 @@ if (!window.__dmlPlayKey) {
     const button = graph && menuButton(graph, graph.__dmlPlaying ? "Pause" : "Play");
     if (!button) return;
     event.preventDefault();
-    window.Plotly.animate(graph, ...button.args).catch(() => {}); // a Pause interrupts it: that is no error
+    // Uncaught, as the buttons' own: the rejection an interruption leaves is the one it excuses.
+    window.Plotly.animate(graph, ...button.args);
   });
 }
 
@@ -129,8 +134,10 @@ function lighter(trace) {
 // Cell labels sized to the cells as drawn: the server cannot know the window, and a size chosen for one width was 7 px
 // digits at 800 px, or numbers running into each other ("363738") in compare mode. Each heatmap's labels take the
 // largest font, up to data.text.max, at which its longest label fits a cell across (a digit is about 0.6 em wide, with
-// a tenth of the cell to spare) and down (digits are about 0.7 em high: 0.85 em leaves them a margin); under
-// data.text.min they are not drawn (transparent, so that frames which rewrite the text keep them hidden), and the
+// a tenth of the cell to spare) and down (digits are about 0.7 em high: 0.85 em leaves them a margin). Where the
+// longest does not fit at data.text.min, the labels that do are drawn at that size and the longer ones left out
+// (inkLabels hides them: at 16 channels of 4 x 4 the three-digit values hid every number, the one- and two-digit ones
+// included); where none fits, none is drawn (transparent, so that frames which rewrite the text keep them hidden). The
 // hover still gives every value. A change goes through one Plotly.restyle.
 function axisOf(layout, name, letter) {
   return layout[`${letter}axis${(name || letter).slice(1)}`];
@@ -151,11 +158,14 @@ function cellPixels(axis) {
   return axis._length / Math.max(Math.abs(high - low), 1e-9);
 }
 
-// The font a heatmap's labels take in cells of `cellX` by `cellY` pixels: size, and its color when it is too small
-// to draw (transparent).
+// The font a heatmap's labels take in cells of `cellX` by `cellY` pixels: its size, its color (transparent when no
+// label fits), and the most characters a drawn label may have (`fits`).
 function fittedFont(trace, rule, cellX, cellY, ink) {
-  const fit = Math.floor(Math.min(rule.max, (0.9 * cellX) / (0.6 * longestLabel(trace.text)), 0.85 * cellY));
-  return fit >= rule.min ? { size: fit, color: ink } : { size: rule.min, color: "rgba(0,0,0,0)" };
+  const across = characters => (0.9 * cellX) / (0.6 * characters);
+  const fit = Math.floor(Math.min(rule.max, across(longestLabel(trace.text)), 0.85 * cellY));
+  if (fit >= rule.min) return { size: fit, color: ink, fits: Infinity };
+  const fits = 0.85 * cellY >= rule.min ? Math.floor((0.9 * cellX) / (0.6 * rule.min)) : 0;
+  return { size: rule.min, color: fits > 0 ? ink : "rgba(0,0,0,0)", fits };
 }
 
 // Rows and columns of a heatmap's z: nested lists, or a typed array as plotly's JSON writes it ({dtype, bdata, shape}).
@@ -197,13 +207,18 @@ function presized(trace, layout, rule, data) {
   if (!rule || !labelled(trace)) return trace;
   const cell = estimatedCell(trace, layout, gridShape(trace.z));
   if (!cell) return trace;
-  const font = fittedFont(trace, rule, ...cell, trace.textfont?.color ?? null);
-  return { ...trace, textfont: { ...(trace.textfont || {}), ...font }, __dmlInk: trace.textfont?.color ?? null };
+  const { fits, ...font } = fittedFont(trace, rule, ...cell, trace.textfont?.color ?? null);
+  return { ...trace, textfont: { ...(trace.textfont || {}), ...font }, __dmlInk: trace.textfont?.color ?? null,
+           __dmlFits: fits };
 }
 
+// Labels first, then the band marks beside them, then the labels' ink and which of them are drawn.
 function fitCellText(graph, rule) {
-  if (!rule || !graph._fullLayout) return Promise.resolve();
-  // Labels first, then the band marks beside them.
+  const fitted = rule && graph._fullLayout ? fitLabels(graph, rule).then(() => fitBandMarks(graph)) : Promise.resolve();
+  return fitted.then(() => inkLabels(graph, pageBackground()));
+}
+
+function fitLabels(graph, rule) {
   const sizes = [], colors = [], traces = [];
   graph.data.forEach((trace, index) => {
     if (!labelled(trace)) return;
@@ -211,16 +226,16 @@ function fitCellText(graph, rule) {
     const yaxis = axisOf(graph._fullLayout, trace.yaxis, "y");
     if (!xaxis || !yaxis) return;
     trace.__dmlInk ??= trace.textfont?.color ?? null;  // the builder's own label color, if it set one
-    const { size, color } = fittedFont(trace, rule, cellPixels(xaxis), cellPixels(yaxis), trace.__dmlInk);
+    const { size, color, fits } = fittedFont(trace, rule, cellPixels(xaxis), cellPixels(yaxis), trace.__dmlInk);
+    trace.__dmlFits = fits;
     if (trace.textfont?.size === size && (trace.textfont?.color ?? null) === color) return;
     traces.push(index);
     sizes.push(size);
     colors.push(color);
   });
-  const labels = traces.length
+  return traces.length
     ? window.Plotly.restyle(graph, { "textfont.size": sizes, "textfont.color": colors }, traces)
     : Promise.resolve();
-  return labels.then(() => fitBandMarks(graph));
 }
 
 // Band marks (viz.common.band_marks) take a third of a cell, and are left out below 4 px, where they would be specks.
@@ -248,6 +263,12 @@ function fitBandMarks(graph) {
   return window.Plotly.restyle(graph, { "marker.size": sizes, "marker.opacity": opacities }, traces);
 }
 
+// Cell labels are inked by viz/label_ink.js (inkLabels), which ui/charts.py puts before this script: black or
+// white, whichever stands out more from each cell as the page shows it, the page's own background behind it.
+function pageBackground() {
+  return rgba(getComputedStyle(document.querySelector(".stApp") || document.body).backgroundColor);
+}
+
 // The PNG's file name follows the settings. Plotly.react compares configs and, on any difference, draws the figure
 // twice (Plotly.newPlot, then react again): the name is therefore set on the drawn graph instead.
 function named(graph, image) {
@@ -256,7 +277,9 @@ function named(graph, image) {
 }
 
 // Slides: the frame on screen as PNG or SVG, without Play, Pause and the slider (a slide has nothing to click), the
-// bottom margin they took given back to the axes' own labels, on the page's background.
+// bottom margin they took given back to the axes' own labels, on the page's background, its labels inked as on the
+// page. Drawn in a graph of its own out of sight, whose SVG becomes the file (what Plotly.downloadImage does, but
+// with the labels inked before the SVG is taken).
 function slide(graph, format) {
   const image = graph.__dmlImage || {};
   const shown = graph._fullLayout;
@@ -267,8 +290,22 @@ function slide(graph, format) {
   const background = getComputedStyle(document.querySelector(".stApp") || document.body).backgroundColor;
   const layout = { ...graph.layout, ...axes, updatemenus: [], sliders: [], width, height,
                    margin: { ...(graph.layout.margin || {}), b: bottom }, paper_bgcolor: background };
-  return window.Plotly.downloadImage({ data: graph.data, layout, config: { staticPlot: true } },
-    { format, width, height, filename: image.filename || "figure", scale: format === "png" ? (image.scale || 2) : 1 });
+  const scale = format === "png" ? (image.scale || 2) : 1;
+  const sheet = document.createElement("div");
+  sheet.style.cssText = "position: absolute; left: -10000px; top: 0";
+  document.body.appendChild(sheet);
+  return window.Plotly.newPlot(sheet, { data: graph.data, layout, config: { staticPlot: true } }).then(() => {
+    inkLabels(sheet, rgba(background));
+    const svg = window.Plotly.Snapshot.toSVG(sheet, format, scale);
+    return format === "svg" ? `data:image/svg+xml,${encodeURIComponent(svg)}`
+      : window.Plotly.Snapshot.svgToImg({ svg, format, width, height, scale });
+  }).then(url => {
+    const name = `${image.filename || "figure"}.${format}`;
+    Object.assign(document.createElement("a"), { href: url, download: name }).click();
+  }).finally(() => {
+    window.Plotly.purge(sheet);
+    sheet.remove();
+  });
 }
 
 // The toolbar's two slide buttons in place of plotly's own PNG button (which keeps Play and the slider), on charts
@@ -312,6 +349,20 @@ function redrawWhole(graph, figure) {
   });
 }
 
+// Plotly.react keeps what scale constraints (scaleanchor) worked out for the figure before: they record each
+// constrained axis's given range and domain on the drawn layout (axis._inputRange, _inputDomain), react carries
+// such private keys over to the new figure's axes, and the constraint then restores the old figure's range and
+// domain (plotly.js, cartesian/constraints.js enforce): after a Layouts preset the input buffer's x axis kept
+// 5 columns' range and ticks for 3 columns. Forgotten before each react, they are recorded afresh from the new figure.
+function forgetConstraints(graph) {
+  for (const [key, axis] of Object.entries(graph._fullLayout || {})) {
+    if (/^[xy]axis\d*$/.test(key)) {
+      delete axis._inputRange;
+      delete axis._inputDomain;
+    }
+  }
+}
+
 function draw(graph, page, data) {
   const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
   const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
@@ -352,6 +403,7 @@ function draw(graph, page, data) {
     config: { ...config, toImageButtonOptions: graph.__dmlImage ?? image, ...slideButtons(config) },
   };
   const animating = graph.__dmlAnimated || (graph._transitionData?._frameQueue?.length ?? 0) > 0;
+  forgetConstraints(graph);
   const drawn = animating ? redrawWhole(graph, figure) : window.Plotly.react(graph, figure);
   return drawn.then(() => named(graph, image)).then(() => fitCellText(graph, data.text));
 }
@@ -387,10 +439,11 @@ export default function ({ parentElement, data: bytes, setTriggerValue }) {
       if (graph.__dmlData === data) graph.setAttribute("aria-busy", "false");
       if (graph.__dmlClicks) return;
       graph.__dmlClicks = true;
+      graph.on("plotly_afterplot", () => inkLabels(graph, pageBackground()));
       graph.on("plotly_animatingframe", () => { graph.__dmlAnimated = true; graph.__dmlPlaying = true; });
       graph.on("plotly_animated", () => { graph.__dmlPlaying = false; });
       graph.on("plotly_animationinterrupted", () => {
-        window.__dmlInterruptedAt = performance.now();
+        window.__dmlInterruptions += 1;
         graph.__dmlPlaying = false;
       });
       graph.on("plotly_click", event => {

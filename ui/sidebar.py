@@ -57,8 +57,8 @@ def render_sidebar(page=None):
         if "level" in shown:
             url_state.widget(st.selectbox, "Feature level", "level", DEFAULTS["level"], options=FEATURE_LEVELS,
                              help="DML_FEATURE_LEVEL_...: the descriptor is validated against this level's support "
-                                  "table (every level DirectML documents); the cross-check runs on the DirectML "
-                                  "below, at its own level")
+                                  "table (every level DirectML documents); a cross-check on DirectML runs at the "
+                                  "level of the DirectML here (named below where it runs)")
             here = directml_here()
             if here is not None:
                 say.caption(md("{} runs here: feature level {} at most.", *here))

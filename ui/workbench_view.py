@@ -223,9 +223,11 @@ def show_status(run):
         say.markdown(md("DirectML's documentation of the operators the core does not model:\n")
                      + say.join(md("\n"), links))
     if any(part.status in (INVALID, UNKNOWN_KIND) for part in inspection.dispatchables):
+        # The partial run stops at the first dispatch it cannot run (show_partial_progress): it said it ran every
+        # command that does not use an invalid dispatchable, later ones included.
         st.warning("DxDispatch creates every dispatchable before it runs any command, so on DirectML this model "
-                   "stops at initialization until the invalid dispatchables are fixed; the partial run (Run tab) "
-                   "still runs the commands that do not use them.")
+                   "stops at initialization until the invalid dispatchables are fixed; the Run (partial) tab still "
+                   "runs the commands before the first dispatch of one.")
 
 
 def show_partial_progress(raw, run):

@@ -10,6 +10,9 @@ Difference: CIEDE2000 (CIE 142-2001), as written out in Sharma, Wu and Dalal, "T
 formula: Implementation notes, supplementary test data, and mathematical observations", Color Research and
 Application 30(1), 2005, pp. 21-30, equations (1)-(22); their Table 1 test pairs are in the tests. Colors go to
 CIELAB through sRGB (IEC 61966-2-1) and XYZ with the D65 white.
+
+Text on a color: WCAG 2's relative luminance and contrast ratio (Web Content Accessibility Guidelines 2.2, "relative
+luminance" and "contrast ratio"; success criterion 1.4.3 asks 4.5:1 of text), and the ink that reads best on a color.
 """
 
 import numpy as np
@@ -125,3 +128,21 @@ def difference(color1, color2, vision="normal", background="#FFFFFF"):
     """CIEDE2000 between two plotly colors as someone with `vision` sees them over `background`."""
     lab1, lab2 = (srgb_to_lab(simulate(composite(c, background), vision)) for c in (color1, color2))
     return float(ciede2000(lab1, lab2))
+
+
+def luminance(rgb):
+    """WCAG 2's relative luminance of sRGB (..., 3) in 0..1."""
+    return srgb_to_linear(rgb) @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast_ratio(rgb1, rgb2):
+    """WCAG 2's contrast ratio of two opaque sRGB colors in 0..1: 1 to 21."""
+    light, dark = sorted((float(luminance(rgb1)) + 0.05, float(luminance(rgb2)) + 0.05), reverse=True)
+    return light / dark
+
+
+def ink_on(color):
+    """'#000000' or '#FFFFFF', whichever contrasts more with the opaque plotly color `color`: one of them has at
+    least 4.58:1 on any color (ui/plotly_chart.js inks cell labels the same way)."""
+    rgb = np.array(parse_color(color)[:3])
+    return "#000000" if contrast_ratio(np.zeros(3), rgb) >= contrast_ratio(np.ones(3), rgb) else "#FFFFFF"

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import plotly.io
 
-from .colors import band, categorical, stepwise_colorscale
+from .colors import BAND_SIZE, band, categorical, stepwise_colorscale
 from .spec import SpecFigure, figure_spec, typed_array
 
 MAX_CELLS = 4096  # cells per heatmap: beyond this the browser gets slow and the figure large
@@ -73,7 +73,38 @@ def band_marks(rows, cols, categories, count, name="band", **axes):
     # In the cell's top right corner, out of the way of the centered label.
     return trace("scatter", x=np.ravel(cols)[marked] + 0.28, y=np.ravel(rows)[marked] - 0.28, mode="markers",
                  name=name, meta=BAND_MARKS, hoverinfo="skip", showlegend=False,
-                 marker=dict(symbol=symbols, size=6, color="#0E1117", line=dict(width=1, color="#FFFFFF")), **axes)
+                 marker=dict(symbol=symbols, size=6, color=MARK_COLOR, line=dict(width=1, color=MARK_EDGE)), **axes)
+
+
+MARK_COLOR, MARK_EDGE = "#0E1117", "#FFFFFF"
+BAND_LEGEND_PX = 26  # the row at the top of a figure that a band legend takes
+
+
+def band_legend(layout, count, name):
+    """Legend entries saying which categories each band mark stands for (viz.colors.band): one per mark, named by the
+    categories it marks (`name(first, last)`, e.g. "c8–c15"; marks repeat past len(BAND_SYMBOLS) bands, and so do
+    their ranges in its name), as traces to add to the figure; [] when `count` categories need no marks.
+
+    `layout` (the figure's, with its height and margin set) gets the legend as one row over the figure, its title
+    naming the categories left unmarked, and BAND_LEGEND_PX more height and top margin for it.
+    """
+    last_band = band(count - 1, count)
+    if last_band == 0:
+        return []
+    bands = {}
+    for number in range(1, last_band + 1):
+        first, last = number * BAND_SIZE, min(count, (number + 1) * BAND_SIZE) - 1
+        bands.setdefault(BAND_SYMBOLS[(number - 1) % len(BAND_SYMBOLS)], []).append(name(first, last))
+    margin = layout.get("margin", {})
+    layout.update(
+        height=layout["height"] + BAND_LEGEND_PX, margin={**margin, "t": margin.get("t", 0) + BAND_LEGEND_PX},
+        showlegend=True, legend=dict(
+            orientation="h", xref="container", x=0, xanchor="left", yref="container", y=1, yanchor="top",
+            title=dict(text=f"marks ({name(0, BAND_SIZE - 1)} unmarked):", side="left"), itemclick=False,
+            itemdoubleclick=False))
+    return [trace("scatter", x=[None], y=[None], mode="markers", name=", ".join(names), hoverinfo="skip",
+                  marker=dict(symbol=symbol, size=10, color=MARK_COLOR, line=dict(width=1, color=MARK_EDGE)))
+            for symbol, names in bands.items()]
 
 
 def color_range(count):

@@ -12,6 +12,7 @@ from plotly.colors import sample_colorscale, sequential
 
 from ops.operators.depth_space import order_name
 
+from .colorblind import ink_on
 from .common import empty_figure, trace
 from .spec import SpecFigure, figure_spec
 
@@ -19,7 +20,6 @@ MAX_DRAWN_CHANNELS = 64  # beyond this the printed indices no longer fit across 
 # Okabe and Ito's palette for color vision deficiencies ("Color Universal Design", 2008), without its black,
 # which the indices printed on the cells would not show on.
 CVD_SAFE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
-DARK = {"#0072B2", "#D55E00", "#009E73"}  # these carry white indices; the others black
 TOP, BOTTOM = 0, 3  # canvas rows of x and x[:, P]; the rows between hold the lines
 SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
 
@@ -30,13 +30,6 @@ def group_colors(count):
     if count <= len(CVD_SAFE):
         return list(CVD_SAFE[:count])
     return sample_colorscale(sequential.Cividis, [i / (count - 1) for i in range(count)], colortype="rgb")
-
-
-def _is_dark(color):
-    if color.startswith("#"):
-        return color in DARK
-    red, green, blue = (float(part) for part in color[color.index("(") + 1:-1].split(","))
-    return 0.299 * red + 0.587 * green + 0.114 * blue < 140
 
 
 def block_positions(channels, block_size, order):
@@ -60,7 +53,7 @@ def converter_figure(permutation, block_size, source, target, width_px=1100):
     group = bh * block_size + bw  # block position of x's channel i, which x[:, P]'s channel k = P^-1[i] shares
     colors = group_colors(block_size * block_size)
     cell_color = [colors[g] for g in group]
-    ink = ["white" if _is_dark(c) else "black" for c in cell_color]
+    ink = [ink_on(c) for c in cell_color]  # on the cell, and on its hover box, which takes the cell's color
 
     def where(c):
         return f"output channel {c_out[c]}, block (row {bh[c]}, column {bw[c]})"
@@ -87,7 +80,7 @@ def converter_figure(permutation, block_size, source, target, width_px=1100):
             "scatter", x=list(range(channels)), y=[row] * channels, mode="markers+text",
             text=[str(i) for i in range(channels)], textfont=dict(color=ink_row, size=max(8, marker_size // 2)),
             marker=dict(symbol="square", size=marker_size, color=colored, line=dict(width=0)),
-            hovertext=hover, hoverinfo="text", showlegend=False,
+            hovertext=hover, hoverinfo="text", hoverlabel=dict(font=dict(color=ink_row)), showlegend=False,
             name="x" if row == TOP else "x[:, P]",
         ))
     cell_px = marker_size / 0.8

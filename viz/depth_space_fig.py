@@ -27,6 +27,7 @@ from .common import (
     MAX_CELLS,
     MAX_FRAMES,
     PICK_COLOR,
+    band_legend,
     band_marks,
     canvas_axes,
     canvas_extent,
@@ -485,10 +486,11 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
         # One row more than the tiles: the gutter under the last row of tiles, where a pick's link runs.
         **canvas_axes(canvas.height + 1, canvas.width),
     )
+    legend = band_legend(layout, len(canvas.left.channels), lambda first, last: f"c{first}–c{last}")
     shapes = pick_shapes(pick, cells)
     if shapes:  # go.Figure leaves an empty shapes list out
         layout["shapes"] = shapes
-    return SpecFigure(figure_spec(_traces(canvas, values, labels, fill), layout, frames), context=cells)
+    return SpecFigure(figure_spec(_traces(canvas, values, labels, fill) + legend, layout, frames), context=cells)
 
 
 def with_pick(figure, pick):

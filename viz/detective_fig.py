@@ -15,9 +15,11 @@ import math
 
 import numpy as np
 
+from .colorblind import ink_on
 from .common import (
     LABEL_CELLS,
     MAX_CELLS,
+    band_legend,
     band_marks,
     canvas_axes,
     channel_colorscale,
@@ -270,8 +272,10 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
         dict(text="<b>output</b>", x=right_x0 - 0.5, y=-1.6, xanchor="left", showarrow=False, font=dict(size=13)),
     ]
     drawn = DrawnPart("; ".join(filter(None, [_drawn_note(left), _drawn_note(right)])))
-    data = _detective_traces(cells, sum(_tile_counts(x_shapes)), font_size)
-    return SpecFigure(figure_spec(data, _canvas_layout(height, width, width_px, annotations)), context=drawn)
+    tile_count = sum(_tile_counts(x_shapes))
+    layout = _canvas_layout(height, width, width_px, annotations)
+    legend = band_legend(layout, tile_count, lambda first, last: f"tiles {first}–{last}")
+    return SpecFigure(figure_spec(_detective_traces(cells, tile_count, font_size) + legend, layout), context=drawn)
 
 
 def diff_figure(before, after, before_title, after_title, width_px=1100):
@@ -292,7 +296,7 @@ def diff_figure(before, after, before_title, after_title, width_px=1100):
     data = [
         trace("heatmap", z=z, x0=0, dx=1, y0=0, dy=1, zmin=-0.5, zmax=1.5, showscale=False, hoverinfo="skip",
               colorscale=[[0.0, SAME_COLOR], [0.5, SAME_COLOR], [0.5, DIFFERS_COLOR], [1.0, DIFFERS_COLOR]],
-              xgap=1, ygap=1, text=text, texttemplate="%{text}", textfont=dict(size=13, color="#FFFFFF")),
+              xgap=1, ygap=1, text=text, texttemplate="%{text}", textfont=dict(size=13, color=ink_on(DIFFERS_COLOR))),
         trace("scatter", x=np.concatenate([cols, cols + offset]).astype(np.int32),
               y=np.concatenate([rows, rows]).astype(np.int32), mode="markers", showlegend=False,
               text=[f"{h}: {'differs' if d else 'same'} ({t})"

@@ -23,8 +23,11 @@ from .depth_space_fig import INPUT_POSITION, OUTPUT_POSITION
 from .spec import decode_typed_array, is_typed_array
 
 KINDS = ("depth_space", "split_join", "bitwise")
+# The step's note sits on a box at least 85% white whatever the theme: black on it, not the page's text color (the
+# dark theme's light text was 1.15:1 there).
 ARROW = dict(showarrow=True, arrowhead=2, arrowsize=1.2, arrowwidth=3, arrowcolor=PICK_COLOR,
-             font=dict(size=13), bgcolor="rgba(255,255,255,0.85)", bordercolor=PICK_COLOR, borderpad=3)
+             font=dict(size=13, color="#000000"), bgcolor="rgba(255,255,255,0.85)", bordercolor=PICK_COLOR,
+             borderpad=3)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import functools
 import html
 import json
 import re
+from pathlib import Path
 
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
@@ -26,6 +27,8 @@ REMOVED_BUTTONS = ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOu
                    # plotly.js >= 3 offers to upload the figure to Plotly Cloud: the app makes no network requests
                    "sendChartToCloud"]
 IMAGE_SCALE = 2
+# The cell labels' inking, shared with the app's charts (ui/plotly_chart.js): black or white on each cell.
+LABEL_INK_JS = Path(__file__).with_name("label_ink.js")
 
 
 def file_stem(*parts):
@@ -43,6 +46,11 @@ def chart_config(stem):
         modeBarButtonsToRemove=REMOVED_BUTTONS,
         toImageButtonOptions=dict(format="png", filename=stem, scale=IMAGE_SCALE),
     )
+
+
+@functools.lru_cache(maxsize=1)
+def _label_ink_js():
+    return LABEL_INK_JS.read_text().replace("</script", "<\\/script")
 
 
 @functools.lru_cache(maxsize=1)
@@ -77,6 +85,7 @@ PAGE = """<!DOCTYPE html>
 <h1>{title}</h1>
 <div id="figure"></div>
 <script>{plotly_js}</script>
+<script>{label_ink_js}</script>
 <script>
 (function () {{
   const figure = {figure};
@@ -108,7 +117,12 @@ PAGE = """<!DOCTYPE html>
       {{name: "Download this frame as SVG", icon: Plotly.Icons.disk, click: download("svg")}}
     ]
   }};
-  Plotly.newPlot("figure", figure);
+  // Cell labels black or white on their cells, on this page's white (viz/label_ink.js), after every drawing.
+  const white = [255, 255, 255, 1];
+  Plotly.newPlot("figure", figure).then(function (gd) {{
+    inkLabels(gd, white);
+    gd.on("plotly_afterplot", function () {{ inkLabels(gd, white); }});
+  }});
 }})();
 </script>
 </body>
@@ -119,6 +133,7 @@ PAGE = """<!DOCTYPE html>
 def animated_html(figure, title, stem):
     """A self-contained HTML page (str) playing `figure` with its frames, offline: plotly.js inlined."""
     return PAGE.format(
-        title=html.escape(title), plotly_js=_plotly_js(), figure=_script_json(standalone_spec(figure)),
+        title=html.escape(title), plotly_js=_plotly_js(), label_ink_js=_label_ink_js(),
+        figure=_script_json(standalone_spec(figure)),
         stem=json.dumps(stem), scale=IMAGE_SCALE, removed=json.dumps(REMOVED_BUTTONS),
     )

@@ -16,6 +16,7 @@ from ops.operators.index_maps import join_map, split_map
 
 from .colors import categorical, stepwise_colorscale
 from .common import (
+    band_legend,
     band_marks,
     click_targets,
     pick_outline,
@@ -452,6 +453,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     layout["updatemenus"], layout["sliders"] = play_controls(names, names, active=steps.index(rest),
                                                              duration=max(150, min(700, 12000 // len(frames))),
                                                              pad_top=60)
+    data += band_legend(layout, count, lambda first, last: f"[{first}]–[{last}]")
     if shapes is not None:  # last, where with_pick would add it
         layout["shapes"] = shapes
     return SpecFigure(figure_spec(data, layout, frames), context=dataclasses.replace(peel, pick=picked))

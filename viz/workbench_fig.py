@@ -3,6 +3,7 @@
 import numpy as np
 from plotly.colors import sequential
 
+from .colorblind import ink_on
 from .common import (
     MAX_CELLS,
     canvas_axes,
@@ -143,6 +144,7 @@ def command_strip(steps, max_commands=MAX_CELLS):
                         for i, label, _, reason in picked],
             hovertemplate="%{customdata}<extra></extra>",
             marker=dict(color=color, symbol=symbol, size=22, line=dict(color=color, width=2)),
+            hoverlabel=dict(font=dict(color=ink_on(color))),  # the hover box takes the marker's color
         ))
     title = "Commands in order: what the partial run did"
     if len(shown) < len(steps):

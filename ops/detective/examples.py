@@ -30,7 +30,7 @@ EXAMPLES = {
         "the major part of the depth.",
     ),
     "tf_nhwc": Example(
-        "TensorFlow depth_to_space on NHWC", ((1, 8, 2, 3),),
+        "TF depth_to_space on NHWC", ((1, 8, 2, 3),),
         "tf.nn.depth_to_space(block_size=2) on the input transposed to NHWC, and the result transposed back to NCHW.",
     ),
     "mixed_up": Example(
@@ -59,7 +59,7 @@ EXAMPLES = {
         "np.broadcast_to(x[..., :1], x.shape): each row repeats its first element.",
     ),
     "corrupted": Example(
-        "PixelShuffle with two corrupted cells", ((1, 8, 2, 3),),
+        "PixelShuffle, 2 cells lost", ((1, 8, 2, 3),),
         "PixelShuffle(2) whose output lost two cells on the way back (a 0.5 and a NaN written over them).",
     ),
 }

@@ -238,3 +238,13 @@ def test_a_descriptor_of_any_bitwise_operator_links_to_the_page_showing_it():
     assert grid(figure(at), "Output").shape == (6, 8)
     page, query = operator_link(Call.of("ELEMENT_WISE_BIT_OR", [(2, 3), (2, 3)], "UINT8"), [(2, 3), (1, 3)])
     assert "bw_op" not in query and query["or_bcast"] == "0"  # an OR link is what it was
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_the_operands_caption_speaks_of_floats_only_where_the_operator_takes_them(name):
+    """The caption said "on floats it works on the sign, exponent and mantissa fields" for the shifts too, which
+    take unsigned integers only."""
+    captions = " ".join(shown(c.value) for c in typed(name).caption)
+    takes_floats = any(t.startswith("FLOAT") for row in ops.OPERATORS[name].support for t in row.types)
+    assert ("on floats it works on the sign, exponent and mantissa" in captions) == takes_floats
+    assert ("unsigned integers only" in captions) == (not takes_floats)

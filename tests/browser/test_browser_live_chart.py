@@ -2,7 +2,9 @@
 
 import pytest
 
-from support.browser import assert_clean, open_group, wait_for_app, wait_until_settled
+from support.browser import assert_clean, click_until_address_has, open_group, wait_for_app, wait_until_settled
+from support.links import AWAY
+from ui.url_state import query_of
 
 pytestmark = pytest.mark.browser
 
@@ -60,4 +62,29 @@ def test_a_change_redraws_the_same_graph_and_a_click_only_its_pick(page, app_url
     click_input_cell(page)
     state = page.evaluate(STATE)
     assert state["picked"] and state["graph"] == "yes" and state["drawn"] == ["plotly_relayout"]
+    assert_clean(page)
+
+
+
+# Each graph's axes as plotly drew them: range and domain, rounded past float noise.
+AXES = """() => [...document.querySelectorAll('.dml-chart')].map(gd => Object.entries(gd._fullLayout)
+    .filter(([key]) => /^[xy]axis\\d*$/.test(key))
+    .map(([key, axis]) => [key, ...[axis.range, axis.domain].map(pair => pair.map(v => +(+v).toFixed(6)))]))"""
+
+
+def test_a_new_figure_draws_its_own_axes_not_the_constraints_of_the_last(page, browser, app_url):
+    # A memory map of 5 columns, then a preset's of 3: Plotly.react restored the 5 columns' range on the input
+    # buffer's scale-anchored x axis (plotly_chart.js forgetConstraints), ticks 3 and 4 beside 3 columns of cells.
+    page.goto(app_url + "/layouts?" + "&".join(f"{k}={v}" for k, v in query_of(AWAY["layouts"]).items()))
+    wait_for_app(page)
+    open_group(page, "Presets")
+    click_until_address_has(page, page.locator(".st-key-ly_preset_0 button"), "ly_in_sizes=2")
+    wait_until_settled(page)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    fresh = context.new_page()
+    fresh.goto(page.url)
+    wait_for_app(fresh)
+    expected = fresh.evaluate(AXES)
+    context.close()
+    assert page.evaluate(AXES) == expected
     assert_clean(page)

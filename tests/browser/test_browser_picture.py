@@ -134,6 +134,7 @@ def overlapping(numbers):
 
 VIEWS = {  # name: address
     "depth_space": "depth_space",
+    "depth_space_16_channels": "depth_space?C=16&H=4&W=4",
     "depth_space_compare": "depth_space?Order=compare",
     "depth_space_64_channels": "depth_space?N=2&C=64&H=32&W=32&BlockSize=4",
     "bitwise_or": "bitwise_or",
@@ -153,6 +154,23 @@ def test_cell_numbers_are_never_under_10_px_nor_run_together(browser, app_url, v
             assert not overlapping(numbers), overlapping(numbers)[:5]
         page.locator(".dml-chart.js-plotly-plot").first.screenshot(
             path=str(SCREENSHOTS / f"picture_{view}_{size}_figure.png"))
+        assert not page.js_errors, page.js_errors
+    finally:
+        context.close()
+
+
+def test_at_16_channels_the_numbers_that_fit_are_drawn_and_the_marks_named(browser, app_url):
+    """16 channels of 4 x 4, values 0 to 255: in a 1400 px window three digits do not fit a cell at 10 px, one and
+    two do. Those are drawn, in the input and in the output (one label too long hid them all), and the legend names
+    the mark of channels 8 to 15."""
+    context, page = window(browser, f"{app_url}/depth_space?C=16&H=4&W=4", WINDOWS["1400"])
+    try:
+        numbers = page.evaluate(CELL_NUMBERS)[0]
+        assert sorted(int(n["text"]) for n in numbers) == sorted(2 * list(range(100)))
+        assert not overlapping(numbers) and min(n["size"] for n in numbers) >= 10
+        legend = page.locator(".dml-chart .legend")
+        assert legend.locator(".legendtext").all_text_contents() == ["c8–c15"]
+        assert "c0–c7 unmarked" in legend.locator(".legendtitletext").text_content()
         assert not page.js_errors, page.js_errors
     finally:
         context.close()

@@ -216,6 +216,10 @@ def test_downloaded_html_plays_offline_and_saves_png_and_svg(browser, app_url, t
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(saved.as_uri())
         page.wait_for_selector(".js-plotly-plot .updatemenu-button", timeout=LOAD_TIMEOUT)
+        # Its cell labels are inked as the app's (viz/label_ink.js): black or white, never plotly.js's #444.
+        fills = page.evaluate("[...document.querySelectorAll('g.heatmap-label text')]"
+                              ".map(t => getComputedStyle(t).fill)")
+        assert fills and set(fills) <= {"rgb(0, 0, 0)", "rgb(255, 255, 255)"}, set(fills)
         page.evaluate(RECORD_FRAMES)
         page.locator(".updatemenu-button").filter(has_text="Play").click()
         page.wait_for_function("window.__frames.length >= 3", timeout=LOAD_TIMEOUT)

@@ -16,6 +16,7 @@ import pytest
 from ops.operators.bitwise import bit_or
 from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
 from ops.operators.split_join import split
+from support.contrast import THEMES
 from ui.values import make_values
 from viz.bitwise_fig import bitwise_figure
 from viz.colorblind import (
@@ -29,14 +30,14 @@ from viz.colorblind import (
     srgb_to_lab,
 )
 from viz.colors import BAND_SIZE, OKABE_ITO, band, band_color, categorical, distinct, neighbour_offsets
-from viz.common import BAND_SYMBOLS
+from viz.common import BAND_LEGEND_PX, BAND_SYMBOLS
 from viz.depth_space_fig import depth_space_figure
 from viz.memory_map_fig import memory_map_figure
 from viz.spec import decode_typed_array, is_typed_array
 from viz.split_join_fig import split_join_figure
 
 MIN_DELTA_E = 10.0  # CIEDE2000: about four times a just noticeable difference; two categories read as two colors
-BACKGROUNDS = ("#FFFFFF", "#0E1117")  # Streamlit's light and dark theme backgrounds
+BACKGROUNDS = tuple(background for background, _ in THEMES.values())  # the app's light and dark theme
 
 # Sharma, Wu and Dalal (2005), Table 1: CIELAB pairs and their CIEDE2000 difference (pairs 1, 2, 3, 4, 7, 8, 9,
 # 10, 13, 17, 18, 19, 20, 25, 34).
@@ -126,6 +127,41 @@ def test_beyond_twelve_a_color_and_its_band_mark_name_every_category(count):
     names = {(colors[k], BAND_SYMBOLS[(band(k, count) - 1) % len(BAND_SYMBOLS)] if band(k, count) else None)
              for k in range(count)}
     assert len(names) == count
+
+
+def legend_and_marks(spec):
+    """{each legend entry's mark: its name}, and the legend's title."""
+    legend = {t["marker"]["symbol"]: t["name"] for t in spec["data"] if t.get("showlegend") is not False
+              and t["type"] == "scatter" and t["x"] == [None]}
+    return legend, spec["layout"].get("legend", {}).get("title", {}).get("text")
+
+
+@pytest.mark.parametrize("figure, count, names", [
+    ("depth", 16, {"circle": "c8–c15"}),
+    ("depth", 64, dict(zip(BAND_SYMBOLS, [f"c{8 * k}–c{8 * k + 7}" for k in range(1, 8)]))),
+    ("split", 13, {"circle": "[8]–[12]"}),
+    ("split", 12, {}),
+    ("depth", 12, {}),
+])
+def test_band_marks_are_named_in_a_legend(figure, count, names):
+    """Past twelve categories the figure says which categories each mark stands for, in a legend row at its top."""
+    if figure == "depth":
+        x = make_values("coded", (1, count, 2, 2), "UINT32")
+        spec = depth_space_figure(x, depth_to_space(x, 2, "DCR"), 2, "DCR", "depth_to_space").to_dict()
+        unmarked = "c0–c7"
+    else:
+        x = make_values("coded", (2, count), "UINT32")
+        spec = split_join_figure(x, 1, [1] * count).to_dict()
+        unmarked = "[0]–[7]"
+    legend, title = legend_and_marks(spec)
+    assert legend == names
+    marks = {symbol for t in spec["data"] if t.get("meta") == "band-marks" for symbol in t["marker"]["symbol"]}
+    assert marks == set(names)  # every mark drawn is named, and only those
+    if names:
+        assert title == f"marks ({unmarked} unmarked):" and spec["layout"]["showlegend"]
+        assert spec["layout"]["margin"]["t"] >= BAND_LEGEND_PX
+    else:
+        assert title is None
 
 
 @pytest.mark.parametrize("count", range(2, 65))

@@ -48,8 +48,10 @@ def test_html_holds_plotly_js_the_frames_and_play():
     figure = seed_figure()
     page = animated_html(figure, "DEPTH_TO_SPACE1 <seed>", "depth_to_space_seed")
     tags = page_tags(page)
-    # Nothing is fetched: two inline scripts (plotly.js, then the figure), no src, no link, no stylesheet import.
-    assert [t for t, _ in tags if t == "script"] == ["script", "script"]
+    # Nothing is fetched: three inline scripts (plotly.js, the labels' inking, then the figure), no src, no link, no
+    # stylesheet import.
+    assert [t for t, _ in tags if t == "script"] == ["script", "script", "script"]
+    assert "function inkLabels(graph, background)" in page and "inkLabels(gd, white)" in page
     assert not any(dict(attrs).get("src") or dict(attrs).get("href") for _, attrs in tags)
     assert f"plotly.js v{plotly.offline.get_plotlyjs_version()}" in page
     assert "DEPTH_TO_SPACE1 &lt;seed&gt;" in page  # the title is escaped

@@ -72,7 +72,8 @@ def test_colors_come_from_the_cvd_safe_palette_then_cividis_with_readable_ink():
     assert len(set(many)) == 16 and all(c.startswith("rgb(") for c in many)
     _, rows, _ = parts(converter_figure(ops.channel_permutation(16, 4, "DCR", "CRD"), 4, "DCR", "CRD"))
     ink = rows["x"]["textfont"]["color"]
-    assert ink[0] == "white" and ink[-1] == "black"  # cividis runs from dark blue to light yellow
+    assert ink[0] == "#FFFFFF" and ink[-1] == "#000000"  # cividis runs from dark blue to light yellow
+    assert rows["x"]["hoverlabel"]["font"]["color"] == ink  # the hover box takes the cell's color
 
 
 def test_too_many_channels_give_a_note_instead_of_a_drawing():
