@@ -19,7 +19,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from support.load import PeakMemory
+from support.attacks import issue31_plans
+from support.load import PAGES, PeakMemory, percentile, wait_until_idle
 from support.paths import ROOT
 from support.visitor import memory_of, run_visitors, served_app, upload_files
 
@@ -194,6 +195,58 @@ def heavy_workbench(url):
     return f"{statistics.median(seconds):.2f} / {seconds[-1]:.2f} ({sum(not v.ok for v in visits)} failed)"
 
 
+# ---------------------------------------------------------------- issue 31: work the budgets did not see
+
+
+def verdict_watchers(count=2, links=4, first_seed=7000):
+    """Visitors who open small Depth <-> Space links of new seeds and wait for each cross-check verdict."""
+    seeds = iter(range(first_seed, first_seed + count * links))
+    return [[("depth_space", f"pattern=random&seed={next(seeds)}", None, 120.0, True) for _ in range(links)]
+            for _ in range(count)]
+
+
+def first_words(visits):
+    texts = [t for v in visits for t in v.errors + v.warnings] + [v.failure for v in visits if v.failure]
+    return (texts[0].replace("\\", "")[:110] + ("..." if len(texts[0]) > 110 else "")).replace("|", "/") \
+        if texts else "no message"
+
+
+def issue31(root, only=None):
+    """Each of issue 31's attacks on a fresh server of `root`, beside a class of ten and two visitors waiting for
+    new cross-check verdicts: {attack: {measure: text}}."""
+    out = {}
+    for name, plans in issue31_plans().items():
+        if only and not any(word in name for word in only):
+            continue
+        with served_app(root=root) as (url, process):
+            run_visitors(url, [[page] for page in PAGES])  # every page once: imports and first compiles paid
+            wait_until_idle(process.pid)
+            start = memory_of(process.pid)[0]
+            watching = verdict_watchers()
+            class_plans = [CLASS * 2 for _ in range(10)] + watching
+            with PeakMemory(process.pid) as memory:
+                began = time.perf_counter()
+                visits = run_visitors(url, plans + class_plans)
+                wall = time.perf_counter() - began
+            waited = wait_until_idle(process.pid)
+            idle = memory_of(process.pid)[0]
+        attackers, watchers = sum(map(len, plans)), sum(map(len, watching))
+        attack, students, watchers = visits[:attackers], visits[attackers:-watchers], visits[-watchers:]
+        verdicts = [v.verdict_seconds for v in watchers if v.verdict_seconds is not None]
+        out[name] = {
+            "attack s (max), messages, MB sent": f"{max(v.seconds for v in attack):.1f}, "
+                                                 f"{sum(v.messages for v in attack):,}, "
+                                                 f"{sum(v.bytes_received for v in attack) / MiB:,.1f}",
+            "attacker sees": first_words(attack),
+            "server MB: start / peak / idle after": f"{start / MiB:,.0f} / {max(start, memory.peak) / MiB:,.0f} / "
+                                                    f"{idle / MiB:,.0f} ({waited:.0f} s to idle, {wall:.0f} s wall)",
+            "class p50 / p95 / max s (failed)": "%s (%d)" % times(students),
+            "new verdicts p95 / max s (none)": (f"{percentile(verdicts, .95):.1f} / {max(verdicts):.1f} "
+                                                if verdicts else "") + f"({len(watchers) - len(verdicts)})",
+        }
+    return out
+
+
 def table(title, before, after):
     print(f"\n**{title}**\n")
     print("| | before | after |")
@@ -209,7 +262,9 @@ def cell(measure):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to measure as 'before'")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["core", "served"])
+    parser.add_argument("--skip", nargs="*", default=[], choices=["core", "served", "issue31"])
+    parser.add_argument("--attacks", nargs="*", default=None, help="issue 31 attacks to run, by a word of their name")
+    parser.add_argument("--before-only", action="store_true", help="measure only the --before checkout")
     parser.add_argument("--only", nargs="*", default=None, help="core attacks to run, by name (default: all)")
     args = parser.parse_args()
     with open("/proc/loadavg") as load:
@@ -227,6 +282,11 @@ def main():
         before, after = served(args.before.resolve(), 15_000), served(ROOT, 499_999)
         table("A class of ten, alone and beside the attackers (freeze link, 65,536-part Split, 3 cap-size links, "
               "30 uploads), fresh server each", before, after)
+    if "issue31" not in args.skip:
+        before = issue31(args.before.resolve(), args.attacks)
+        after = {} if args.before_only else issue31(ROOT, args.attacks)
+        for name in before:
+            table(name, before[name], after.get(name, {k: "not run" for k in before[name]}))
     with open("/proc/loadavg") as load:
         print(f"\nmachine load at end: {load.read().split()[:3]}")
 

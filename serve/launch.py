@@ -27,9 +27,10 @@ def warm_up_process():
             if module.name not in OTHER_PROCESSES:
                 importlib.import_module(module.name)
     # DirectML's worker and its device (0.7-2.5 s), so that the first cross-checks of a class do not wait for them.
-    from ops import directml_status
+    from ops import directml_status, isolated
 
     directml_status()
+    isolated.start()  # the fork server that checks uploaded models in limited children (0.2-0.4 s)
 
 
 def main(argv):
