@@ -40,7 +40,7 @@ def model_source():
                                "HLSL shaders and ONNX models: they open in partial mode")
     if source == "Paste JSON":
         text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
-                                codec=wb.LINK_CODEC,
+                                codec=wb.LINK_CODEC, max_chars=wb.MAX_MODEL_BYTES,
                                 placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
         if not wb.travels_in_link(text):
             st.caption("This model is too large to travel in the page's link: share the file, or trim the model.")

@@ -8,7 +8,11 @@ manager with three rules, checked as each file arrives:
 - a session keeps at most SESSION_FILES files and SESSION_BYTES bytes: its least recently read files make room
   (they are its own; a page reading a dropped file sees no file and asks for one again);
 - a file no page has read for STALE_SECONDS is dropped (a tab left open with an old upload);
-- the server keeps at most TOTAL_BYTES of uploads: past that a new file is refused (HTTP 413) until others go.
+- the server keeps at most TOTAL_BYTES of uploads, shared fairly: a file that would pass it makes room in the
+  sessions that hold more than its own session would (the largest holder first, its least recently read file
+  first), and is refused (HTTP 413) only when every other session holds no more than that. Thirteen sessions of one
+  visitor filling TOTAL_BYTES used to lock every other visitor out of uploads (413) until they ended; now their
+  files are the ones that go.
 
 `install()` makes Streamlit's server build this manager (serve.launch calls it before the server starts).
 """
@@ -35,6 +39,7 @@ class BoundedUploads(MemoryUploadedFileManager):
         self._clock = clock
         self._read = {}  # (session, file id) -> when a page last read it (or it arrived)
         self._bounds = threading.Lock()  # held around the base class's own lock, never inside it
+        self.made_room = 0  # files dropped from the largest holders to make room for another session's
 
     def add_file(self, session_id, file):
         with self._bounds:
@@ -49,11 +54,25 @@ class BoundedUploads(MemoryUploadedFileManager):
                     break
                 self.remove_file(session_id, old.file_id)
                 count, held = count - 1, held - len(old.data)
-            if self._total_bytes + len(file.data) > TOTAL_BYTES:
-                raise _refusal(f"the server holds {self._total_bytes / MiB:,.0f} MB of uploads (at most "
-                               f"{TOTAL_BYTES / MiB:,.0f} MB); try again in a few minutes")
+            self._make_room(session_id, held + len(file.data), len(file.data))
             super().add_file(session_id, file)
             self._read[(session_id, file.file_id)] = now
+
+    def _make_room(self, session_id, share, size):
+        """Drop other sessions' files until `size` more bytes fit in TOTAL_BYTES: from the session holding the most,
+        while it holds more than `share` (what `session_id` will hold); the refusal when none does."""
+        while self._total_bytes + size > TOTAL_BYTES:
+            with self._lock:  # a snapshot: sessions end (remove_session_files) on other threads
+                holders = [(sum(len(rec.data) for rec in files.values()), session, list(files.values()))
+                           for session, files in self.file_storage.items() if session != session_id and files]
+            largest, victim, files = max(holders, default=(0, None, []), key=lambda holder: holder[0])
+            if largest <= share:
+                raise _refusal(f"the server holds {self._total_bytes / MiB:,.0f} MB of uploads (at most "
+                               f"{TOTAL_BYTES / MiB:,.0f} MB), no session more than yours would; try again in a few "
+                               "minutes")
+            oldest = min(files, key=lambda rec: self._read.get((victim, rec.file_id), 0))
+            self.remove_file(victim, oldest.file_id)
+            self.made_room += 1
 
     def get_files(self, session_id, file_ids):
         files = super().get_files(session_id, file_ids)

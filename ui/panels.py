@@ -23,6 +23,7 @@ from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
 from . import say, url_state, work
+from .output_budget import and_more, few
 from .pages import WORKBENCH
 from .say import md
 from .sidebar import valid_at
@@ -30,6 +31,7 @@ from .sidebar import valid_at
 WORKBENCH_KEY = "workbench_model"
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
+PROBLEMS_LISTED = 20  # a SPLIT of thousands of parts can break a rule in every one
 
 
 def show_error(exc):
@@ -138,8 +140,11 @@ def validation_panel(op, shapes, attrs, settings, refusal=None):
         except DescriptorError as exc:
             show_error(exc)
             return
-        for problem in problems:
+        shown, more = few(problems, PROBLEMS_LISTED)
+        for problem in shown:
             say.error(problem, icon=":material/error:")
+        if more:
+            say.caption(and_more(more, "problems"))
         if not problems and refusal is None:
             say.success(valid_at(level), icon=":material/check_circle:")
         elif not problems:

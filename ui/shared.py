@@ -21,6 +21,7 @@ from serve.cache import MiB, SharedCache
 from serve.memory import release
 
 from . import say, url_state
+from .output_budget import OutputExceeded, show_stopped
 from .say import md
 
 CACHE_BYTES = 256 * MiB
@@ -120,12 +121,16 @@ def admitted(nbytes, what="this view", seconds=None):
 
 def fragment(function):
     """st.fragment for a part of a page that reruns alone (a click, a window change): it runs under the app's
-    element cap, as the full run does, and writes the URL after its own runs, since what it changes is a setting."""
+    element cap and output budget, as the full run does, and writes the URL after its own runs, since what it
+    changes is a setting."""
 
     @functools.wraps(function)
     def run(*args, **kwargs):
         with element_cap_set_to(APP_ELEMENT_CAP):
-            function(*args, **kwargs)
+            try:
+                function(*args, **kwargs)
+            except OutputExceeded as stopped:
+                show_stopped(stopped)
         url_state.publish(fragment=True)
 
     return st.fragment(run)

@@ -1,4 +1,5 @@
-"""Issue 24, point 4: uploaded files are held by bytes and count, per session and for the server.
+"""Issue 24, point 4, and issue 31, point 5: uploaded files are held by bytes and count, per session and for the
+server, which is shared fairly between sessions.
 
 The manager is driven directly with a clock of the test's; tests/load/test_hostile_load.py PUTs files to a served app.
 """
@@ -48,17 +49,51 @@ def test_a_session_keeps_a_bounded_number_of_bytes(manager):
     assert manager.held() == manager.held("s")
 
 
-def test_the_server_refuses_a_file_past_its_total(manager, monkeypatch):
+def test_the_server_refuses_a_file_past_its_total_when_every_session_holds_as_much(manager, monkeypatch):
     monkeypatch.setattr(uploads, "TOTAL_BYTES", 3 * 16 * MiB)
     for session in "abc":
         manager.add_file(session, rec("model", 16 * MiB))
     with pytest.raises(Exception) as refused:
         manager.add_file("d", rec("model", 16 * MiB))
     assert getattr(refused.value, "status_code", None) == 413
-    assert "the server holds 48 MB of uploads (at most 48 MB)" in str(refused.value.detail)
+    assert "the server holds 48 MB of uploads (at most 48 MB), no session more than yours would" in \
+        str(refused.value.detail)
     manager.remove_session_files("a")  # a session ends: its files go, a new one fits
     manager.add_file("d", rec("model", 16 * MiB))
     assert manager.held() == (3, 48 * MiB)
+
+
+def test_sessions_of_one_visitor_filling_the_server_make_room_for_another(manager):
+    # Issue 31: 13-14 sessions of 40 MB filled the 512 MB and every other visitor's upload was answered 413.
+    attackers = [f"attacker{k}" for k in range(14)]
+    statuses = []
+    for session in attackers:
+        for i in range(3):
+            try:
+                manager.add_file(session, rec(f"spam{i}", 13 * MiB))
+                statuses.append(204)
+            except Exception as refused:
+                statuses.append(refused.status_code)
+    assert manager.held()[1] <= uploads.TOTAL_BYTES and 413 in statuses
+    for student in ("alice", "bob", "carol"):
+        manager._clock.now += 1
+        manager.add_file(student, rec("model", 16 * MiB))  # no 413: the largest holders make room
+        assert manager.held(student) == (1, 16 * MiB)
+    assert manager.held()[1] <= uploads.TOTAL_BYTES
+    assert manager.made_room >= 3
+    # The room came from sessions holding more than a student: none holds less than a student's 16 MB for it.
+    assert all(manager.held(s)[1] >= 16 * MiB or manager.held(s)[1] == 0 for s in attackers)
+
+
+def test_a_session_holding_no_more_than_others_is_not_made_to_pay(manager, monkeypatch):
+    monkeypatch.setattr(uploads, "TOTAL_BYTES", 64 * MiB)
+    manager.add_file("small", rec("model", 8 * MiB))
+    manager.add_file("large", rec("a", 20 * MiB))
+    manager.add_file("large", rec("b", 20 * MiB))
+    manager._clock.now += 1
+    manager.add_file("new", rec("model", 20 * MiB))
+    assert manager.held("small") == (1, 8 * MiB)  # 8 MB is less than the newcomer's 20: untouched
+    assert manager.held("large") == (1, 20 * MiB)  # its least recently read file went
 
 
 def test_files_no_page_read_for_a_while_are_dropped(manager):
