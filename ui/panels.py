@@ -172,6 +172,8 @@ def verdict_line(checks):
     if second.available:
         return line + (md("; ONNX Runtime agrees.") if second.matches
                        else md("; {} does NOT: see the Cross-check tab.", ran_on(second)))
+    if second.runtime == "directml" and second.transient:
+        return line + md(". DirectML itself was busy: it is asked again when the view is opened again.")
     if second.runtime == "directml":
         return line + md(". DirectML itself could not run this call (see the Cross-check tab).")
     return line + md(".")

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import streamlit as st
 
 from ops import element_cap_set_to
+from ops.runtime.onnxruntime_check import keep_sessions_in
 from serve.budget import Busy, HeavyLane, TooLong, WorkBudget
 from serve.cache import MiB, SharedCache
 from serve.memory import release
@@ -39,6 +40,8 @@ BYTE_SECONDS = 3e-9
 TRIM_BYTES = 64 * MiB
 
 CACHE = SharedCache(CACHE_BYTES)
+# ONNX Runtime's sessions for the cross-check are kept there too, each charged its estimate (onnxruntime_check).
+keep_sessions_in(CACHE)
 BUDGET = WorkBudget(WORK_BYTES)
 LANE = HeavyLane()
 # Cross-checks run here, beside the page runs that asked for them: a page draws from the core at once and its verdict

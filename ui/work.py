@@ -26,6 +26,9 @@ from .shared import BYTE_SECONDS, CACHE, in_background, shared
 from .values import make_values
 
 DIFF_ROWS = 20
+# A cross-check a runtime could not answer for the moment (DirectML busy with other calls, its worker restarted) is
+# shown for this long, then asked again: it is no verdict, and used to stay the answer for as long as it was cached.
+RETRY_SECONDS = 10
 # A view's work for each part of a SPLIT or JOIN, measured on this project's 2-core machine with 65,536 parts: its
 # tensor desc validated for SPLIT's and JOIN's panels (76 us each), its output run and compared by ONNX Runtime in
 # the cross-check (1.8 ms), its copy in split and join (45 us).
@@ -252,13 +255,14 @@ class CheckSummary:
     rows: tuple = ()  # (index, expected, actual) texts of the first differing elements
     differing: int = 0
     total: int = 0
+    transient: bool = False  # the runtime did not answer for the moment: asked again after RETRY_SECONDS
 
 
 def summarize(report):
     """A CrossCheckReport without its arrays: only what a person reads stays in the cache."""
     fields = dict(runtime=report.runtime, provider=report.provider, available=report.available,
                   matches=report.matches, note=report.note, ort_version=report.ort_version,
-                  first_mismatch=report.first_mismatch)
+                  first_mismatch=report.first_mismatch, transient=report.transient)
     if report.matches or not report.available or report.first_mismatch is None:
         return CheckSummary(**fields)
     output, index = report.first_mismatch
@@ -280,6 +284,16 @@ class CrossChecks:
     directml: CheckSummary
     onnxruntime: CheckSummary
 
+    @property
+    def transient(self):
+        return self.directml.transient or self.onnxruntime.transient
+
+
+def retry_later(result):
+    """How long to keep a result whose runtime did not answer for the moment (SharedCache's lifetime): RETRY_SECONDS,
+    so that the pages waiting for it see it, then it is asked again; None (kept) for a verdict."""
+    return RETRY_SECONDS if result.transient else None
+
 
 def check_both(run):
     """CrossChecks of `run(runtime)`, a function returning that runtime's CrossCheckReport."""
@@ -295,7 +309,7 @@ def check(op, key, make_inputs, attrs):
         inputs = list(make_inputs())
         return check_both(lambda runtime: cross_check(op, inputs, runtime=runtime, **dict(attrs)))
 
-    return CACHE.get(("check", op, key, attrs), both)
+    return CACHE.get(("check", op, key, attrs), both, lifetime=retry_later)
 
 
 def check_soon(op, key, make_inputs, attrs):

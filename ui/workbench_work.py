@@ -21,6 +21,7 @@ from viz.workbench_fig import color_limits, tensor_heatmap
 from . import echo
 from . import workbench_state as wb
 from .shared import CACHE, admitted, shared
+from .work import retry_later
 
 # Each dispatch drawn costs a few figures and, when checking, an ONNX Runtime session: a model may hold thousands.
 MAX_DRAWN_DISPATCHES = 12
@@ -44,6 +45,7 @@ class DrawnDispatch:
     inputs: tuple
     outputs: tuple  # (before Heatmap, after Heatmap) pairs
     check: tuple | str
+    transient: bool = False  # the check's runtime did not answer for the moment (ui.work.retry_later)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +54,10 @@ class RunView:
     dxdispatch_prints: tuple
     drawn: tuple  # DrawnDispatch of the first dispatches
     dispatches: int  # how many dispatches ran
+
+    @property
+    def transient(self):
+        return any(d.transient for d in self.drawn)
 
 
 def digest(text):
@@ -89,15 +95,16 @@ def _drawn(index, record, command, dispatchable):
     try:
         call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
         report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
-        check = (report.available, report.matches, report.provider, report.note)
+        check, transient = (report.available, report.matches, report.provider, report.note), report.transient
     except DescriptorError as error:
-        check = str(error)
-    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check)
+        check, transient = str(error), False
+    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check, transient)
 
 
 def drawn(key, index, record, command, dispatchable):
     """The DrawnDispatch of commands[index] of the model `key`."""
-    return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable))
+    return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable),
+                     lifetime=retry_later)
 
 
 def run_view(key, model):
@@ -114,7 +121,7 @@ def run_view(key, model):
     with element_cap_set_to(wb.ELEMENT_CAP):
         # The estimate is counted from the descs before anything is allocated (model_run_bytes).
         with admitted(model_run_bytes(model), "this model's run"):
-            return CACHE.get(("wb_run_view", key), view)
+            return CACHE.get(("wb_run_view", key), view, lifetime=retry_later)
 
 
 def partial_run(key, raw):

@@ -29,6 +29,9 @@ class CrossCheckReport:
     # DirectML's own answer whenever it answered (ops.runtime.directml.RunResult: HRESULT, the call that failed,
     # vkd3d-proton's diagnostics), for callers that need them as fields rather than in the note.
     directml_result: object = None
+    # The runtime did not answer for the moment (DirectML's worker busy with other calls, or stopped at its deadline
+    # and started again): no verdict on the call, which is worth asking again later.
+    transient: bool = False
 
     @property
     def hresult(self) -> int | None:
