@@ -191,19 +191,19 @@ def verdict(call, arrays):
     if arrays.refusal is not None:
         return
     try:
-        checks = work.check_soon(call.op, arrays.key, arrays.make_inputs, call.attrs)
+        checks = work.check_soon(call, arrays.key, arrays.make_inputs)
     except DescriptorError:
         return  # the Cross-check tab names the refusal
     if checks is None:
-        _awaiting_verdict(call.op, arrays.key, arrays.make_inputs, call.attrs)
+        _awaiting_verdict(call, arrays.key, arrays.make_inputs)
     else:
         say.caption(verdict_line(checks))
 
 
 @st.fragment(run_every=VERDICT_POLL_SECONDS)
-def _awaiting_verdict(op, key, make_inputs, attrs):
+def _awaiting_verdict(call, key, make_inputs):
     try:
-        ready = work.check_soon(op, key, make_inputs, attrs) is not None
+        ready = work.check_soon(call, key, make_inputs) is not None
     except DescriptorError:
         ready = True  # the refusal is cached too; the full run says what the tab does
     if ready:

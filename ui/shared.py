@@ -6,19 +6,19 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 `admitted(bytes, seconds=...)`, which waits for room or raises Busy (TooLong for never) with a message to show.
 """
 
-import concurrent.futures
 import contextlib
 import functools
 import gc
-import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ops import element_cap_set_to
 from ops.runtime.onnxruntime_check import keep_sessions_in
 from serve.budget import Busy, HeavyLane, TooLong, WorkBudget
 from serve.cache import MiB, SharedCache
+from serve.fair import FairQueue
 from serve.memory import release
 
 from . import say, url_state
@@ -46,34 +46,43 @@ BUDGET = WorkBudget(WORK_BYTES)
 LANE = HeavyLane()
 # Cross-checks run here, beside the page runs that asked for them: a page draws from the core at once and its verdict
 # fills in when DirectML (a first compile takes 0.4-0.5 s) and ONNX Runtime have answered. Two threads: the DirectML
-# worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each.
-CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cross-check")
-_pending = {}  # key -> the Future computing it on CHECKS
-_pending_lock = threading.Lock()
+# worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each. Visitors take turns,
+# light checks first, two queued per visitor at most (serve/fair.py).
+CHECKS = FairQueue(workers=2, per_owner=2, light=0.5, name="cross-check")
 
 __all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "fragment",
            "in_background", "reset", "shared", "wait_for_background"]
 
 
-def in_background(key, function, *args):
-    """function(*args) on the CHECKS threads, once for every caller asking with `key` while it runs."""
-    with _pending_lock:
-        if key in _pending:
-            return
-        future = _pending[key] = CHECKS.submit(function, *args)
-    future.add_done_callback(lambda _: _forget(key))
+def in_background(key, function, *args, nbytes=0, seconds=0.0, what="a cross-check"):
+    """function(*args) on the CHECKS threads in this visitor's turn, once for every caller asking with `key` while it
+    is queued or runs; admitted like a view (`nbytes` of the work budget, the heavy lane past its light seconds)."""
+    CHECKS.submit(visitor(), key, seconds, _admitted_in_background, function, args, nbytes, seconds, what)
 
 
-def _forget(key):
-    with _pending_lock:
-        _pending.pop(key, None)
+def _admitted_in_background(function, args, nbytes, seconds, what):
+    try:
+        with LANE.admit(min(seconds, LANE.most), what), BUDGET.admit(nbytes, what):
+            function(*args)
+    except Busy:
+        pass  # the server stayed busy: nothing is kept, and the page waiting for it asks again
+    if nbytes >= TRIM_BYTES or seconds > LANE.light:
+        release()
+
+
+def visitor():
+    """Whose work this is: the session of the run asking (None outside a run)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else None
 
 
 def wait_for_background(timeout=None):
     """Until everything in_background started has finished (tests: the event a page's verdict waits for)."""
-    with _pending_lock:
-        futures = list(_pending.values())
-    concurrent.futures.wait(futures, timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while pending := CHECKS.pending():
+        for done in pending:
+            if not done.wait(None if deadline is None else max(0.0, deadline - time.monotonic())):
+                return
 
 
 def reset():
