@@ -2,8 +2,10 @@
 tests and benchmarks. Each measure runs in a fresh interpreter, so that its peak memory is its own."""
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 from .paths import ROOT
@@ -22,10 +24,14 @@ recorded = estimates_recorded()
 before = peak_reset()
 cpu = time.process_time()
 at = run_through_app(page, query=query)
+if sys.argv[4]:  # a file to upload into the page's uploader, then the run that reads it
+    from pathlib import Path
+    from support.app import uploader
+    uploader(at).set_value((Path(sys.argv[4]).name, Path(sys.argv[4]).read_bytes(), "application/octet-stream")).run()
 shared.wait_for_background()
 cpu = time.process_time() - cpu
-print(json.dumps(dict(cpu=cpu, grown=peak_grown(before), seconds=max(recorded["seconds"], default=0),
-                      bytes=max(recorded["bytes"], default=0), exception=bool(at.exception),
+print(json.dumps(dict(cpu=cpu, grown=peak_grown(before), seconds=sum(recorded["seconds"]),
+                      bytes=sum(recorded["bytes"]), exception=bool(at.exception),
                       messages=[w.value[:200] for w in list(at.warning) + list(at.error)])))
 """
 
@@ -69,12 +75,24 @@ def estimates_recorded():
     return recorded
 
 
-def view_cost(page, query, root=ROOT, timeout=600, unbounded=False):
-    """{"cpu": s, "grown": peak bytes over the start, "seconds": estimated s, "bytes": estimated bytes, ...} of one
+def view_cost(page, query, root=ROOT, timeout=600, unbounded=False, upload=None):
+    """{"cpu": s, "grown": peak bytes over the start, "seconds": estimated s, "bytes": estimated bytes (every estimate
+    admitted, the page's and its cross-checks', added up), "messages": its warnings and errors} of one
     run of `page` (app_pages/...) with `query` (a query string), cross-checks included, in a fresh interpreter;
-    `unbounded`: past the heavy lane's limit too (calibration)."""
+    `unbounded`: past the heavy lane's limit too (calibration); `upload`: (file name, bytes) put in the page's file
+    uploader after its first run, the run that reads it measured too."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = ""
+        if upload is not None:
+            path = os.path.join(folder, upload[0])
+            with open(path, "wb") as file:
+                file.write(upload[1])
+        return _measured(page, query, root, timeout, unbounded, path)
+
+
+def _measured(page, query, root, timeout, unbounded, path):
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(_VIEW), page, query,
-                           "unbounded" if unbounded else "bounded"], capture_output=True,
+                           "unbounded" if unbounded else "bounded", path], capture_output=True,
                           text=True, timeout=timeout, cwd=root)
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])

@@ -30,20 +30,24 @@ DIFF_ROWS = 20
 # shown for this long, then asked again: it is no verdict, and used to stay the answer for as long as it was cached.
 RETRY_SECONDS = 10
 # A cross-check on both runtimes, per byte of the call's tensors (inputs and outputs), measured on this project's
-# 2-core machine: a FLOAT32 {1,64,256,500} DEPTH_TO_SPACE1 (32 MB in, 32 MB out) took 0.64 s on DirectML and 0.16 s
-# on ONNX Runtime. Each runtime holds copies of them (DirectML: the request, the output buffers, the answer, the
-# arrays read back; ONNX Runtime: its outputs and their reinterpretation).
+# 2-core machine: a FLOAT32 {1,64,256,500} DEPTH_TO_SPACE1 (31 MB in, 31 MB out) took 0.64 s on DirectML and 0.16 s
+# on ONNX Runtime, and grew the server by 156 MB on DirectML (the request, the output buffers, the answer, the arrays
+# read back), 70 MB on ONNX Runtime, one after the other.
 CHECK_BYTE_SECONDS = 1.25e-8
-CHECK_COPIES = 6
-# A view's work for each part of a SPLIT or JOIN, measured on this project's 2-core machine with 65,536 parts: its
-# tensor desc validated for SPLIT's and JOIN's panels (76 us each), its output run and compared by ONNX Runtime in
-# the cross-check (1.8 ms), its copy in split and join (45 us).
-PART_SECONDS = 2e-3
+CHECK_COPIES = 3
+# A view's work for each part of a SPLIT or JOIN, cross-checks included, measured on this project's 2-core machine
+# (support/costs.py; tests/unit/test_hostile_costs.py keeps the estimate above the measure): 2,000 parts 0.54 s,
+# 5,003 1.17 s, 10,000 2.3 s, 20,000 5.3 s, 40,000 14.2 s of CPU (ONNX Runtime's sessions and the tables of parts grow
+# faster than the parts), and 5-10 KB of memory a part (21 MB at 2,000, 193 MB at 40,000). The estimate used to be
+# 2 ms a part, from a 65,536-part view: eight times the cost at 5,000 parts.
+PART_SECONDS = 2e-4
+PART_PAIR_SECONDS = 4e-9
+PART_BYTES = 10 << 10
 
 
 def view_seconds(nbytes, parts=1):
     """The CPU seconds a view is expected to take, from the bytes it reserves and its parts (ui.shared.admitted)."""
-    return nbytes * BYTE_SECONDS + parts * PART_SECONDS
+    return nbytes * BYTE_SECONDS + parts * PART_SECONDS + parts * parts * PART_PAIR_SECONDS
 
 
 @dataclasses.dataclass(frozen=True)

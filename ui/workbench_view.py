@@ -13,7 +13,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ops import DescriptorError, model_notes
+from ops import DescriptorError
 from ops.descriptors.dxdispatch import parse_model_text
 from ops.descriptors.export import cpp_snippet
 from ops.descriptors.partial import DIRECTML_ONLY, INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
@@ -95,11 +95,11 @@ def show_syntax_error(label, text, message):
             st.code(f"{line:>5} | {lines[line - 1][:200]}\n      | {' ' * (column - 1)}^", language=None)
 
 
-def show_loaded(label, raw, model):
-    """What a model that loads holds, and where DxDispatch reads its text differently."""
+def show_loaded(label, model, notes):
+    """What a model that loads holds, and where DxDispatch reads its text differently (`notes`: ops.model_notes)."""
     say.success(md("{}: {} resources, {} dispatchables, {} commands, valid at feature level 6_4.", label,
                    len(model["resources"]), len(model["dispatchables"]), len(model["commands"])))
-    notes, more = few(model_notes(raw))
+    notes, more = few(notes)
     for note in notes:
         say.info(md("DxDispatch reads this differently: {}", note))
     if more:
