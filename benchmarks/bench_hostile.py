@@ -234,7 +234,7 @@ def issue31(root, only=None):
         attack, students, watchers = visits[:attackers], visits[attackers:-watchers], visits[-watchers:]
         verdicts = [v.verdict_seconds for v in watchers if v.verdict_seconds is not None]
         out[name] = {
-            "attack s (max), messages, MB sent": f"{max(v.seconds for v in attack):.1f}, "
+            "attack s (max), messages, MB sent": f"{max((v.seconds for v in attack), default=0):.1f}, "
                                                  f"{sum(v.messages for v in attack):,}, "
                                                  f"{sum(v.bytes_received for v in attack) / MiB:,.1f}",
             "attacker sees": first_words(attack),

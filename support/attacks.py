@@ -249,6 +249,7 @@ def issue31_plans():
     widths = iter(range(480, 560))
     parts = iter(range(5000, 5900, 23))
     return {
+        "no attack: the class alone": [],
         "ONNX Shape->Concat fan 150 (2 KB)": [[upload(shape_fan(150))]],
         "ONNX Shape->Concat fan 250 (3.2 KB), twice at once": [[upload(shape_fan(250), f"fan{i}.onnx")]
                                                               for i in range(2)],

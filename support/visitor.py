@@ -105,6 +105,8 @@ async def visit(base_url, page="", query="", widgets=None, timeout=120.0, verdic
                 session = await _read_run(socket, record)
                 if widgets and record.finished:
                     record.finished = False
+                    record.errors.clear()  # what the visitor sees is what the widgets' run shows
+                    record.warnings.clear()
                     await socket.send(await _widget_rerun(base_url, request, session, widgets, xsrf, timeout))
                     await _read_run(socket, record, session)
                 while verdict and record.finished and record.verdict_seconds is None and session.fragments:
