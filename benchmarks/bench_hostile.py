@@ -1,10 +1,14 @@
-"""Issue 24's attacks, before and after, in one run: time and memory of each attack, and a class's page times while
-a few attackers share the server. Prints tables; asserts nothing (tests/test_hostile_*.py assert correctness).
+"""Issues 24's and 31's attacks, before and after, in one run: time and memory of each attack, and a class's page
+times while attackers share the server. Prints tables; asserts nothing (tests/*/test_hostile_*.py assert correctness).
 
     .venv/bin/python benchmarks/bench_hostile.py --before ../old      # another checkout (a git worktree or archive)
+    .venv/bin/python benchmarks/bench_hostile.py --before ../old --skip core served lock --attacks Split Depth
 
 Core attacks run in a fresh Python of each checkout (its own code, this environment); server attacks on a freshly
-started server of each checkout (benchmarks/visitor.py). Every hostile input is made here.
+started server of each checkout (support/visitor.py). Issue 31's attacks (support/attacks.issue31_plans) each get a
+fresh server, a class of ten beside them and two visitors waiting for new cross-check verdicts: the attack's time,
+the messages and bytes it was sent, the server's peak and idle memory (its DirectML worker and children included),
+the class's page times and the verdicts' waits. Every hostile input is made by support/attacks.py.
 """
 
 import argparse
@@ -19,10 +23,10 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from support.attacks import issue31_plans
+from support.attacks import issue31_plans, many_parts_split
 from support.load import PAGES, PeakMemory, percentile, wait_until_idle
 from support.paths import ROOT
-from support.visitor import memory_of, run_visitors, served_app, upload_files
+from support.visitor import cpu_seconds, memory_of, run_visitors, served_app, upload_files
 
 MiB = 1 << 20
 CLASS = [("", ""), ("depth_space", ""), ("bitwise_or", ""), ("split_join", "")]
@@ -247,12 +251,51 @@ def issue31(root, only=None):
     return out
 
 
+def beside_one_heavy_view(root, visits=20):
+    """A default page opened `visits` times alone, then beside one heavy Split view at a time (the heavy lane's one
+    slot kept busy): the interpreter lock's share for light views (serve/launch.py, SWITCH_SECONDS)."""
+    with served_app(root=root) as (url, process):
+        run_visitors(url, [[page] for page in PAGES])
+        alone = run_visitors(url, [[("depth_space", "")] * visits])
+        stop, heavy = threading.Event(), []
+
+        def attacker():
+            parts = 12_000
+            while not stop.is_set():
+                heavy.extend(run_visitors(url, [[("split_join", many_parts_split(parts))]]))
+                parts += 1
+
+        thread = threading.Thread(target=attacker)
+        thread.start()
+        wait_until_busy(process.pid)
+        beside = run_visitors(url, [[("depth_space", "")] * visits])
+        stop.set()
+        thread.join()
+
+    def line(v):
+        seconds = [x.seconds for x in v]
+        return f"{statistics.median(seconds):.3f} / {percentile(seconds, .95):.3f}"
+
+    return {"light page alone: median / p95 s": line(alone), "beside one heavy view: median / p95 s": line(beside),
+            "heavy views (s each)": f"{len(heavy)} ({statistics.median([v.seconds for v in heavy]):.1f})"}
+
+
+def wait_until_busy(pid, timeout=30.0):
+    """Until the server uses CPU (the heavy view started), or `timeout`."""
+    start, cpu = time.perf_counter(), cpu_seconds(pid)
+    while time.perf_counter() - start < timeout:
+        time.sleep(0.1)
+        if cpu_seconds(pid) - cpu > 0.05:
+            return True
+    return False
+
+
 def table(title, before, after):
     print(f"\n**{title}**\n")
     print("| | before | after |")
     print("| --- | --- | --- |")
-    for key in after:
-        print(f"| {key} | {before.get(key, 'not run')} | {after[key]} |")
+    for key in before | after:
+        print(f"| {key} | {before.get(key, 'not run')} | {after.get(key, 'not run')} |")
 
 
 def cell(measure):
@@ -262,7 +305,7 @@ def cell(measure):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to measure as 'before'")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["core", "served", "issue31"])
+    parser.add_argument("--skip", nargs="*", default=[], choices=["core", "served", "lock", "issue31"])
     parser.add_argument("--attacks", nargs="*", default=None, help="issue 31 attacks to run, by a word of their name")
     parser.add_argument("--before-only", action="store_true", help="measure only the --before checkout")
     parser.add_argument("--only", nargs="*", default=None, help="core attacks to run, by name (default: all)")
@@ -282,6 +325,9 @@ def main():
         before, after = served(args.before.resolve(), 15_000), served(ROOT, 499_999)
         table("A class of ten, alone and beside the attackers (freeze link, 65,536-part Split, 3 cap-size links, "
               "30 uploads), fresh server each", before, after)
+    if "lock" not in args.skip:
+        table("The interpreter lock: a light page beside one heavy view at a time", beside_one_heavy_view(
+            args.before.resolve()), {} if args.before_only else beside_one_heavy_view(ROOT))
     if "issue31" not in args.skip:
         before = issue31(args.before.resolve(), args.attacks)
         after = {} if args.before_only else issue31(ROOT, args.attacks)
