@@ -14,6 +14,8 @@ the class's page times and the verdicts' waits. Every hostile input is made by s
 import argparse
 import asyncio
 import json
+import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -24,7 +26,7 @@ import urllib.parse
 from pathlib import Path
 
 from support.attacks import issue31_plans, many_parts_split
-from support.load import PAGES, PeakMemory, percentile, wait_until_idle
+from support.load import PAGES, PeakMemory, percentile, wait_until_idle, worker_pids
 from support.paths import ROOT
 from support.visitor import cpu_seconds, memory_of, run_visitors, served_app, upload_files
 
@@ -290,6 +292,46 @@ def wait_until_busy(pid, timeout=30.0):
     return False
 
 
+def transient_verdict(root):
+    """Issue 31: DirectML's worker stopped (SIGSTOP) while two visitors ask for new verdicts; then the second link
+    opened again once a new worker runs: does it get a verdict, or the busy answer kept from before?"""
+    with served_app(root=root) as (url, process):
+        run_visitors(url, [[page] for page in PAGES])
+        [worker] = worker_pids(process.pid)
+        os.kill(worker, signal.SIGSTOP)
+        first, second = (("depth_space", f"pattern=random&seed={seed}", None, 120.0, True) for seed in (9001, 9002))
+        stopped = run_visitors(url, [[first], [second]])
+        wait_until_idle(process.pid)
+        [again] = run_visitors(url, [[second]])
+
+    def said(visit):
+        return f"{visit.verdict_seconds or 0:.1f} s: {(visit.verdict or 'no verdict')[:90]}"
+
+    return {"first link, worker stopped": said(stopped[0]), "second link, worker stopped": said(stopped[1]),
+            "second link opened again": said(again)}
+
+
+def uploads_lockout(root, attackers=14):
+    """Issue 31: a few sessions of one visitor fill the server's upload allowance (three 13 MB files each, sessions
+    then closed), then five students upload a 15 MB model each: their HTTP statuses."""
+    with served_app(root=root) as (url, process):
+        run_visitors(url, [[page] for page in PAGES])
+
+        async def sessions(count, files):
+            return await asyncio.gather(*(upload_files(url, files, page="onnx_model") for _ in range(count)))
+
+        spam = [s for statuses in asyncio.run(sessions(attackers, [(f"spam{i}.onnx", bytes(13_000_000))
+                                                                    for i in range(3)])) for s in statuses]
+        students = [s for statuses in asyncio.run(sessions(5, [("model.onnx", bytes(15_000_000))])) for s in statuses]
+        idle = memory_of(process.pid)[0]
+    def count(statuses):
+        return ", ".join(f"{s} x{statuses.count(s)}" for s in sorted(set(statuses), key=str))
+
+    return {f"{attackers} attacker sessions x 3 files of 13 MB": count(spam),
+            "then 5 students' uploads of 15 MB": count(students),
+            "server MB after": f"{idle / MiB:,.0f}"}
+
+
 def table(title, before, after):
     print(f"\n**{title}**\n")
     print("| | before | after |")
@@ -305,7 +347,8 @@ def cell(measure):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to measure as 'before'")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["core", "served", "lock", "issue31"])
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["core", "served", "lock", "transient", "uploads", "issue31"])
     parser.add_argument("--attacks", nargs="*", default=None, help="issue 31 attacks to run, by a word of their name")
     parser.add_argument("--before-only", action="store_true", help="measure only the --before checkout")
     parser.add_argument("--only", nargs="*", default=None, help="core attacks to run, by name (default: all)")
@@ -328,6 +371,12 @@ def main():
     if "lock" not in args.skip:
         table("The interpreter lock: a light page beside one heavy view at a time", beside_one_heavy_view(
             args.before.resolve()), {} if args.before_only else beside_one_heavy_view(ROOT))
+    if "transient" not in args.skip:
+        table("DirectML's worker stopped: two new verdicts asked, then the second link again",
+              transient_verdict(args.before.resolve()), {} if args.before_only else transient_verdict(ROOT))
+    if "uploads" not in args.skip:
+        table("Uploads: sessions of one visitor fill the server's allowance, then students upload",
+              uploads_lockout(args.before.resolve()), {} if args.before_only else uploads_lockout(ROOT))
     if "issue31" not in args.skip:
         before = issue31(args.before.resolve(), args.attacks)
         after = {} if args.before_only else issue31(ROOT, args.attacks)

@@ -52,6 +52,7 @@ class Visit:
     messages: int = 0  # ForwardMsgs received
     url_query: str | None = None  # the query string the app last wrote to the address bar
     verdict_seconds: float | None = None  # when the cross-check's verdict line arrived (visit(..., verdict=True))
+    verdict: str | None = None  # that line
     failure: str | None = None  # a transport failure: refused connection, timeout, closed socket
 
     @property
@@ -72,7 +73,7 @@ def _read(visit, message):
         elif kind == "bidi_component" and element.bidi_component.bytes != PRELOAD:  # a chart (ui.charts)
             visit.charts += 1
         elif kind == "markdown" and element.markdown.body.startswith(VERDICTS) and visit.verdict_seconds is None:
-            visit.verdict_seconds = time.perf_counter()
+            visit.verdict_seconds, visit.verdict = time.perf_counter(), element.markdown.body
     if message.HasField("page_info_changed"):
         visit.url_query = message.page_info_changed.query_string
 
