@@ -44,7 +44,9 @@ CACHE = SharedCache(CACHE_BYTES)
 # ONNX Runtime's sessions for the cross-check are kept there too, each charged its estimate (onnxruntime_check).
 keep_sessions_in(CACHE)
 BUDGET = WorkBudget(WORK_BYTES)
-LANE = HeavyLane()
+# Light: at most 0.25 s, about three default views (0.07 s each). At 1 s, eight visitors' wide Depth views (0.3 s
+# each, 0.8 s with their cross-checks) all ran at once beside a class: its p95 went from 9.9 to 3.2 s with 0.25.
+LANE = HeavyLane(light=0.25)
 # Cross-checks run here, beside the page runs that asked for them: a page draws from the core at once and its verdict
 # fills in when DirectML (a first compile takes 0.4-0.5 s) and ONNX Runtime have answered. Two threads: the DirectML
 # worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each. Visitors take turns,
@@ -58,13 +60,14 @@ __all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "adm
 def in_background(key, function, *args, nbytes=0, seconds=0.0, what="a cross-check"):
     """function(*args) on the CHECKS threads in this visitor's turn, once for every caller asking with `key` while it
     is queued or runs; admitted like a view (`nbytes` of the work budget, the heavy lane past its light seconds)."""
-    CHECKS.submit(visitor(), key, seconds, _admitted_in_background, function, args, nbytes, seconds, what)
+    owner = visitor()
+    CHECKS.submit(owner, key, seconds, _admitted_in_background, function, args, nbytes, seconds, what, owner)
 
 
-def _admitted_in_background(function, args, nbytes, seconds, what):
+def _admitted_in_background(function, args, nbytes, seconds, what, owner):
     try:
         # A check is never refused outright: past the lane's or the budget's whole, it waits to run alone.
-        with LANE.admit(min(seconds, LANE.most), what), BUDGET.admit(min(nbytes, BUDGET.total), what):
+        with LANE.admit(min(seconds, LANE.most), what, owner=owner), BUDGET.admit(min(nbytes, BUDGET.total), what):
             function(*args)
     except Busy:
         pass  # the server stayed busy: nothing is kept, and the page waiting for it asks again
@@ -146,7 +149,7 @@ def admitted(nbytes, what="this view", seconds=None):
                     "starts as soon as that one ends.", what, seconds), into=notices[0],
                  icon=":material/hourglass_top:")
 
-    with LANE.admit(seconds, what, on_wait=waiting):
+    with LANE.admit(seconds, what, on_wait=waiting, owner=visitor()):
         for notice in notices:
             notice.empty()
         with BUDGET.admit(nbytes, what), _holding():

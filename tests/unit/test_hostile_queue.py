@@ -3,6 +3,7 @@ each visitor's queue bounded (serve/fair.py): one visitor's distinct settings ca
 
 import threading
 
+from serve.budget import HeavyLane
 from serve.fair import FairQueue
 
 
@@ -61,3 +62,30 @@ def test_light_jobs_pass_heavy_ones_and_a_thread_stays_with_them():
     for done in queue.pending():
         assert done.wait(30)
     assert order == ["s0", "h0", "h1"]
+
+
+def test_views_waiting_for_the_heavy_lane_take_turns_by_visitor():
+    # Issue 31, point 5: eight visitors queueing five heavy views each kept a ninth waiting for forty.
+    lane = HeavyLane(slots=1, light=0.25, most=100, wait=30)
+    order, holding, release = [], threading.Event(), threading.Event()
+
+    def view(owner, name, hold=False):
+        with lane.admit(5.0, owner=owner):
+            order.append(name)
+            if hold:
+                holding.set()
+                release.wait(30)
+
+    first = threading.Thread(target=view, args=("attacker", "a0", True))
+    first.start()
+    assert holding.wait(30)
+    threads = []
+    for name, owner in [("a1", "attacker"), ("a2", "attacker"), ("a3", "attacker"), ("s0", "student")]:
+        threads.append(threading.Thread(target=view, args=(owner, name)))
+        threads[-1].start()
+        while lane.waiting < len(threads):  # each queued in this order
+            threading.Event().wait(0.001)
+    release.set()
+    for thread in [first, *threads]:
+        thread.join(30)
+    assert order.index("s0") <= 2, order  # behind at most one more of the attacker's, not all three
