@@ -181,10 +181,11 @@ def _read_exactly(connection, count):
     return b"".join(chunks)
 
 
-def _address_space():
+def status_bytes(field):
+    """A size in this process's /proc/self/status (VmSize, VmRSS, VmHWM, ...), in bytes; 0 when absent."""
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmSize:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) << 10
     return 0
 
@@ -199,7 +200,7 @@ def _task(connection):
     request = json.loads(_read_exactly(connection, _HEADER.unpack(_read_exactly(connection, _HEADER.size))[0]))
     data = _read_exactly(connection, _HEADER.unpack(_read_exactly(connection, _HEADER.size))[0])
     # The allowance starts from what the child holds when forked (the fork server's imports) and the request.
-    limit = _address_space() + request["memory"]
+    limit = status_bytes("VmSize") + request["memory"]
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGXCPU, lambda *_: answer({"limit": "cpu"}))
     used = resource.getrusage(resource.RUSAGE_SELF)

@@ -8,6 +8,8 @@ import sys
 import tempfile
 import textwrap
 
+from ops.isolated import status_bytes
+
 from .paths import ROOT
 
 _VIEW = """
@@ -40,19 +42,11 @@ def peak_reset():
     """Reset this process's peak resident size (Linux: /proc/self/clear_refs, 5) and return the resident size now."""
     with open("/proc/self/clear_refs", "w") as refs:
         refs.write("5")
-    return _status("VmRSS")
+    return status_bytes("VmRSS")
 
 
 def peak_grown(before):
-    return _status("VmHWM") - before
-
-
-def _status(field):
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) << 10
-    return 0
+    return status_bytes("VmHWM") - before
 
 
 def estimates_recorded():

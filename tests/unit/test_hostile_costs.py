@@ -5,8 +5,8 @@ from the work budget and the heavy lane before it started (the page's estimate a
 The bound must hold for each: the measured peak within the estimated bytes, the measured CPU within the estimated
 seconds. An estimate far above the cost is a fault too (a 5,000-part Split was estimated at 10 s and cost 1.1 s):
 it is held to a few times the measure. A view's base work (about 0.1 s, its page's widgets and text) runs at once
-whatever its estimate, so the CPU bound allows BASE_SECONDS over the estimate; and small objects below the work
-budget's accounting (serve.budget, 8 MB) are allowed as BASE_BYTES.
+whatever its estimate, so the CPU bound allows BASE_SECONDS over the estimate (and STRETCH for a machine shared with
+other work); and small objects below the work budget's accounting (serve.budget, 8 MB) are allowed as BASE_BYTES.
 
 Times are CPU seconds of the server's own process: the DirectML worker's time is its own process's (and its memory
 is bounded by its own limit, ops/runtime/directml/process.py). About 50 s in all on 2 cores.
@@ -28,6 +28,9 @@ MiB = 1 << 20
 BASE_SECONDS = 0.25
 BASE_BYTES = 16 * MiB
 OVER = 6  # an estimate may be at most this many times its measure (plus the base)
+# CPU seconds stretch when other work shares the machine's cores and caches: up to 1.5x measured here (2 cores, load
+# average 8-10 from other jobs) against a quiet machine. Order-of-magnitude misses (25x, 10x) stay caught.
+STRETCH = 1.5
 
 
 def workbench(text):
@@ -80,5 +83,5 @@ def test_a_heavy_path_costs_what_it_was_admitted_for(name):
     assert not cost["exception"], cost
     shown = f"{name}: {cost}"
     assert cost["grown"] <= cost["bytes"] + BASE_BYTES, shown
-    assert cost["cpu"] <= cost["seconds"] + BASE_SECONDS, shown
+    assert cost["cpu"] <= STRETCH * cost["seconds"] + BASE_SECONDS, shown
     assert cost["seconds"] <= OVER * cost["cpu"] + BASE_SECONDS, shown
