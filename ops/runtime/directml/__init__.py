@@ -244,7 +244,7 @@ def _call(request, buffers, seconds):
     except WorkerFailed as error:
         if type(error) is not WorkerFailed:  # busy, or too small for the call: the worker itself is fine
             raise
-        raise WorkerFailed(f"{error}; a fresh worker takes the next call") from error
+        raise WorkerFailed(f"{error}; a fresh worker takes the next call", error.transient) from error
 
 
 def verdict(desc: OperatorDesc, level=None, seconds=RUN_SECONDS) -> RunResult:
