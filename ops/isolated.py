@@ -135,11 +135,12 @@ def run_limited(function, data, memory, cpu_seconds, wall_seconds, what, max_ans
             raise Exceeded(f"{what} took longer than {wall_seconds:,.0f} s (the server is busy; try again in a "
                            "moment)", "wall")
     except (OSError, EOFError) as error:
-        raise DescriptorError(f"{what} failed: the process doing it could not be started ({error})") from None
+        raise Exceeded(f"{what} could not start: the process doing it did not answer ({error}); try again in a "
+                       "moment", "wall") from None
     finally:
         mine.close()
         theirs.close()
-    return _outcome(answer, what, memory, cpu_seconds, max_answer)
+    return _outcome(answer, what, memory, cpu_seconds, max_answer, time.monotonic() - deadline + wall_seconds)
 
 
 def _kill(pid):
@@ -149,15 +150,19 @@ def _kill(pid):
         pass
 
 
-def _outcome(answer, what, memory, cpu_seconds, max_answer):
-    if not answer:
-        # The child ended without a word: native code aborting on an allocation it was refused (std::bad_alloc
-        # where nothing catches it), or crashing on a null pointer it did not check.
-        raise Exceeded(f"{what} stopped: the parser ended without an answer, most likely at the {memory >> 20:,} MB "
-                       "of memory it may use here", "memory")
+def _outcome(answer, what, memory, cpu_seconds, max_answer, elapsed):
     if len(answer) > max_answer:
         raise Exceeded(f"{what} gives an answer of more than {max_answer:,} bytes, the most it may give here", "memory")
-    reply = json.loads(answer)
+    try:
+        reply = json.loads(answer) if answer else {}
+    except ValueError:  # cut off: the child ended while answering
+        reply = {}
+    if not reply:
+        # The child ended without a word. Native code that runs on without returning to the interpreter is stopped by
+        # the CPU limit's hard end (SIGKILL), which no handler sees: then it lived at least its CPU seconds. Else
+        # it aborted on an allocation it was refused (std::bad_alloc where nothing catches it) or crashed on one it
+        # did not check.
+        reply = {"limit": "cpu" if elapsed >= cpu_seconds else "memory"}
     if "value" in reply:
         return reply["value"]
     if "refused" in reply:
