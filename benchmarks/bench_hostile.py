@@ -25,7 +25,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from support.attacks import issue31_plans, many_parts_split
+from support.attacks import issue31_plans
 from support.load import PAGES, PeakMemory, percentile, wait_until_idle, worker_pids
 from support.paths import ROOT
 from support.visitor import cpu_seconds, memory_of, run_visitors, served_app, upload_files
@@ -254,18 +254,19 @@ def issue31(root, only=None):
 
 
 def beside_one_heavy_view(root, visits=20):
-    """A default page opened `visits` times alone, then beside one heavy Split view at a time (the heavy lane's one
-    slot kept busy): the interpreter lock's share for light views (serve/launch.py, SWITCH_SECONDS)."""
+    """A default page opened `visits` times alone, then beside one heavy view at a time (the heavy lane's one slot
+    kept busy): the interpreter lock's share for light views (serve/launch.py, SWITCH_SECONDS)."""
     with served_app(root=root) as (url, process):
         run_visitors(url, [[page] for page in PAGES])
         alone = run_visitors(url, [[("depth_space", "")] * visits])
         stop, heavy = threading.Event(), []
 
         def attacker():
-            parts = 12_000
+            # Cap-size links of new seeds: heavy views (1.2-1.6 s) in every checkout's estimate.
+            seed = 500
             while not stop.is_set():
-                heavy.extend(run_visitors(url, [[("split_join", many_parts_split(parts))]]))
-                parts += 1
+                heavy.extend(run_visitors(url, [[("depth_space", CAP_LINK.format(seed))]]))
+                seed += 1
 
         thread = threading.Thread(target=attacker)
         thread.start()

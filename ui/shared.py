@@ -45,13 +45,14 @@ CACHE = SharedCache(CACHE_BYTES)
 keep_sessions_in(CACHE)
 BUDGET = WorkBudget(WORK_BYTES)
 # Light: at most 0.25 s, about three default views (0.07 s each). At 1 s, eight visitors' wide Depth views (0.3 s
-# each, 0.8 s with their cross-checks) all ran at once beside a class: its p95 went from 9.9 to 3.2 s with 0.25.
+# each, 0.8 s with their cross-checks) all ran at once beside a class (in one load test on 2 cores at load 8-11, the
+# class's p95 was 22 s with 1 s, 8.3 s with 0.25; docs/serving.md has the benchmark's numbers).
 LANE = HeavyLane(light=0.25)
 # Cross-checks run here, beside the page runs that asked for them: a page draws from the core at once and its verdict
 # fills in when DirectML (a first compile takes 0.4-0.5 s) and ONNX Runtime have answered. Two threads: the DirectML
 # worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each. Visitors take turns,
 # light checks first, two queued per visitor at most (serve/fair.py).
-CHECKS = FairQueue(workers=2, per_owner=2, light=0.5, name="cross-check")
+CHECKS = FairQueue(workers=2, per_owner=2, light=LANE.light, name="cross-check")
 
 __all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "fragment",
            "in_background", "reset", "shared", "wait_for_background"]
