@@ -27,8 +27,9 @@ from .values import make_values
 
 DIFF_ROWS = 20
 # A cross-check a runtime could not answer for the moment (DirectML busy with other calls, its worker restarted) is
-# shown for this long, then asked again: it is no verdict, and used to stay the answer for as long as it was cached.
-RETRY_SECONDS = 10
+# kept this long, for the pages polling for it (every 0.5 s, ui.panels) to show it, then asked again when a page
+# needs it: it is no verdict, and used to stay the answer for as long as it was cached.
+RETRY_SECONDS = 3
 # A cross-check on both runtimes, per byte of the call's tensors (inputs and outputs), measured on this project's
 # 2-core machine: a FLOAT32 {1,64,256,500} DEPTH_TO_SPACE1 (31 MB in, 31 MB out) took 0.64 s on DirectML and 0.16 s
 # on ONNX Runtime, and grew the server by 156 MB on DirectML (the request, the output buffers, the answer, the arrays
