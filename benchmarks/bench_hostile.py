@@ -302,7 +302,16 @@ def transient_verdict(root):
         [worker] = worker_pids(process.pid)
         os.kill(worker, signal.SIGSTOP)
         first, second = (("depth_space", f"pattern=random&seed={seed}", None, 120.0, True) for seed in (9001, 9002))
-        stopped = run_visitors(url, [[first], [second]])
+        # The first call holds the stopped worker until its deadline; the second, asked a moment later, waits for
+        # the worker's lock meanwhile and is told DirectML is busy.
+        answered = []
+        asking = threading.Thread(target=lambda: answered.extend(run_visitors(url, [[first]])))
+        asking.start()
+        wait_until_busy(process.pid)
+        time.sleep(2)
+        stopped = run_visitors(url, [[second]])
+        asking.join()
+        stopped = answered + stopped
         wait_until_idle(process.pid)
         time.sleep(RETRY_SECONDS + 1)  # a transient answer is kept that long for the pages waiting on it
         [again] = run_visitors(url, [[second]])
