@@ -35,9 +35,9 @@ def warm_up_process():
 
 # How long a thread holds the interpreter lock while others wait for it (Python's default: 5 ms). A heavy view admitted
 # to the heavy lane computes in Python beside the light views of a class, which need the lock for many short
-# moments: each waited up to 5 ms behind it at every turn (a convoy). Measured on this project's 2-core machine, a
-# default page opened 20 times beside one heavy Split view at a time: p95 1.45 s at 5 ms, 0.49 s at 1 ms (alone:
-# 0.10 s), the heavy view 10% slower. benchmarks/bench_hostile.py measures it.
+# moments: each waited up to 5 ms behind it at every turn (a convoy). Measured on this project's 2-core machine
+# (benchmarks/bench_hostile.py, load 11-16), a default page opened 20 times beside one 5,000-part Split view at a
+# time: p95 1.71 s before, 0.52 s at 1 ms (alone: 0.34-0.42 s).
 SWITCH_SECONDS = 0.001
 
 
