@@ -7,7 +7,7 @@ warm_up()
 import streamlit as st  # noqa: E402  (after the warm-up: every session waits there for the first one's imports)
 
 from ops import element_cap_set_to  # noqa: E402
-from ui import say, url_state  # noqa: E402
+from ui import output_budget, say, url_state  # noqa: E402
 from ui.accessibility import readable_colors  # noqa: E402
 from ui.charts import preload_plotly  # noqa: E402
 from ui.pages import navigation_pages  # noqa: E402
@@ -15,6 +15,7 @@ from ui.shared import APP_ELEMENT_CAP  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
 from ui.toolbar import reserve_controls  # noqa: E402
 
+output_budget.install()  # what one run may send (ui/output_budget.py)
 st.set_page_config(page_title="DirectML operator visualizer", layout="wide")
 preload_plotly()  # first: the browser loads plotly.js while the page computes its figure
 
@@ -25,7 +26,10 @@ reserve_controls()  # the page's own settings, above the ones every page shares
 render_sidebar(navigation.url_path)
 readable_colors()
 with element_cap_set_to(APP_ELEMENT_CAP):
-    navigation.run()
+    try:
+        navigation.run()
+    except output_budget.OutputExceeded as stopped:
+        output_budget.show_stopped(stopped, link_notes)
 url_state.publish()
 for note in url_state.notes():
     say.warning(note, into=link_notes, icon=":material/link_off:")

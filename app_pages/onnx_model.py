@@ -10,6 +10,7 @@ from ops.frameworks.example_model import example_upscaling_model
 from ops.frameworks.onnx_models import ONNX_BYTE_CAP, OPERATOR_NODES, open_bytes
 from ui import detective_work as work
 from ui import say, url_state
+from ui.output_budget import and_more, few
 from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.say import md
@@ -201,8 +202,11 @@ def page():
         show_busy(busy)
     if report.rearrangements:
         st.subheader("Reshape -> Transpose -> Reshape chains")
-        for chain in report.rearrangements:
+        chains, more = few(report.rearrangements, CARDS)
+        for chain in chains:
             rearrangement_card(chain)
+        if more:
+            say.caption(and_more(more, "chains, not drawn here"))
 
 
 page()

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from ops import DML_TYPES, DescriptorError, load_model
+from ops import DML_TYPES, DescriptorError, load_model, model_notes
 from ops.guard import element_cap_set_to
 from ui import say, url_state
 from ui import workbench_state as wb
 from ui import workbench_view as view
 from ui import workbench_work as shared_work
 from ui.say import md
-from ui.shared import Busy
+from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
 
 SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
@@ -40,7 +40,7 @@ def model_source():
                                "HLSL shaders and ONNX models: they open in partial mode")
     if source == "Paste JSON":
         text = url_state.widget(st.text_area, "DxDispatch model (JSON)", "wb_text", "", height=300,
-                                codec=wb.LINK_CODEC,
+                                codec=wb.LINK_CODEC, max_chars=wb.MAX_MODEL_BYTES,
                                 placeholder='{"resources": {...}, "dispatchables": {...}, "commands": [...]}')
         if not wb.travels_in_link(text):
             st.caption("This model is too large to travel in the page's link: share the file, or trim the model.")
@@ -153,17 +153,25 @@ def page():
     if notice := view.receive_round_trip():
         say.info(notice)
     text, label = model_source()
-    raw = None if text is None else view.parsed_model(label, text)
-    if raw is None:
+    nbytes, seconds = wb.text_cost(text)
+    try:
+        # Reading a model text (parsing, loading, its notes) costs with its length: admitted as a view is.
+        with admitted(nbytes, "this model's text", seconds=seconds):
+            raw = None if text is None else view.parsed_model(label, text)
+            if raw is None:
+                return
+            model = refusal = notes = None
+            try:
+                with element_cap_set_to(wb.ELEMENT_CAP):
+                    model = load_model(raw)
+                notes = model_notes(raw)
+            except DescriptorError as error:
+                refusal = error
+    except Busy as busy:
+        say.error(md("{}: {}", label, busy))
         return
     # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (ui.workbench_work).
     model_key = shared_work.digest(text)
-    model = refusal = None
-    try:
-        with element_cap_set_to(wb.ELEMENT_CAP):
-            model = load_model(raw)
-    except DescriptorError as error:
-        refusal = error
     if model is None or not wb.core_runs(model):
         # Parts the core does not run (operators it does not model, shaders, ONNX models): the partial mode.
         try:
@@ -177,7 +185,7 @@ def page():
     if model is None:
         say.error(md("{} is refused: {}", label, refusal))
     else:
-        view.show_loaded(label, raw, model)
+        view.show_loaded(label, model, notes)
 
     # The open tab is in the link (wb_tab): a teacher's link opens the tab it was made on.
     (report, run, explorer, export), _ = url_state.tabs(["Validation report", "Run", "Tensor descriptors", "Export"],

@@ -6,6 +6,7 @@ seconds for others to finish, then gives up with `Busy`, whose message the page 
 smaller tensor") instead of allocating.
 """
 
+import collections
 import contextlib
 import threading
 import time
@@ -72,28 +73,33 @@ class TooLong(Busy):
 
 
 class HeavyLane:
-    """Time as well as bytes: one heavy computation at a time, the others queued, the longest refused.
+    """Time as well as bytes: one heavy computation at a time, the others queued in turns, the longest refused.
 
     A view's CPU seconds are estimated before it starts (from its sizes, parts, nodes). Up to `light` seconds it runs
     at once, as every default view does; past `most` it is refused with TooLong; in between it waits for one of
     `slots` (one: the other core stays with the visitors whose views are light), up to `wait` seconds, then gives
     up with Busy. Six distinct 32-second Split links at once used to take 220-235 s each and slow every other page
     to 1.5-6 s; identical heavy views wait here while the first computes, then find its results in the shared cache.
+
+    The waiting views take turns by owner (a visitor's session): a freed slot goes to the owner who has waited
+    longest since its last turn, so eight visitors queueing five views each do not keep a ninth waiting for forty.
     """
 
     def __init__(self, slots=1, light=1.0, most=12.0, wait=30.0):
         self.light, self.most, self.wait = light, most, wait
         self.waiting = self.refused = self.queued = 0
-        self._slots = threading.BoundedSemaphore(slots)
+        self._free = slots
+        self._turns = collections.OrderedDict()  # owner -> deque of its waiting tickets, in turn order
+        self._changed = threading.Condition()
         self._held = threading.local()
-        self._count = threading.Lock()
 
     def needs_slot(self, seconds):
         return seconds > self.light and not getattr(self._held, "depth", 0)
 
     @contextlib.contextmanager
-    def admit(self, seconds, what="this view", on_wait=None):
-        """Hold a slot for the block when `seconds` is heavy; `on_wait()` is called once if the block must wait."""
+    def admit(self, seconds, what="this view", on_wait=None, owner=None):
+        """Hold a slot for the block when `seconds` is heavy; `on_wait()` is called once if the block must wait
+        (in `owner`'s turn)."""
         if seconds > self.most:
             self.refused += 1
             raise TooLong(f"{what} would take about {seconds:,.0f} s of the server's time; one view may take at most "
@@ -102,23 +108,45 @@ class HeavyLane:
         if not self.needs_slot(seconds):
             yield
             return
-        if not self._slots.acquire(blocking=False):
-            if on_wait is not None:
-                on_wait()
-            with self._count:
-                self.waiting += 1
-                self.queued += 1
-            try:
-                if not self._slots.acquire(timeout=self.wait):
-                    self.refused += 1
-                    raise Busy(f"The server is busy with other long computations; {what} needs about "
-                               f"{seconds:,.0f} s of it. Try again in a moment, or use a smaller tensor.")
-            finally:
-                with self._count:
-                    self.waiting -= 1
+        if not self._take(owner, on_wait):
+            self.refused += 1
+            raise Busy(f"The server is busy with other long computations; {what} needs about {seconds:,.0f} s of "
+                       "it. Try again in a moment, or use a smaller tensor.")
         self._held.depth = 1
         try:
             yield
         finally:
             self._held.depth = 0
-            self._slots.release()
+            with self._changed:
+                self._free += 1
+                self._changed.notify_all()
+
+    def _take(self, owner, on_wait):
+        with self._changed:
+            if self._free and not self._turns:
+                self._free -= 1
+                return True
+            ticket = object()
+            self._turns.setdefault(owner, collections.deque()).append(ticket)
+            self.waiting += 1
+            self.queued += 1
+        if on_wait is not None:
+            on_wait()
+        deadline = time.monotonic() + self.wait
+        with self._changed:
+            try:
+                while not (self._free and next(iter(self._turns.values()))[0] is ticket):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._changed.wait(left)
+                self._free -= 1
+                return True
+            finally:
+                self.waiting -= 1
+                tickets = self._turns[owner]
+                tickets.remove(ticket)
+                del self._turns[owner]
+                if tickets:
+                    self._turns[owner] = tickets  # its next view waits for a turn behind the others'
+                self._changed.notify_all()

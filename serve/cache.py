@@ -14,11 +14,13 @@ import collections
 import dataclasses
 import sys
 import threading
+import time
 
 import cachetools
 import numpy as np
 
 MiB = 1 << 20
+_clock = time.monotonic  # when a value kept for a while expires (tests move it)
 
 
 def size_of(value, _depth=0):
@@ -44,12 +46,16 @@ def size_of(value, _depth=0):
 
 
 class _Outcome:
-    """What one computation of a key gave: its value and measured size, or the error it raised."""
+    """What one computation of a key gave: its value and measured size, or the error it raised; `until`: the
+    monotonic time after which it is computed again (None: kept while there is room)."""
 
-    __slots__ = ("value", "size", "error")
+    __slots__ = ("value", "size", "error", "until")
 
-    def __init__(self, value=None, size=0, error=None):
-        self.value, self.size, self.error = value, size, error
+    def __init__(self, value=None, size=0, error=None, until=None):
+        self.value, self.size, self.error, self.until = value, size, error, until
+
+    def expired(self):
+        return self.until is not None and _clock() >= self.until
 
 
 class _Store(cachetools.LRUCache):
@@ -77,13 +83,14 @@ class _Store(cachetools.LRUCache):
         return self.passing[key]
 
 
-def _compute(key, compute, measure):
+def _compute(key, compute, measure, lifetime):
     # `key` only feeds cachetools' key function. Errors are handed to the waiting callers like values; control-flow
     # exceptions (KeyboardInterrupt, Streamlit's rerun and stop: BaseException) belong to the caller's own session,
     # so they pass through and the waiters compute for themselves.
     try:
         value = compute()
-        return _Outcome(value, measure(value))
+        seconds = lifetime(value) if lifetime is not None else None
+        return _Outcome(value, measure(value), until=None if seconds is None else _clock() + seconds)
     except Exception as error:
         return _Outcome(error=error)
 
@@ -97,7 +104,7 @@ class SharedCache:
         self.largest = min(int(largest if largest is not None else budget // 4), self.budget)
         self._store = _Store(self.budget, self.largest)
         self._condition = threading.Condition()
-        self._cached = cachetools.cached(self._store, key=lambda key, compute, measure: key,
+        self._cached = cachetools.cached(self._store, key=lambda key, compute, measure, lifetime: key,
                                          condition=self._condition)(_compute)
         self._callers = collections.Counter()
         self.hits = self.misses = self.shared = 0
@@ -110,9 +117,12 @@ class SharedCache:
     def too_large(self):
         return self._store.too_large
 
-    def get(self, key, compute, measure=size_of):
-        """The cached value of `key`, or compute() once for every caller asking at the same time."""
+    def get(self, key, compute, measure=size_of, lifetime=None):
+        """The cached value of `key`, or compute() once for every caller asking at the same time. `lifetime(value)`:
+        seconds to keep that value before computing it again (None: while there is room), for answers that hold
+        only for a while (a runtime too busy to answer)."""
         with self._condition:
+            self._drop_expired(key)
             if key in self._store:
                 self.hits += 1
             elif self._callers[key]:
@@ -121,7 +131,7 @@ class SharedCache:
                 self.misses += 1
             self._callers[key] += 1
         try:
-            outcome = self._cached(key, compute, measure)
+            outcome = self._cached(key, compute, measure, lifetime)
         finally:
             with self._condition:
                 self._callers[key] -= 1
@@ -135,6 +145,7 @@ class SharedCache:
     def peek(self, key):
         """(True, value) when `key` is cached, else (False, None): nothing is computed. A cached error is raised."""
         with self._condition:
+            self._drop_expired(key)
             if key not in self._store:
                 return False, None
             outcome = self._store[key]
@@ -142,6 +153,11 @@ class SharedCache:
         if outcome.error is not None:
             raise outcome.error
         return True, outcome.value
+
+    def _drop_expired(self, key):
+        outcome = self._store.get(key) if key in self._store else None
+        if outcome is not None and outcome.expired() and not self._callers[key]:
+            del self._store[key]
 
     def clear(self):
         with self._condition:

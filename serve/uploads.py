@@ -8,11 +8,16 @@ manager with three rules, checked as each file arrives:
 - a session keeps at most SESSION_FILES files and SESSION_BYTES bytes: its least recently read files make room
   (they are its own; a page reading a dropped file sees no file and asks for one again);
 - a file no page has read for STALE_SECONDS is dropped (a tab left open with an old upload);
-- the server keeps at most TOTAL_BYTES of uploads: past that a new file is refused (HTTP 413) until others go.
+- the server keeps at most TOTAL_BYTES of uploads, shared fairly: a file that would pass it makes room in the other
+  sessions, taking from the one holding the most first (its least recently read file; among equal holders, the file
+  read longest ago). Thirteen sessions of one visitor filling the allowance used to lock every other visitor out of
+  uploads (HTTP 413) until they ended; now their files are the ones that go, and a page whose file went asks for
+  it again.
 
 `install()` makes Streamlit's server build this manager (serve.launch calls it before the server starts).
 """
 
+import collections
 import threading
 import time
 
@@ -21,12 +26,14 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 MiB = 1 << 20
 SESSION_FILES = 8
 SESSION_BYTES = 40 * MiB  # two files at the largest page cap (16 MB), and room for small ones
-TOTAL_BYTES = 512 * MiB
+# With the shared cache (256 MiB) and DirectML's worker (about 650 MB), what an idle server holds stays under the
+# serving target of 1.5 GB (docs/serving.md).
+TOTAL_BYTES = 320 * MiB
 STALE_SECONDS = 30 * 60
 
 
 class UploadRefused(Exception):
-    """The server holds TOTAL_BYTES of uploads already."""
+    """The server holds TOTAL_BYTES of uploads already, none of it another session's."""
 
 
 class BoundedUploads(MemoryUploadedFileManager):
@@ -35,6 +42,7 @@ class BoundedUploads(MemoryUploadedFileManager):
         self._clock = clock
         self._read = {}  # (session, file id) -> when a page last read it (or it arrived)
         self._bounds = threading.Lock()  # held around the base class's own lock, never inside it
+        self.made_room = 0  # files dropped from the largest holders to make room for another session's
 
     def add_file(self, session_id, file):
         with self._bounds:
@@ -49,11 +57,27 @@ class BoundedUploads(MemoryUploadedFileManager):
                     break
                 self.remove_file(session_id, old.file_id)
                 count, held = count - 1, held - len(old.data)
-            if self._total_bytes + len(file.data) > TOTAL_BYTES:
-                raise _refusal(f"the server holds {self._total_bytes / MiB:,.0f} MB of uploads (at most "
-                               f"{TOTAL_BYTES / MiB:,.0f} MB); try again in a few minutes")
+            self._make_room(session_id, len(file.data))
             super().add_file(session_id, file)
             self._read[(session_id, file.file_id)] = now
+
+    def _make_room(self, session_id, size):
+        """Drop other sessions' files until `size` more bytes fit in TOTAL_BYTES: the least recently read file of
+        the session holding the most (of those holding the most, the file read longest ago)."""
+        while self._total_bytes + size > TOTAL_BYTES:
+            with self._lock:  # a snapshot: sessions end (remove_session_files) on other threads
+                held = [(session, rec) for session, files in self.file_storage.items() if session != session_id
+                        for rec in files.values()]
+            holding = collections.Counter()
+            for session, rec in held:
+                holding[session] += len(rec.data)
+            if not held:
+                raise _refusal(f"the server holds {self._total_bytes / MiB:,.0f} MB of uploads (at most "
+                               f"{TOTAL_BYTES / MiB:,.0f} MB); try again in a few minutes")
+            session, rec = max(held, key=lambda item: (holding[item[0]], -self._read.get((item[0], item[1].file_id),
+                                                                                          0)))
+            self.remove_file(session, rec.file_id)
+            self.made_room += 1
 
     def get_files(self, session_id, file_ids):
         files = super().get_files(session_id, file_ids)

@@ -85,6 +85,17 @@ def click_chart(at, key, points):
     return at._run(states)
 
 
+def send_text(at, key, text):
+    """Rerun with `text` as the value of the text widget `key`, as a crafted websocket message would send it: past the
+    widget's max_chars, which the browser (and AppTest's input) enforce."""
+    states = at._tree.get_widget_states()
+    widget_id = at.text_area(key=key).id
+    state = next((s for s in states.widgets if s.id == widget_id), None) or states.widgets.add()
+    state.id = widget_id
+    state.string_value = text
+    return at._run(states)
+
+
 def uploader(at):
     """The page's one file uploader (the detective's key follows the input's sizes and type, so that new sizes clear
     the files of the old: it is found by kind, not by key)."""

@@ -165,3 +165,100 @@ HOSTILE_MODELS = {"GEMM 4096^3 on broadcast tensors": gemm_bomb, "convolution 10
                   "Strides shorter than DimensionCount": short_array,
                   "fused activations nested 20,000 deep": nested_activations,
                   "RNN with 30,000 activations": activation_array, "an operator of feature level 6_3": above_level}
+
+
+def shape_fan(fan, levels=3):
+    """Issue 31's 2-4 KB model that costs gigabytes: Shape(x), then `levels` Concat nodes each taking the previous
+    output `fan` times (fan^levels times the shape's 4 values when shape inference propagates them), and one
+    DepthToSpace so that the page has a node to list."""
+    nodes = [helper.make_node("Shape", ["x"], ["s0"])]
+    for level in range(1, levels + 1):
+        nodes.append(helper.make_node("Concat", [f"s{level - 1}"] * fan, [f"s{level}"], axis=0))
+    nodes.append(helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2))
+    return model(nodes, [value("x", [1, 4, 2, 2])], [value("y", [1, 1, 4, 4])])
+
+
+# ---------------------------------------------------------------- issue 31: the workbench
+
+
+def _compact(model):
+    return json.dumps(model, separators=(",", ":"))
+
+
+def identity_resource(count=1, extra=None):
+    """A DxDispatch resource of `count` FLOAT32 values, with `extra` fields DxDispatch ignores."""
+    return {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": count, "value": 0}, **(extra or {})}
+
+
+def unknown_fields_model(resources, fields):
+    """A model of `resources` resources of `fields` fields DxDispatch ignores each (issue 31: 8,900 x 8 packed into a
+    33 KB link sent 44,825 messages, one element per ignored field, until Streamlit dropped the client)."""
+    resource = {"initialValuesDataType": "FLOAT32", "initialValues": [0], **{chr(97 + k): 0 for k in range(fields)}}
+    return _compact({"resources": {str(i): resource for i in range(resources)},
+                     "dispatchables": {}, "commands": []})
+
+
+def unknown_keys_model(keys):
+    """A model with `keys` top-level keys DxDispatch ignores (issue 31: 90,000 pasted cost 12 s and 37,725
+    messages)."""
+    model = {"resources": {"r": identity_resource()}, "dispatchables": {}, "commands": []}
+    model.update({str(i): 0 for i in range(keys)})
+    return _compact(model)
+
+
+def many_dispatches_model(dispatches):
+    """A model of `dispatches` identity dispatches on one small tensor (issue 31: 4,096 of them, a 3.9 KB link)."""
+    desc = {"DataType": "FLOAT32", "Sizes": [1, 1, 16, 16]}
+    return _compact({
+        "resources": {"a": identity_resource(256), "b": identity_resource(256)},
+        "dispatchables": {"copy": {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY",
+                                   "desc": {"InputTensor": desc, "OutputTensor": desc}}},
+        "commands": [{"type": "dispatch", "dispatchable": "copy",
+                      "bindings": {"InputTensor": "a", "OutputTensor": "b"}}] * dispatches})
+
+
+# ---------------------------------------------------------------- issue 31: links whose estimate was too light
+
+
+def many_parts_split(parts):
+    """A Split link of `parts` parts of one element each (issue 31: 5,000-5,900 distinct, eight visitors)."""
+    return f"sj_sizes=1,1,{parts},1&sj_mode=even&sj_parts={parts}&pattern=random&seed={parts}"
+
+
+def wide_depth_space(width):
+    """A Depth <-> Space link of FLOAT32 {1, 64, 256, width} (issue 31: estimated at 0.3 s, distinct widths)."""
+    return f"dtype=FLOAT32&C=64&H=256&W={width}"
+
+
+# ---------------------------------------------------------------- issue 31's attackers, as visit plans
+
+
+def issue31_plans():
+    """{attack: [one visit plan per attacker]} of issue 31's attacks on a served app (support.visitor's plans:
+    lists of (page, query[, widgets]))."""
+    from ui.workbench_state import LINK_CODEC
+
+    def pasted(text):
+        return ("workbench", "wb_source=Paste+JSON", {"wb_text": text})
+
+    def upload(data, name="model.onnx"):
+        return ("onnx_model", "onx_source=upload", {"onx_upload": (name, data)})
+
+    link = "wb_source=Paste+JSON&wb_text=" + LINK_CODEC.encode(unknown_fields_model(8900, 8))
+    dispatches = "wb_source=Paste+JSON&wb_tab=Run&wb_text=" + LINK_CODEC.encode(many_dispatches_model(4096))
+    widths = iter(range(480, 560))
+    parts = iter(range(5000, 5900, 23))
+    return {
+        "no attack: the class alone": [],
+        "ONNX Shape->Concat fan 150 (2 KB)": [[upload(shape_fan(150))]],
+        "ONNX Shape->Concat fan 250 (3.2 KB), twice at once": [[upload(shape_fan(250), f"fan{i}.onnx")]
+                                                              for i in range(2)],
+        "wb_text link: 8,900 resources x 8 unknown fields (33 KB)": [[("workbench", link)]],
+        "pasted model: 90,000 unknown keys (0.9 MB)": [[pasted(unknown_keys_model(90_000))]],
+        "pasted text of 20 MB": [[pasted(" " * 20_000_000)]],
+        "Split: 8 visitors x 5 distinct N of 5,000-5,900 parts": [
+            [("split_join", many_parts_split(next(parts))) for _ in range(5)] for _ in range(8)],
+        "Depth: 8 visitors x 5 distinct W, C=64 H=256": [
+            [("depth_space", wide_depth_space(next(widths))) for _ in range(5)] for _ in range(8)],
+        "workbench link of 4,096 dispatches (2 KB), 4 visitors": [[("workbench", dispatches)] for _ in range(4)],
+    }

@@ -61,3 +61,17 @@ def percentile(values, q):
 
 def failures(visits):
     return [(v.page, v.query, v.exceptions, v.failure) for v in visits if not v.ok]
+
+
+def wait_until_idle(pid, quiet=2.0, timeout=180.0):
+    """Until the process (and its children) used no more than a tick of CPU for `quiet` seconds, or `timeout` passed:
+    the background work of a run (cross-checks, collections) is over. Returns the seconds waited."""
+    start = last_busy = time.perf_counter()
+    cpu = cpu_seconds(pid)
+    while time.perf_counter() - last_busy < quiet and time.perf_counter() - start < timeout:
+        time.sleep(0.2)
+        now = cpu_seconds(pid)
+        if now - cpu > 0.02:
+            last_busy = time.perf_counter()
+        cpu = now
+    return time.perf_counter() - start

@@ -31,6 +31,9 @@ from .paths import ROOT
 
 # As scripts/app.sh and serve/serve.sh run the server: freed large arrays go back to the system.
 SERVER_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "1048576"}
+# The cross-check's verdict line over an operator page's panels (ui.panels.verdict_line), whatever it says.
+VERDICTS = (":material/check_circle: Cross-checked", ":material/error: Cross-check",
+            ":material/help: Not cross-checked")
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 PRELOAD = b'{"preload": true}'  # the hidden element that loads plotly.js early (ui.charts.preload_plotly): no chart
 
@@ -46,7 +49,10 @@ class Visit:
     warnings: list = dataclasses.field(default_factory=list)
     charts: int = 0
     bytes_received: int = 0
+    messages: int = 0  # ForwardMsgs received
     url_query: str | None = None  # the query string the app last wrote to the address bar
+    verdict_seconds: float | None = None  # when the cross-check's verdict line arrived (visit(..., verdict=True))
+    verdict: str | None = None  # that line
     failure: str | None = None  # a transport failure: refused connection, timeout, closed socket
 
     @property
@@ -66,12 +72,20 @@ def _read(visit, message):
             visit.warnings.append(element.alert.body)
         elif kind == "bidi_component" and element.bidi_component.bytes != PRELOAD:  # a chart (ui.charts)
             visit.charts += 1
+        elif kind == "markdown" and element.markdown.body.startswith(VERDICTS) and visit.verdict_seconds is None:
+            visit.verdict_seconds, visit.verdict = time.perf_counter(), element.markdown.body
     if message.HasField("page_info_changed"):
         visit.url_query = message.page_info_changed.query_string
 
 
-async def visit(base_url, page="", query="", timeout=120.0):
-    """One page load: connect, run `page` (url path, "" for the default page) with `query`, wait for the end."""
+async def visit(base_url, page="", query="", widgets=None, timeout=120.0, verdict=False):
+    """One page load: connect, run `page` (url path, "" for the default page) with `query`, wait for the end.
+
+    `widgets` ({user key: value}) are then set as a browser sets them, in one rerun whose end the visit waits for too:
+    a str is typed into the widget of that key (a text area or input), a (name, bytes) pair is uploaded into the file
+    uploader of that key (PUT to Streamlit's upload endpoint, then the uploader's state names the file). With
+    `verdict`, the visit goes on as a browser's page does until the cross-check's verdict line arrives: it reruns the
+    fragments the server asks to rerun every so often (the page's wait for its verdict, ui.panels)."""
     record = Visit(page, query)
     parts = urllib.parse.urlsplit(base_url)
     ws_url = f"ws://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream"
@@ -79,37 +93,128 @@ async def visit(base_url, page="", query="", timeout=120.0):
     request.rerun_script.query_string = query
     request.rerun_script.page_name = page
     request.rerun_script.context_info.url = f"{base_url.rstrip('/')}/{page}" + (f"?{query}" if query else "")
+    # Streamlit's XSRF check compares a cookie with a header, both sent by the client (a double-submit token): any
+    # client can make its own, as the frontend's does. Uploads need it.
+    xsrf = _xsrf_token()
     start = time.perf_counter()
     try:
-        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None,
-                                      open_timeout=timeout, ping_interval=None) as socket:
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout,
+                                      ping_interval=None,
+                                      additional_headers={"Cookie": f"_streamlit_xsrf={xsrf}"}) as socket:
             await socket.send(request.SerializeToString())
             async with asyncio.timeout(timeout):
-                async for data in socket:
-                    record.bytes_received += len(data)
-                    message = ForwardMsg()
-                    message.ParseFromString(data)
-                    _read(record, message)
-                    if message.HasField("script_finished"):
-                        if message.script_finished in FINISHED:
-                            record.finished = True
-                            break
-                        if message.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
-                            record.failure = "the script failed to compile"
-                            break
+                session = await _read_run(socket, record)
+                if widgets and record.finished:
+                    record.finished = False
+                    record.errors.clear()  # what the visitor sees is what the widgets' run shows
+                    record.warnings.clear()
+                    await socket.send(await _widget_rerun(base_url, request, session, widgets, xsrf, timeout))
+                    await _read_run(socket, record, session)
+                while verdict and record.finished and record.verdict_seconds is None and session.fragments:
+                    await asyncio.sleep(session.rerun_every)
+                    await socket.send(_fragment_rerun(request, session))
+                    await _read_run(socket, record, session)
     except (OSError, TimeoutError, websockets.WebSocketException) as error:
         record.failure = f"{type(error).__name__}: {error}"
     record.seconds = time.perf_counter() - start
+    if record.verdict_seconds is not None:
+        record.verdict_seconds -= start
     return record
 
 
+@dataclasses.dataclass
+class _Session:
+    id: str | None = None
+    widgets: dict = dataclasses.field(default_factory=dict)  # user key -> element id, of the widgets drawn
+    page_script_hash: str = ""
+    fragments: dict = dataclasses.field(default_factory=dict)  # fragment id -> its rerun interval (s)
+
+    @property
+    def rerun_every(self):
+        return min(self.fragments.values(), default=0.5)
+
+
+async def _read_run(socket, record, session=None):
+    """Read ForwardMsgs into `record` until the run ends; the session's id and widget ids seen on the way."""
+    session = session or _Session()
+    async for data in socket:
+        record.bytes_received += len(data)
+        record.messages += 1
+        message = ForwardMsg()
+        message.ParseFromString(data)
+        _read(record, message)
+        if message.HasField("new_session"):
+            session.id = message.new_session.initialize.session_id
+        if message.HasField("navigation"):
+            session.page_script_hash = message.navigation.page_script_hash
+        if message.HasField("auto_rerun"):
+            session.fragments[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+        if message.HasField("stop_auto_rerun"):
+            for fragment_id in message.stop_auto_rerun.fragment_ids:
+                session.fragments.pop(fragment_id, None)
+        if message.HasField("delta") and message.delta.HasField("new_element"):
+            element = message.delta.new_element
+            kind = element.WhichOneof("type")
+            element_id = getattr(getattr(element, kind), "id", "") if kind else ""
+            if isinstance(element_id, str) and element_id.startswith("$$ID-"):
+                session.widgets[element_id.rsplit("-", 1)[1]] = element_id
+        if message.HasField("script_finished"):
+            if message.script_finished in FINISHED:
+                record.finished = True
+                break
+            if message.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                record.failure = "the script failed to compile"
+                break
+    return session
+
+
+async def _widget_rerun(base_url, first, session, widgets, xsrf, timeout):
+    """The rerun BackMsg that sets `widgets` in `session` (uploading files first)."""
+    rerun = BackMsg()
+    rerun.rerun_script.CopyFrom(first.rerun_script)
+    for index, (key, value) in enumerate(widgets.items()):
+        if key not in session.widgets:
+            raise OSError(f"no widget of key {key!r} on the page (saw {sorted(session.widgets)})")
+        state = rerun.rerun_script.widget_states.widgets.add()
+        state.id = session.widgets[key]
+        if isinstance(value, str):
+            state.string_value = value
+            continue
+        name, content = value
+        file_id = f"file{index}"
+        status = await asyncio.to_thread(_put_file, base_url, session.id, file_id, name, content,
+                                         [f"_streamlit_xsrf={xsrf}"], xsrf, timeout)
+        if status != 204:
+            raise OSError(f"the upload of {name!r} was answered {status}")
+        info = state.file_uploader_state_value.uploaded_file_info.add()
+        info.file_id, info.name, info.size = file_id, name, len(content)
+    return rerun.SerializeToString()
+
+
+def _fragment_rerun(first, session):
+    """The rerun a browser sends for the fragments that asked to run again (st.fragment(run_every=...))."""
+    rerun = BackMsg()
+    rerun.rerun_script.CopyFrom(first.rerun_script)
+    rerun.rerun_script.page_script_hash = session.page_script_hash
+    rerun.rerun_script.fragment_id = next(iter(session.fragments), "")
+    rerun.rerun_script.is_auto_rerun = True
+    return rerun.SerializeToString()
+
+
+def _xsrf_token():
+    from streamlit.web.server.starlette.starlette_app_utils import generate_xsrf_token_string
+
+    return generate_xsrf_token_string()
+
+
 async def visitors(base_url, plans, concurrency=None):
-    """Run visit plans (lists of (page, query), one list per visitor) at once; each visitor's pages in order."""
+    """Run visit plans (lists of (page, query) or (page, query, widgets), one list per visitor) at once; each
+    visitor's pages in order."""
     gate = asyncio.Semaphore(concurrency or len(plans) or 1)
 
     async def one(plan):
         async with gate:
-            return [await visit(base_url, page, query) for page, query in plan]
+            return [await visit(base_url, *step) for step in plan]
 
     results = await asyncio.gather(*(one(plan) for plan in plans))
     return [v for visits in results for v in visits]
@@ -263,13 +368,9 @@ async def upload_files(base_url, files, page="", timeout=120.0):
     """Open a session on `page` and PUT each (name, bytes) of `files` to Streamlit's upload endpoint for it, as the
     upload box does (multipart, with the XSRF cookie and header); returns the HTTP status of each PUT. The session
     stays open until every PUT has answered (files belong to a live session)."""
-    from streamlit.web.server.starlette.starlette_app_utils import generate_xsrf_token_string
-
     parts = urllib.parse.urlsplit(base_url)
     ws_url = f"ws://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream"
-    # Streamlit's XSRF check compares a cookie with a header, both sent by the client (a double-submit token):
-    # any client can make its own, as the frontend's does.
-    xsrf = generate_xsrf_token_string()
+    xsrf = _xsrf_token()
     cookies = [f"_streamlit_xsrf={xsrf}"]
     request = BackMsg()
     request.rerun_script.page_name = page

@@ -223,11 +223,14 @@ def model_report(key, data, nbytes):
     what opening it holds (onnx_models.open_bytes), which is also what the cache charges for keeping it.
 
     A refusal is kept too: refused models were opened again at every rerun, 2.7 GB each for a file of empty nodes.
+    A transient one (the machine too busy to check it in time: ops.isolated.Exceeded) is not the model's answer.
     """
     def open_or_refuse():
         try:
             return open_onnx_model(data)
         except DescriptorError as error:
+            if getattr(error, "transient", False):
+                raise
             return error
 
     # The parsed model is protobuf objects the cache cannot walk: charged what opening it was estimated to hold.

@@ -23,6 +23,7 @@ from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
 from . import say, url_state, work
+from .output_budget import and_more, few
 from .pages import WORKBENCH
 from .say import md
 from .sidebar import valid_at
@@ -30,6 +31,7 @@ from .sidebar import valid_at
 WORKBENCH_KEY = "workbench_model"
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
+PROBLEMS_LISTED = 20  # a SPLIT of thousands of parts can break a rule in every one
 
 
 def show_error(exc):
@@ -138,8 +140,11 @@ def validation_panel(op, shapes, attrs, settings, refusal=None):
         except DescriptorError as exc:
             show_error(exc)
             return
-        for problem in problems:
+        shown, more = few(problems, PROBLEMS_LISTED)
+        for problem in shown:
             say.error(problem, icon=":material/error:")
+        if more:
+            say.caption(and_more(more, "problems"))
         if not problems and refusal is None:
             say.success(valid_at(level), icon=":material/check_circle:")
         elif not problems:
@@ -167,6 +172,8 @@ def verdict_line(checks):
     if second.available:
         return line + (md("; ONNX Runtime agrees.") if second.matches
                        else md("; {} does NOT: see the Cross-check tab.", ran_on(second)))
+    if second.runtime == "directml" and second.transient:
+        return line + md(". DirectML itself was busy: it is asked again when the view is opened again.")
     if second.runtime == "directml":
         return line + md(". DirectML itself could not run this call (see the Cross-check tab).")
     return line + md(".")
@@ -184,19 +191,19 @@ def verdict(call, arrays):
     if arrays.refusal is not None:
         return
     try:
-        checks = work.check_soon(call.op, arrays.key, arrays.make_inputs, call.attrs)
+        checks = work.check_soon(call, arrays.key, arrays.make_inputs)
     except DescriptorError:
         return  # the Cross-check tab names the refusal
     if checks is None:
-        _awaiting_verdict(call.op, arrays.key, arrays.make_inputs, call.attrs)
+        _awaiting_verdict(call, arrays.key, arrays.make_inputs)
     else:
         say.caption(verdict_line(checks))
 
 
 @st.fragment(run_every=VERDICT_POLL_SECONDS)
-def _awaiting_verdict(op, key, make_inputs, attrs):
+def _awaiting_verdict(call, key, make_inputs):
     try:
-        ready = work.check_soon(op, key, make_inputs, attrs) is not None
+        ready = work.check_soon(call, key, make_inputs) is not None
     except DescriptorError:
         ready = True  # the refusal is cached too; the full run says what the tab does
     if ready:

@@ -6,21 +6,24 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 `admitted(bytes, seconds=...)`, which waits for room or raises Busy (TooLong for never) with a message to show.
 """
 
-import concurrent.futures
 import contextlib
 import functools
 import gc
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ops import element_cap_set_to
+from ops.runtime.onnxruntime_check import keep_sessions_in
 from serve.budget import Busy, HeavyLane, TooLong, WorkBudget
 from serve.cache import MiB, SharedCache
+from serve.fair import FairQueue
 from serve.memory import release
 
 from . import say, url_state
+from .output_budget import OutputExceeded, show_stopped
 from .say import md
 
 CACHE_BYTES = 256 * MiB
@@ -38,38 +41,54 @@ BYTE_SECONDS = 3e-9
 TRIM_BYTES = 64 * MiB
 
 CACHE = SharedCache(CACHE_BYTES)
+# ONNX Runtime's sessions for the cross-check are kept there too, each charged its estimate (onnxruntime_check).
+keep_sessions_in(CACHE)
 BUDGET = WorkBudget(WORK_BYTES)
-LANE = HeavyLane()
+# Light: at most 0.25 s, about three default views (0.07 s each). At 1 s, eight visitors' wide Depth views (0.3 s
+# each, 0.8 s with their cross-checks) all ran at once beside a class (in one load test on 2 cores at load 8-11, the
+# class's p95 was 22 s with 1 s, 8.3 s with 0.25; docs/serving.md has the benchmark's numbers).
+LANE = HeavyLane(light=0.25)
 # Cross-checks run here, beside the page runs that asked for them: a page draws from the core at once and its verdict
 # fills in when DirectML (a first compile takes 0.4-0.5 s) and ONNX Runtime have answered. Two threads: the DirectML
-# worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each.
-CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cross-check")
-_pending = {}  # key -> the Future computing it on CHECKS
-_pending_lock = threading.Lock()
+# worker serves one call at a time anyway, and ONNX Runtime's sessions run on one thread each. Visitors take turns,
+# light checks first, two queued per visitor at most (serve/fair.py).
+CHECKS = FairQueue(workers=2, per_owner=2, light=LANE.light, name="cross-check")
 
 __all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "fragment",
            "in_background", "reset", "shared", "wait_for_background"]
 
 
-def in_background(key, function, *args):
-    """function(*args) on the CHECKS threads, once for every caller asking with `key` while it runs."""
-    with _pending_lock:
-        if key in _pending:
-            return
-        future = _pending[key] = CHECKS.submit(function, *args)
-    future.add_done_callback(lambda _: _forget(key))
+def in_background(key, function, *args, nbytes=0, seconds=0.0, what="a cross-check"):
+    """function(*args) on the CHECKS threads in this visitor's turn, once for every caller asking with `key` while it
+    is queued or runs; admitted like a view (`nbytes` of the work budget, the heavy lane past its light seconds)."""
+    owner = visitor()
+    CHECKS.submit(owner, key, seconds, _admitted_in_background, function, args, nbytes, seconds, what, owner)
 
 
-def _forget(key):
-    with _pending_lock:
-        _pending.pop(key, None)
+def _admitted_in_background(function, args, nbytes, seconds, what, owner):
+    try:
+        # A check is never refused outright: past the lane's or the budget's whole, it waits to run alone.
+        with LANE.admit(min(seconds, LANE.most), what, owner=owner), BUDGET.admit(min(nbytes, BUDGET.total), what):
+            function(*args)
+    except Busy:
+        pass  # the server stayed busy: nothing is kept, and the page waiting for it asks again
+    if nbytes >= TRIM_BYTES or seconds > LANE.light:
+        release()
+
+
+def visitor():
+    """Whose work this is: the session of the run asking (None outside a run)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx is not None else None
 
 
 def wait_for_background(timeout=None):
     """Until everything in_background started has finished (tests: the event a page's verdict waits for)."""
-    with _pending_lock:
-        futures = list(_pending.values())
-    concurrent.futures.wait(futures, timeout)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while pending := CHECKS.pending():
+        for done in pending:
+            if not done.wait(None if deadline is None else max(0.0, deadline - time.monotonic())):
+                return
 
 
 def reset():
@@ -85,9 +104,33 @@ def shared(function):
     @functools.wraps(function)
     def cached(*args, **kwargs):
         key = (function.__module__, function.__qualname__, args, tuple(sorted(kwargs.items())))
-        return CACHE.get(key, lambda: function(*args, **kwargs))
+        held = getattr(_view, "held", None)
+        if held is not None and key in held:
+            return held[key]
+        value = CACHE.get(key, lambda: function(*args, **kwargs))
+        if held is not None:
+            held[key] = value
+        return value
 
     return cached
+
+
+# What an admitted view computed through `shared`, held for the rest of it: a result too large for the cache (a
+# 64 MB tensor) was otherwise computed again at each use, seven times for one Bitwise view of {1,1,4096,4096} UINT32
+# (7.9 s where its estimate said 0.8 s). The view's reservation counts those tensors already.
+_view = threading.local()
+
+
+@contextlib.contextmanager
+def _holding():
+    if getattr(_view, "held", None) is not None:
+        yield
+        return
+    _view.held = {}
+    try:
+        yield
+    finally:
+        _view.held = None
 
 
 @contextlib.contextmanager
@@ -107,10 +150,10 @@ def admitted(nbytes, what="this view", seconds=None):
                     "starts as soon as that one ends.", what, seconds), into=notices[0],
                  icon=":material/hourglass_top:")
 
-    with LANE.admit(seconds, what, on_wait=waiting):
+    with LANE.admit(seconds, what, on_wait=waiting, owner=visitor()):
         for notice in notices:
             notice.empty()
-        with BUDGET.admit(nbytes, what):
+        with BUDGET.admit(nbytes, what), _holding():
             yield
     if nbytes >= TRIM_BYTES or seconds > LANE.light:
         release()
@@ -120,12 +163,16 @@ def admitted(nbytes, what="this view", seconds=None):
 
 def fragment(function):
     """st.fragment for a part of a page that reruns alone (a click, a window change): it runs under the app's
-    element cap, as the full run does, and writes the URL after its own runs, since what it changes is a setting."""
+    element cap and output budget, as the full run does, and writes the URL after its own runs, since what it
+    changes is a setting."""
 
     @functools.wraps(function)
     def run(*args, **kwargs):
         with element_cap_set_to(APP_ELEMENT_CAP):
-            function(*args, **kwargs)
+            try:
+                function(*args, **kwargs)
+            except OutputExceeded as stopped:
+                show_stopped(stopped)
         url_state.publish(fragment=True)
 
     return st.fragment(run)

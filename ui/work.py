@@ -26,15 +26,29 @@ from .shared import BYTE_SECONDS, CACHE, in_background, shared
 from .values import make_values
 
 DIFF_ROWS = 20
-# A view's work for each part of a SPLIT or JOIN, measured on this project's 2-core machine with 65,536 parts: its
-# tensor desc validated for SPLIT's and JOIN's panels (76 us each), its output run and compared by ONNX Runtime in
-# the cross-check (1.8 ms), its copy in split and join (45 us).
-PART_SECONDS = 2e-3
+# A cross-check a runtime could not answer for the moment (DirectML busy with other calls, its worker restarted) is
+# kept this long, for the pages polling for it (every 0.5 s, ui.panels) to show it, then asked again when a page
+# needs it: it is no verdict, and used to stay the answer for as long as it was cached.
+RETRY_SECONDS = 3
+# A cross-check on both runtimes, per byte of the call's tensors (inputs and outputs), measured on this project's
+# 2-core machine: a FLOAT32 {1,64,256,500} DEPTH_TO_SPACE1 (31 MB in, 31 MB out) took 0.64 s on DirectML and 0.16 s
+# on ONNX Runtime, and grew the server by 156 MB on DirectML (the request, the output buffers, the answer, the arrays
+# read back), 70 MB on ONNX Runtime, one after the other.
+CHECK_BYTE_SECONDS = 1.25e-8
+CHECK_COPIES = 3
+# A view's work for each part of a SPLIT or JOIN, cross-checks included, measured on this project's 2-core machine
+# (support/costs.py; tests/unit/test_hostile_costs.py keeps the estimate above the measure): 2,000 parts 0.54 s,
+# 5,003 1.17 s, 10,000 2.3 s, 20,000 5.3 s, 40,000 14.2 s of CPU (ONNX Runtime's sessions and the tables of parts grow
+# faster than the parts), and 5-10 KB of memory a part (21 MB at 2,000, 193 MB at 40,000). The estimate used to be
+# 2 ms a part, from a 65,536-part view: eight times the cost at 5,000 parts.
+PART_SECONDS = 2e-4
+PART_PAIR_SECONDS = 4e-9
+PART_BYTES = 10 << 10
 
 
 def view_seconds(nbytes, parts=1):
     """The CPU seconds a view is expected to take, from the bytes it reserves and its parts (ui.shared.admitted)."""
-    return nbytes * BYTE_SECONDS + parts * PART_SECONDS
+    return nbytes * BYTE_SECONDS + parts * PART_SECONDS + parts * parts * PART_PAIR_SECONDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -252,13 +266,14 @@ class CheckSummary:
     rows: tuple = ()  # (index, expected, actual) texts of the first differing elements
     differing: int = 0
     total: int = 0
+    transient: bool = False  # the runtime did not answer for the moment: asked again after RETRY_SECONDS
 
 
 def summarize(report):
     """A CrossCheckReport without its arrays: only what a person reads stays in the cache."""
     fields = dict(runtime=report.runtime, provider=report.provider, available=report.available,
                   matches=report.matches, note=report.note, ort_version=report.ort_version,
-                  first_mismatch=report.first_mismatch)
+                  first_mismatch=report.first_mismatch, transient=report.transient)
     if report.matches or not report.available or report.first_mismatch is None:
         return CheckSummary(**fields)
     output, index = report.first_mismatch
@@ -280,6 +295,16 @@ class CrossChecks:
     directml: CheckSummary
     onnxruntime: CheckSummary
 
+    @property
+    def transient(self):
+        return self.directml.transient or self.onnxruntime.transient
+
+
+def retry_later(result):
+    """How long to keep a result whose runtime did not answer for the moment (SharedCache's lifetime): RETRY_SECONDS,
+    so that the pages waiting for it see it, then it is asked again; None (kept) for a verdict."""
+    return RETRY_SECONDS if result.transient else None
+
 
 def check_both(run):
     """CrossChecks of `run(runtime)`, a function returning that runtime's CrossCheckReport."""
@@ -295,16 +320,26 @@ def check(op, key, make_inputs, attrs):
         inputs = list(make_inputs())
         return check_both(lambda runtime: cross_check(op, inputs, runtime=runtime, **dict(attrs)))
 
-    return CACHE.get(("check", op, key, attrs), both)
+    return CACHE.get(("check", op, key, attrs), both, lifetime=retry_later)
 
 
-def check_soon(op, key, make_inputs, attrs):
-    """The cross-checks of the call when they are ready, else None: they are then computed on the CHECKS threads
-    (once for every session asking), and a later run finds them in the cache."""
+def check_cost(call):
+    """(bytes, CPU seconds) a cross-check of `call` holds and takes, on DirectML and ONNX Runtime together."""
+    itemsize = numpy_dtype(call.data_type).itemsize
+    tensors = sum(math.prod(s) for s in call.input_sizes) + sum(math.prod(s) for s in call.output_sizes)
+    return CHECK_COPIES * tensors * itemsize, CHECK_BYTE_SECONDS * tensors * itemsize
+
+
+def check_soon(call, key, make_inputs):
+    """The cross-checks of `call` (an ops Call) when they are ready, else None: they are then computed on the CHECKS
+    threads (once for every session asking, in this visitor's turn), and a later run finds them in the cache."""
+    op, attrs = call.op, call.attrs
     found, checks = CACHE.peek(("check", op, key, attrs))
     if found:
         return checks
-    in_background(("check", op, key, attrs), check, op, key, make_inputs, attrs)
+    nbytes, seconds = check_cost(call)
+    in_background(("check", op, key, attrs), check, op, key, make_inputs, attrs, nbytes=nbytes, seconds=seconds,
+                  what="this view's cross-check")
     return None
 
 

@@ -93,6 +93,19 @@ class LinkCodec:
 LINK_CODEC = LinkCodec()
 
 
+# Reading a model text, per character: parsing, loading and its notes, measured (support/costs.py) at 0.56 s and
+# 42 MB for a 500,000-value model of 0.5 MB, 0.70 s and 47 MB for 8,900 resources of 8 ignored fields (1 MB), and the
+# page drawing it at 1.2-1.5 s: a 1 MB text is a heavy view.
+TEXT_SECONDS = 1.5e-6
+TEXT_BYTES = 100
+
+
+def text_cost(text):
+    """(bytes, CPU seconds) reading a model text holds and takes (no text: nothing)."""
+    size = len(text) if isinstance(text, str) else 0
+    return size * TEXT_BYTES, size * TEXT_SECONDS
+
+
 def travels_in_link(text):
     """Whether a pasted model text fits in the page's link once packed (LINK_CODEC)."""
     # Compressing a text past the model cap (a crafted message can carry far more than the box lets one type)

@@ -13,7 +13,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ops import DescriptorError, model_notes
+from ops import DescriptorError
 from ops.descriptors.dxdispatch import parse_model_text
 from ops.descriptors.export import cpp_snippet
 from ops.descriptors.partial import DIRECTML_ONLY, INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
@@ -25,11 +25,14 @@ from viz.workbench_fig import command_strip
 
 from . import charts, echo, say, url_state
 from . import workbench_state as wb
+from .output_budget import and_more, few
 from .say import md
 from .workbench_work import MAX_DRAWN_DISPATCHES, memory_map
 
 # Each dispatchable reported is a table column, a line and an expander, validated at every feature level.
 MAX_REPORTED_DISPATCHABLES = 24
+# Problems listed one by one, at a level and per dispatchable; a JOIN of thousands of inputs can break a rule in each.
+PROBLEMS_LISTED = 50
 # Translucent, so the report reads on the light and the dark theme alike.
 OK_COLOR = "rgba(33, 195, 84, 0.16)"
 FAIL_COLOR = "rgba(255, 75, 75, 0.16)"
@@ -92,12 +95,16 @@ def show_syntax_error(label, text, message):
             st.code(f"{line:>5} | {lines[line - 1][:200]}\n      | {' ' * (column - 1)}^", language=None)
 
 
-def show_loaded(label, raw, model):
-    """What a model that loads holds, and where DxDispatch reads its text differently."""
+def show_loaded(label, model, notes):
+    """What a model that loads holds, and where DxDispatch reads its text differently (`notes`: ops.model_notes)."""
     say.success(md("{}: {} resources, {} dispatchables, {} commands, valid at feature level 6_4.", label,
                    len(model["resources"]), len(model["dispatchables"]), len(model["commands"])))
-    for note in model_notes(raw):
+    notes, more = few(notes)
+    for note in notes:
         say.info(md("DxDispatch reads this differently: {}", note))
+    if more:
+        say.info(md("DxDispatch reads {:,} more places of this model differently (fields it ignores, most likely); the "
+                    "first are listed above.", more))
 
 
 def show_validation(raw, level, refusal=None):
@@ -127,8 +134,11 @@ def show_validation(raw, level, refusal=None):
             failing = {lvl: problems for lvl, problems in by_level.items() if problems}
             if failing:
                 with st.expander(md("Why {:code} fails at {}", name, ", ".join(failing))):
-                    say.markdown(say.join(md("\n"), (md("- **{}**: {:code}: {}", lvl, p.path, p.message)
-                                                     for lvl, problems in failing.items() for p in problems)))
+                    shown, more = few([(lvl, p) for lvl, problems in failing.items() for p in problems],
+                                      PROBLEMS_LISTED)
+                    say.markdown(say.join(md("\n"), [md("- **{}**: {:code}: {}", lvl, p.path, p.message)
+                                                      for lvl, p in shown] + ([and_more(more, "problems")] if more
+                                                                               else [])))
         say.markdown(md("##### Problems at feature level {} (sidebar)", level))
         problems = [p for by_level in details.values() for p in by_level[level]]
         if not problems and refusal is None:
@@ -138,8 +148,11 @@ def show_validation(raw, level, refusal=None):
             # never says "valid" above its refusal.
             say.warning(md("Every dispatchable's descriptor is valid at feature level {}, but the model is refused: "
                            "{}", level, refusal))
+        problems, more = few(problems, PROBLEMS_LISTED)
         for problem in problems:
             say.markdown(md("- {:code}: {}", problem.path, problem.message))
+        if more:
+            say.markdown(and_more(more, "problems"))
 
 
 def show_heatmap(heatmap):

@@ -21,9 +21,15 @@ from viz.workbench_fig import color_limits, tensor_heatmap
 from . import echo
 from . import workbench_state as wb
 from .shared import CACHE, admitted, shared
+from .work import CHECK_BYTE_SECONDS, retry_later, view_seconds
 
 # Each dispatch drawn costs a few figures and, when checking, an ONNX Runtime session: a model may hold thousands.
 MAX_DRAWN_DISPATCHES = 12
+# A dispatch's own work in a run (the registry's call, its records kept for display), measured (support/costs.py):
+# 4,096 identity dispatches of 256 elements took 1.25-1.39 s of CPU, 1,024 of them 0.45 s; the estimate counted their
+# bytes only (0.05 s), so a 2 KB link of 4,096 dispatches ran as a light view beside a class.
+DISPATCH_SECONDS = 3.5e-4
+DISPATCH_BYTES = 4 << 10  # its record's objects and its command in the parsed model (30 MB for those 4,096)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +50,7 @@ class DrawnDispatch:
     inputs: tuple
     outputs: tuple  # (before Heatmap, after Heatmap) pairs
     check: tuple | str
+    transient: bool = False  # the check's runtime did not answer for the moment (ui.work.retry_later)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +59,10 @@ class RunView:
     dxdispatch_prints: tuple
     drawn: tuple  # DrawnDispatch of the first dispatches
     dispatches: int  # how many dispatches ran
+
+    @property
+    def transient(self):
+        return any(d.transient for d in self.drawn)
 
 
 def digest(text):
@@ -89,15 +100,16 @@ def _drawn(index, record, command, dispatchable):
     try:
         call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
         report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
-        check = (report.available, report.matches, report.provider, report.note)
+        check, transient = (report.available, report.matches, report.provider, report.note), report.transient
     except DescriptorError as error:
-        check = str(error)
-    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check)
+        check, transient = str(error), False
+    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check, transient)
 
 
 def drawn(key, index, record, command, dispatchable):
     """The DrawnDispatch of commands[index] of the model `key`."""
-    return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable))
+    return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable),
+                     lifetime=retry_later)
 
 
 def run_view(key, model):
@@ -113,8 +125,19 @@ def run_view(key, model):
 
     with element_cap_set_to(wb.ELEMENT_CAP):
         # The estimate is counted from the descs before anything is allocated (model_run_bytes).
-        with admitted(model_run_bytes(model), "this model's run"):
-            return CACHE.get(("wb_run_view", key), view)
+        nbytes, seconds = run_cost(model)
+        with admitted(nbytes, "this model's run", seconds=seconds):
+            return CACHE.get(("wb_run_view", key), view, lifetime=retry_later)
+
+
+def run_cost(model):
+    """(bytes, CPU seconds) a run and its view hold and take: its tensors (model_run_bytes), each dispatch's own work
+    and records, the drawn dispatches' figures and cross-checks."""
+    nbytes = model_run_bytes(model)
+    dispatches = sum(command["type"] == "dispatch" for command in model["commands"])
+    drawn_share = min(1.0, MAX_DRAWN_DISPATCHES / max(dispatches, 1))
+    return (int(nbytes * (1 + drawn_share)) + DISPATCH_BYTES * dispatches,
+            view_seconds(nbytes) + DISPATCH_SECONDS * dispatches + CHECK_BYTE_SECONDS * nbytes * drawn_share)
 
 
 def partial_run(key, raw):

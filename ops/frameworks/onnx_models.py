@@ -21,6 +21,7 @@ from ..datatypes import numpy_dtype, type_name
 from ..detective.identify import identify
 from ..errors import DescriptorError
 from ..guard import check_element_count
+from ..isolated import run_limited
 from ..operators import OPERATORS, Call
 from ..operators.depth_space import DEPTH_TO_SPACE1, DIRECTIONS, SPACE_TO_DEPTH1
 from ..operators.depth_space import OPERATORS as DEPTH_SPACE_OPERATORS
@@ -35,7 +36,15 @@ ONNX_BYTE_CAP = 16 * 10**6
 # as much again in the checker's copy. Real models under the byte cap hold a few thousand nodes.
 MAX_NODES = 30_000
 MAX_FIELDS = 300_000
-FIELD_BYTES = 600  # held per field at most while opening: parsed, the checker's copy, shape inference's two
+FIELD_BYTES = 600  # held per field at most while checking: parsed, the checker's copy, shape inference's two
+PARSE_FIELD_BYTES = 150  # held per field by the parsed model the listing reads
+# The checker and shape inference run in a child process (ops.isolated) within these limits: memory beyond its
+# start (a small model's inference holds a few MB; a Shape -> Concat fan of 2 KB asked for 1.1 GB), CPU time and a
+# wall-clock deadline (a model under the caps was checked and inferred in under a second).
+CHILD_FLOOR = 64 << 20
+CHILD_CPU_SECONDS = 10
+CHILD_WALL_SECONDS = 30
+CHILD_FUNCTION = "ops.frameworks.onnx_isolated:check_and_infer"
 STANDARD_DOMAINS = ("", "ai.onnx")
 # The ONNX operators whose nodes are listed: each registered operator's ONNX form, where its frameworks read one.
 # Operators sharing an ONNX operator (BitShift, LEFT or RIGHT) are told apart by their onnx_attributes.
@@ -108,7 +117,8 @@ class OnnxModelReport:
     producer: str
     node_count: int
     notes: list
-    model: object = dataclasses.field(repr=False)  # the parsed onnx.ModelProto, shapes inferred where possible
+    model: object = dataclasses.field(repr=False)  # the parsed onnx.ModelProto, as uploaded
+    infos: dict = dataclasses.field(repr=False, default_factory=dict)  # value name -> (type, sizes), inferred
 
 
 # ---------------------------------------------------------------- reading and refusing
@@ -202,23 +212,21 @@ def _refuse_unsafe(model):
             )
 
 
+def child_bytes(data):
+    """The memory the child process checking and inferring the model's shapes may use (its RLIMIT_AS beyond what it
+    starts with): the checker's and shape inference's copies of the model, counted from its wire format."""
+    counted = census(bytes(data), MAX_FIELDS, MAX_NODES)
+    return CHILD_FLOOR + 4 * len(data) + FIELD_BYTES * counted.fields
+
+
 def open_bytes(data, max_bytes=ONNX_BYTE_CAP):
-    """The memory open_onnx_model(data) holds at most, estimated from the file's wire format before parsing:
-    the parsed model and the checker's and shape inference's copies of it. DescriptorError for a file over its caps,
-    as open_onnx_model would refuse it."""
+    """The memory open_onnx_model(data) holds at most, estimated from the file's wire format before parsing: the
+    model parsed here, and what the child checking it may use (child_bytes). DescriptorError for a file over its
+    caps, as open_onnx_model would refuse it."""
     if not isinstance(data, (bytes, bytearray, memoryview)) or len(data) > max_bytes:
         return 0  # refused by open_onnx_model before anything is held
     counted = census(bytes(data), MAX_FIELDS, MAX_NODES)
-    return 4 * len(data) + FIELD_BYTES * counted.fields
-
-
-def _check(model):
-    import onnx
-
-    try:
-        onnx.checker.check_model(model)
-    except (onnx.checker.ValidationError, ValueError) as error:
-        raise DescriptorError(f"model: the ONNX checker refuses it ({first_line(error)})") from None
+    return len(data) + PARSE_FIELD_BYTES * counted.fields + child_bytes(data)
 
 
 def _default_opset(model):
@@ -228,8 +236,9 @@ def _default_opset(model):
 # ---------------------------------------------------------------- what the graph knows: shapes, types, constants
 
 
-def _value_infos(model):
-    """name -> (DirectML or ONNX type name, sizes) from inputs, outputs, value_info and initializers."""
+def _value_infos(model, values):
+    """name -> (DirectML or ONNX type name, sizes) from `values` (the main graph's inputs, inferred values and outputs
+    as onnx_isolated.check_and_infer gives them) and the model's initializers."""
     from onnx import helper
 
     def type_of(elem_type):
@@ -238,15 +247,8 @@ def _value_infos(model):
         except (DescriptorError, KeyError, TypeError, ValueError):
             return helper.tensor_dtype_to_string(elem_type).replace("TensorProto.", "") if elem_type else None
 
-    infos = {}
-    graph = model.graph
-    for info in list(graph.input) + list(graph.value_info) + list(graph.output):
-        tensor_type = info.type.tensor_type
-        shape = None
-        if tensor_type.HasField("shape"):
-            shape = [d.dim_value if d.HasField("dim_value") else (d.dim_param or None) for d in tensor_type.shape.dim]
-        infos[info.name] = (type_of(tensor_type.elem_type), shape)
-    for tensor in graph.initializer:
+    infos = {name: (type_of(elem_type), shape) for name, elem_type, shape in values}
+    for tensor in model.graph.initializer:
         infos[tensor.name] = (type_of(tensor.data_type), list(tensor.dims))
     return infos
 
@@ -513,20 +515,17 @@ def open_onnx_model(data: bytes, max_bytes: int = ONNX_BYTE_CAP) -> OnnxModelRep
     """Read an uploaded .onnx file (bytes) and list its nodes of the ONNX operators in OPERATOR_NODES.
 
     Refused with DescriptorError naming the rule: more than `max_bytes`, bytes that are not an ONNX model, tensors
-    with external data, nodes outside the standard domain, a model the ONNX checker refuses. Shapes come from ONNX
-    shape inference (with data propagation); a model it cannot infer is still listed, with unknown shapes.
+    with external data, nodes outside the standard domain, a model the ONNX checker refuses, a model whose checking
+    passes its child process's limits (ops.isolated.Exceeded, naming the limit). Shapes come from ONNX shape inference
+    (with data propagation); a model it cannot infer is still listed, with unknown shapes.
     """
-    import onnx
-
     model = _parse(data, max_bytes)
     _refuse_unsafe(model)
-    _check(model)
-    notes = []
-    try:
-        model = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
-    except Exception as error:  # inference fails in many ways on odd models; the listing goes on without shapes
-        notes.append(f"Shape inference failed ({first_line(error)}); shapes it would have found are unknown.")
-    infos, constants, opset = _value_infos(model), _constants(model, notes), _default_opset(model)
+    # The checker and shape inference, in a child process within limits (ops.isolated): their cost is not the file's.
+    inferred = run_limited(CHILD_FUNCTION, bytes(data), child_bytes(data), CHILD_CPU_SECONDS, CHILD_WALL_SECONDS,
+                           "model: checking it and inferring its shapes")
+    notes = [inferred["note"]] if inferred["note"] else []
+    infos, constants, opset = _value_infos(model, inferred["values"]), _constants(model, notes), _default_opset(model)
     nodes = []
     for index, node in enumerate(model.graph.node):
         if node.op_type not in OPERATOR_NODES:
@@ -548,7 +547,7 @@ def open_onnx_model(data: bytes, max_bytes: int = ONNX_BYTE_CAP) -> OnnxModelRep
     if any(a.HasField("g") or len(a.graphs) for n in model.graph.node for a in n.attribute):
         notes.append("Nodes inside subgraphs (If, Loop, Scan bodies) are not listed.")
     return OnnxModelReport(nodes, rearrangements, opset, model.ir_version, model.producer_name,
-                           len(model.graph.node), notes, model)
+                           len(model.graph.node), notes, model, infos)
 
 
 def _listed(report, index):
@@ -567,8 +566,7 @@ def extract_node(report, index):
     entry = _listed(report, index)
     if entry.settings is None:
         raise DescriptorError(f"node {entry.name!r}: cannot be extracted ({entry.problem})")
-    model, constants = report.model, _constants(report.model)
-    infos = _value_infos(model)
+    model, constants, infos = report.model, _constants(report.model), report.infos
     node = model.graph.node[index]
     feeds, initializers = [], []
     for name in node.input:

@@ -65,7 +65,7 @@ def run_buffers(name, inputs, outputs, attrs, expected, data_type, undetermined=
     report = functools.partial(CrossCheckReport, name, expected=expected, runtime="directml")
     status = directml_status()
     if not status.available:
-        return report(None, False, False, actual=[], note=status.reason)
+        return report(None, False, False, actual=[], note=status.reason, transient=status.transient)
     try:
         if data_type not in status.type_support:
             # DirectML's own CreateOperator verdict, asked without sending the tensors it will not take.
@@ -76,7 +76,7 @@ def run_buffers(name, inputs, outputs, attrs, expected, data_type, undetermined=
             result = run_on_directml(name, inputs, [(d, data) for d, data, _, _ in outputs], attrs,
                                      level=status.max_feature_level)
     except WorkerFailed as error:
-        return report(status.provider, False, False, actual=[], note=f"{error}.")
+        return report(status.provider, False, False, actual=[], note=f"{error}.", transient=error.transient)
     if not result.ok:
         return report(status.provider, False, False, actual=[], note=refusal(status, result, data_type),
                       directml_result=result)

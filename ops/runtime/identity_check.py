@@ -123,11 +123,10 @@ def identity_model(inp, out, dtype):
     return model, tuple(used)
 
 
-@functools.lru_cache(maxsize=256)
 def _session(inp, out, dtype_str, provider):
-    ort = cc._runtime()
-    model, used = identity_model(inp, out, np.dtype(dtype_str))
-    return ort.InferenceSession(model.SerializeToString(), cc._options(ort, provider), providers=[provider]), used
+    """(session, node types used), kept in the cross-check's session store (onnxruntime_check.sessions)."""
+    return cc.kept_session(("ELEMENT_WISE_IDENTITY", inp, out, dtype_str),
+                           lambda: identity_model(inp, out, np.dtype(dtype_str)), provider)
 
 
 def _run(inp, out, source, previous, provider):

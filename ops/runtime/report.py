@@ -32,6 +32,9 @@ class CrossCheckReport:
     # Per output, the elements the operator leaves open among candidates (ops.operators.undetermined.Undetermined
     # or None), where any candidate matched: the runtime's choice may differ from the core's there.
     undetermined: tuple = ()
+    # The runtime did not answer for the moment (DirectML's worker busy with other calls, or stopped at its deadline
+    # and started again): no verdict on the call, which is worth asking again later.
+    transient: bool = False
 
     @property
     def hresult(self) -> int | None:

@@ -242,3 +242,27 @@ def test_the_launcher_warms_up_every_module_of_the_server_before_it_listens():
     for name in ("ops.runtime.directml.process", "ui.panels", "viz.layouts_fig"):
         assert name in sys.modules
     assert not any(name in sys.modules for name in launch.OTHER_PROCESSES)
+
+
+def test_a_value_kept_for_a_while_is_computed_again_after_it(monkeypatch):
+    # Issue 31: a cross-check DirectML could not answer for the moment is shown for a while, not kept as the verdict.
+    from serve import cache as cache_module
+
+    now = [0.0]
+    monkeypatch.setattr(cache_module, "_clock", lambda: now[0])
+    cache = SharedCache(budget=1 << 20)
+    runs = []
+
+    def answer():
+        runs.append(1)
+        return f"answer {len(runs)}"
+
+    assert cache.get("k", answer, lifetime=lambda value: 10) == "answer 1"
+    now[0] = 9.9
+    assert cache.get("k", answer, lifetime=lambda value: 10) == "answer 1"
+    assert cache.peek("k") == (True, "answer 1")
+    now[0] = 10.0
+    assert cache.peek("k") == (False, None)
+    assert cache.get("k", answer, lifetime=lambda value: None) == "answer 2"
+    now[0] = 1e9
+    assert cache.get("k", answer) == "answer 2"  # a value without a lifetime stays while there is room

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ops import DescriptorError, load_model
 from ops.descriptors.dxdispatch import MAX_DEPTH, MAX_TEXT_BYTES, parse_model_text
 from ops.descriptors.jsonc import rapidjson_text
-from support.app import error_texts, run_through_app, shown
+from support.app import error_texts, run_through_app, send_text, shown
 from support.attacks import unclosed_escapes
 from ui.workbench_state import LINK_CODEC
 
@@ -153,9 +153,19 @@ def test_a_link_model_that_inflates_past_the_cap_is_refused_before_it_is_read():
         [w.value for w in at.warning]
 
 
-def test_a_paste_past_the_cap_is_refused_by_its_size():
-    # More than the box lets one type (a crafted message): refused by its length, not compressed for the link.
+def test_a_paste_past_the_box_is_cut_to_the_box():
+    # More than the box lets one type (a crafted message, issue 31: 20 MB held per session and echoed back): Streamlit
+    # keeps the box's max_chars of it (streamlit/elements/widgets/text_widgets.py, TextAreaSerde), and the server's
+    # websocket refuses a message past server.maxWidgetStateSize (.streamlit/config.toml) outright.
     at = run_through_app(WORKBENCH, query={"wb_source": "Paste JSON"})
-    at.text_area(key="wb_text").input("[" + "0," * (3 * MAX_TEXT_BYTES // 2) + "0]").run()
+    send_text(at, "wb_text", "[" + "0," * (3 * MAX_TEXT_BYTES // 2) + "0]")
+    assert not at.exception
+    assert len(at.text_area(key="wb_text").value) == MAX_TEXT_BYTES
+    assert any("JSON syntax error" in text for text in error_texts(at)), error_texts(at)
+
+
+def test_a_paste_of_more_bytes_than_the_cap_in_fewer_characters_is_refused_by_its_size():
+    at = run_through_app(WORKBENCH, query={"wb_source": "Paste JSON"})
+    at.text_area(key="wb_text").input('["' + "é" * (MAX_TEXT_BYTES * 3 // 4) + '"]').run()
     assert not at.exception
     assert any(f"the limit is {MAX_TEXT_BYTES:,} bytes" in text for text in error_texts(at)), error_texts(at)

@@ -1,4 +1,5 @@
-"""Issue 24, points 2, 3 and 7: uploaded .onnx files cost what they show, never what an attacker multiplies.
+"""Issue 24, points 2, 3 and 7, and issue 31, point 1: uploaded .onnx files cost what they show, never what an
+attacker multiplies; the ONNX checker and shape inference run in a child process within limits (ops.isolated).
 
 Every hostile model is built by support/attacks.py, from onnx.helper or from raw protobuf bytes.
 """
@@ -6,19 +7,32 @@ Every hostile model is built by support/attacks.py, from onnx.helper or from raw
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import ops
+from ops import isolated
 from ops.frameworks import onnx_models
 from ops.frameworks.example_model import example_upscaling_model
 from ops.frameworks.onnx_census import census
 from support.app import error_texts, run_through_app
-from support.attacks import chains, dcr_and_crd, empty_nodes, model, one_node_of_empty_attributes, raw_model, value
+from support.attacks import (
+    chains,
+    dcr_and_crd,
+    empty_nodes,
+    model,
+    one_node_of_empty_attributes,
+    raw_model,
+    shape_fan,
+    value,
+)
+from support.visitor import process_tree
 
 PAGE = "app_pages/onnx_model.py"
+INFER = "ops.frameworks.onnx_isolated:check_and_infer"
 MiB = 1 << 20
 
 
@@ -137,3 +151,80 @@ def test_the_page_names_the_cap_an_upload_passes(name, data, message):
     at.file_uploader(key="onx_upload").set_value((name, data(), "application/octet-stream")).run()
     assert not at.exception
     assert any(message in text for text in error_texts(at)), error_texts(at)
+
+
+# ---------------------------------------------------------------- issue 31: checking and inference in a limited child
+
+
+def test_a_shape_concat_fan_is_refused_by_its_child_and_the_caller_does_not_grow():
+    # 3.8 KB whose shape inference propagated 108 million values: 7.6 GB in the server before.
+    message, grown = peak_opening("t.shape_fan(300)")
+    assert "model: checking it and inferring its shapes needs more than the" in message
+    assert "MB of memory it may use here" in message
+    assert grown < 64, grown
+
+
+def test_the_childs_cpu_limit_is_named():
+    data = shape_fan(100)
+    with pytest.raises(isolated.Exceeded, match="needs more than the 0 s of CPU time") as refused:
+        isolated.run_limited(INFER, data, 8 << 30, 0, 60, "checking it")
+    assert refused.value.limit == "cpu" and not refused.value.transient
+
+
+def test_a_child_past_its_deadline_is_killed_and_the_refusal_is_transient():
+    data = shape_fan(150)
+    with pytest.raises(isolated.Exceeded, match="took longer than 0 s") as refused:
+        isolated.run_limited(INFER, data, 8 << 30, 60, 0.05, "checking it")
+    assert refused.value.transient
+    server = isolated._fork_server().process.pid
+    deadline = time.monotonic() + 10
+    while [pid for pid in process_tree(server) if pid != server] and time.monotonic() < deadline:
+        time.sleep(0.05)  # the kernel reaps the killed child (the fork server ignores SIGCHLD)
+    assert not [pid for pid in process_tree(server) if pid != server]
+
+
+def test_a_transient_refusal_is_not_kept_as_the_models_answer(monkeypatch):
+    from ui import detective_work
+
+    answers = iter([isolated.Exceeded("model: took longer than 30 s", "wall"), "report"])
+
+    def opened(data):
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    monkeypatch.setattr(detective_work, "open_onnx_model", opened)
+    with pytest.raises(isolated.Exceeded):
+        detective_work.model_report("busy-then-free", b"model", 0)
+    assert detective_work.model_report("busy-then-free", b"model", 0) == "report"
+
+
+def test_shapes_computed_at_run_time_are_still_inferred():
+    # Shape -> Slice -> Concat -> Reshape before a DepthToSpace, as a PyTorch export writes a reshape of the input's
+    # own sizes: its sizes are only known with data propagation, which the child keeps.
+    constants = [numpy_helper.from_array(np.array(v, np.int64), name)
+                 for name, v in (("zero", [0]), ("two", [2]), ("hw", [4, 4]))]
+    nodes = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Slice", ["s", "zero", "two"], ["nc"]),
+             helper.make_node("Concat", ["nc", "hw"], ["target"], axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["r"]),
+             helper.make_node("DepthToSpace", ["r"], ["y"], blocksize=2)]
+    report = ops.open_onnx_model(model(nodes, [value("x", [1, 8, 2, 8])], [value("y", [1, 2, 8, 8])], constants))
+    [depth_to_space] = [n for n in report.nodes if n.op_type == "DepthToSpace"]
+    assert depth_to_space.input_shapes == [[1, 8, 4, 4]]
+    assert depth_to_space.settings["Sizes"] == [1, 8, 4, 4]
+
+
+def test_a_model_of_large_weights_opens_within_its_childs_allowance():
+    weights = numpy_helper.from_array(np.zeros((1, 3_990_000), np.float32), "w")  # 16 MB
+    nodes = [helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2)]
+    data = model(nodes, [value("x", [1, 4, 2, 2])], [value("y", [1, 1, 4, 4])], [weights])
+    assert len(data) < onnx_models.ONNX_BYTE_CAP
+    assert ops.open_onnx_model(data).nodes[0].settings["BlockSize"] == 2
+
+
+def test_the_page_names_the_limit_a_fan_passes():
+    at = run_through_app(PAGE, query={"onx_source": "upload"})
+    at.file_uploader(key="onx_upload").set_value(("fan.onnx", shape_fan(150), "application/octet-stream")).run()
+    assert not at.exception
+    assert any("MB of memory it may use here" in text for text in error_texts(at)), error_texts(at)

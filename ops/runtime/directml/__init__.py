@@ -70,6 +70,7 @@ class DirectMLStatus:
     type_support: tuple = ()  # data types DirectML reports the device supports
     driver: str | None = None  # the Vulkan driver's version line (VkPhysicalDeviceDriverProperties::driverInfo)
     fp64: tuple = ()  # (name, value) of what decides FLOAT64: the D3D12 option and the Vulkan properties behind it
+    transient: bool = False  # not available for the moment only (its worker busy or late): ask again later
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,9 +125,9 @@ def directml_status() -> DirectMLStatus:
     try:
         hello = _worker().describe()
     except WorkerBusy as error:
-        return DirectMLStatus(False, f"{error}.")
+        return DirectMLStatus(False, f"{error}.", transient=True)
     except (WorkerFailed, OSError) as error:
-        return DirectMLStatus(False, f"DirectML could not start: {error}")
+        return DirectMLStatus(False, f"DirectML could not start: {error}", transient=getattr(error, "transient", False))
     return status_of(hello)
 
 
@@ -246,7 +247,7 @@ def _call(request, buffers, seconds):
     except WorkerFailed as error:
         if type(error) is not WorkerFailed:  # busy, or too small for the call: the worker itself is fine
             raise
-        raise WorkerFailed(f"{error}; a fresh worker takes the next call") from error
+        raise WorkerFailed(f"{error}; a fresh worker takes the next call", error.transient) from error
 
 
 def verdict(desc: OperatorDesc, level=None, seconds=RUN_SECONDS) -> RunResult:

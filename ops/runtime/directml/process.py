@@ -37,11 +37,20 @@ CALL_BYTES_PER_TENSOR_BYTE = 4
 
 
 class WorkerFailed(Exception):
-    """The worker could not answer: it would not start, died, or ran out of time. The message says which."""
+    """The worker could not answer: it would not start, died, or ran out of time. The message says which;
+    `transient` when the failure says nothing of the call (a deadline passed: another call or the machine held the
+    worker), so that asking again later may be answered."""
+
+    def __init__(self, message, transient=False):
+        super().__init__(message)
+        self.transient = transient
 
 
 class WorkerBusy(WorkerFailed):
     """Another call held the worker for longer than a caller waits."""
+
+    def __init__(self, message):
+        super().__init__(message, transient=True)
 
 
 class WorkerTooSmall(WorkerFailed):
@@ -118,12 +127,13 @@ class Worker:
             self.process.wait()
         self.process = None
 
-    def _died(self, what):
+    def _died(self, what, transient=False):
         code = self.process.poll() if self.process is not None else None
         self._kill()
         tail = [line for line in self.stderr_tail if not re.search(r"^[0-9a-f]+:(fixme|info|warn):", line)][-3:]
         detail = f" (exit status {code})" if code is not None else ""
-        raise WorkerFailed(f"the DirectML worker {what}{detail}" + (": " + " | ".join(tail) if tail else ""))
+        raise WorkerFailed(f"the DirectML worker {what}{detail}" + (": " + " | ".join(tail) if tail else ""),
+                           transient)
 
     def _send(self, parts, deadline):
         """Write every part before `deadline`: the pipe is non-blocking, so a worker that stopped reading cannot
@@ -136,7 +146,7 @@ class Worker:
         while view:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([], [fd], [], left)[1]:
-                self._died("did not take the request in time and was stopped")
+                self._died("did not take the request in time and was stopped", transient=True)
             try:
                 view = view[os.write(fd, view):]
             except BlockingIOError:
@@ -152,7 +162,7 @@ class Worker:
             while len(pending) < n:
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([fd], [], [], left)[0]:
-                    self._died("did not answer in time and was stopped")
+                    self._died("did not answer in time and was stopped", transient=True)
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
                     self._died("ended")
