@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("ops", "ui", "viz")
+PACKAGES = ("ops", "ui", "viz", "app_pages")
 # Run as a program of its own in another process (with lavapipe's libraries), never imported by the server.
 OTHER_PROCESSES = ("ops.runtime.directml.worker",)
 

@@ -45,10 +45,10 @@ def _used(at):
 
 
 def link_keys(page):
-    """{key: (query, Rule)}: every link parameter `page` (a ui.pages.Page) reads, each with the first query found to
-    make the page read it. The keys are the ones the page declares to ui.url_state as it runs (every widget and value
-    it takes from the link), found in its default view, the views its presets and examples set, and the views one
-    switch or named option away from those."""
+    """{key: (query, Rule)}: every link parameter `page` (an app_pages.registry Page) reads, each with the first query
+    found to make the page read it. The keys are the ones the page declares to ui.url_state as it runs (every widget
+    and value it takes from the link), found in its default view, the views its presets and examples set, and the
+    views one switch or named option away from those."""
     found = {}
 
     def record(at, query):

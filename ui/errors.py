@@ -40,7 +40,7 @@ def typed_values_refused(spec, shape):
 
 
 def remember_valid(page, settings):
-    """Record the settings `page` last drew a figure for (hashable and small: the figure's cache key)."""
+    """Record the settings the page (its key) last drew a figure for (small: what its shared work is keyed by)."""
     st.session_state.setdefault(_KEY, {})[page] = settings
 
 
@@ -63,8 +63,8 @@ def offer_fixes(message, fixes, key, to_settings, pick_key):
 
 
 def last_valid_figure(page, draw):
-    """Under a 'Last valid view' label, `draw(settings)` for the settings `page` last drew, greyed; nothing when
-    this session has not drawn a valid figure on the page yet."""
+    """Under a 'Last valid view' label, `draw(settings)` for the settings the page (its key) last drew, greyed;
+    nothing when this session has not drawn a valid figure on the page yet."""
     settings = last_valid(page)
     if settings is None:
         return

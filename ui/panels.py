@@ -22,12 +22,11 @@ from ops.descriptors.export import cpp_snippet, model_for
 from ops.levels import OPERATOR_PREFIX
 from ops.operators import operator
 
-from . import say, url_state, work
-from .pages import WORKBENCH
+from . import handoff, say, url_state, work
 from .say import md
+from .shared import shared
 from .sidebar import valid_at
 
-WORKBENCH_KEY = "workbench_model"
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
 
@@ -58,9 +57,11 @@ def settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=False
     return operator(op).dispatchable(shapes, type_name(data_type), attrs, output_shapes)
 
 
+@shared
 def settings_problems(op, shapes, data_type, attrs, level):
-    """Every problem of the settings' descriptor at `level` (validate's messages, each with its JSON path)."""
-    return validate(settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=True), level)
+    """Every problem of the settings' descriptor at `level` (validate's messages, each with its JSON path); `attrs`
+    as (name, value) pairs. Shared: every page run asks twice (the banner over the figure, the Validation tab)."""
+    return tuple(validate(settings_dispatchable(op, shapes, data_type, dict(attrs), placeholder_output=True), level))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,7 +97,7 @@ def operator_panels(call, arrays, settings, key="panels"):
     containers, opened = url_state.tabs(PANELS, f"{key}_tab")
     with containers[PANELS.index(opened)]:
         if opened == "Validation":
-            validation_panel(call.op, call.input_sizes, call.attributes, settings, arrays.refusal)
+            validation_panel(call.op, call.input_sizes, call.attrs, settings, arrays.refusal)
         elif opened == "Cross-check":
             cross_check_panel(call, arrays)
         elif opened == "Export":
@@ -106,19 +107,20 @@ def operator_panels(call, arrays, settings, key="panels"):
 
 
 def validation_panel(op, shapes, attrs, settings, refusal=None):
-    """The descriptor and its problems at the sidebar's level; `refusal`: the page's refusal of the settings (their
-    values, say), which no descriptor rule covers: the tab then says so instead of a green "valid" beside the page's
-    red error."""
+    """The descriptor and its problems at the sidebar's level (`attrs`: (name, value) pairs); `refusal`: the page's
+    refusal of the settings (their values, say), which no descriptor rule covers: the tab then says so instead of a
+    green "valid" beside the page's red error."""
     level = settings.feature_level
+    attributes = dict(attrs)
     try:
-        dispatchable = settings_dispatchable(op, shapes, settings.data_type, attrs)
+        dispatchable = settings_dispatchable(op, shapes, settings.data_type, attributes)
     except DescriptorError as exc:
         show_error(exc)
         return
     left, right = st.columns([3, 2])
     with left:
         st.caption("The descriptor these settings describe, as a DxDispatch dispatchable")
-        if _output_shapes(op, shapes, attrs) is None:
+        if _output_shapes(op, shapes, attributes) is None:
             st.caption(":material/help: OutputTensor is left out: these settings have no output shape (the "
                        "BlockSize rule below says why).")
         st.code(json.dumps(dispatchable, indent=2), language="json")
@@ -292,8 +294,7 @@ def export_panel(call, arrays, settings, key):
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
     if buttons.button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
                       help=None if refusal is None else say.plain(refusal)):
-        st.session_state[WORKBENCH_KEY] = model_for(op, list(arrays.make_inputs()), **attrs)
-        st.switch_page(WORKBENCH.path, query_params={})
+        handoff.open_model(model_for(op, list(arrays.make_inputs()), **attrs))
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")
     st.code(cpp, language="cpp")
     st.caption("Arrays as .npy (numpy.load reads them; no pickle)")

@@ -7,9 +7,11 @@ from .charts import clicked
 
 
 def apply_preset(values, pick_key):
-    """Set the preset's settings; a pick made under other settings no longer means anything."""
+    """Set the preset's settings; a pick made under other settings no longer means anything (`pick_key`: the page's,
+    or "" for a page without picks)."""
     url_state.put_many(values)
-    url_state.put(pick_key, None)
+    if pick_key:
+        url_state.put(pick_key, None)
 
 
 def preset_buttons(choices, key_prefix, pick_key, heading=None, icon=None):

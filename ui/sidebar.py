@@ -1,5 +1,6 @@
 """The settings every page shares, drawn once in the sidebar by app.py and kept in the URL (ui.url_state)."""
 
+import time
 from dataclasses import dataclass
 
 import streamlit as st
@@ -7,7 +8,6 @@ import streamlit as st
 from ops import DML_TYPES, FEATURE_LEVELS, directml_status
 
 from . import say, url_state
-from .pages import by_url_path
 from .say import md
 from .values import PATTERN_HELP, PATTERNS, typed_value_notes
 from .work import ValueSpec
@@ -30,7 +30,9 @@ TYPED_MAX_CHARS = 4000
 
 
 @dataclass(frozen=True)
-class Settings:
+class SidebarSettings:
+    """The settings every operator page shares, drawn in the sidebar."""
+
     data_type: str
     feature_level: str
     pattern: str
@@ -45,10 +47,10 @@ class Settings:
         return ValueSpec(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
 
 
-def render_sidebar(page=None):
-    """The shared settings `page` (its url_path) reads (ui.pages): the others are not drawn there (they would
-    change nothing) and stay out of its link; the session keeps their values for the pages that use them."""
-    shown = by_url_path(page).reads
+def render_sidebar(shown):
+    """The shared settings the page reads (`shown`: "dtype", "level", "pattern", as the registry says): the others are
+    not drawn (they would change nothing) and stay out of its link; the session keeps their values for the pages that
+    use them."""
     pattern = None
     with st.sidebar:
         if "dtype" in shown:
@@ -101,13 +103,24 @@ def show_value_notes(text, data_type, field="Values"):
         say.warning(say.lines(notes), icon=":material/data_alert:")
 
 
+# How long the DirectML found here is taken as known: looking again checks eight files on disk and asks the worker,
+# twice in a page run, and the set-up does not change under a running server.
+DIRECTML_SECONDS = 30.0
+_directml_found = []  # [(monotonic time, directml_here's answer)]
+
+
 def directml_here():
     """(the DirectML that runs here, e.g. "DirectML 1.13", the highest feature level it supports), or None where it
-    does not run here (ops.directml_status)."""
+    does not run here (ops.directml_status); looked up at most every DIRECTML_SECONDS."""
+    now = time.monotonic()
+    if _directml_found and now - _directml_found[0][0] < DIRECTML_SECONDS:
+        return _directml_found[0][1]
     status = directml_status()
-    if not status.available or not status.max_feature_level:
-        return None
-    return status.provider.split(" (", 1)[0], status.max_feature_level
+    found = None
+    if status.available and status.max_feature_level:
+        found = status.provider.split(" (", 1)[0], status.max_feature_level
+    _directml_found[:] = [(now, found)]
+    return found
 
 
 def valid_at(level):
@@ -130,7 +143,7 @@ def current_settings():
     """The shared settings as this run's sidebar set them (defaults for those the pattern does not use)."""
     params = {key: url_state.peek(key, default) for key, default in DEFAULTS.items()}
     pattern = params["pattern"]
-    return Settings(
+    return SidebarSettings(
         data_type=params["dtype"],
         feature_level=params["level"],
         pattern=pattern,

@@ -1,4 +1,5 @@
-"""What the operator pages compute, as shared functions of their settings.
+"""The work every operator page shares, as functions of its settings: the input values, the cross-checks and the
+same call in other frameworks (each page's own work is its folder's work.py).
 
 Identical settings are the common case when a class opens one link: each function here runs once per distinct
 argument tuple for the whole server (ui.shared's byte-bounded cache, one computation at a time per key), and a
@@ -12,15 +13,8 @@ import math
 
 import numpy as np
 
-from ops import OPERATORS, DescriptorError, channel_permutation, cross_check, framework_snippets, numpy_dtype
-from ops import run as run_operator
-from ops.detective.channels import inverse_permutation
-from ops.detective.origin import to_npy_bytes
+from ops import cross_check, framework_snippets, numpy_dtype
 from ops.guard import element_cap
-from ops.operators.bitwise import bit_or
-from ops.operators.depth_space import depth_to_space, space_to_depth
-from ops.operators.split_join import join, split
-from viz import bitwise_fig, converter_fig, depth_space_fig, split_join_fig
 
 from .shared import BYTE_SECONDS, CACHE, in_background, shared
 from .values import make_values
@@ -57,7 +51,8 @@ class ValueSpec:
         return count * numpy_dtype(self.data_type).itemsize if 0 < count <= element_cap() else 0
 
 
-def _frozen(array):
+def frozen(array):
+    """`array`, made read-only: many sessions share it."""
     array.flags.writeable = False
     return array
 
@@ -65,135 +60,7 @@ def _frozen(array):
 @shared
 def values(spec, shape):
     """The input tensor of `shape` filled by `spec`; DescriptorError for sizes or typed values that cannot be."""
-    return _frozen(make_values(spec.pattern, shape, spec.data_type, **spec.kwargs()))
-
-
-# ---------------------------------------------------------------- depth <-> space
-
-
-@shared
-def depth_space(spec, shape, block_size, order, direction):
-    operator = depth_to_space if direction == "depth_to_space" else space_to_depth
-    return _frozen(operator(values(spec, shape), block_size, order))
-
-
-@shared
-def depth_space_picture(spec, shape, block_size, order, direction, window, width_px):
-    """The figure of the drawn window without a pick: shared by every visitor and every click (see picked)."""
-    x = values(spec, shape)
-    return depth_space_fig.depth_space_figure(x, depth_space(spec, shape, block_size, order, direction), block_size,
-                                              order, direction, window, width_px=width_px)
-
-
-# ---------------------------------------------------------------- the bitwise family
-
-
-@dataclasses.dataclass(frozen=True)
-class OrOperands:
-    """The operands of the Bitwise page's operator `op` (ELEMENT_WISE_BIT_OR unless chosen): A from the sidebar
-    pattern, B (binary operators only) typed or derived, broadcast along dims; `attrs` the operator's attributes as
-    (name, value) pairs (BIT_COUNT's output_type)."""
-
-    spec: ValueSpec
-    sizes: tuple
-    broadcast: tuple = ()
-    b_text: str | None = None  # typed B values, or None: derived from A's pattern
-    op: str = "ELEMENT_WISE_BIT_OR"
-    attrs: tuple = ()
-
-    @property
-    def operator(self):
-        return OPERATORS[self.op]
-
-    @property
-    def binary(self):
-        return self.operator.arity[0] == 2
-
-    @property
-    def b_sizes(self):
-        return tuple(1 if d in self.broadcast else s for d, s in enumerate(self.sizes))
-
-
-def _derived_b(a, operands):
-    """A second operand that differs from A but follows the same pattern."""
-    spec = operands.spec
-    if spec.pattern in ("random", "random_bytes"):
-        return values(dataclasses.replace(spec, seed=spec.seed + 1), operands.b_sizes)
-    if spec.pattern == "sequence":
-        return values(dataclasses.replace(spec, start=spec.start + spec.delta * a.size), operands.b_sizes)
-    first_slice = tuple(slice(0, 1) if d in operands.broadcast else slice(None) for d in range(a.ndim))
-    return np.flip(a[first_slice])
-
-
-@shared
-def or_operands(operands):
-    """(A, B stored, B as DirectML reads it through 0 strides), B None for a unary operator; DescriptorError for
-    values that cannot be, naming the operand."""
-    try:
-        a = values(operands.spec, operands.sizes)
-    except DescriptorError as error:
-        raise DescriptorError(str(error).replace("Values", "A's values (Values, in the sidebar)", 1)) from None
-    if not operands.binary:
-        return a, None, None
-    if operands.b_text is not None:
-        typed = dataclasses.replace(operands.spec, pattern="custom", text=operands.b_text)
-        try:
-            b_stored = values(typed, operands.b_sizes)
-        except DescriptorError as error:
-            raise DescriptorError(str(error).replace("Values", "B typed values", 1)) from None
-    else:
-        b_stored = _derived_b(a, operands)
-    # The figure, the cross-check and the export all want B's full values: spelled out once here.
-    b = np.ascontiguousarray(np.broadcast_to(b_stored, operands.sizes))
-    return a, _frozen(np.ascontiguousarray(b_stored)), _frozen(b)
-
-
-def or_inputs(operands):
-    """The operator's input arrays: [A, B as DirectML reads it], or [A]."""
-    a, _, b = or_operands(operands)
-    return [a] if b is None else [a, b]
-
-
-@shared
-def or_output(operands):
-    """The operator's output, run through the registry (ops.run); DescriptorError naming the field it refuses."""
-    return _frozen(run_operator(operands.op, or_inputs(operands), **dict(operands.attrs))[0])
-
-
-@shared
-def or_picture(operands, first, stop, in_place, fit_height=bitwise_fig.FIT_HEIGHT):
-    a, _, b = or_operands(operands)
-    out = or_output(operands)
-    return bitwise_fig.bitwise_figure(*(None if x is None else x.reshape(-1)[first:stop] for x in (a, b, out)),
-                                      in_place=in_place, index_offset=first, fit_height=fit_height, op=operands.op)
-
-
-# ---------------------------------------------------------------- split <-> join
-
-
-@shared
-def split_parts(spec, sizes, axis, output_sizes):
-    return tuple(_frozen(np.ascontiguousarray(p)) for p in split(values(spec, sizes), axis, list(output_sizes)))
-
-
-@shared
-def joined(spec, sizes, axis, output_sizes):
-    return _frozen(join(list(split_parts(spec, sizes, axis, output_sizes)), axis))
-
-
-@shared
-def split_picture(spec, sizes, axis, output_sizes, view, fixed, start, join=False):
-    return split_join_fig.split_join_figure(values(spec, sizes), axis, list(output_sizes), view=view,
-                                            fixed=dict(fixed), start=start, join=join)
-
-
-PICKERS = {"depth_space": depth_space_fig.with_pick, "bitwise": bitwise_fig.with_pick,
-           "split_join": split_join_fig.with_pick}
-
-
-def picked(kind, figure, pick):
-    """A shared figure with this session's pick drawn on a cheap copy (the figure itself is never changed)."""
-    return figure if pick is None else PICKERS[kind](figure, pick)
+    return frozen(make_values(spec.pattern, shape, spec.data_type, **spec.kwargs()))
 
 
 # ---------------------------------------------------------------- the same operation elsewhere
@@ -203,35 +70,6 @@ def picked(kind, figure, pick):
 def snippets(op, input_sizes, data_type, settings):
     """framework_snippets for one call (settings: sorted (name, value) pairs), as a tuple of Snippets."""
     return tuple(framework_snippets(op, input_sizes, data_type, **dict(settings)))
-
-
-# ---------------------------------------------------------------- the DCR <-> CRD converter
-
-
-@shared
-def conversion(channels, block_size, source, target):
-    """(P, its inverse Q) with depth_to_space(x[:, P], block_size, target) == depth_to_space(x, ..., source)."""
-    p = channel_permutation(channels, block_size, source, target)
-    return _frozen(p), _frozen(inverse_permutation(p))
-
-
-@shared
-def conversion_picture(channels, block_size, source, target):
-    return converter_fig.converter_figure(conversion(channels, block_size, source, target)[0], block_size,
-                                          source, target)
-
-
-def permutation_text(channels, block_size, source, target, which):
-    """P (which=0) or its inverse Q (which=1) as text numpy.loadtxt(..., delimiter=",", dtype=int) reads back."""
-    p = conversion(channels, block_size, source, target)[which]
-    meaning = (f"depth_to_space(x[:, P], {block_size}, {target}) == depth_to_space(x, {block_size}, {source})"
-               if which == 0 else "Q[P] == arange(C): Q undoes the reordering x[:, P]")
-    name = "P" if which == 0 else "Q"
-    return f"# {name} for C={channels}, BlockSize={block_size}: {meaning}\n" + ", ".join(map(str, p.tolist())) + "\n"
-
-
-def permutation_npy(channels, block_size, source, target, which):
-    return to_npy_bytes(conversion(channels, block_size, source, target)[which])
 
 
 # ---------------------------------------------------------------- the cross-check, kept without its arrays
@@ -306,26 +144,3 @@ def check_soon(op, key, make_inputs, attrs):
         return checks
     in_background(("check", op, key, attrs), check, op, key, make_inputs, attrs)
     return None
-
-
-# ---------------------------------------------------------------- the Overview's pictures, one per operator
-
-
-@shared
-def overview_depth_to_space():
-    x = values(ValueSpec("coded", "UINT32"), (1, 8, 2, 3))
-    return depth_space_fig.depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW",
-                                              "depth_to_space", width_px=440)
-
-
-@shared
-def overview_bit_or():
-    a = np.array([1.0, 2.0, -0.0], dtype=np.float32)
-    b = np.array([2.0, 1.0, 1.0], dtype=np.float32)
-    return bitwise_fig.bitwise_figure(a, b, bit_or(a, b))
-
-
-@shared
-def overview_split():
-    x = np.arange(1, 13, dtype=np.float32).reshape(1, 1, 6, 2)
-    return split_join_fig.split_join_figure(x, 2, [2, 1, 3])

@@ -11,14 +11,17 @@ Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, tes
 import math
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
-from ops import OPERATORS, DescriptorError
+from ops import DescriptorError, Operator, operator
 
 from .colorblind import parse_color
 from .colors import BLUE, ORANGE, PURPLE, VERMILLION
 from .common import (
+    MAX_CELLS,
+    MAX_FRAMES,
     click_targets,
     pick_outline,
     play_controls,
@@ -27,12 +30,11 @@ from .common import (
     subplot_layout,
     trace,
 )
+from .operator_figure import ARROW, Pick, Step, array_of, clamped, outline, overlay, trace_of
 from .spec import SpecFigure, figure_spec, typed_array
 
-MAX_CELLS = 4096
-MAX_FRAMES = 64
+STEP_NOUN = "bit"
 PANELS = ("A", "B", "Output")
-DEFAULT_OPERATOR = "ELEMENT_WISE_BIT_OR"
 
 # (name, width in bits) from the most significant bit down: IEEE 754 binary16/32/64.
 FLOAT_FIELDS = {
@@ -119,7 +121,8 @@ def hex_pattern(value):
     return f"0x{int(unsigned):0{value.dtype.itemsize * 2}X}"
 
 
-def format_value(value):
+def exact_text(value):
+    """The value exactly: an integer whole, a float in numpy's shortest round-trip form for its width."""
     value = np.asarray(value)
     if value.dtype.kind == "f":
         return str(value[()])  # numpy's shortest round-trip form for this width
@@ -130,7 +133,7 @@ def describe(value):
     """'1.0 (normal) 0x3F800000': the decoded value, its class and its bit pattern."""
     cls = value_class(value)
     suffix = "" if cls == "integer" else f" ({cls})"
-    return f"{format_value(value)}{suffix} {hex_pattern(value)}"
+    return f"{exact_text(value)}{suffix} {hex_pattern(value)}"
 
 
 def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
@@ -150,7 +153,7 @@ def decode_rows(a, b, out, first, stop):
     for i in range(first, stop):
         row = {"element": i}
         for name, flat in arrays.items():
-            row[f"{name} value"] = format_value(flat[i])
+            row[f"{name} value"] = exact_text(flat[i])
             row[f"{name} class"] = value_class(flat[i])
             row[f"{name} bits"] = hex_pattern(flat[i])
         rows.append(row)
@@ -219,15 +222,11 @@ def _cell_ids(first, count, width, bits):
     return ids.reshape(-1, len(Column))
 
 
-def pick_from_selection(selection):
-    """(element index, bit number) of the clicked bit from st.plotly_chart's selection state, or None."""
+def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+    """(element index, bit number) of the clicked bit from the chart's selection state, or None."""
     custom = selected_customdata(selection)
     return None if custom is None or len(custom) < len(Column) else (custom[Column.ELEMENT],
                                                                       custom[Column.BIT_NUMBER])
-
-
-def _operator(op):
-    return OPERATORS[op] if isinstance(op, str) else op
 
 
 def element_patterns(arrays, index):
@@ -235,7 +234,7 @@ def element_patterns(arrays, index):
     return tuple(int(np.asarray(x[index]).reshape(1).view(f"u{x.dtype.itemsize}")[0]) for x in arrays)
 
 
-def describe_pick(pick, a, b, out, op=DEFAULT_OPERATOR):
+def describe_pick(pick, a, b, out, op):
     """'element #3, bit 30 (exponent): A 1 | B 0 = 1' (the operator's lesson works the bit out), or None when the
     pick does not fit the tensors.
 
@@ -250,7 +249,7 @@ def describe_pick(pick, a, b, out, op=DEFAULT_OPERATOR):
         return None
     index = np.unravel_index(element, a.shape)
     inputs = [x for x in (a, b) if x is not None]
-    worked = _operator(op).lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
+    worked = operator(op).lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
     return f"element #{element}, bit {bit} ({field_of_bit(a.dtype, bit)}): {worked}"
 
 
@@ -365,7 +364,7 @@ class BitGrid:
     highlights: list  # each frame's highlight shapes
     names: tuple = PANELS  # the grids, top down
     widths: tuple = ()  # each grid's bits
-    op: str = DEFAULT_OPERATOR
+    op: Operator | None = None  # the operator drawn
 
     @property
     def suffixes(self):
@@ -423,11 +422,11 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
         )
 
 
-def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT, op=DEFAULT_OPERATOR):
+def bitwise_figure(a, b, out, *, op, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
+                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT):
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
-    op: the operator (a registry name or object, ELEMENT_WISE_BIT_OR by default); b is None for a unary one (NOT,
+    op: the operator (a registry name or object); b is None for a unary one (NOT,
     BIT_COUNT), whose figure has no B grid. Columns line up across the grids on the bit number, so reading down one
     column shows A's bit, B's bit and the Output's. The Output grid has its own type's bits (BIT_COUNT's UINT32 or
     UINT8) and its title names the operator's formula (its lesson's). Only elements [first, first + rows) are drawn,
@@ -437,7 +436,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     fit_height: the height the rows share, when they are few enough. A SpecFigure: with_pick(figure, pick) redraws
     the pick on a shared copy.
     """
-    operator = _operator(op)
+    drawn = operator(op)
     arrays = [np.ascontiguousarray(x).ravel() for x in (a, b, out) if x is not None]
     names = (*PANELS[:len(arrays) - 1], PANELS[-1])
     a, out = arrays[0], arrays[-1]
@@ -451,7 +450,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     sizes = _sizes(count, fit_height, len(grids))
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
     show_text = max(widths) <= 32 and sizes.cell_font >= 9
-    layout, annotations = subplot_layout(_titles(operator, names, arrays, in_place), sizes.spacing, stacked=True)
+    layout, annotations = subplot_layout(_titles(drawn, names, arrays, in_place), sizes.spacing, stacked=True)
     annotations[0]["yshift"] = FIELD_PX  # grid A's title goes over its field names
     data = _heatmaps(grids, codes, names, sizes, show_text) + _click_targets(grids, names, first + index_offset)
     _axes(layout, arrays, first, stop, index_offset, sizes)
@@ -461,7 +460,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
     frames, highlights, step_labels = _sweep(grids[-1], codes[-1], labels, show_text, max_frames, static_shapes,
-                                             sizes.label_every, first + index_offset, widths, operator.lesson.per_bit)
+                                             sizes.label_every, first + index_offset, widths, drawn.lesson.per_bit)
     menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=len(frames) - 1,
                                    duration=max(60, min(400, 8000 // len(frames))), y=-0.02,
                                    pad_top=CONTROLS_PAD)
@@ -470,11 +469,11 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom), hovermode="closest", clickmode="event+select",
         dragmode=False, updatemenus=menus, sliders=sliders,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place,
-                  op=operator.name, grids=list(names)),
+                  op=drawn.name, grids=list(names)),
     )
     if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = static_shapes
-    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights, names, widths, operator.name)
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights, names, widths, drawn)
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
 
 
@@ -491,7 +490,7 @@ def _titles(operator, names, arrays, in_place):
     return inputs + [f"{output}  = {lesson.expression(names[:-1])}"]
 
 
-def input_only(figure, pick=None):
+def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     """`figure` (from bitwise_figure) cut to its inputs, for a quiz that asks what the operator writes: their grids,
     labels and fields, the bit `pick` = (element, bit number) outlined in each; no Output, no hover, no Play."""
     spec, grid = figure.to_dict(), figure.context
@@ -523,7 +522,7 @@ def input_only(figure, pick=None):
     return SpecFigure(figure_spec(data, trimmed), grid)
 
 
-def with_pick(figure, pick):
+def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
     """`figure` (from bitwise_figure) with the bit `pick` = (element, bit number) outlined instead of its own
     pick, in the layout and in every frame. Shares everything else with `figure`, so a cached figure without
     a pick serves every click.
@@ -605,3 +604,48 @@ def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every,
     if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = shapes
     return dict(name=name, data=[heatmap], traces=[grids - 1], layout=layout)
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The bits of one element: the steps walk them from the most significant down (31..0, or 63..0), so a step's
+    number is the bit it shows."""
+    return int(figure.context.width)
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    """Bits by their number, 31..0."""
+    width = figure.context.width
+    return [f"bit {width - 1 - n}" for n in range(count)]
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+    """Step `number` of `element` (default: the first drawn): the arrow points at the output bit, labelled with the
+    operation that made it."""
+    grid = figure.context
+    count = step_count(figure)
+    number = clamped(number, count)
+    element = grid.first if element is None else int(element)
+    row = element - grid.first
+    if not 0 <= row < grid.count:
+        raise ValueError(f"element {element} is not drawn (elements {grid.first}..{grid.first + grid.count - 1})")
+    bit = grid.width - 1 - number
+    # The click targets carry Column for every cell, row-major: each input's bits of the element.
+    columns, inputs = len(Column), len(grid.names) - 1
+    values = []
+    for panel, width in zip(range(inputs), grid.widths):
+        bits = array_of(trace_of(figure, inputs + 1 + panel)["customdata"]).reshape(-1, columns)[:, Column.BIT]
+        values.append(int("".join(str(int(v)) for v in bits[row * width:(row + 1) * width]), 2))
+    worked = grid.op.lesson.bit_text(tuple(values), bit, grid.width, grid.names[:inputs])
+    label = f"element #{element}, bit {bit}: {worked}"
+    out_width, out_suffix = grid.widths[-1], grid.suffixes[-1]
+    # The Output's bit of the same number, or its bit 0 when it has none (a count of wider elements).
+    out_column = out_width - 1 - bit if bit < out_width else out_width - 1
+    arrow = dict(name="step-arrow", x=out_column, y=row, xref=f"x{out_suffix}", yref=f"y{out_suffix}", ax=0, ay=-44,
+                 text=f"bit {bit}: {worked}", **ARROW)
+    shapes = [outline(row, width - 1 - bit, f"step-{panel}", f"x{suffix}", f"y{suffix}")
+              for panel, width, suffix in zip(grid.names, grid.widths, grid.suffixes) if bit < width]
+    # The grids' ranges are fixed (bitwise_figure): the arrow's tail leaves them as they are.
+    return overlay(figure, [arrow], shapes), Step(number, count, label, (element, bit), (element, bit))

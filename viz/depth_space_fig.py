@@ -15,6 +15,7 @@ same elements.
 import math
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,21 @@ from .common import (
     tile_origins,
     trace,
 )
+from .operator_figure import (
+    ARROW,
+    Pick,
+    Step,
+    array_of,
+    clamped,
+    element_labels,
+    index_text,
+    outline,
+    overlay,
+    trace_of,
+)
 from .spec import SpecFigure, figure_spec
+
+STEP_NOUN = "element"
 
 SIDE_GAP = 3  # empty columns between the input and the output
 MAX_TILE_LABELS = 256  # beyond this the channel labels cost more than they tell; hover still names them
@@ -462,7 +477,7 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
                        width_px=1100):
     """Figure of input x and output y of DEPTH_TO_SPACE1 (direction "depth_to_space") or SPACE_TO_DEPTH1.
 
-    window: the drawn part (default: drawn_window from batch 0); pick: flat input index to highlight
+    window: the drawn part (default: drawn_window from batch 0); pick: (flat input index,) to highlight
     with its destination; width_px: about how wide the chart will be, to size its height.
     Animation frames fill the output one depth-side channel (or group of channels, to stay within
     max_frames) at a time. A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
@@ -491,17 +506,17 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     return SpecFigure(figure_spec(_traces(canvas, values, labels, fill), layout, frames), context=cells)
 
 
-def with_pick(figure, pick):
-    """`figure` (from depth_space_figure) with flat input index `pick` outlined instead of its own pick.
+def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
+    """`figure` (from depth_space_figure) with `pick` = (flat input index,) outlined instead of its own pick.
 
     Shares everything else with `figure`, so a cached figure without a pick serves every click.
     """
     return figure.with_overlay(layout=dict(shapes=pick_shapes(pick, figure.context) or None))
 
 
-def input_only(figure, pick=None):
+def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     """`figure` (from depth_space_figure) cut to its input, for a quiz that asks where an input element goes: the
-    input's tiles and their labels, `pick` (a flat input index) outlined; no output, no click targets or hover that
+    input's tiles and their labels, `pick` = (flat input index,) outlined; no output, no click targets or hover that
     would name it, no Play."""
     spec, cells = figure.to_dict(), figure.context
     layout = spec["layout"]
@@ -528,9 +543,10 @@ def cover_colorscale(done, steps):
     return [[0.0, clear], [edge, clear], [edge, UNWRITTEN], [1.0, UNWRITTEN]]
 
 
-def pick_shapes(pick, cells):
-    """Outlines around the picked input element and where it lands, linked through the gutters (PickCells)."""
-    i = None if pick is None else cells.index(pick)
+def pick_shapes(pick: Pick | None, cells: PickCells) -> list[dict[str, Any]]:
+    """Outlines around the picked input element, pick = (flat input index,), and where it lands, linked through the
+    gutters (PickCells)."""
+    i = None if pick is None or len(pick) != 1 else cells.index(pick[0])
     if i is None:
         return []
     src, dst = cells.cells(i)
@@ -543,30 +559,69 @@ def pick_shapes(pick, cells):
     ]
 
 
-def pick_from_selection(selection):
-    """Flat input index of the clicked cell from st.plotly_chart's selection state, or None."""
+def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+    """(flat input index,) of the clicked cell from the chart's selection state, or None."""
     custom = selected_customdata(selection)
-    return None if custom is None or len(custom) < len(Column) else int(custom[Column.IN_FLAT])
+    return None if custom is None or len(custom) < len(Column) else (int(custom[Column.IN_FLAT]),)
 
 
-def describe_pick(pick, x_shape, block_size, order, direction):
-    """(input position, output position, output flat index) of input flat index `pick`, or None.
+def describe_pick(pick: Pick | None, x_shape: tuple[int, ...], block_size: int, order: str,
+                  direction: str) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
+    """(input position, output position, output flat index) of `pick` = (flat input index,), or None when it does
+    not fit.
 
     Maps only the one block position holding the element, so it costs the channel count, not the tensor.
     """
     x_shape = tuple(int(s) for s in x_shape)
-    if pick is None or not 0 <= pick < math.prod(x_shape):
+    if pick is None or len(pick) != 1 or not 0 <= pick[0] < math.prod(x_shape):
         return None
+    flat = int(pick[0])
     order = order_name(order)
     depth_shape, space_shape = side_shapes(x_shape, block_size, direction)
-    n, c, h, w = np.unravel_index(pick, x_shape)
+    n, c, h, w = np.unravel_index(flat, x_shape)
     if direction == "space_to_depth":
         h, w = h // block_size, w // block_size
     window = Window(int(n), range(depth_shape[1] // block_size**2), range(h, h + 1), range(w, w + 1), block_size)
     pairs = window_pairs(depth_shape, block_size, order, direction, window)
     src, dst = (pairs.depth, pairs.space) if direction == "depth_to_space" else (pairs.space, pairs.depth)
     out_shape = space_shape if direction == "depth_to_space" else depth_shape
-    i = int(np.flatnonzero(np.ravel_multi_index(src, x_shape) == pick)[0])
+    i = int(np.flatnonzero(np.ravel_multi_index(src, x_shape) == flat)[0])
     source = tuple(int(a[i]) for a in src)
     destination = tuple(int(a[i]) for a in dst)
     return source, destination, int(np.ravel_multi_index(destination, out_shape))
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The drawn output cells: the steps walk them in the output's row-major order."""
+    return len(array_of(trace_of(figure, Trace.OUTPUT_CELLS)["x"]))
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    return element_labels(count)
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+    """Step `number`: an arrow from the input cell to the output cell on the one canvas. In compare mode step k is
+    the same output cell under both orders, so the two arrows show which input channel each order reads."""
+    count = step_count(figure)
+    number = clamped(number, count)
+    inputs = trace_of(figure, Trace.INPUT_CELLS)
+    custom = array_of(inputs["customdata"]).reshape(count, -1).astype(np.int64)
+    # The steps walk the output's row-major order; the click targets are in the order of the figure's pairs.
+    i = int(np.argsort(custom[:, Column.OUT_FLAT], kind="stable")[number])
+    cells = figure.context
+    src, dst = cells.cells(i)
+    source, destination = tuple(custom[i, INPUT_POSITION].tolist()), tuple(custom[i, OUTPUT_POSITION].tolist())
+    label = f"input {index_text(source)} → output {index_text(destination)}"
+    # The link runs through the gutters, as a pick's does (PickCells.link), and ends in an arrowhead pointing up the
+    # destination's column: a straight arrow struck through the numbers of every cell on its way.
+    up = float(cells.destination_gutter[i])
+    head = dict(name="step-arrow", x=dst[1], y=up - 0.5, ax=dst[1], ay=up, xref="x", yref="y", axref="x", ayref="y",
+                text="", **{**ARROW, "arrowwidth": 2})
+    shapes = [outline(*src, "step-source"), outline(*dst, "step-destination"),
+              dict(type="path", name="step-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2),
+                   layer="above")]
+    return overlay(figure, [head], shapes), Step(number, count, label, source, destination)

@@ -8,6 +8,7 @@ the operators do rather than a re-derivation.
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from ops.operators.index_maps import join_map, split_map
 
 from .colors import categorical, stepwise_colorscale
 from .common import (
+    MAX_CELLS,
+    MAX_FRAMES,
     band_marks,
     click_targets,
     pick_outline,
@@ -25,10 +28,21 @@ from .common import (
     subplot_layout,
     trace,
 )
+from .operator_figure import (
+    ARROW,
+    Pick,
+    Step,
+    array_of,
+    clamped,
+    element_labels,
+    index_text,
+    outline,
+    overlay,
+    trace_of,
+)
 from .spec import SpecFigure, figure_spec
 
-MAX_CELLS = 4096
-MAX_FRAMES = 64
+STEP_NOUN = "element"
 WINDOW = 64
 ROW_PX = 40
 INPUT_COLOR = "rgba(127,127,127,0.25)"  # the input's cells when their colors would give an answer away
@@ -223,8 +237,8 @@ def describe_pick(x, axis, sizes, pick, join=False):
     return f"InputTensor{list(index)} → OutputTensors[{k}]{list(out)}, value {_fmt(x[index])}"
 
 
-def pick_from_selection(selection):
-    """The clicked cell's input multi-index from st.plotly_chart's selection state, or None."""
+def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+    """The clicked cell's input multi-index from the chart's selection state, or None."""
     custom = selected_customdata(selection)
     return None if custom is None else tuple(custom)
 
@@ -457,7 +471,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     return SpecFigure(figure_spec(data, layout, frames), context=dataclasses.replace(peel, pick=picked))
 
 
-def input_only(figure, pick=None):
+def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     """`figure` (from split_join_figure) cut to its input, for a quiz that asks where an input element goes: the
     input's cells with their values in one color (its colors name each element's output, the answer), `pick` (an
     input multi-index) outlined; no outputs, no hover, no Play."""
@@ -481,7 +495,7 @@ def _rows(peel):
     return [range(col1 - col0)] * (row1 - row0)
 
 
-def with_pick(figure, pick):
+def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
     """`figure` (from split_join_figure) with input multi-index `pick` outlined instead of its own pick, at rest
     and in every frame, and named in layout.meta and the context. Shares everything else with `figure`, so a
     cached figure without a pick serves every click.
@@ -491,3 +505,55 @@ def with_pick(figure, pick):
     return figure.with_overlay(layout=dict(shapes=shapes, meta=meta),
                                frames=[dict(shapes=peeled) for peeled in frame_shapes],
                                context=dataclasses.replace(figure.context, pick=picked))
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The drawn input cells: the steps walk them row-major."""
+    return len(array_of(trace_of(figure, figure.context.traces.input_cells)["x"]))
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    return element_labels(count)
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+    """Step `number`: input and outputs are separate subplots, and plotly draws an annotation's arrow inside one
+    subplot only (its tail may only use the head's axes), so each side gets its own arrow, labelled with the other
+    side's index."""
+    count = step_count(figure)
+    number = clamped(number, count)
+    peel = figure.context
+    targets = trace_of(figure, peel.traces.input_cells)
+    index = array_of(targets["customdata"]).reshape(count, peel.ndim).astype(np.int64)[number]
+    row, col = int(array_of(targets["y"])[number]), int(array_of(targets["x"])[number])
+    # Where the element sits in the right panel at rest: moved along Axis by the gaps opened before its output.
+    line = row if peel.axis_is_rows else col
+    shift = min(peel.line_piece[line], peel.rest)
+    out_row, out_col = (row + shift, col) if peel.axis_is_rows else (row, col + shift)
+    row_dim, col_dim = peel.view
+    axis_dim = row_dim if peel.axis_is_rows else col_dim
+    k, begin = _piece_of(peel.pieces, int(index[axis_dim]))
+    out_index = list(index.tolist())
+    out_index[axis_dim] -= begin
+    source, destination = tuple(index.tolist()), (k, *out_index)
+    label = f"InputTensor {index_text(source)} → OutputTensors[{k}] {index_text(out_index)}"
+    arrows = [
+        # Tails to the right of each cell: left of the input are its row labels, above are the titles.
+        dict(name="step-arrow-source", x=col, y=row, xref="x", yref="y", ax=70, ay=0, xanchor="left",
+             text=f"to [{k}] {index_text(out_index)}", **ARROW),
+        dict(name="step-arrow-destination", x=out_col, y=out_row, xref="x2", yref="y2", ax=70, ay=0,
+             xanchor="left", text=f"from {index_text(source)}", **ARROW),
+    ]
+    shapes = [outline(row, col, "step-source"), outline(out_row, out_col, "step-destination", "x2", "y2")]
+    return overlay(figure, arrows, shapes), Step(number, count, label, source, destination)
+
+
+def _piece_of(pieces: list, i: int) -> tuple[int, int]:
+    """(output number k, first index of output k along Axis) of the output holding index i along Axis."""
+    for k, begin, stop in pieces:
+        if begin <= i < stop:
+            return int(k), int(begin)
+    raise ValueError(f"index {i} along Axis is not in a drawn output")

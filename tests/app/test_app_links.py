@@ -7,10 +7,10 @@ Chromium.
 
 import pytest
 
+from app_pages.registry import PAGES as ALL_PAGES
 from support.app import chart_figures, run_through_app, shown
 from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
 from ui import url_state
-from ui.pages import PAGES as ALL_PAGES
 
 PAGES = {page.url_path: page.path for page in ALL_PAGES if page.url_path in AWAY}
 WIDGET_KINDS = ("number_input", "text_input", "text_area", "radio", "selectbox", "checkbox", "toggle")

@@ -35,6 +35,8 @@ from viz.memory_map_fig import memory_map_figure
 from viz.spec import decode_typed_array, is_typed_array
 from viz.split_join_fig import split_join_figure
 
+OR = "ELEMENT_WISE_BIT_OR"  # the operator the figures draw unless a test names another
+
 MIN_DELTA_E = 10.0  # CIEDE2000: about four times a just noticeable difference; two categories read as two colors
 BACKGROUNDS = ("#FFFFFF", "#0E1117")  # Streamlit's light and dark theme backgrounds
 
@@ -250,7 +252,7 @@ def test_bit_fields_side_by_side_differ(dtype):
     rng = np.random.default_rng(3)
     a = rng.integers(0, 256, 8 * np.dtype(dtype).itemsize, dtype=np.uint8).view(dtype)
     b = a[::-1].copy()
-    pairs = side_by_side(bitwise_figure(a, b, bit_or(a, b)))
+    pairs = side_by_side(bitwise_figure(a, b, bit_or(a, b), op=OR))
     worst = smallest_difference(pairs)
     assert min(worst.values()) >= MIN_DELTA_E, worst
 
