@@ -77,8 +77,9 @@ class HeavyLane:
     A view's CPU seconds are estimated before it starts (from its sizes, parts, nodes). Up to `light` seconds it runs
     at once, as every default view does; past `most` it is refused with TooLong; in between it waits for one of
     `slots` (one: the other core stays with the visitors whose views are light), up to `wait` seconds, then gives
-    up with Busy. Six distinct 32-second Split links at once used to take 220-235 s each and slow every other page
-    to 1.5-6 s; identical heavy views wait here while the first computes, then find its results in the shared cache.
+    up with Busy. Without it, six distinct 32-second Split links at once took 220-235 s each and slowed every other
+    page to 1.5-6 s; identical heavy views wait here while the first computes, then find its results in the shared
+    cache.
     """
 
     def __init__(self, slots=1, light=1.0, most=12.0, wait=30.0):

@@ -14,7 +14,7 @@ from ops.operators.fixes import Fix, Fixes
 from . import say
 from .picks import preset_buttons
 from .say import md
-from .work import values
+from .work import tensor
 
 _KEY = "_last_valid"
 GREYED_CLASS = "greyed-last-valid"
@@ -27,13 +27,13 @@ _GREYED_CSS = f".st-key-{GREYED_CLASS} {{filter: grayscale(1); opacity: 0.45; po
 PATTERN_FIX = Fixes("typed values", (Fix("Values from the pattern (origin-coded)", (("pattern", "coded"),)),))
 
 
-def typed_values_refused(spec, shape):
+def typed_values_refused(values, shape):
     """Refused-style (message, fixes) when the sidebar's typed values cannot fill `shape`, else None: checked
     before the page's work, so that the refusal offers the pattern instead of ending the view."""
-    if spec.pattern != "custom":
+    if values.pattern != "custom":
         return None
     try:
-        values(spec, shape)
+        tensor(values, shape)
     except DescriptorError as exc:
         return str(exc), PATTERN_FIX
     return None

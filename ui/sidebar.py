@@ -10,7 +10,7 @@ from ops import DML_TYPES, FEATURE_LEVELS, directml_status
 from . import say, url_state
 from .say import md
 from .values import PATTERN_HELP, PATTERNS, typed_value_notes
-from .work import ValueSpec
+from .work import Values
 
 DEFAULTS = {
     "dtype": "UINT32",
@@ -44,7 +44,7 @@ class SidebarSettings:
     @property
     def values(self):
         """How the page's input values are made (hashable: the key of shared work)."""
-        return ValueSpec(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
+        return Values(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
 
 
 def render_sidebar(shown):

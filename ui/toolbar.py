@@ -1,11 +1,10 @@
 """The picture first, and watched while its settings change: a page's settings sit beside the figure, in the
 sidebar, folded into one expander per group, and one line over the figure says them.
 
-The toolbar's popovers used to open over the figure (51% of Depth <-> Space's first figure hidden, 100% of Layouts',
-all of it at 800 px), so every change was made blind. The sidebar is beside the figure at every width the app is
-used at (it pushes the page, never covers it), it scrolls on its own, so a long group never scrolls the figure away,
-and its expanders stay open across reruns: the figure redraws while the learner is still changing the setting.
-Widgets keep their keys (and url_state their URL parameters): only where they are drawn changes.
+Popovers over the page would open over the figure (51% of Depth <-> Space's first figure hidden, 100% of Layouts',
+all of it at 800 px), so every change would be made blind. The sidebar is beside the figure at every width the app
+is used at (it pushes the page, never covers it), it scrolls on its own, so a long group never scrolls the figure
+away, and its expanders stay open across reruns: the figure redraws while the learner is still changing the setting.
 
 app.py reserves the sidebar's place for the page's groups (above the settings every page shares) with
 reserve_controls(); a page's groups go there in the order the page makes them, some only once they apply (the

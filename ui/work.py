@@ -3,7 +3,7 @@ same call in other frameworks (each page's own work is its folder's work.py).
 
 Identical settings are the common case when a class opens one link: each function here runs once per distinct
 argument tuple for the whole server (ui.shared's byte-bounded cache, one computation at a time per key), and a
-result too large to keep is recomputed rather than held. Arguments are small hashable descriptions (a ValueSpec,
+result too large to keep is recomputed rather than held. Arguments are small hashable descriptions (a Values,
 shapes, attributes), never arrays, so a cached figure or summary never pins a tensor in memory. Cached arrays are
 made read-only: many sessions share them.
 """
@@ -32,7 +32,7 @@ def view_seconds(nbytes, parts=1):
 
 
 @dataclasses.dataclass(frozen=True)
-class ValueSpec:
+class Values:
     """How a tensor's values are made: the sidebar's pattern, type and its parameters."""
 
     pattern: str
@@ -58,9 +58,10 @@ def frozen(array):
 
 
 @shared
-def values(spec, shape):
-    """The input tensor of `shape` filled by `spec`; DescriptorError for sizes or typed values that cannot be."""
-    return frozen(make_values(spec.pattern, shape, spec.data_type, **spec.kwargs()))
+def tensor(values, shape):
+    """The input tensor of `shape` filled by `values` (a Values); DescriptorError for sizes or typed values that
+    cannot be."""
+    return frozen(make_values(values.pattern, shape, values.data_type, **values.kwargs()))
 
 
 # ---------------------------------------------------------------- the same operation elsewhere

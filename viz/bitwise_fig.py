@@ -8,14 +8,18 @@ bit comes from the same bit of the inputs (the sweep then fills bit positions, e
 Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, testable without a browser.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from ops import DescriptorError, Operator, operator
+from ops import DescriptorError, operator
+from ops.operators.bitwise import Bitwise
 
 from .colorblind import parse_color
 from .colors import BLUE, ORANGE, PURPLE, VERMILLION
@@ -63,7 +67,7 @@ FIT_HEIGHT = 600
 TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
-def bit_fields(dtype):
+def bit_fields(dtype: Any) -> tuple[tuple[str, int], ...]:
     """The named bit fields of one element, MSB first; integers are one 'value' field (signed: sign + value)."""
     dtype = np.dtype(dtype)
     width = dtype.itemsize * 8
@@ -74,7 +78,7 @@ def bit_fields(dtype):
     return (("value", width),)
 
 
-def field_of_bit(dtype, bit):
+def field_of_bit(dtype: Any, bit: int) -> str:
     """Name of the field holding bit number `bit` (0 = least significant) of one element."""
     edge = np.dtype(dtype).itemsize * 8
     for name, width in bit_fields(dtype):
@@ -84,7 +88,7 @@ def field_of_bit(dtype, bit):
     raise DescriptorError(f"bit {bit}: must be in [0, {np.dtype(dtype).itemsize * 8 - 1}] for {np.dtype(dtype)}")
 
 
-def bit_matrix(values):
+def bit_matrix(values: np.ndarray) -> np.ndarray:
     """(n, bits) array of 0/1, column 0 = most significant bit, of the native encoding of `values`."""
     values = np.ascontiguousarray(values).ravel()
     width = values.dtype.itemsize * 8
@@ -93,7 +97,7 @@ def bit_matrix(values):
     return ((unsigned[:, None] >> shifts) & unsigned.dtype.type(1)).astype(np.int8)
 
 
-def value_class(value):
+def value_class(value: Any) -> str:
     """normal / subnormal / zero / inf / qNaN / sNaN for floats; 'integer' otherwise.
 
     A NaN is quiet when the most significant mantissa bit is set and signalling when it is clear (IEEE 754-2008
@@ -115,13 +119,13 @@ def value_class(value):
     return "normal"
 
 
-def hex_pattern(value):
+def hex_pattern(value: Any) -> str:
     value = np.asarray(value)
     unsigned = value.reshape(1).view(np.dtype(f"u{value.dtype.itemsize}"))[0]
     return f"0x{int(unsigned):0{value.dtype.itemsize * 2}X}"
 
 
-def exact_text(value):
+def exact_text(value: Any) -> str:
     """The value exactly: an integer whole, a float in numpy's shortest round-trip form for its width."""
     value = np.asarray(value)
     if value.dtype.kind == "f":
@@ -129,14 +133,15 @@ def exact_text(value):
     return str(int(value))
 
 
-def describe(value):
+def describe(value: Any) -> str:
     """'1.0 (normal) 0x3F800000': the decoded value, its class and its bit pattern."""
     cls = value_class(value)
     suffix = "" if cls == "integer" else f" ({cls})"
     return f"{exact_text(value)}{suffix} {hex_pattern(value)}"
 
 
-def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
+def drawn_range(count: int, dtype: Any, first: int = 0, rows: int | None = None,
+                max_cells: int = MAX_CELLS) -> tuple[int, int]:
     """Clamp the requested element window to the tensor and to max_cells cells per grid: (first, stop)."""
     width = np.dtype(dtype).itemsize * 8
     limit = max(1, max_cells // width)
@@ -145,13 +150,13 @@ def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
     return first, min(count, first + rows)
 
 
-def decode_rows(a, b, out, first, stop):
+def decode_rows(a: np.ndarray, b: np.ndarray | None, out: np.ndarray, first: int, stop: int) -> list[dict[str, Any]]:
     """One dict per drawn element: index, and for A, B (None: a unary operator's) and Output the value, class and
     bit pattern."""
     rows = []
     arrays = {name: np.ascontiguousarray(x).ravel() for name, x in zip(PANELS, (a, b, out)) if x is not None}
     for i in range(first, stop):
-        row = {"element": i}
+        row: dict[str, Any] = {"element": i}
         for name, flat in arrays.items():
             row[f"{name} value"] = exact_text(flat[i])
             row[f"{name} class"] = value_class(flat[i])
@@ -160,7 +165,8 @@ def decode_rows(a, b, out, first, stop):
     return rows
 
 
-def sweep_steps(rows, width, max_frames=MAX_FRAMES, per_bit=True):
+def sweep_steps(rows: int, width: int, max_frames: int = MAX_FRAMES,
+                per_bit: bool = True) -> list[list[tuple[int, int]]]:
     """Cells (row, bit) revealed by each animation step after the empty first frame.
 
     per_bit (each output bit from the same bit of the inputs, as for AND, OR, XOR, NOT): bit by bit when every cell
@@ -229,17 +235,17 @@ def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
                                                                       custom[Column.BIT_NUMBER])
 
 
-def element_patterns(arrays, index):
+def element_patterns(arrays: Sequence[np.ndarray], index: tuple[int, ...]) -> tuple[int, ...]:
     """The bit patterns (Python ints) of the element at `index` in each array, as DirectML reads them."""
     return tuple(int(np.asarray(x[index]).reshape(1).view(f"u{x.dtype.itemsize}")[0]) for x in arrays)
 
 
-def describe_pick(pick, a, b, out, op):
+def describe_pick(pick: Pick | None, a: np.ndarray, b: np.ndarray | None, out: np.ndarray, op: str) -> str | None:
     """'element #3, bit 30 (exponent): A 1 | B 0 = 1' (the operator's lesson works the bit out), or None when the
     pick does not fit the tensors.
 
     a, b, out: the full tensors (any shape, B may be a broadcast view; None for a unary operator); pick: (element,
-    bit number of A). op: the operator (a registry name or object).
+    bit number of A). op: the operator's registry name.
     """
     if pick is None or len(pick) != 2:
         return None
@@ -247,9 +253,10 @@ def describe_pick(pick, a, b, out, op):
     width = a.dtype.itemsize * 8
     if not (0 <= element < a.size and 0 <= bit < width):
         return None
-    index = np.unravel_index(element, a.shape)
+    index = tuple(int(i) for i in np.unravel_index(element, a.shape))
     inputs = [x for x in (a, b) if x is not None]
-    worked = operator(op).lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
+    drawn = cast(Bitwise, operator(op))
+    worked = drawn.lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
     return f"element #{element}, bit {bit} ({field_of_bit(a.dtype, bit)}): {worked}"
 
 
@@ -345,7 +352,7 @@ class Column(IntEnum):
     BIT = 2  # its value, 0 or 1
 
 
-def trace_index(names, role):
+def trace_index(names: Sequence[str], role: Trace) -> int:
     """The index of trace `role` (a Trace) in a figure whose grids are `names` ("A", "B", "Output")."""
     name = role.name.removesuffix("_CELLS")
     panel = names.index({"A": "A", "B": "B", "OUTPUT": "Output"}[name])
@@ -364,10 +371,10 @@ class BitGrid:
     highlights: list  # each frame's highlight shapes
     names: tuple = PANELS  # the grids, top down
     widths: tuple = ()  # each grid's bits
-    op: Operator | None = None  # the operator drawn
+    operator: Bitwise | None = None  # the operator drawn
 
     @property
-    def suffixes(self):
+    def suffixes(self) -> tuple[str, ...]:
         return SUFFIXES[:len(self.names)]
 
 
@@ -422,11 +429,13 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
         )
 
 
-def bitwise_figure(a, b, out, *, op, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT):
+def bitwise_figure(a: np.ndarray, b: np.ndarray | None, out: np.ndarray, *, op: str, first: int = 0,
+                   rows: int | None = None, in_place: bool = False, max_cells: int = MAX_CELLS,
+                   max_frames: int = MAX_FRAMES, index_offset: int = 0, pick: Pick | None = None,
+                   fit_height: int = FIT_HEIGHT) -> SpecFigure:
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
-    op: the operator (a registry name or object); b is None for a unary one (NOT,
+    op: the operator's registry name; b is None for a unary one (NOT,
     BIT_COUNT), whose figure has no B grid. Columns line up across the grids on the bit number, so reading down one
     column shows A's bit, B's bit and the Output's. The Output grid has its own type's bits (BIT_COUNT's UINT32 or
     UINT8) and its title names the operator's formula (its lesson's). Only elements [first, first + rows) are drawn,
@@ -436,7 +445,7 @@ def bitwise_figure(a, b, out, *, op, first=0, rows=None, in_place=False, max_cel
     fit_height: the height the rows share, when they are few enough. A SpecFigure: with_pick(figure, pick) redraws
     the pick on a shared copy.
     """
-    drawn = operator(op)
+    drawn = cast(Bitwise, operator(op))
     arrays = [np.ascontiguousarray(x).ravel() for x in (a, b, out) if x is not None]
     names = (*PANELS[:len(arrays) - 1], PANELS[-1])
     a, out = arrays[0], arrays[-1]
@@ -638,7 +647,7 @@ def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tu
     for panel, width in zip(range(inputs), grid.widths):
         bits = array_of(trace_of(figure, inputs + 1 + panel)["customdata"]).reshape(-1, columns)[:, Column.BIT]
         values.append(int("".join(str(int(v)) for v in bits[row * width:(row + 1) * width]), 2))
-    worked = grid.op.lesson.bit_text(tuple(values), bit, grid.width, grid.names[:inputs])
+    worked = grid.operator.lesson.bit_text(tuple(values), bit, grid.width, grid.names[:inputs])
     label = f"element #{element}, bit {bit}: {worked}"
     out_width, out_suffix = grid.widths[-1], grid.suffixes[-1]
     # The Output's bit of the same number, or its bit 0 when it has none (a count of wider elements).

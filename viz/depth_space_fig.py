@@ -12,7 +12,10 @@ in depth-side terms (batch, space-side channels, block rows, block columns) so b
 same elements.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
@@ -69,19 +72,20 @@ NARROW_SHARE = 0.4  # a 800 px window leaves a chart about 440 of the 1100 px it
 MIN_FONT = 8
 
 
-def label_font(cell_px, characters):
+def label_font(cell_px: float, characters: int) -> int:
     """The largest font (px, at most 14) whose `characters` digits fit a cell of `cell_px` across and down:
     a digit is about 0.6 em wide and a line 1.25 em high."""
     return int(min(14, cell_px * 0.9 / (0.6 * max(characters, 1)), cell_px / 1.25))
 
 
-def direction_name(direction):
+def direction_name(direction: str) -> str:
     if direction not in DIRECTIONS:
         raise DescriptorError(f"direction {direction!r}: expected one of {', '.join(DIRECTIONS)}")
     return direction
 
 
-def side_shapes(input_shape, block_size, direction):
+def side_shapes(input_shape: Sequence[int], block_size: int,
+                direction: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(depth-side shape, space-side shape) for an input of `input_shape`; raises DescriptorError."""
     input_shape = tuple(int(s) for s in input_shape)
     if direction_name(direction) == "depth_to_space":
@@ -100,15 +104,15 @@ class Window:
     block_size: int
 
     @property
-    def cells(self):
+    def cells(self) -> int:
         return len(self.channels) * self.block_size**2 * len(self.rows) * len(self.cols)
 
-    def is_whole(self, depth_shape):
+    def is_whole(self, depth_shape: Sequence[int]) -> bool:
         n, cd, hd, wd = depth_shape
         return n == 1 and len(self.channels) * self.block_size**2 == cd and len(self.rows) == hd \
             and len(self.cols) == wd
 
-    def describe(self, depth_shape, direction):
+    def describe(self, depth_shape: Sequence[int], direction: str) -> str:
         """What is drawn, in the terms of the input tensor."""
         bs = self.block_size
         c0, c1 = self.channels.start, self.channels.stop - 1
@@ -125,7 +129,8 @@ class Window:
         return ", ".join(parts) + f": {self.cells:,} of {math.prod(depth_shape):,} elements"
 
 
-def drawn_window(depth_shape, block_size, batch=0, first_channel=0, first_row=0, first_col=0, cap=MAX_CELLS):
+def drawn_window(depth_shape: Sequence[int], block_size: int, batch: int = 0, first_channel: int = 0,
+                 first_row: int = 0, first_col: int = 0, cap: int = MAX_CELLS) -> Window:
     """The largest window starting at the given place whose element count stays within `cap`.
 
     The spatial extent is kept whole when one channel's plane fits, otherwise cut to a square, then
@@ -159,7 +164,7 @@ class Pairs:
     space: tuple
 
 
-def window_pairs(depth_shape, block_size, order, direction, window):
+def window_pairs(depth_shape: Sequence[int], block_size: int, order: str, direction: str, window: Window) -> Pairs:
     """Pairs for the window, from the core's index maps run on the window's rows and columns.
 
     The shuffle is local in H and W, so a spatial crop with every channel kept maps exactly like the
@@ -406,7 +411,8 @@ def _frames(canvas, fill, width_px):
     side = canvas.depth_side
     tiles = np.searchsorted(side.channels, fill.depth_channels)
     channels, per = fill.depth_channels, fill.per_frame
-    frames, step_labels = [], []
+    frames: list[dict[str, Any]] = []
+    step_labels: list[str] = []
     for k in range(fill.count):
         current = tiles[k * per:(k + 1) * per]
         xs, ys = rect_outline_xy(side.tile_rows[current].tolist(), side.tile_cols[current].tolist(),
@@ -454,12 +460,12 @@ class PickCells:
     destination_gutter: np.ndarray
     gap_x: float  # the column between the input's tiles and the output's
 
-    def index(self, pick):
+    def index(self, pick: int) -> int | None:
         """The pair of input flat index `pick`, or None when it is not drawn."""
         hit = np.flatnonzero(self.in_flat == pick)
         return int(hit[0]) if len(hit) else None
 
-    def link(self, i):
+    def link(self, i: int) -> str:
         """The path from pair i's source cell to its destination cell through the gutters only, so that it crosses
         no cell's number: down its tile's column to the empty row under the tile, along it to the gap between the
         sides, along that to the destination tile's empty row, and up its column into the tile."""
@@ -468,13 +474,14 @@ class PickCells:
         return (f"M{src_c},{down - 0.5} L{src_c},{down} L{self.gap_x},{down} L{self.gap_x},{up} L{dst_c},{up} "
                 f"L{dst_c},{up - 0.5}")
 
-    def cells(self, i):
+    def cells(self, i: int) -> tuple[tuple[int, int], tuple[int, int]]:
         return ((int(self.source[0][i]), int(self.source[1][i])),
                 (int(self.destination[0][i]), int(self.destination[1][i])))
 
 
-def depth_space_figure(x, y, block_size, order, direction, window=None, pick=None, max_frames=MAX_FRAMES,
-                       width_px=1100):
+def depth_space_figure(x: np.ndarray, y: np.ndarray, block_size: int, order: str, direction: str,
+                       window: Window | None = None, pick: Pick | None = None, max_frames: int = MAX_FRAMES,
+                       width_px: int = 1100) -> SpecFigure:
     """Figure of input x and output y of DEPTH_TO_SPACE1 (direction "depth_to_space") or SPACE_TO_DEPTH1.
 
     window: the drawn part (default: drawn_window from batch 0); pick: (flat input index,) to highlight
@@ -532,7 +539,7 @@ def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     return SpecFigure(figure_spec([{**spec["data"][Trace.INPUT], "hoverinfo": "skip"}], trimmed), cells)
 
 
-def cover_colorscale(done, steps):
+def cover_colorscale(done: int, steps: int) -> list[list[Any]]:
     """Transparent for steps 0..done, gray for the later steps (z holds each cell's step)."""
     if steps == 1:
         return [[0.0, "rgba(0,0,0,0)"], [1.0, "rgba(0,0,0,0)"]]
@@ -621,7 +628,7 @@ def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tu
     up = float(cells.destination_gutter[i])
     head = dict(name="step-arrow", x=dst[1], y=up - 0.5, ax=dst[1], ay=up, xref="x", yref="y", axref="x", ayref="y",
                 text="", **{**ARROW, "arrowwidth": 2})
-    shapes = [outline(*src, "step-source"), outline(*dst, "step-destination"),
+    shapes = [outline(src[0], src[1], "step-source"), outline(dst[0], dst[1], "step-destination"),
               dict(type="path", name="step-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2),
                    layer="above")]
     return overlay(figure, [head], shapes), Step(number, count, label, source, destination)

@@ -5,8 +5,11 @@ glues them back (Join). The index maps come from ops.split_map / ops.join_map, s
 the operators do rather than a re-derivation.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +51,7 @@ ROW_PX = 40
 INPUT_COLOR = "rgba(127,127,127,0.25)"  # the input's cells when their colors would give an answer away
 
 
-def default_view(ndim, axis):
+def default_view(ndim: int, axis: int) -> tuple[int | None, int]:
     """(row dim, column dim) of the drawn plane; it always contains Axis so the cut is visible.
 
     1-D tensors are drawn as one row (row dim None).
@@ -60,7 +63,7 @@ def default_view(ndim, axis):
     return axis, ndim - 1
 
 
-def check_fixed(sizes, view, fixed):
+def check_fixed(sizes: Sequence[int], view: tuple[int | None, int], fixed: dict[int, int] | None) -> dict[int, int]:
     """Indices for the dimensions outside the view, checked against Sizes; missing ones are 0."""
     fixed = dict(fixed or {})
     full = {}
@@ -74,7 +77,8 @@ def check_fixed(sizes, view, fixed):
     return full
 
 
-def window_bounds(sizes, view, start=(0, 0), window=WINDOW, max_cells=MAX_CELLS):
+def window_bounds(sizes: Sequence[int], view: tuple[int | None, int], start: tuple[int, int] = (0, 0),
+                  window: int = WINDOW, max_cells: int = MAX_CELLS) -> tuple[int, int, int, int]:
     """(row0, row1, col0, col1) of the drawn window: at most `window` along each view dim, max_cells cells."""
     row_dim, col_dim = view
     rows = 1 if row_dim is None else sizes[row_dim]
@@ -117,8 +121,9 @@ class PlaneCells:
     axis_is_rows: bool
 
 
-def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS,
-                 pieces_name="OutputTensors"):
+def layout_cells(x: np.ndarray, axis: int, sizes: Sequence[int], view: tuple[int | None, int] | None = None,
+                 fixed: dict[int, int] | None = None, start: tuple[int, int] = (0, 0), max_cells: int = MAX_CELLS,
+                 pieces_name: str = "OutputTensors") -> PlaneCells:
     """The PlaneCells of the window of x's plane `view` that starts at `start`."""
     shape = x.shape
     view = view or default_view(x.ndim, axis)
@@ -172,7 +177,7 @@ def _destinations(cell_index, plane, axis, axis_is_rows, pieces, offsets):
     return dest, out_index
 
 
-def peel_steps(piece_count, max_frames=MAX_FRAMES):
+def peel_steps(piece_count: int, max_frames: int = MAX_FRAMES) -> list[int]:
     """Gaps opened in each frame: 0, 1, .., K-1 (outputs peeled off) then back down to 0 (joined)."""
     gaps = max(0, piece_count - 1)
     if gaps == 0:
@@ -211,7 +216,8 @@ def _line_pieces(pieces):
     return [i for i, (_, begin, stop) in enumerate(pieces) for _ in range(begin - lo, stop - lo)]
 
 
-def locate_pick(shape, axis, sizes, pick):
+def locate_pick(shape: Sequence[int], axis: int, sizes: Sequence[int],
+                pick: Pick | None) -> tuple[int, tuple[int, ...]] | None:
     """(k, index in OutputTensors[k]) of the input element at multi-index `pick`; None when it does not fit."""
     if pick is None or len(pick) != len(shape) or not all(0 <= int(i) < s for i, s in zip(pick, shape)):
         return None
@@ -224,11 +230,11 @@ def locate_pick(shape, axis, sizes, pick):
     return k, tuple(out)
 
 
-def describe_pick(x, axis, sizes, pick, join=False):
+def describe_pick(x: np.ndarray, axis: int, sizes: Sequence[int], pick: Pick | None, join: bool = False) -> str | None:
     """'InputTensor[..] → OutputTensors[k][..], value v' for the picked element (for JOIN, 'InputTensors[k][..] →
     OutputTensor[..]'), or None when it does not fit."""
     located = locate_pick(x.shape, axis, sizes, pick)
-    if located is None:
+    if located is None or pick is None:
         return None
     k, out = located
     index = tuple(int(i) for i in pick)
@@ -252,18 +258,18 @@ class Traces:
     lines: int
     input: int = 0
 
-    def output(self, i):
+    def output(self, i: int) -> int:
         return 1 + i
 
     @property
-    def input_cells(self):
+    def input_cells(self) -> int:
         return 1 + self.outputs
 
-    def line(self, line):
+    def line(self, line: int) -> int:
         return 2 + self.outputs + line
 
     @property
-    def moving(self):
+    def moving(self) -> list[int]:
         """The traces Play moves: every output heatmap and every line of output click targets."""
         return [self.output(i) for i in range(self.outputs)] + [self.line(n) for n in range(self.lines)]
 
@@ -422,8 +428,9 @@ def _peel_frames(peel, titles, frame_shapes):
     return frames
 
 
-def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pick=None, max_cells=MAX_CELLS,
-                      max_frames=MAX_FRAMES, join=False):
+def split_join_figure(x: np.ndarray, axis: int, sizes: Sequence[int], *, view: tuple[int | None, int] | None = None,
+                      fixed: dict[int, int] | None = None, start: tuple[int, int] = (0, 0), pick: Pick | None = None,
+                      max_cells: int = MAX_CELLS, max_frames: int = MAX_FRAMES, join: bool = False) -> SpecFigure:
     """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
 
     The right panel holds one heatmap per visible output; frames only move them (x0 or y0), so the
@@ -462,8 +469,8 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
                   fixed=[list(item) for item in sorted(cells.fixed.items())], steps=steps,
                   pick=None if picked is None else list(picked)),
     )
-    names = [f["name"] for f in frames]
-    layout["updatemenus"], layout["sliders"] = play_controls(names, names, active=steps.index(rest),
+    frame_names = [f["name"] for f in frames]
+    layout["updatemenus"], layout["sliders"] = play_controls(frame_names, frame_names, active=steps.index(rest),
                                                              duration=max(150, min(700, 12000 // len(frames))),
                                                              pad_top=60)
     if shapes is not None:  # last, where with_pick would add it

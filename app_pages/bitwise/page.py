@@ -174,7 +174,7 @@ class BitwisePage(OperatorPage):
     def describe_pick(self, drawn, pick):
         operands = drawn[0].operands
         a, _, b = work.arrays(operands)
-        return describe_pick(pick, a, b, work.output(operands), op=operands.operator)
+        return describe_pick(pick, a, b, work.output(operands), op=operands.op)
 
     def undrawn_pick(self, drawn, pick):
         _, first, stop = drawn

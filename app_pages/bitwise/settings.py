@@ -23,10 +23,10 @@ from ops.tensor_desc import packed_strides
 from ui.say import Markdown, md
 from ui.toolbar import braced
 from ui.values import parse_int_list, parse_values, values_count
-from ui.work import ValueSpec
+from ui.work import Values
 
-# The operation where a link names none: OR, the page's one operation before the family came, so that every older
-# link opens the same view.
+# The operation where a link names none: OR, so that a link made when OR was the page's one operation opens the view
+# it was made on.
 DEFAULT_OPERATION = "ELEMENT_WISE_BIT_OR"
 OPERATIONS: dict[str, Operator] = {op.name: op for op in bitwise.OPERATORS}
 INPUT_NAMES = ("A", "B")  # the page's names of the inputs, as the grids' titles write them
@@ -145,7 +145,7 @@ class Operands:
     (binary operators only) typed or derived, broadcast along dims; `attrs` the operator's attributes as (name,
     value) pairs (BIT_COUNT's output_type)."""
 
-    values: ValueSpec
+    values: Values
     sizes: tuple[int, ...]
     operator: Operator
     broadcast: tuple[int, ...] = ()
@@ -212,9 +212,9 @@ class Operands:
         pattern; a DataType the operation takes, of the same width when there is one, the typed values kept as
         their bit patterns; an operation that takes the DataType; the pattern instead of typed values that are no
         numbers of the type."""
-        spec, operator, options = self.values, self.operator, []
+        values, operator, options = self.values, self.operator, []
         count, b_count = math.prod(self.sizes), math.prod(self.b_sizes)
-        typed = {"values": spec.text if spec.pattern == "custom" else None, "or_b_text": self.b_text}
+        typed = {"values": values.text if values.pattern == "custom" else None, "or_b_text": self.b_text}
         given = values_count(typed["values"]) if typed["values"] is not None else count
         b_given = values_count(typed["or_b_text"]) if typed["or_b_text"] is not None else None
         if 0 < given != count:
@@ -223,7 +223,7 @@ class Operands:
                                (("or_sizes", str(given)), ("or_bcast", ""), *b_repair)))
         elif b_given not in (None, b_count):
             options.append(Fix("B from the pattern", (("or_b_source", "derived"),)))
-        data_type = spec.data_type
+        data_type = values.data_type
         if data_type not in operator.supported_types:
             width = numpy_dtype(data_type).itemsize
             same = [t for t in operator.supported_types if numpy_dtype(t).itemsize == width]
@@ -259,8 +259,8 @@ class Configuration:
         return self.operands.values.nbytes(self.operands.sizes) * 4
 
 
-def configure(c: Controls, spec: ValueSpec) -> Configuration:
-    """The Configuration that Controls `c` describe with A's values from `spec` (the sidebar's); DescriptorError
+def configure(c: Controls, values: Values) -> Configuration:
+    """The Configuration that Controls `c` describe with A's values from `values` (the sidebar's); DescriptorError
     naming the field that does not parse."""
     sizes = parse_int_list(c.sizes_text, "Sizes")
     check_element_count(sizes, "Sizes")
@@ -269,7 +269,7 @@ def configure(c: Controls, spec: ValueSpec) -> Configuration:
         if d >= len(sizes):
             raise DescriptorError(f"Broadcast dims: dim {d} is not in [0, {len(sizes) - 1}] for Sizes "
                                   f"{list(sizes)}")
-    operands = Operands(spec, tuple(sizes), c.operator, tuple(sorted(broadcast)), c.b_text, c.attrs)
+    operands = Operands(values, tuple(sizes), c.operator, tuple(sorted(broadcast)), c.b_text, c.attrs)
     return Configuration(operands, c.in_place)
 
 

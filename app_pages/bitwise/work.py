@@ -13,7 +13,7 @@ from ops.operators.lessons import Formula
 from ops.teaching.quiz import Question
 from ui.panels import Arrays
 from ui.shared import shared
-from ui.work import frozen, values
+from ui.work import frozen, tensor
 from viz import bitwise_fig
 from viz.spec import SpecFigure
 
@@ -22,11 +22,11 @@ from .settings import DEFAULT_OPERATION, QUIZ_ELEMENTS, Configuration, Operands
 
 def _derived_b(a: np.ndarray, operands: Operands) -> np.ndarray:
     """A second operand that differs from A but follows the same pattern."""
-    spec = operands.values
-    if spec.pattern in ("random", "random_bytes"):
-        return values(dataclasses.replace(spec, seed=spec.seed + 1), operands.b_sizes)
-    if spec.pattern == "sequence":
-        return values(dataclasses.replace(spec, start=spec.start + spec.delta * a.size), operands.b_sizes)
+    values = operands.values
+    if values.pattern in ("random", "random_bytes"):
+        return tensor(dataclasses.replace(values, seed=values.seed + 1), operands.b_sizes)
+    if values.pattern == "sequence":
+        return tensor(dataclasses.replace(values, start=values.start + values.delta * a.size), operands.b_sizes)
     first_slice = tuple(slice(0, 1) if d in operands.broadcast else slice(None) for d in range(a.ndim))
     return np.flip(a[first_slice])
 
@@ -36,7 +36,7 @@ def arrays(operands: Operands) -> tuple[np.ndarray, np.ndarray | None, np.ndarra
     """(A, B stored, B as DirectML reads it through 0 strides), B None for a unary operator; DescriptorError for
     values that cannot be, naming the operand."""
     try:
-        a = values(operands.values, operands.sizes)
+        a = tensor(operands.values, operands.sizes)
     except DescriptorError as error:
         raise DescriptorError(str(error).replace("Values", "A's values (Values, in the sidebar)", 1)) from None
     if not operands.binary:
@@ -44,7 +44,7 @@ def arrays(operands: Operands) -> tuple[np.ndarray, np.ndarray | None, np.ndarra
     if operands.b_text is not None:
         typed = dataclasses.replace(operands.values, pattern="custom", text=operands.b_text)
         try:
-            b_stored = values(typed, operands.b_sizes)
+            b_stored = tensor(typed, operands.b_sizes)
         except DescriptorError as error:
             raise DescriptorError(str(error).replace("Values", "B typed values", 1)) from None
     else:
@@ -77,7 +77,7 @@ def picture(operands: Operands, first: int, stop: int, in_place: bool,
     a, _, b = arrays(operands)
     out = output(operands)
     return bitwise_fig.bitwise_figure(*(None if x is None else x.reshape(-1)[first:stop] for x in (a, b, out)),
-                                      op=operands.operator, in_place=in_place, index_offset=first,
+                                      op=operands.op, in_place=in_place, index_offset=first,
                                       fit_height=fit_height)
 
 

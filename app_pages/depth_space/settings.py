@@ -14,7 +14,7 @@ from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
 from ops.operators.fixes import Fixes
 from ops.operators.lessons import Formula
 from ui.toolbar import sizes_text
-from ui.work import ValueSpec
+from ui.work import Values
 from viz.depth_space_fig import describe_pick
 from viz.operator_figure import Pick
 
@@ -41,7 +41,7 @@ PRESETS = {label: dict(values, **START_OVER) for label, values in {
 class Configuration:
     """One input shape, one direction, one or both orders, the input's values from the sidebar."""
 
-    values: ValueSpec
+    values: Values
     shape: tuple[int, ...]
     block_size: int
     orders: tuple[str, ...]

@@ -8,7 +8,7 @@ import numpy as np
 from ops.operators.depth_space import depth_to_space, space_to_depth
 from ops.teaching.quiz import Question
 from ui.shared import shared
-from ui.work import ValueSpec, frozen, values
+from ui.work import Values, frozen, tensor
 from viz import depth_space_fig
 from viz.depth_space_fig import Window, drawn_window, side_shapes
 from viz.spec import SpecFigure
@@ -19,17 +19,17 @@ FIGURE_WIDTH = 1100
 
 
 @shared
-def output(spec: ValueSpec, shape: tuple[int, ...], block_size: int, order: str, direction: str) -> np.ndarray:
+def output(values: Values, shape: tuple[int, ...], block_size: int, order: str, direction: str) -> np.ndarray:
     operator = depth_to_space if direction == "depth_to_space" else space_to_depth
-    return frozen(operator(values(spec, shape), block_size, order))
+    return frozen(operator(tensor(values, shape), block_size, order))
 
 
 @shared
-def picture(spec: ValueSpec, shape: tuple[int, ...], block_size: int, order: str, direction: str,
+def picture(values: Values, shape: tuple[int, ...], block_size: int, order: str, direction: str,
             window: Window) -> SpecFigure:
     """The figure of the drawn window without a pick: shared by every visitor and every click."""
-    x = values(spec, shape)
-    return depth_space_fig.depth_space_figure(x, output(spec, shape, block_size, order, direction), block_size, order,
+    x = tensor(values, shape)
+    return depth_space_fig.depth_space_figure(x, output(values, shape, block_size, order, direction), block_size, order,
                                               direction, window, width_px=FIGURE_WIDTH)
 
 
@@ -38,7 +38,7 @@ def order_picture(c: Configuration, order: str, window: Window) -> SpecFigure:
 
 
 def inputs_of(c: Configuration) -> list[np.ndarray]:
-    return [values(c.values, c.shape)]
+    return [tensor(c.values, c.shape)]
 
 
 def outputs_of(c: Configuration, order: str) -> list[np.ndarray]:
@@ -69,6 +69,6 @@ def ask(c: Configuration, question: Question) -> SpecFigure:
 @shared
 def overview_picture() -> SpecFigure:
     """DEPTH_TO_SPACE1 of the seed's {1,8,2,3}, origin-coded."""
-    x = values(ValueSpec("coded", "UINT32"), (1, 8, 2, 3))
+    x = tensor(Values("coded", "UINT32"), (1, 8, 2, 3))
     return depth_space_fig.depth_space_figure(x, depth_to_space(x, 2, "DEPTH_COLUMN_ROW"), 2, "DEPTH_COLUMN_ROW",
                                               "depth_to_space", width_px=440)

@@ -70,8 +70,8 @@ def usage_line(layout, reading):
     say.caption(say.join("; ", parts) + md(". {}", reading))
 
 
-def copy_section(layout, spec, widths):
-    checks = work.check(layout, spec)
+def copy_section(layout, values, widths):
+    checks = work.check(layout, values)
     for check in (checks.directml, checks.onnxruntime):
         verdict = "byte-identical" if check.matches else "DIFFERENT" if check.available else "not run"
         runtime = "DirectML" if check.runtime == "directml" else "ONNX Runtime"
@@ -80,14 +80,14 @@ def copy_section(layout, spec, widths):
         # The provider and note name versions ("Mesa 25.0.7-2~bpo12+1", whose ~ struck the line through): data.
         show(md("{} cross-check ({}): {}. {}", runtime, check.provider or "no provider", verdict, check.note),
              icon=":material/verified:" if check.matches else ":material/warning:")
-    charts.show(work.logical_picture(layout, spec), "ly_logical", "layout_logical", "The logical tensor")
+    charts.show(work.logical_picture(layout, values), "ly_logical", "layout_logical", "The logical tensor")
     st.markdown("##### The copy, element by element in the output's memory order")
     st.caption("Play fills the output buffer from its first element to its last; orange marks the elements of the "
                "step, in the input where they are read and in the output where they land. Hover a cell for its "
                "logical index.")
-    charts.show(work.copy_picture(layout, spec, widths["input"], widths["output"]), "ly_copy", "layout_copy",
+    charts.show(work.copy_picture(layout, values, widths["input"], widths["output"]), "ly_copy", "layout_copy",
                 "The copy, element by element in the output's memory order")
-    model, cpp = work.exports(layout, spec)
+    model, cpp = work.exports(layout, values)
     with st.expander("Export: DxDispatch model and C++"):
         # A wrapping row of buttons as wide as their labels: equal columns cut them off in a 800 px window.
         buttons = st.container(horizontal=True, wrap=True)

@@ -11,7 +11,7 @@ from ops import DescriptorError, layout_preset
 from ops.tensor_desc import last_element_index, parse_tensor_desc
 from ui.toolbar import braced
 from ui.values import parse_int_list
-from ui.work import ValueSpec
+from ui.work import Values
 
 # The page's fields for each side's Sizes, Strides and TotalTensorSizeInBytes (URL keys).
 FIELDS = {"input": ("ly_in_sizes", "ly_in_strides", "ly_in_total"),
@@ -118,7 +118,7 @@ class Configuration:
 
     layout: Layout
     unit: str
-    values: ValueSpec
+    values: Values
     level: str
 
 

@@ -11,7 +11,7 @@ from ops import cpp_snippet, cross_check, element_wise_identity, layout_preset, 
 from ops.descriptors.layouts import copy_order, identity_dispatchable, identity_model, identity_problems, logical_tensor
 from ops.tensor_desc import element_offsets, packed_strides, parse_tensor_desc
 from ui.shared import shared
-from ui.work import CrossChecks, ValueSpec, check_both, values
+from ui.work import CrossChecks, Values, check_both, tensor
 from viz.layouts_fig import copy_figure, layout_columns, logical_figure
 from viz.memory_map_fig import memory_map_figure
 from viz.spec import SpecFigure
@@ -54,16 +54,16 @@ def usage(side: Side, data_type: str) -> tuple[int, int]:
 
 
 @shared
-def input_buffer(layout: Layout, spec: ValueSpec) -> np.ndarray:
+def input_buffer(layout: Layout, values: Values) -> np.ndarray:
     """The whole input buffer (TotalTensorSizeInBytes of it) filled with the sidebar's pattern in memory order."""
     inp = parse_tensor_desc(layout.input.json(layout.data_type))[0]
-    return values(spec, (inp.buffer_elements,))
+    return tensor(values, (inp.buffer_elements,))
 
 
 @shared
-def copied(layout: Layout, spec: ValueSpec) -> tuple[Any, ...]:
+def copied(layout: Layout, values: Values) -> tuple[Any, ...]:
     """(input buffer, output buffer before (zeros), output buffer after, logical tensor, copy steps)."""
-    source = input_buffer(layout, spec)
+    source = input_buffer(layout, values)
     in_desc, out_desc = layout.descs
     after = element_wise_identity(source, in_desc, out_desc)
     before = np.zeros_like(after)
@@ -74,29 +74,29 @@ def copied(layout: Layout, spec: ValueSpec) -> tuple[Any, ...]:
 
 
 @shared
-def logical_picture(layout: Layout, spec: ValueSpec) -> SpecFigure:
-    _, _, _, logical, _ = copied(layout, spec)
+def logical_picture(layout: Layout, values: Values) -> SpecFigure:
+    _, _, _, logical, _ = copied(layout, values)
     sizes = logical.shape
     return logical_figure(logical, element_offsets(sizes, layout.input.strides),
                           element_offsets(sizes, layout.output.strides))
 
 
 @shared
-def copy_picture(layout: Layout, spec: ValueSpec, in_columns: int, out_columns: int) -> SpecFigure:
-    source, before, _, _, steps = copied(layout, spec)
+def copy_picture(layout: Layout, values: Values, in_columns: int, out_columns: int) -> SpecFigure:
+    source, before, _, _, steps = copied(layout, values)
     return copy_figure(list(steps), source, before, in_columns, out_columns)
 
 
 @shared
-def check(layout: Layout, spec: ValueSpec) -> CrossChecks:
-    source = input_buffer(layout, spec)
+def check(layout: Layout, values: Values) -> CrossChecks:
+    source = input_buffer(layout, values)
     inp, out = layout.descs
     return check_both(lambda runtime: cross_check("ELEMENT_WISE_IDENTITY", [source], input_desc=inp, output_desc=out,
                                                   runtime=runtime))
 
 
 @shared
-def exports(layout: Layout, spec: ValueSpec) -> tuple[str, str]:
+def exports(layout: Layout, values: Values) -> tuple[str, str]:
     """(DxDispatch model JSON text, C++ text) for this copy."""
-    model = identity_model(input_buffer(layout, spec), *layout.descs)
+    model = identity_model(input_buffer(layout, values), *layout.descs)
     return json.dumps(model, indent=2), cpp_snippet(identity_dispatchable(*layout.descs))

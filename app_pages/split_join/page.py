@@ -26,7 +26,7 @@ from ui.panels import Arrays
 from ui.say import md
 from ui.toolbar import drawn_part, group
 from ui.values import parse_int_list
-from ui.work import values, view_seconds
+from ui.work import tensor, view_seconds
 from viz import split_join_fig
 from viz.split_join_fig import default_view, describe_pick
 
@@ -178,7 +178,7 @@ class SplitJoinPage(OperatorPage):
 
     def describe_pick(self, drawn, pick):
         c, _ = drawn
-        return describe_pick(values(c.values, c.sizes), c.axis, list(c.output_sizes), pick, c.join)
+        return describe_pick(tensor(c.values, c.sizes), c.axis, list(c.output_sizes), pick, c.join)
 
     def undrawn_pick(self, drawn, pick):
         shown = split_join_fig.with_pick(self.pictures(drawn)[0][1], pick).context.pick

@@ -18,7 +18,7 @@ from ops.operators.lessons import Formula
 from ui.operator_page import Refused
 from ui.toolbar import braced, sizes_text
 from ui.values import parse_int_list
-from ui.work import ValueSpec
+from ui.work import Values
 from viz.split_join_fig import window_bounds
 
 OPERATIONS = {"split": "SPLIT, then JOIN back", "join": "JOIN from its own inputs"}
@@ -90,14 +90,14 @@ class Configuration:
     """What the page draws: the whole tensor (JOIN's output read as the SPLIT that undoes it), Axis and the parts'
     sizes along it."""
 
-    values: ValueSpec
+    values: Values
     sizes: tuple[int, ...]
     axis: int
     output_sizes: tuple[int, ...]
     join: bool
 
     @property
-    def key(self) -> tuple[ValueSpec, tuple[int, ...], int, tuple[int, ...]]:
+    def key(self) -> tuple[Values, tuple[int, ...], int, tuple[int, ...]]:
         """The arguments of the page's shared work."""
         return self.values, self.sizes, self.axis, self.output_sizes
 
@@ -150,8 +150,8 @@ class Configuration:
         return parts, (row1 - row0) * (col1 - col0) == math.prod(self.sizes)
 
 
-def configure(c: Controls, spec: ValueSpec) -> Configuration:
-    """The Configuration the controls describe, with the sidebar's values `spec`; JOIN's output and inputs read as the
+def configure(c: Controls, values: Values) -> Configuration:
+    """The Configuration the controls describe, with `values` (the sidebar's); JOIN's output and inputs read as the
     SPLIT that undoes it. Refused (or DescriptorError) naming the field otherwise."""
     sizes = parse_int_list(c.sizes_text, "Sizes")
     check_element_count(sizes, "Sizes")
@@ -173,7 +173,7 @@ def configure(c: Controls, spec: ValueSpec) -> Configuration:
     else:
         output_sizes = [sizes[axis] // c.parts] * c.parts
     check_element_count(sizes, "Sizes")
-    return Configuration(spec, tuple(sizes), axis, tuple(output_sizes), c.operation == "join")
+    return Configuration(values, tuple(sizes), axis, tuple(output_sizes), c.operation == "join")
 
 
 def slice_indices(text: str, other_dims: Sequence[int]) -> dict[int, int]:

@@ -9,7 +9,7 @@ from ops.operators.split_join import join, split
 from ops.teaching.quiz import Question
 from ui.say import md
 from ui.shared import shared
-from ui.work import ValueSpec, frozen, values
+from ui.work import Values, frozen, tensor
 from viz import split_join_fig
 from viz.spec import SpecFigure
 from viz.split_join_fig import WINDOW, default_view
@@ -18,21 +18,21 @@ from .settings import Configuration
 
 
 @shared
-def parts(spec: ValueSpec, sizes: tuple[int, ...], axis: int, output_sizes: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-    return tuple(frozen(np.ascontiguousarray(p)) for p in split(values(spec, sizes), axis, list(output_sizes)))
+def parts(values: Values, sizes: tuple[int, ...], axis: int, output_sizes: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    return tuple(frozen(np.ascontiguousarray(p)) for p in split(tensor(values, sizes), axis, list(output_sizes)))
 
 
 @shared
-def joined(spec: ValueSpec, sizes: tuple[int, ...], axis: int, output_sizes: tuple[int, ...]) -> np.ndarray:
-    return frozen(join(list(parts(spec, sizes, axis, output_sizes)), axis))
+def joined(values: Values, sizes: tuple[int, ...], axis: int, output_sizes: tuple[int, ...]) -> np.ndarray:
+    return frozen(join(list(parts(values, sizes, axis, output_sizes)), axis))
 
 
 @shared
-def picture(spec: ValueSpec, sizes: tuple[int, ...], axis: int, output_sizes: tuple[int, ...],
+def picture(values: Values, sizes: tuple[int, ...], axis: int, output_sizes: tuple[int, ...],
             view: tuple[int | None, int], fixed: tuple[tuple[int, int], ...], start: tuple[int, int],
             join: bool = False) -> SpecFigure:
     """The figure of the drawn plane without a pick."""
-    return split_join_fig.split_join_figure(values(spec, sizes), axis, list(output_sizes), view=view,
+    return split_join_fig.split_join_figure(tensor(values, sizes), axis, list(output_sizes), view=view,
                                             fixed=dict(fixed), start=start, join=join)
 
 
@@ -42,7 +42,7 @@ def outcome_text(c: Configuration) -> str:
     shapes = ", ".join(f"[{k}] {list(o.shape)}" for k, o in enumerate(outputs))
     if c.join:
         return f"InputCount {len(outputs)}: {shapes} → OutputTensor {list(c.sizes)}."
-    same = joined(*c.key).tobytes() == values(c.values, c.sizes).tobytes()
+    same = joined(*c.key).tobytes() == tensor(c.values, c.sizes).tobytes()
     return md("OutputCount {}: {}. JOIN(SPLIT(x)) reproduces x bit for bit: **{}**.", len(outputs), shapes, same)
 
 
@@ -69,7 +69,7 @@ def ask(c: Configuration, question: Question) -> SpecFigure:
 
 
 def inputs_of(c: Configuration) -> list[np.ndarray]:
-    return [values(c.values, c.sizes)]
+    return [tensor(c.values, c.sizes)]
 
 
 def parts_of(c: Configuration) -> list[np.ndarray]:

@@ -16,6 +16,7 @@ import pytest
 from ops.operators.bitwise import bit_or
 from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
 from ops.operators.split_join import split
+from support.figures import band_color
 from ui.values import make_values
 from viz.bitwise_fig import bitwise_figure
 from viz.colorblind import (
@@ -28,7 +29,7 @@ from viz.colorblind import (
     simulate,
     srgb_to_lab,
 )
-from viz.colors import BAND_SIZE, OKABE_ITO, band, band_color, categorical, distinct, neighbour_offsets
+from viz.colors import BAND_SIZE, OKABE_ITO, band, categorical, distinct, neighbour_offsets
 from viz.common import BAND_SYMBOLS
 from viz.depth_space_fig import depth_space_figure
 from viz.memory_map_fig import memory_map_figure

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from ops import DescriptorError
 from ops.operators.depth_space import DIRECTIONS, ORDERS, depth_to_space, space_to_depth
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
-from support.figures import row_zero_on_top, struck_cells
+from support.figures import figure_json_size, row_zero_on_top, struck_cells
 from ui.values import make_values
-from viz.common import MAX_CELLS, MAX_FRAMES, figure_json_size
+from viz.common import MAX_CELLS, MAX_FRAMES
 from viz.depth_space_fig import (
     INPUT_POSITION,
     OUTPUT_POSITION,

@@ -224,8 +224,8 @@ def test_the_cross_check_cache_key_tells_apart_inputs_made_differently():
         return make
 
     attrs = (("block_size", 2), ("order", "DEPTH_COLUMN_ROW"))
-    one = work.ValueSpec("random", "UINT32", seed=1)
-    two = work.ValueSpec("random", "UINT32", seed=2)
+    one = work.Values("random", "UINT32", seed=1)
+    two = work.Values("random", "UINT32", seed=2)
     first = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
     again = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
     other = work.check("DEPTH_TO_SPACE1", ("test", two), inputs(2), attrs)
