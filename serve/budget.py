@@ -6,9 +6,12 @@ seconds for others to finish, then gives up with `Busy`, whose message the page 
 smaller tensor") instead of allocating.
 """
 
+from __future__ import annotations
+
 import contextlib
 import threading
 import time
+from collections.abc import Callable, Iterator
 
 MiB = 1 << 20
 
@@ -18,7 +21,7 @@ class Busy(RuntimeError):
 
 
 class WorkBudget:
-    def __init__(self, total, wait=10.0, free_below=8 * MiB):
+    def __init__(self, total: int, wait: float = 10.0, free_below: int = 8 * MiB) -> None:
         self.total = int(total)
         self.wait = wait
         self.free_below = free_below  # small work is not worth accounting for: it never waits
@@ -30,11 +33,11 @@ class WorkBudget:
         self._held = threading.local()
 
     @contextlib.contextmanager
-    def admit(self, nbytes, what="this computation"):
+    def admit(self, nbytes: int, what: str = "this computation") -> Iterator[None]:
         """Hold `nbytes` of the budget for the block. Inside a block that already holds a reservation in this
         thread, the outer estimate covers the work (a page's estimate covers the figures it draws)."""
         nbytes = int(nbytes)
-        if nbytes < self.free_below or getattr(self._held, "depth", 0):
+        if nbytes < self.free_below or getattr(self._held, "depth", False):
             yield
             return
         if nbytes > self.total:
@@ -82,18 +85,19 @@ class HeavyLane:
     cache.
     """
 
-    def __init__(self, slots=1, light=1.0, most=12.0, wait=30.0):
+    def __init__(self, slots: int = 1, light: float = 1.0, most: float = 12.0, wait: float = 30.0) -> None:
         self.light, self.most, self.wait = light, most, wait
         self.waiting = self.refused = self.queued = 0
         self._slots = threading.BoundedSemaphore(slots)
         self._held = threading.local()
         self._count = threading.Lock()
 
-    def needs_slot(self, seconds):
+    def needs_slot(self, seconds: float) -> bool:
         return seconds > self.light and not getattr(self._held, "depth", 0)
 
     @contextlib.contextmanager
-    def admit(self, seconds, what="this view", on_wait=None):
+    def admit(self, seconds: float, what: str = "this view",
+              on_wait: Callable[[], None] | None = None) -> Iterator[None]:
         """Hold a slot for the block when `seconds` is heavy; `on_wait()` is called once if the block must wait."""
         if seconds > self.most:
             self.refused += 1

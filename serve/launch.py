@@ -6,6 +6,8 @@ the first one's imports (the p95 page time of a cold 30-visitor burst). Here tho
 listens, so a load balancer's health check means "ready".
 """
 
+from __future__ import annotations
+
 import importlib
 import pkgutil
 import sys
@@ -17,7 +19,7 @@ PACKAGES = ("ops", "ui", "viz", "app_pages")
 OTHER_PROCESSES = ("ops.runtime.directml.worker",)
 
 
-def warm_up_process():
+def warm_up_process() -> None:
     from serve.warmup import warm_up
 
     warm_up()
@@ -32,7 +34,7 @@ def warm_up_process():
     directml_status()
 
 
-def main(argv):
+def main(argv: list[str]) -> None:
     sys.path.insert(0, str(ROOT))
     warm_up_process()
     from ui.charts import publish_plotly_js

@@ -13,8 +13,12 @@ manager with three rules, checked as each file arrives:
 `install()` makes Streamlit's server build this manager (serve.launch calls it before the server starts).
 """
 
+from __future__ import annotations
+
 import threading
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 
@@ -30,13 +34,13 @@ class UploadRefused(Exception):
 
 
 class BoundedUploads(MemoryUploadedFileManager):
-    def __init__(self, upload_endpoint, clock=time.monotonic):
+    def __init__(self, upload_endpoint: str, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(upload_endpoint)
         self._clock = clock
-        self._read = {}  # (session, file id) -> when a page last read it (or it arrived)
+        self._read: dict[tuple[str, str], float] = {}  # (session, file id) -> when a page last read it (or it arrived)
         self._bounds = threading.Lock()  # held around the base class's own lock, never inside it
 
-    def add_file(self, session_id, file):
+    def add_file(self, session_id: str, file: Any) -> None:
         with self._bounds:
             now = self._clock()
             self._drop_stale(now)
@@ -55,18 +59,18 @@ class BoundedUploads(MemoryUploadedFileManager):
             super().add_file(session_id, file)
             self._read[(session_id, file.file_id)] = now
 
-    def get_files(self, session_id, file_ids):
+    def get_files(self, session_id: str, file_ids: Sequence[str]) -> list[Any]:
         files = super().get_files(session_id, file_ids)
         now = self._clock()
         for rec in files:
             self._read[(session_id, rec.file_id)] = now
         return files
 
-    def remove_file(self, session_id, file_id):
+    def remove_file(self, session_id: str, file_id: str) -> None:
         super().remove_file(session_id, file_id)
         self._read.pop((session_id, file_id), None)
 
-    def remove_session_files(self, session_id):
+    def remove_session_files(self, session_id: str) -> None:
         files = list(self.file_storage.get(session_id, {}))
         super().remove_session_files(session_id)
         for file_id in files:
@@ -77,7 +81,7 @@ class BoundedUploads(MemoryUploadedFileManager):
             if now - read > STALE_SECONDS:
                 self.remove_file(session_id, file_id)
 
-    def held(self, session_id=None):
+    def held(self, session_id: str | None = None) -> tuple[int, int]:
         """(files, bytes) kept for one session, or for the whole server."""
         with self._lock:
             if session_id is None:
@@ -96,8 +100,8 @@ def _refusal(detail):
     return HTTPException(status_code=413, detail=detail)
 
 
-def install():
+def install() -> None:
     """Have Streamlit's server (streamlit/web/server/server.py, Server.__init__) hold uploads in BoundedUploads."""
     from streamlit.web.server import server
 
-    server.MemoryUploadedFileManager = BoundedUploads
+    server.MemoryUploadedFileManager = BoundedUploads  # type: ignore[misc]  # the class Server.__init__ makes

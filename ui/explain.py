@@ -8,12 +8,18 @@ Play here and for the figures' own Play), `quiz=1` (learner mode, output hidden)
 questions: the same link asks the same questions).
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from ops import DescriptorError, element_cap_set_to, quiz_questions
-from viz.operator_figure import FigureModule
+from ops.operators.lessons import Formula
+from ops.teaching.quiz import Question, QuizSettings
+from viz.operator_figure import FigureModule, Step
+from viz.spec import SpecFigure
 
 from . import charts, say, url_state
 from .say import md
@@ -28,11 +34,11 @@ class Flag:
     """A switch as `1`/`0` in the link (`quiz=1`), which reads better to a teacher than `true`."""
 
     @staticmethod
-    def encode(value):
+    def encode(value: bool) -> str:
         return "1" if value else "0"
 
     @staticmethod
-    def decode(text):
+    def decode(text: str) -> bool:
         text = text.strip().lower()
         if text in ("1", "true"):
             return True
@@ -41,7 +47,7 @@ class Flag:
         raise ValueError("must be 1 or 0")
 
 
-def mode_bar(key):
+def mode_bar(key: str) -> tuple[bool, bool, int]:
     """The page's teaching switches, drawn at the page's top level so that changing one reruns the page
     (step mode re-registers its timer, the quiz hides the output). Returns (quiz, step mode, speed in ms)."""
     # A wrapping row: in equal columns an 800 px window cut the toggles' labels short ("Predi...").
@@ -69,7 +75,7 @@ def _stop_playing(key):
     st.session_state[_playing_key(key)] = False
 
 
-def formula_block(title, make):
+def formula_block(title: str, make: Callable[[], Formula]) -> None:
     """The formula make() returns (an ops.teaching.Formula) as monospace lines under a title, or a note naming
     the rule when it cannot be made."""
     try:
@@ -81,7 +87,7 @@ def formula_block(title, make):
     st.code("\n".join(formula.lines()), language=None, wrap_lines=True)
 
 
-def with_speed(figure, speed):
+def with_speed(figure: SpecFigure, speed: int) -> SpecFigure:
     """The figure with its own Play showing each frame for `speed` ms (a layout copy; the figure is shared)."""
     menus = figure.to_dict()["layout"].get("updatemenus")
     if not menus:
@@ -99,7 +105,8 @@ def with_speed(figure, speed):
     return figure.with_overlay(layout=dict(updatemenus=changed))
 
 
-def stepper(figures, pictures, formula_of, key, speed, element=None):
+def stepper(figures: FigureModule, pictures: Sequence[tuple[str, SpecFigure]],
+            formula_of: Callable[[str, Step], Formula], key: str, speed: int, element: int | None = None) -> None:
     """Step-by-step mode over `pictures` [(title, figure)] at once, drawn by the figure module `figures`: one slider,
     Prev/Play/Next for all of them; `element` is the one whose parts are walked, where a step is a part of one.
 
@@ -176,7 +183,8 @@ def _score_key(key):
 
 
 @fragment
-def quiz(settings, key, reveal=None, ask=None):
+def quiz(settings: QuizSettings, key: str, reveal: Callable[[Question], SpecFigure] | None = None,
+         ask: Callable[[Question], SpecFigure] | None = None) -> None:
     """Questions about `settings` (an ops QuizSettings) one at a time: pick an answer, Check reveals and explains.
 
     ask(question) -> figure: the input the question is about, without the answer, shown while it asks.

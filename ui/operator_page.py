@@ -76,13 +76,21 @@ class OperatorPage(Generic[Controls, Configuration, Drawn]):
     and the figure's hooks read the Drawn part."""
 
     key: str  # prefix of the page's widget keys, its teaching state and its last valid figure ("ds")
-    title: str
-    introduction: str
     groups: tuple[str, ...]  # the page's groups of settings, before Presets and Play & explain (the first one open)
     figures: FigureModule | None = None  # the figure module; None: the page draws its figure itself (draw)
     pick_key: str = ""  # the URL key of the picked cell
 
     row: Any = None  # this run's line over the figure (render sets it): hooks may add what they draw to it
+
+    @property
+    def title(self) -> str:
+        """The page's title (a page may set it as a class attribute)."""
+        raise NotImplementedError
+
+    @property
+    def introduction(self) -> str:
+        """The page's one line under its title (Markdown; a class attribute too)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------ settings
 

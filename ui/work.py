@@ -8,12 +8,16 @@ shapes, attributes), never arrays, so a cached figure or summary never pins a te
 made read-only: many sessions share them.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from ops import cross_check, framework_snippets, numpy_dtype
+from ops import CrossCheckReport, cross_check, framework_snippets, numpy_dtype
 from ops.guard import element_cap
 
 from .shared import BYTE_SECONDS, CACHE, in_background, shared
@@ -26,7 +30,7 @@ DIFF_ROWS = 20
 PART_SECONDS = 2e-3
 
 
-def view_seconds(nbytes, parts=1):
+def view_seconds(nbytes: int, parts: int = 1) -> float:
     """The CPU seconds a view is expected to take, from the bytes it reserves and its parts (ui.shared.admitted)."""
     return nbytes * BYTE_SECONDS + parts * PART_SECONDS
 
@@ -42,23 +46,23 @@ class Values:
     delta: float = 1.0
     text: str = ""
 
-    def kwargs(self):
+    def kwargs(self) -> dict[str, Any]:
         return dict(seed=self.seed, start=self.start, delta=self.delta, text=self.text)
 
-    def nbytes(self, shape):
+    def nbytes(self, shape: Sequence[int]) -> int:
         """Bytes of a tensor of `shape`; 0 past the element cap, which refuses it before anything is allocated."""
         count = math.prod(shape)
         return count * numpy_dtype(self.data_type).itemsize if 0 < count <= element_cap() else 0
 
 
-def frozen(array):
+def frozen(array: np.ndarray) -> np.ndarray:
     """`array`, made read-only: many sessions share it."""
     array.flags.writeable = False
     return array
 
 
 @shared
-def tensor(values, shape):
+def tensor(values: Values, shape: tuple[int, ...]) -> np.ndarray:
     """The input tensor of `shape` filled by `values` (a Values); DescriptorError for sizes or typed values that
     cannot be."""
     return frozen(make_values(values.pattern, shape, values.data_type, **values.kwargs()))
@@ -68,7 +72,8 @@ def tensor(values, shape):
 
 
 @shared
-def snippets(op, input_sizes, data_type, settings):
+def snippets(op: str, input_sizes: tuple[tuple[int, ...], ...], data_type: str,
+             settings: tuple[tuple[str, Any], ...]) -> tuple[Any, ...]:
     """framework_snippets for one call (settings: sorted (name, value) pairs), as a tuple of Snippets."""
     return tuple(framework_snippets(op, input_sizes, data_type, **dict(settings)))
 
@@ -93,9 +98,9 @@ class CheckSummary:
     total: int = 0
 
 
-def summarize(report):
+def summarize(report: CrossCheckReport) -> CheckSummary:
     """A CrossCheckReport without its arrays: only what a person reads stays in the cache."""
-    fields = dict(runtime=report.runtime, provider=report.provider, available=report.available,
+    fields: dict[str, Any] = dict(runtime=report.runtime, provider=report.provider, available=report.available,
                   matches=report.matches, note=report.note, ort_version=report.ort_version,
                   first_mismatch=report.first_mismatch)
     if report.matches or not report.available or report.first_mismatch is None:
@@ -120,24 +125,26 @@ class CrossChecks:
     onnxruntime: CheckSummary
 
 
-def check_both(run):
+def check_both(run: Callable[[str], CrossCheckReport]) -> CrossChecks:
     """CrossChecks of `run(runtime)`, a function returning that runtime's CrossCheckReport."""
     return CrossChecks(summarize(run("directml")), summarize(run("onnxruntime")))
 
 
-def check(op, key, make_inputs, attrs):
+def check(op: str, key: Hashable, make_inputs: Callable[[], Iterable[np.ndarray]],
+          attrs: tuple[tuple[str, Any], ...]) -> CrossChecks:
     """The cross-checks of one operator call, identified by `key` (how its inputs are made), as summaries.
 
     `make_inputs` is only called on a miss; `attrs` is a sorted tuple of the core function's keyword arguments.
     """
-    def both():
+    def both() -> CrossChecks:
         inputs = list(make_inputs())
         return check_both(lambda runtime: cross_check(op, inputs, runtime=runtime, **dict(attrs)))
 
     return CACHE.get(("check", op, key, attrs), both)
 
 
-def check_soon(op, key, make_inputs, attrs):
+def check_soon(op: str, key: Hashable, make_inputs: Callable[[], Iterable[np.ndarray]],
+               attrs: tuple[tuple[str, Any], ...]) -> CrossChecks | None:
     """The cross-checks of the call when they are ready, else None: they are then computed on the CHECKS threads
     (once for every session asking), and a later run finds them in the cache."""
     found, checks = CACHE.peek(("check", op, key, attrs))

@@ -89,7 +89,8 @@ def _drawn(index, record, command, dispatchable):
     try:
         call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
         report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
-        check = (report.available, report.matches, report.provider, report.note)
+        check: tuple[bool, bool, str | None, str] | str = (report.available, report.matches, report.provider,
+                                                           report.note)
     except DescriptorError as error:
         check = str(error)
     return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -248,7 +249,7 @@ def _canvas_layout(height, width, width_px, annotations):
 
 
 def detective_figure(x_shapes: Sequence[Sequence[int]], y_shapes: Sequence[Sequence[int]],
-                     sources: Sequence[np.ndarray], input_starts: Sequence[int],
+                     sources: Sequence[Any], input_starts: Sequence[int],
                      y_values: Sequence[np.ndarray] | None = None, width_px: int = 1100) -> SpecFigure:
     """Figure of where every drawn output cell came from.
 

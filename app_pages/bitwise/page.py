@@ -102,7 +102,7 @@ class BitwisePage(OperatorPage):
                                     help="DirectML's bitwise operators, DML_OPERATOR_ELEMENT_WISE_BIT_ and the name "
                                          "shown; OR is the default")
             operator = OPERATIONS[name]
-            attrs = ()
+            attrs: tuple[tuple[str, str], ...] = ()
             chosen = output_attribute(operator)
             if chosen is not None:
                 attribute, choices, default = chosen

@@ -14,10 +14,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ops import Call, DescriptorError, Operator, buffer_tensor_size, numpy_dtype
+from ops import Call, DescriptorError, buffer_tensor_size, numpy_dtype
 from ops.guard import check_element_count
 from ops.operators import bitwise
 from ops.operators.base import OUTPUT
+from ops.operators.bitwise import Bitwise
 from ops.operators.fixes import Fix, Fixes
 from ops.tensor_desc import packed_strides
 from ui.say import Markdown, md
@@ -28,7 +29,7 @@ from ui.work import Values
 # The operation where a link names none: OR, so that a link made when OR was the page's one operation opens the view
 # it was made on.
 DEFAULT_OPERATION = "ELEMENT_WISE_BIT_OR"
-OPERATIONS: dict[str, Operator] = {op.name: op for op in bitwise.OPERATORS}
+OPERATIONS: dict[str, Bitwise] = {op.name: op for op in bitwise.OPERATORS}
 INPUT_NAMES = ("A", "B")  # the page's names of the inputs, as the grids' titles write them
 B_SOURCES = {"derived": "from the sidebar pattern (random: seed + 1; sequence: continued; otherwise A reversed)",
              "typed": "typed here"}
@@ -68,17 +69,17 @@ PRESETS = {
 }
 
 
-def input_names(operator: Operator) -> tuple[str, ...]:
+def input_names(operator: Bitwise) -> tuple[str, ...]:
     """The page's names of the operator's inputs: A, or A and B."""
     return INPUT_NAMES[:operator.arity[0]]
 
 
-def expression(operator: Operator) -> str:
+def expression(operator: Bitwise) -> str:
     """The operator's output in the page's names of its inputs: 'A | B'."""
     return operator.lesson.expression(input_names(operator))
 
 
-def output_attribute(operator: Operator) -> tuple[str, tuple[str, ...], Any] | None:
+def output_attribute(operator: Bitwise) -> tuple[str, tuple[str, ...], Any] | None:
     """(attribute name, its choices, its default) of the attribute that sets the output's DataType (BIT_COUNT's
     output_type), or None when the output has the inputs' type."""
     name = next((f.attribute for f in operator.fields if f.kind == OUTPUT and f.attribute), None)
@@ -97,7 +98,7 @@ def operation_label(name: str) -> str:
     return f"{short_name(name)}: {expression(OPERATIONS[name])}"
 
 
-def support_text(operator: Operator) -> str:
+def support_text(operator: Bitwise) -> str:
     """The operator's input types by feature level, from its support table."""
     return "; ".join(f"feature level {row.level}: {'every type' if len(row.types) > 8 else '/'.join(row.types)}"
                      for row in operator.support)
@@ -115,7 +116,7 @@ class Controls:
     attrs: tuple[tuple[str, Any], ...] = ()  # (name, value) pairs: the output type of BIT_COUNT
 
     @property
-    def operator(self) -> Operator:
+    def operator(self) -> Bitwise:
         return OPERATIONS[self.op]
 
     def line(self, data_type: str) -> list[str]:
@@ -147,7 +148,7 @@ class Operands:
 
     values: Values
     sizes: tuple[int, ...]
-    operator: Operator
+    operator: Bitwise
     broadcast: tuple[int, ...] = ()
     b_text: str | None = None  # typed B values, or None: derived from A's pattern
     attrs: tuple[tuple[str, Any], ...] = ()
@@ -251,7 +252,7 @@ class Configuration:
     in_place: bool
 
     @property
-    def operator(self) -> Operator:
+    def operator(self) -> Bitwise:
         return self.operands.operator
 
     def work_bytes(self) -> int:
@@ -283,7 +284,7 @@ def b_descriptor(data_type: str, sizes: Sequence[int], broadcast: Sequence[int])
                 TotalTensorSizeInBytes=buffer_tensor_size(data_type, sizes, strides))
 
 
-def in_place_note(operator: Operator) -> Markdown:
+def in_place_note(operator: Bitwise) -> Markdown:
     """What binding the output to A's buffer means, and why the operator allows it."""
     return md("**In place.** OutputTensor is bound to A's buffer, so no Output buffer is allocated: after the "
               "dispatch A's buffer holds {} and A's old values are gone. {} allows this because each output element "

@@ -76,9 +76,9 @@ def picture(operands: Operands, first: int, stop: int, in_place: bool,
     """The bit grids of elements first..stop-1, without a pick."""
     a, _, b = arrays(operands)
     out = output(operands)
-    return bitwise_fig.bitwise_figure(*(None if x is None else x.reshape(-1)[first:stop] for x in (a, b, out)),
-                                      op=operands.op, in_place=in_place, index_offset=first,
-                                      fit_height=fit_height)
+    b_drawn = None if b is None else b.reshape(-1)[first:stop]
+    return bitwise_fig.bitwise_figure(a.reshape(-1)[first:stop], b_drawn, out.reshape(-1)[first:stop],
+                                      op=operands.op, in_place=in_place, index_offset=first, fit_height=fit_height)
 
 
 def panel_arrays(operands: Operands, refusal: str | None = None) -> Arrays:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ops import Call, Operator, index_formula, operator
 from ops.descriptors.fixes import depth_space_fixes, inverse_shape
-from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS
+from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS, DepthSpace
 from ops.operators.fixes import Fixes
 from ops.operators.lessons import Formula
 from ui.toolbar import sizes_text
@@ -92,15 +92,18 @@ class Configuration:
     def pick_lines(self, pick: Pick) -> list[str] | None:
         """Where the picked input element goes under each order, one line each; None when the pick does not fit
         these settings (it was made under others)."""
-        described = [describe_pick(pick, self.shape, self.block_size, order, self.direction) for order in self.orders]
-        if None in described:
-            return None
-        return [f"{order}: input {source} (flat {pick[0]}) → output {destination} (flat {out_flat})"
-                for order, (source, destination, out_flat) in zip(self.orders, described)]
+        lines = []
+        for order in self.orders:
+            described = describe_pick(pick, self.shape, self.block_size, order, self.direction)
+            if described is None:
+                return None
+            source, destination, out_flat = described
+            lines.append(f"{order}: input {source} (flat {pick[0]}) → output {destination} (flat {out_flat})")
+        return lines
 
 
 def link_query(call: Call, stored: Sequence[Sequence[int]]) -> dict[str, Any]:
     """The page's URL settings showing `call`."""
     n, c, h, w = call.input_sizes[0]
-    return dict(direction=call.operator.direction, N=n, C=c, H=h, W=w, BlockSize=call.attr("block_size"),
-                Order=call.attr("order"))
+    direction = cast(DepthSpace, call.operator).direction
+    return dict(direction=direction, N=n, C=c, H=h, W=w, BlockSize=call.attr("block_size"), Order=call.attr("order"))

@@ -160,7 +160,7 @@ class SplitJoinPage(OperatorPage):
             plane = (view, tuple(sorted(fixed.items())), start)
             # Checks the slice indices, and says which index each dimension outside the plane is drawn at (shared
             # work: the figure draws this same picture).
-            fixed = work.picture(*c.key, *plane, c.join).context.fixed
+            fixed = work.plane_picture(c, plane).context.fixed
         except DescriptorError as exc:
             raise Refused(str(exc), described=c) from None
         drawn_part(self.row, *c.plane_line(view, start, fixed))
@@ -168,7 +168,7 @@ class SplitJoinPage(OperatorPage):
 
     def pictures(self, drawn):
         c, plane = drawn
-        return [("", work.picture(*c.key, *plane, c.join))]
+        return [("", work.plane_picture(c, plane))]
 
     def chart(self, drawn, title):
         c, _ = drawn

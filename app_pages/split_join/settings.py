@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ops import Call, DescriptorError, index_formula, operator
 from ops.descriptors.fixes import axis_fixes, count_fixes, even_split_fixes
@@ -15,6 +15,7 @@ from ops.guard import check_element_count
 from ops.operators.base import check_axis
 from ops.operators.fixes import Fix
 from ops.operators.lessons import Formula
+from ops.operators.split_join import SplitJoin
 from ui.operator_page import Refused
 from ui.toolbar import braced, sizes_text
 from ui.values import parse_int_list
@@ -153,7 +154,7 @@ class Configuration:
 def configure(c: Controls, values: Values) -> Configuration:
     """The Configuration the controls describe, with `values` (the sidebar's); JOIN's output and inputs read as the
     SPLIT that undoes it. Refused (or DescriptorError) naming the field otherwise."""
-    sizes = parse_int_list(c.sizes_text, "Sizes")
+    sizes: tuple[int, ...] = parse_int_list(c.sizes_text, "Sizes")
     check_element_count(sizes, "Sizes")
     try:
         axis = check_axis(c.axis, len(sizes))
@@ -167,11 +168,11 @@ def configure(c: Controls, values: Values) -> Configuration:
         sizes, output_sizes = (*sizes[:axis], sum(join_sizes), *sizes[axis + 1:]), join_sizes
     elif c.split_text is not None:
         output_sizes = parse_int_list(c.split_text, "Output sizes along Axis", max_count=None)
-    elif sizes[axis] % c.parts:
+    elif c.parts is None or sizes[axis] % c.parts:
         raise Refused(f"Parts K = {c.parts}: the input's size {sizes[axis]} along Axis {axis} is not divisible "
                       f"by {c.parts}", even_split_fixes(sizes[axis], c.parts, axis))
     else:
-        output_sizes = [sizes[axis] // c.parts] * c.parts
+        output_sizes = (sizes[axis] // c.parts,) * c.parts
     check_element_count(sizes, "Sizes")
     return Configuration(values, tuple(sizes), axis, tuple(output_sizes), c.operation == "join")
 
@@ -193,5 +194,5 @@ def _joined(values: Sequence[int]) -> str:
 
 def link_query(call: Call, stored: Sequence[Sequence[int]]) -> dict[str, Any]:
     """The page's URL settings showing `call`: a JOIN opens as the SPLIT that undoes it, the page shows both."""
-    whole, parts = call.operator.whole_and_parts(call)
+    whole, parts = cast(SplitJoin, call.operator).whole_and_parts(call)
     return dict(sj_sizes=_joined(whole), sj_axis=call.attr("axis"), sj_mode="sizes", sj_split=_joined(parts))

@@ -46,6 +46,13 @@ def outcome_text(c: Configuration) -> str:
     return md("OutputCount {}: {}. JOIN(SPLIT(x)) reproduces x bit for bit: **{}**.", len(outputs), shapes, same)
 
 
+def plane_picture(c: Configuration, plane: tuple[tuple[int | None, int], tuple[tuple[int, int], ...],
+                                                  tuple[int, int]]) -> SpecFigure:
+    """The figure of the drawn plane (view, fixed indices, first row and column) of the configuration."""
+    view, fixed, start = plane
+    return picture(c.values, c.sizes, c.axis, c.output_sizes, view, fixed, start, c.join)
+
+
 def picture_holding(c: Configuration, index: tuple[int, ...] | None) -> SpecFigure:
     """The figure of the plane and window that hold input element `index` (the first ones when None)."""
     view = default_view(len(c.sizes), c.axis)
