@@ -19,6 +19,7 @@ AWAY = {
                     ly_out_strides="1,3", ly_out_total="16", level="4_1"),
 }
 PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 5, "split_join": 3, "layouts": 6}
+PRESET_KEYS = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}  # each page's key prefix
 OVERVIEW_BUTTONS = ["overview_0_0", "overview_0_1", "overview_1_0", "overview_2_0", "overview_3_0"]
 
 

@@ -79,6 +79,7 @@ class OperatorPage(Generic[Controls, Configuration, Drawn]):
     groups: tuple[str, ...]  # the page's groups of settings, before Presets and Play & explain (the first one open)
     figures: FigureModule | None = None  # the figure module; None: the page draws its figure itself (draw)
     pick_key: str = ""  # the URL key of the picked cell
+    presets_caption: str = ""  # what the Presets group says over its buttons (Markdown)
 
     row: Any = None  # this run's line over the figure (render sets it): hooks may add what they draw to it
 
@@ -211,6 +212,8 @@ def render(page: OperatorPage[Any, Any, Any]) -> None:
     row, boxes = toolbar(*page.groups, *extra, expanded=page.groups[:1])
     page.row = row
     with boxes[len(page.groups)]:
+        if page.presets_caption:
+            say.caption(page.presets_caption)
         preset_buttons(page.presets(sidebar).items(), f"{page.key}_preset", page.pick_key)
     controls = page.controls(boxes[:len(page.groups)], sidebar)
     quiz_on, steps_on, speed = False, False, explain.DEFAULT_SPEED

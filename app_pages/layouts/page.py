@@ -108,21 +108,18 @@ class LayoutsPage(OperatorPage):
     introduction = md("**DML_ELEMENT_WISE_IDENTITY** copies one tensor between two buffer layouts: Strides say where "
                       "each element lives.")
     groups = ("InputTensor", "OutputTensor", "Memory maps")
+    presets_caption = md(
+        "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives can "
+        "change, and Strides (elements per step along each dimension) say where. A permuted order transposes (NCHW -> "
+        "NHWC), a 0 stride broadcasts, larger output strides pad, a long row stride reads a window of a larger buffer "
+        "(DirectML: 'Using strides to express padding and memory layout'). DataType, feature level and values are in "
+        "the sidebar; values fill the input buffer in memory order.")
 
     def presets(self, sidebar):
         return {name: preset_fields(name, sidebar.data_type) for name in LAYOUT_PRESETS}
 
     def controls(self, boxes, sidebar):
         input_box, output_box, map_box = boxes
-        with input_box:
-            st.caption(
-                "f(x) = x per element, with equal DataType and Sizes on both sides: only where each element lives "
-                "can change, and Strides (elements per step along each dimension) say where. A permuted order "
-                "transposes (NCHW -> NHWC), a 0 stride broadcasts, larger output strides pad, a long row stride "
-                "reads a window of a larger buffer (DirectML: 'Using strides to express padding and memory "
-                "layout'). DataType, feature level and values are in the sidebar; values fill the input buffer in "
-                "memory order. Presets set both sides."
-            )
         inp = side_controls("input", input_box)
         out = side_controls("output", output_box)
         with map_box:
