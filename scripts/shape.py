@@ -4,8 +4,8 @@
 
 For each checkout, read as text (nothing is imported or run):
 
-- files a page spans: the production files (app.py, app_pages/, ui/, viz/, serve/) that hold something of one
-  operator page (its URL keys, its module and class names), per operator page;
+- files a page spans: the production files (app.py, app_pages/, ui/, viz/, serve/) whose code (docstrings left out)
+  holds something of one operator page (its URL keys, its module and class names), per operator page;
 - string switches on page names: string literals naming a page or family ("depth_space", "bitwise", "split_join",
   "bitwise_or", "layouts") in the code every page shares (ui/, viz/, serve/, app.py), and the files holding them;
 - the ui/ floors: the longest chain of ui/'s modules importing one another (ui.a imports ui.b imports ...);
@@ -28,10 +28,12 @@ SHARED = ("app.py", "ui", "viz", "serve")
 PAGE_NAMES = {"depth_space", "bitwise", "split_join", "bitwise_or", "layouts"}
 # What marks a file as holding something of a page: its URL keys and the names of its modules and classes.
 PAGE_MARKS = {
-    "Depth <-> Space": r'"ds_|depth_space|DepthSpace|\bdsw\b',
-    "Bitwise": r'"or_|"bw_|bitwise|Bitwise|OrOperands|\bor_(?:picture|output|operands|inputs)\b|\bbw\b',
-    "Split <-> Join": r'"sj_|split_join|SplitJoin|\bsjw\b|split_picture|split_parts',
-    "Layouts": r'"ly_|app_pages/layouts|layouts_work|LayoutsPage|app_pages\.layouts|\blw\b',
+    "Depth <-> Space": (r'"ds_|depth_space_fig|depth_space_work|app_pages[./]depth_space|DepthSpacePage|\bdsw\b'
+                        r'|"depth_space"'),
+    "Bitwise": r'"or_|"bw_|bitwise_fig|bitwise_work|app_pages[./]bitwise|BitwisePage|OrOperands|\bbw\b|"bitwise',
+    "Split <-> Join": (r'"sj_|split_join_fig|split_join_work|app_pages[./]split_join|SplitJoinPage|\bsjw\b'
+                       r'|"split_join"'),
+    "Layouts": r'"ly_|layouts_fig|memory_map_fig|layouts_work|app_pages[./]layouts|LayoutsPage|\blw\b|"layouts"',
 }
 HINTED_PACKAGES = ("ui", "viz", "serve", "app_pages")
 
@@ -42,9 +44,32 @@ def sources(root, parts):
         yield from [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
 
 
+def code_text(path):
+    """The names and string literals of a module's code, its docstrings left out: what it does, not what it says."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    words = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            words.append(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            words.append(node.name)
+        elif isinstance(node, ast.Attribute):
+            words.append(node.attr)
+        elif isinstance(node, ast.alias):
+            words.append(node.name)
+        elif isinstance(node, (ast.ImportFrom)) and node.module:
+            words.append(node.module)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            words.append(f'"{node.value}')
+    return " ".join(words)
+
+
 def page_files(root):
-    return {page: sorted(str(p.relative_to(root)) for p in sources(root, PRODUCTION)
-                         if re.search(marks, p.read_text()))
+    texts = {str(p.relative_to(root)): code_text(p) for p in sources(root, PRODUCTION)}
+    return {page: sorted(path for path, text in texts.items() if re.search(marks, text))
             for page, marks in PAGE_MARKS.items()}
 
 

@@ -25,7 +25,7 @@ from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.export import animated_html, chart_config
 from viz.spec import SpecFigure
 
-from .sidebar import presenting
+from .url_state import presenting
 
 PLOTLY_JS = served_plotly_js()  # the cartesian partial bundle where the set-up fetched it (serve/plotly_bundle.py)
 # Cell labels, in CSS pixels: the browser fits them to the cells it draws, and leaves out those that would be smaller
@@ -142,9 +142,3 @@ def _digest(text):
 def figure_of(element: Any) -> dict[str, Any]:
     """The figure (a dict) that show() sent in `element` (an AppTest element), for tests and benchmarks."""
     return json.loads(element.proto.bytes)["figure"]
-
-
-def clicked(key: str) -> dict[str, Any] | None:
-    """The click that show(key)'s on_select is called for, as st.plotly_chart's selection state ({"points": [...]}),
-    or None."""
-    return st.session_state[key].select

@@ -8,7 +8,6 @@ from typing import Any
 import streamlit as st
 
 from . import say, url_state
-from .charts import clicked
 
 
 def apply_preset(values: Mapping[str, Any], pick_key: str) -> None:
@@ -33,8 +32,9 @@ def preset_buttons(choices: Iterable[tuple[str, Mapping[str, Any]]], key_prefix:
 
 
 def remember_pick(pick_key: str, chart_key: str, decode: Callable[[Any], Any]) -> None:
-    """on_select callback: decode the chart's selection into the page's pick (None when nothing usable)."""
-    url_state.put(pick_key, decode(clicked(chart_key)))
+    """on_select callback of the chart ui.charts.show drew with `chart_key`: its click (as st.plotly_chart's selection
+    state, {"points": [...]}) decoded into the page's pick (None when nothing usable)."""
+    url_state.put(pick_key, decode(st.session_state[chart_key].select))
 
 
 def clear_pick(pick_key: str) -> None:

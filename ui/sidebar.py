@@ -13,8 +13,8 @@ from ops import DML_TYPES, FEATURE_LEVELS, directml_status
 
 from . import say, url_state
 from .say import Markdown, md
-from .values import PATTERN_HELP, PATTERNS, typed_value_notes
-from .work import Values
+from .url_state import PRESENT
+from .values import PATTERN_HELP, PATTERNS, Values, typed_value_notes
 
 DEFAULTS: dict[str, Any] = {
     "dtype": "UINT32",
@@ -26,7 +26,6 @@ DEFAULTS: dict[str, Any] = {
     "values": "",
 }
 SEED_MAX = 2**31 - 1
-PRESENT = "present"
 PRESENT_FONT_PX = 20  # Streamlit's own base is 16 px
 PRESENT_TOP_REM = 2  # room above the title for the arrow that brings the sidebar back (beside it, not over it)
 # Typed values travel in the URL: a link longer than this fails in browsers and proxies before the app sees it.
@@ -136,11 +135,6 @@ def valid_at(level: str) -> Markdown:
         line += md(" The {} that runs here supports up to feature level {}: its cross-check runs at {}.", here[0],
                    here[1], here[1])
     return line
-
-
-def presenting() -> bool:
-    """Whether this view is in presentation mode (the sidebar's switch, present=true in the URL)."""
-    return bool(url_state.peek(PRESENT, False))
 
 
 def current_settings() -> SidebarSettings:

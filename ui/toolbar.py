@@ -21,7 +21,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from . import say
-from .sidebar import presenting
+from .url_state import presenting
 
 SEPARATOR = " · "
 _CONTROLS: contextvars.ContextVar[DeltaGenerator | None] = contextvars.ContextVar("page_controls", default=None)

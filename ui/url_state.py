@@ -129,8 +129,11 @@ def query_of(values: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _record() -> dict[str, Any]:
-    return st.session_state.setdefault(
-        _KEY, {"params": {}, "written": None, "page": None, "adopt": True, "query": {}, "used": {}, "notes": []})
+    record = st.session_state.get(_KEY)
+    if record is None:
+        record = st.session_state[_KEY] = {"params": {}, "written": None, "page": None, "adopt": True, "query": {},
+                                           "used": {}, "notes": []}
+    return record
 
 
 def begin_run(page: str) -> None:
@@ -152,9 +155,9 @@ def begin_run(page: str) -> None:
         record["params"] = {}
 
 
-def _resolve(key: str, rule: Rule) -> Any:
+def _resolve(key: str, rule: Rule, record: dict[str, Any] | None = None) -> Any:
     """The setting's value this run, adopting it from the URL when the run adopts the URL."""
-    record = _record()
+    record = _record() if record is None else record
     params = record["params"]
     if key not in params:
         params[key] = rule.default
@@ -204,7 +207,7 @@ def widget(factory: Callable[..., Any], label: str, key: str, default: Any, *, o
     The widget keeps the record current as the user changes it.
     """
     rule = Rule(default, tuple(options) if options is not None else None, minimum, maximum, max_chars, codec)
-    _seed_widget(key, rule)
+    record = _seed_widget(key, rule)
     if options is not None:
         kwargs["options"] = options
     if minimum is not None:
@@ -214,7 +217,7 @@ def widget(factory: Callable[..., Any], label: str, key: str, default: Any, *, o
     if max_chars is not None:
         kwargs["max_chars"] = max_chars
     shown = factory(label, key=key, **kwargs)
-    _record()["params"][key] = shown
+    record["params"][key] = shown
     return shown
 
 
@@ -228,17 +231,18 @@ def ahead(key: str, default: Any, options: Sequence[Any] | Mapping[Any, Any]) ->
 def tabs(labels: Sequence[str], key: str) -> tuple[Sequence[Any], str]:
     """st.tabs whose open tab is a setting: (containers, open label). Only the open tab's content needs drawing;
     switching tabs reruns the page (or the fragment holding the tabs)."""
-    _seed_widget(key, Rule(labels[0], tuple(labels)))
+    record = _seed_widget(key, Rule(labels[0], tuple(labels)))
     containers = st.tabs(labels, key=key, on_change="rerun")  # text: the callers' literals (the tab's value)
     opened = st.session_state[key]
-    _record()["params"][key] = opened
+    record["params"][key] = opened
     return containers, opened
 
 
-def _seed_widget(key: str, rule: Rule) -> None:
-    """Give the widget `key` its value before it is drawn: the recorded (or adopted) setting, or its own state."""
+def _seed_widget(key: str, rule: Rule) -> dict[str, Any]:
+    """Give the widget `key` its value before it is drawn: the recorded (or adopted) setting, or its own state.
+    Returns the record (looked up once: every lookup goes through Streamlit's session state)."""
     record = _record()
-    current = _resolve(key, rule)
+    current = _resolve(key, rule, record)
     if key in st.session_state and not record["adopt"]:
         current = st.session_state[key]  # the widget's own state: the user's latest change
     # Bounds and options may have moved since (a smaller tensor, another page's options): a value they no longer
@@ -249,6 +253,7 @@ def _seed_widget(key: str, rule: Rule) -> None:
         current = rule.clamp(current)
     record["params"][key] = current
     st.session_state[key] = current
+    return record
 
 
 def notes() -> list[str]:
@@ -281,3 +286,11 @@ def publish(fragment: bool = False) -> None:
     record["adopt"] = False
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
+
+
+PRESENT = "present"  # the sidebar's presentation mode switch
+
+
+def presenting() -> bool:
+    """Whether this view is in presentation mode (the sidebar's switch, present=true in the URL)."""
+    return bool(peek(PRESENT, False))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Sequence
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ops import DescriptorError, numpy_dtype
-from ops.guard import check_element_count
+from ops.guard import check_element_count, element_cap
 from ops.tensor_desc import element_offsets
 
 # Short labels: a widget bound to the URL writes its shown label there, so these end up in shared links.
@@ -190,3 +191,23 @@ def parse_int_list(text: str, field: str, *, minimum: int = 1, max_count: int | 
             rule = "a size of 0 is invalid in DirectML" if value == 0 and minimum == 1 else f"must be >= {minimum}"
             raise DescriptorError(f"{field} {values}: {value} is not allowed ({rule})")
     return tuple(values)
+
+
+@dataclasses.dataclass(frozen=True)
+class Values:
+    """How a tensor's values are made: the sidebar's pattern, type and its parameters."""
+
+    pattern: str
+    data_type: str
+    seed: int = 0
+    start: float = 0.0
+    delta: float = 1.0
+    text: str = ""
+
+    def kwargs(self) -> dict[str, Any]:
+        return dict(seed=self.seed, start=self.start, delta=self.delta, text=self.text)
+
+    def nbytes(self, shape: Sequence[int]) -> int:
+        """Bytes of a tensor of `shape`; 0 past the element cap, which refuses it before anything is allocated."""
+        count = math.prod(shape)
+        return count * numpy_dtype(self.data_type).itemsize if 0 < count <= element_cap() else 0

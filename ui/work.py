@@ -11,17 +11,15 @@ made read-only: many sessions share them.
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 import numpy as np
 
-from ops import CrossCheckReport, cross_check, framework_snippets, numpy_dtype
-from ops.guard import element_cap
+from ops import CrossCheckReport, cross_check, framework_snippets
 
 from .shared import BYTE_SECONDS, CACHE, in_background, shared
-from .values import make_values
+from .values import Values, make_values
 
 DIFF_ROWS = 20
 # A view's work for each part of a SPLIT or JOIN, measured on this project's 2-core machine with 65,536 parts: its
@@ -33,26 +31,6 @@ PART_SECONDS = 2e-3
 def view_seconds(nbytes: int, parts: int = 1) -> float:
     """The CPU seconds a view is expected to take, from the bytes it reserves and its parts (ui.shared.admitted)."""
     return nbytes * BYTE_SECONDS + parts * PART_SECONDS
-
-
-@dataclasses.dataclass(frozen=True)
-class Values:
-    """How a tensor's values are made: the sidebar's pattern, type and its parameters."""
-
-    pattern: str
-    data_type: str
-    seed: int = 0
-    start: float = 0.0
-    delta: float = 1.0
-    text: str = ""
-
-    def kwargs(self) -> dict[str, Any]:
-        return dict(seed=self.seed, start=self.start, delta=self.delta, text=self.text)
-
-    def nbytes(self, shape: Sequence[int]) -> int:
-        """Bytes of a tensor of `shape`; 0 past the element cap, which refuses it before anything is allocated."""
-        count = math.prod(shape)
-        return count * numpy_dtype(self.data_type).itemsize if 0 < count <= element_cap() else 0
 
 
 def frozen(array: np.ndarray) -> np.ndarray:

@@ -23,8 +23,7 @@ from ops.operators.fixes import Fix, Fixes
 from ops.tensor_desc import packed_strides
 from ui.say import Markdown, md
 from ui.toolbar import braced
-from ui.values import parse_int_list, parse_values, values_count
-from ui.work import Values
+from ui.values import Values, parse_int_list, parse_values, values_count
 
 # The operation where a link names none: OR, so that a link made when OR was the page's one operation opens the view
 # it was made on.

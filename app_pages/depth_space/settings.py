@@ -14,7 +14,7 @@ from ops.operators.depth_space import DIMENSION_NAMES, DIRECTIONS, ORDERS, Depth
 from ops.operators.fixes import Fixes
 from ops.operators.lessons import Formula
 from ui.toolbar import sizes_text
-from ui.work import Values
+from ui.values import Values
 from viz.depth_space_fig import describe_pick
 from viz.operator_figure import Pick
 

@@ -8,7 +8,8 @@ import numpy as np
 from ops.operators.depth_space import depth_to_space, space_to_depth
 from ops.teaching.quiz import Question
 from ui.shared import shared
-from ui.work import Values, frozen, tensor
+from ui.values import Values
+from ui.work import frozen, tensor
 from viz import depth_space_fig
 from viz.depth_space_fig import Window, drawn_window, side_shapes
 from viz.spec import SpecFigure

@@ -10,8 +10,7 @@ from typing import Any
 from ops import DescriptorError, layout_preset
 from ops.tensor_desc import last_element_index, parse_tensor_desc
 from ui.toolbar import braced
-from ui.values import parse_int_list
-from ui.work import Values
+from ui.values import Values, parse_int_list
 
 # The page's fields for each side's Sizes, Strides and TotalTensorSizeInBytes (URL keys).
 FIELDS = {"input": ("ly_in_sizes", "ly_in_strides", "ly_in_total"),

@@ -11,7 +11,8 @@ from ops import cpp_snippet, cross_check, element_wise_identity, layout_preset, 
 from ops.descriptors.layouts import copy_order, identity_dispatchable, identity_model, identity_problems, logical_tensor
 from ops.tensor_desc import element_offsets, packed_strides, parse_tensor_desc
 from ui.shared import shared
-from ui.work import CrossChecks, Values, check_both, tensor
+from ui.values import Values
+from ui.work import CrossChecks, check_both, tensor
 from viz.layouts_fig import copy_figure, layout_columns, logical_figure
 from viz.memory_map_fig import memory_map_figure
 from viz.spec import SpecFigure

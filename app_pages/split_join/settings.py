@@ -18,8 +18,7 @@ from ops.operators.lessons import Formula
 from ops.operators.split_join import SplitJoin
 from ui.operator_page import Refused
 from ui.toolbar import braced, sizes_text
-from ui.values import parse_int_list
-from ui.work import Values
+from ui.values import Values, parse_int_list
 from viz.split_join_fig import window_bounds
 
 OPERATIONS = {"split": "SPLIT, then JOIN back", "join": "JOIN from its own inputs"}

@@ -9,7 +9,8 @@ from ops.operators.split_join import join, split
 from ops.teaching.quiz import Question
 from ui.say import md
 from ui.shared import shared
-from ui.work import Values, frozen, tensor
+from ui.values import Values
+from ui.work import frozen, tensor
 from viz import split_join_fig
 from viz.spec import SpecFigure
 from viz.split_join_fig import WINDOW, default_view
