@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -88,40 +88,29 @@ def lines(parts: Iterable[object]) -> Markdown:
     return join(Markdown("  \n"), parts)
 
 
-def _draw(kind: str, text: object, into: DeltaGenerator | None, kwargs: dict[str, Any]) -> DeltaGenerator:
-    return getattr(st if into is None else into, kind)(as_markdown(text), **kwargs)
+class _Element(Protocol):
+    def __call__(self, text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator: ...
 
 
-def markdown(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("markdown", text, into, kwargs)
+def _element(kind: str) -> _Element:
+    """A page function drawing Markdown as Markdown and anything else as the characters it holds: st.<kind>, or
+    `into`'s <kind> (a container, a column)."""
+
+    def draw(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
+        return getattr(st if into is None else into, kind)(as_markdown(text), **kwargs)
+
+    draw.__name__ = draw.__qualname__ = kind
+    return draw
 
 
-def caption(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("caption", text, into, kwargs)
-
-
-def error(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("error", text, into, kwargs)
-
-
-def warning(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("warning", text, into, kwargs)
-
-
-def info(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("info", text, into, kwargs)
-
-
-def success(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("success", text, into, kwargs)
-
-
-def title(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("title", text, into, kwargs)
-
-
-def subheader(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
-    return _draw("subheader", text, into, kwargs)
+markdown = _element("markdown")
+caption = _element("caption")
+error = _element("error")
+warning = _element("warning")
+info = _element("info")
+success = _element("success")
+title = _element("title")
+subheader = _element("subheader")
 
 
 def style(css: str) -> None:

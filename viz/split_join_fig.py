@@ -18,6 +18,7 @@ import numpy as np
 from ops import DescriptorError
 from ops.operators.index_maps import join_map, split_map
 
+from . import operator_figure as steps
 from .colors import categorical, stepwise_colorscale
 from .common import (
     MAX_CELLS,
@@ -30,18 +31,6 @@ from .common import (
     smallest_uint,
     subplot_layout,
     trace,
-)
-from .operator_figure import (
-    ARROW,
-    Pick,
-    Step,
-    array_of,
-    clamped,
-    element_labels,
-    index_text,
-    outline,
-    overlay,
-    trace_of,
 )
 from .spec import SpecFigure, figure_spec
 
@@ -217,7 +206,7 @@ def _line_pieces(pieces):
 
 
 def locate_pick(shape: Sequence[int], axis: int, sizes: Sequence[int],
-                pick: Pick | None) -> tuple[int, tuple[int, ...]] | None:
+                pick: steps.Pick | None) -> tuple[int, tuple[int, ...]] | None:
     """(k, index in OutputTensors[k]) of the input element at multi-index `pick`; None when it does not fit."""
     if pick is None or len(pick) != len(shape) or not all(0 <= int(i) < s for i, s in zip(pick, shape)):
         return None
@@ -230,7 +219,8 @@ def locate_pick(shape: Sequence[int], axis: int, sizes: Sequence[int],
     return k, tuple(out)
 
 
-def describe_pick(x: np.ndarray, axis: int, sizes: Sequence[int], pick: Pick | None, join: bool = False) -> str | None:
+def describe_pick(x: np.ndarray, axis: int, sizes: Sequence[int], pick: steps.Pick | None,
+                  join: bool = False) -> str | None:
     """'InputTensor[..] → OutputTensors[k][..], value v' for the picked element (for JOIN, 'InputTensors[k][..] →
     OutputTensor[..]'), or None when it does not fit."""
     located = locate_pick(x.shape, axis, sizes, pick)
@@ -243,7 +233,7 @@ def describe_pick(x: np.ndarray, axis: int, sizes: Sequence[int], pick: Pick | N
     return f"InputTensor{list(index)} → OutputTensors[{k}]{list(out)}, value {_fmt(x[index])}"
 
 
-def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+def pick_from_selection(selection: dict[str, Any] | None) -> steps.Pick | None:
     """The clicked cell's input multi-index from the chart's selection state, or None."""
     custom = selected_customdata(selection)
     return None if custom is None else tuple(custom)
@@ -429,7 +419,8 @@ def _peel_frames(peel, titles, frame_shapes):
 
 
 def split_join_figure(x: np.ndarray, axis: int, sizes: Sequence[int], *, view: tuple[int | None, int] | None = None,
-                      fixed: dict[int, int] | None = None, start: tuple[int, int] = (0, 0), pick: Pick | None = None,
+                      fixed: dict[int, int] | None = None, start: tuple[int, int] = (0, 0),
+                      pick: steps.Pick | None = None,
                       max_cells: int = MAX_CELLS, max_frames: int = MAX_FRAMES, join: bool = False) -> SpecFigure:
     """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
 
@@ -478,7 +469,7 @@ def split_join_figure(x: np.ndarray, axis: int, sizes: Sequence[int], *, view: t
     return SpecFigure(figure_spec(data, layout, frames), context=dataclasses.replace(peel, pick=picked))
 
 
-def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
+def input_only(figure: SpecFigure, pick: steps.Pick | None = None) -> SpecFigure:
     """`figure` (from split_join_figure) cut to its input, for a quiz that asks where an input element goes: the
     input's cells with their values in one color (its colors name each element's output, the answer), `pick` (an
     input multi-index) outlined; no outputs, no hover, no Play."""
@@ -502,7 +493,7 @@ def _rows(peel):
     return [range(col1 - col0)] * (row1 - row0)
 
 
-def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
+def with_pick(figure: SpecFigure, pick: steps.Pick | None) -> SpecFigure:
     """`figure` (from split_join_figure) with input multi-index `pick` outlined instead of its own pick, at rest
     and in every frame, and named in layout.meta and the context. Shares everything else with `figure`, so a
     cached figure without a pick serves every click.
@@ -519,23 +510,23 @@ def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
 
 def step_count(figure: SpecFigure, element: int | None = None) -> int:
     """The drawn input cells: the steps walk them row-major."""
-    return len(array_of(trace_of(figure, figure.context.traces.input_cells)["x"]))
+    return len(steps.array_of(steps.trace_of(figure, figure.context.traces.input_cells)["x"]))
 
 
 def step_labels(figure: SpecFigure, count: int) -> list[str]:
-    return element_labels(count)
+    return steps.element_labels(count)
 
 
-def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, steps.Step]:
     """Step `number`: input and outputs are separate subplots, and plotly draws an annotation's arrow inside one
     subplot only (its tail may only use the head's axes), so each side gets its own arrow, labelled with the other
     side's index."""
     count = step_count(figure)
-    number = clamped(number, count)
+    number = steps.clamped(number, count)
     peel = figure.context
-    targets = trace_of(figure, peel.traces.input_cells)
-    index = array_of(targets["customdata"]).reshape(count, peel.ndim).astype(np.int64)[number]
-    row, col = int(array_of(targets["y"])[number]), int(array_of(targets["x"])[number])
+    targets = steps.trace_of(figure, peel.traces.input_cells)
+    index = steps.array_of(targets["customdata"]).reshape(count, peel.ndim).astype(np.int64)[number]
+    row, col = int(steps.array_of(targets["y"])[number]), int(steps.array_of(targets["x"])[number])
     # Where the element sits in the right panel at rest: moved along Axis by the gaps opened before its output.
     line = row if peel.axis_is_rows else col
     shift = min(peel.line_piece[line], peel.rest)
@@ -546,16 +537,16 @@ def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tu
     out_index = list(index.tolist())
     out_index[axis_dim] -= begin
     source, destination = tuple(index.tolist()), (k, *out_index)
-    label = f"InputTensor {index_text(source)} → OutputTensors[{k}] {index_text(out_index)}"
+    label = f"InputTensor {steps.index_text(source)} → OutputTensors[{k}] {steps.index_text(out_index)}"
     arrows = [
         # Tails to the right of each cell: left of the input are its row labels, above are the titles.
         dict(name="step-arrow-source", x=col, y=row, xref="x", yref="y", ax=70, ay=0, xanchor="left",
-             text=f"to [{k}] {index_text(out_index)}", **ARROW),
+             text=f"to [{k}] {steps.index_text(out_index)}", **steps.ARROW),
         dict(name="step-arrow-destination", x=out_col, y=out_row, xref="x2", yref="y2", ax=70, ay=0,
-             xanchor="left", text=f"from {index_text(source)}", **ARROW),
+             xanchor="left", text=f"from {steps.index_text(source)}", **steps.ARROW),
     ]
-    shapes = [outline(row, col, "step-source"), outline(out_row, out_col, "step-destination", "x2", "y2")]
-    return overlay(figure, arrows, shapes), Step(number, count, label, source, destination)
+    shapes = [steps.outline(row, col, "step-source"), steps.outline(out_row, out_col, "step-destination", "x2", "y2")]
+    return steps.overlay(figure, arrows, shapes), steps.Step(number, count, label, source, destination)
 
 
 def _piece_of(pieces: list, i: int) -> tuple[int, int]:
