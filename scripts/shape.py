@@ -117,16 +117,27 @@ def ui_floors(root):
     return len(best), best, len(imports)
 
 
+def public_functions(node, private=False):
+    """The module's public functions: neither they nor a class or function they are defined in start with "_"."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            hidden = private or (child.name.startswith("_") and not child.name.startswith("__"))
+            if isinstance(child, ast.ClassDef):
+                yield from public_functions(child, hidden)
+                continue
+            if not hidden:
+                yield child
+            yield from public_functions(child, True)
+        else:
+            yield from public_functions(child, private)
+
+
 def hinted(root):
     counts = {}
     for package in HINTED_PACKAGES:
         total = annotated = 0
         for path in sources(root, (package,)):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
-                if node.name.startswith("_") and not node.name.startswith("__"):
-                    continue
+            for node in public_functions(ast.parse(path.read_text())):
                 arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 arguments = [a for a in arguments if a.arg not in ("self", "cls")]
                 arguments += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
