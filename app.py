@@ -6,11 +6,11 @@ warm_up()
 
 import streamlit as st  # noqa: E402  (after the warm-up: every session waits there for the first one's imports)
 
+from app_pages.registry import by_url_path, navigation_pages  # noqa: E402
 from ops import element_cap_set_to  # noqa: E402
 from ui import output_budget, say, url_state  # noqa: E402
 from ui.accessibility import readable_colors  # noqa: E402
 from ui.charts import preload_plotly  # noqa: E402
-from ui.pages import navigation_pages  # noqa: E402
 from ui.shared import APP_ELEMENT_CAP  # noqa: E402
 from ui.sidebar import render_sidebar  # noqa: E402
 from ui.toolbar import reserve_controls  # noqa: E402
@@ -23,7 +23,7 @@ navigation = st.navigation(navigation_pages())
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
 reserve_controls()  # the page's own settings, above the ones every page shares
-render_sidebar(navigation.url_path)
+render_sidebar(by_url_path(navigation.url_path).reads)
 readable_colors()
 with element_cap_set_to(APP_ELEMENT_CAP):
     try:

@@ -5,12 +5,12 @@ import functools
 
 import streamlit as st
 
+from app_pages.registry import operator_link
 from ops import DML_TYPES, DescriptorError, type_name
 from ops.detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
 from ops.detective.identify import describe, descriptor_call
 from ui import charts, say, url_state
 from ui import detective_work as work
-from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.say import md
 from ui.shared import Busy, admitted

@@ -5,13 +5,13 @@ import math
 
 import streamlit as st
 
+from app_pages.registry import operator_link
 from ops import DescriptorError, cross_check_node, numpy_dtype
 from ops.frameworks.example_model import example_upscaling_model
 from ops.frameworks.onnx_models import ONNX_BYTE_CAP, OPERATOR_NODES, open_bytes
 from ui import detective_work as work
 from ui import say, url_state
 from ui.output_budget import and_more, few
-from ui.pages import operator_link
 from ui.panels import show_busy, show_error
 from ui.say import md
 from ui.shared import CACHE, Busy, admitted

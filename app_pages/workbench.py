@@ -77,7 +77,8 @@ def run_tab(model_key, model):
 def partial_run_tab(model_key, raw, run):
     view.show_partial_progress(raw, run)
     checking = cross_check_toggle()
-    view.show_dispatches(*shared_work.partial_dispatches(model_key, run), checking)
+    drawn, count = shared_work.partial_dispatches(model_key, run)
+    view.show_dispatches(drawn, count, checking)
 
 
 def show_partial(model_key, raw, run, label, settings):

@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/bench_app.py [--reruns 5] [--no-browser]
 
-For every page in app_pages/: one run at default settings and, where a configuration is known, one at the
-render cap (4,096 cells per heatmap) and one far past it ("large"); each reports the first run (caches
+For every page of the registry (app_pages/registry.py): one run at default settings and, where a configuration is
+known, one at the render cap (4,096 cells per heatmap) and one far past it ("large"); each reports the first run (caches
 cold), the median of reruns, and the bytes of Plotly specs sent. Goals: <= 150 ms per rerun at
 default, <= 1 s at the cap, figures <= 2 MB. Cold start: the server launched to the first chart drawn in Chromium.
 """
@@ -15,6 +15,8 @@ import time
 from streamlit import logger as streamlit_logger
 from streamlit.testing.v1 import AppTest
 
+from app_pages.registry import BITWISE, DEPTH_SPACE, PAGES, SPLIT_JOIN
+from support.app import open_page
 from support.browser import CHROMIUM_ARGS
 from support.paths import ROOT
 from support.visitor import served_app
@@ -25,13 +27,13 @@ FIGURE_BUDGET = 2_000_000
 
 # Settings (given as the page's URL) that fill a page up to its drawing cap (pages not listed get the default run).
 CAP_STATES = {
-    "depth_space.py": dict(N=1, C=256, H=4, W=4, BlockSize=2),  # 4,096 elements, 64 frames
-    "bitwise_or.py": dict(or_sizes="128,32", or_rows=128),
-    "split_join.py": dict(sj_sizes="1,1,64,64", sj_split="16,16,32"),
+    DEPTH_SPACE.url_path: dict(N=1, C=256, H=4, W=4, BlockSize=2),  # 4,096 elements, 64 frames
+    BITWISE.url_path: dict(or_sizes="128,32", or_rows=128),
+    SPLIT_JOIN.url_path: dict(sj_sizes="1,1,64,64", sj_split="16,16,32"),
 }
 # Tensors far past the drawing cap: computed and cross-checked whole, drawn in part.
 LARGE_STATES = {
-    "depth_space.py": dict(N=2, C=64, H=128, W=128, BlockSize=4),  # 2,097,152 elements
+    DEPTH_SPACE.url_path: dict(N=2, C=64, H=128, W=128, BlockSize=4),  # 2,097,152 elements
 }
 
 
@@ -39,8 +41,7 @@ def page_run(page, settings, reruns):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     for key, text in query_of(settings).items():
         at.query_params[key] = text
-    if page != "overview.py":
-        at.switch_page(f"app_pages/{page}")
+    open_page(at, page)
     start = time.perf_counter()
     at.run()
     first = time.perf_counter() - start
@@ -82,16 +83,16 @@ def main():
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
 
-    pages = sorted(p.name for p in (ROOT / "app_pages").glob("*.py"))
     print(f"{'page':<16} {'settings':<8} {'first run':>10} {'rerun (median)':>15} {'figures':>12}  verdict")
-    for page in pages:
-        runs = [("default", {})] + ([("cap", CAP_STATES[page])] if page in CAP_STATES else []) \
-            + ([("large", LARGE_STATES[page])] if page in LARGE_STATES else [])
+    for page in PAGES:
+        name = page.url_path
+        runs = [("default", {})] + ([("cap", CAP_STATES[name])] if name in CAP_STATES else []) \
+            + ([("large", LARGE_STATES[name])] if name in LARGE_STATES else [])
         for label, state in runs:
             first, rerun, spec_bytes, problems = page_run(page, state, args.reruns)
             ok = rerun <= GOALS[label] and spec_bytes <= FIGURE_BUDGET and not problems
             verdict = "ok" if ok else "OVER GOAL" + (f" (exception: {problems[0][:60]})" if problems else "")
-            print(f"{page:<16} {label:<8} {first * 1000:>8.0f}ms {rerun * 1000:>13.0f}ms "
+            print(f"{name or 'overview':<16} {label:<8} {first * 1000:>8.0f}ms {rerun * 1000:>13.0f}ms "
                   f"{spec_bytes / 1000:>10.1f}kB  {verdict}")
     if not args.no_browser:
         served, drawn = cold_start()

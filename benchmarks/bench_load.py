@@ -3,6 +3,8 @@ control changes and clicks in Chromium. Prints tables; asserts nothing (tests/lo
 
     .venv/bin/python benchmarks/bench_load.py                 # this checkout
     .venv/bin/python benchmarks/bench_load.py --root ../old   # another checkout (a git worktree), for "before"
+    .venv/bin/python benchmarks/bench_load.py --before ../old --rounds 3 --skip cap browser processes
+                                                              # both in one run: the visitors table, servers in turn
 
 Each visitor count gets a freshly started server (cold: the first visitors pay for the imports). A visitor opens the
 default pages in turn, each one `--repeat` times, over Streamlit's own websocket (benchmarks/visitor.py), so the
@@ -28,14 +30,17 @@ def row(cells):
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
 
-def visitors_table(root, counts, repeat, runtimes):
+def visitors_table(roots, counts, repeat, runtimes, rounds=1):
+    """`roots`: {label: checkout}; with several, each count is served from each checkout in turn, `rounds` times, so
+    that the machine's load drifts over all of them alike."""
     print("\n**Visitors at once, fresh server each**: every visitor opens the default pages (overview, depth, "
           f"bitwise, split) in turn, {repeat} page runs each; the server's CPU and memory include its DirectML "
           "worker\n")
-    print(row(["cross-check", "visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s",
+    print(row(["checkout", "cross-check", "visitors", "page runs", "failed", "p50 s", "p95 s", "max s", "pages/s",
                "server CPU ms/page", "server peak MB"]))
-    print(row(["---"] + ["---:"] * 9))
-    for runtime, count in ((runtime, count) for runtime in runtimes for count in counts):
+    print(row(["---", "---"] + ["---:"] * 9))
+    for runtime, count, _, (label, root) in ((runtime, count, k, root) for runtime in runtimes for count in counts
+                                            for k in range(rounds) for root in roots.items()):
         # Pointing the app at a folder with no DirectML in it leaves ONNX Runtime alone, as on a machine without it.
         env = {} if runtime == "DirectML on" else {"DML_VISUALIZER_DIRECTML": "/nonexistent"}
         with served_app(root=root, env=env) as (url, process), PeakMemory(process.pid) as memory:
@@ -47,7 +52,7 @@ def visitors_table(root, counts, repeat, runtimes):
             cpu = cpu_seconds(process.pid) - cpu
         seconds = [v.seconds for v in visits]
         failed = sum(not v.ok for v in visits)
-        print(row([runtime, count, len(visits), failed, f"{percentile(seconds, .5):.2f}",
+        print(row([label, runtime, count, len(visits), failed, f"{percentile(seconds, .5):.2f}",
                    f"{percentile(seconds, .95):.2f}", f"{max(seconds):.2f}", f"{len(visits) / wall:.1f}",
                    f"{1000 * cpu / len(visits):.0f}", f"{memory.peak / MiB:.0f}"]))
 
@@ -258,6 +263,8 @@ def interactions(root):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    parser.add_argument("--before", type=Path, help="another checkout, served in turn with --root (visitors table)")
+    parser.add_argument("--rounds", type=int, default=1, help="times each checkout serves each visitor count")
     parser.add_argument("--visitors", type=int, nargs="*", default=[1, 10, 30])
     parser.add_argument("--repeat", type=int, default=3, help="page runs per visitor")
     parser.add_argument("--directml", nargs="*", default=["DirectML on", "DirectML off"],
@@ -269,7 +276,8 @@ def main():
     args = parser.parse_args()
     print(f"Serving {args.root.resolve()}")
     if "visitors" not in args.skip:
-        visitors_table(args.root, args.visitors, args.repeat, args.directml)
+        roots = {"after": args.root, "before": args.before} if args.before else {"this": args.root}
+        visitors_table(roots, args.visitors, args.repeat, args.directml, args.rounds)
     if "cap" not in args.skip:
         cap_series(args.root, args.links)
     if "processes" not in args.skip:

@@ -44,7 +44,6 @@ NUMPY_DTYPES = {
 _BY_NUMPY = {dtype: name for name, dtype in NUMPY_DTYPES.items()}
 
 FLOAT_TYPES = ("FLOAT64", "FLOAT32", "FLOAT16")
-INTEGER_TYPES = tuple(t for t in DML_TYPES if t not in FLOAT_TYPES)
 
 
 def type_name(data_type: DTypeLike, field: str = "DataType") -> str:

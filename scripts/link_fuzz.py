@@ -17,11 +17,11 @@ import urllib.parse
 
 from playwright.sync_api import sync_playwright
 
+from app_pages.registry import PAGES
 from support.browser import CHROMIUM, CHROMIUM_ARGS
 from support.links import PAYLOADS, fuzz_cases, fuzz_load, link_keys
 from support.paths import ROOT
 from support.visitor import served_app
-from ui.pages import PAGES
 
 
 def main():

@@ -12,4 +12,5 @@ if [ -n "$missing" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; the
 fi
 source scripts/setup.sh
 .venv/bin/ruff check .  # pyflakes, pycodestyle, isort and bugbear, as pyproject.toml configures them
+.venv/bin/python -m mypy  # the app's packages against the libraries' hints, as pyproject.toml's [tool.mypy] says
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -6,10 +6,13 @@ seconds for others to finish, then gives up with `Busy`, whose message the page 
 smaller tensor") instead of allocating.
 """
 
+from __future__ import annotations
+
 import collections
 import contextlib
 import threading
 import time
+from collections.abc import Callable, Hashable, Iterator
 
 MiB = 1 << 20
 
@@ -19,7 +22,7 @@ class Busy(RuntimeError):
 
 
 class WorkBudget:
-    def __init__(self, total, wait=10.0, free_below=8 * MiB):
+    def __init__(self, total: int, wait: float = 10.0, free_below: int = 8 * MiB) -> None:
         self.total = int(total)
         self.wait = wait
         self.free_below = free_below  # small work is not worth accounting for: it never waits
@@ -31,11 +34,11 @@ class WorkBudget:
         self._held = threading.local()
 
     @contextlib.contextmanager
-    def admit(self, nbytes, what="this computation"):
+    def admit(self, nbytes: int, what: str = "this computation") -> Iterator[None]:
         """Hold `nbytes` of the budget for the block. Inside a block that already holds a reservation in this
         thread, the outer estimate covers the work (a page's estimate covers the figures it draws)."""
         nbytes = int(nbytes)
-        if nbytes < self.free_below or getattr(self._held, "depth", 0):
+        if nbytes < self.free_below or getattr(self._held, "depth", False):
             yield
             return
         if nbytes > self.total:
@@ -78,26 +81,29 @@ class HeavyLane:
     A view's CPU seconds are estimated before it starts (from its sizes, parts, nodes). Up to `light` seconds it runs
     at once, as every default view does; past `most` it is refused with TooLong; in between it waits for one of
     `slots` (one: the other core stays with the visitors whose views are light), up to `wait` seconds, then gives
-    up with Busy. Six distinct 32-second Split links at once used to take 220-235 s each and slow every other page
-    to 1.5-6 s; identical heavy views wait here while the first computes, then find its results in the shared cache.
+    up with Busy. Without it, six distinct 32-second Split links at once took 220-235 s each and slowed every other
+    page to 1.5-6 s; identical heavy views wait here while the first computes, then find its results in the shared
+    cache.
 
     The waiting views take turns by owner (a visitor's session): a freed slot goes to the owner who has waited
     longest since its last turn, so eight visitors queueing five views each do not keep a ninth waiting for forty.
     """
 
-    def __init__(self, slots=1, light=1.0, most=12.0, wait=30.0):
+    def __init__(self, slots: int = 1, light: float = 1.0, most: float = 12.0, wait: float = 30.0) -> None:
         self.light, self.most, self.wait = light, most, wait
         self.waiting = self.refused = self.queued = 0
         self._free = slots
-        self._turns = collections.OrderedDict()  # owner -> deque of its waiting tickets, in turn order
+        # owner -> deque of its waiting tickets, in turn order
+        self._turns: collections.OrderedDict[Hashable, collections.deque[object]] = collections.OrderedDict()
         self._changed = threading.Condition()
         self._held = threading.local()
 
-    def needs_slot(self, seconds):
+    def needs_slot(self, seconds: float) -> bool:
         return seconds > self.light and not getattr(self._held, "depth", 0)
 
     @contextlib.contextmanager
-    def admit(self, seconds, what="this view", on_wait=None, owner=None):
+    def admit(self, seconds: float, what: str = "this view", on_wait: Callable[[], None] | None = None,
+              owner: Hashable = None) -> Iterator[None]:
         """Hold a slot for the block when `seconds` is heavy; `on_wait()` is called once if the block must wait
         (in `owner`'s turn)."""
         if seconds > self.most:
@@ -121,7 +127,7 @@ class HeavyLane:
                 self._free += 1
                 self._changed.notify_all()
 
-    def _take(self, owner, on_wait):
+    def _take(self, owner: Hashable, on_wait: Callable[[], None] | None) -> bool:
         with self._changed:
             if self._free and not self._turns:
                 self._free -= 1

@@ -10,11 +10,15 @@ The bookkeeping is cachetools': an LRUCache whose sizes are bytes, and cached() 
 callers of a key being computed wait for it. What is added here is handing them an outcome that is not kept.
 """
 
+from __future__ import annotations
+
 import collections
 import dataclasses
 import sys
 import threading
 import time
+from collections.abc import Callable, Hashable
+from typing import Any
 
 import cachetools
 import numpy as np
@@ -23,7 +27,7 @@ MiB = 1 << 20
 _clock = time.monotonic  # when a value kept for a while expires (tests move it)
 
 
-def size_of(value, _depth=0):
+def size_of(value: Any, _depth: int = 0) -> int:
     """Bytes a cached value holds: numpy buffers in full, containers by their items, other objects roughly."""
     if isinstance(value, np.ndarray):
         # A view costs what its base holds, since keeping it keeps the base alive.
@@ -98,7 +102,7 @@ def _compute(key, compute, measure, lifetime):
 class SharedCache:
     """Least-recently-used entries, at most `budget` bytes in all; one computation per key at a time."""
 
-    def __init__(self, budget, largest=None):
+    def __init__(self, budget: int, largest: int | None = None) -> None:
         self.budget = int(budget)
         # Above the budget, cachetools would refuse the entry outright and the waiting callers would compute it again.
         self.largest = min(int(largest if largest is not None else budget // 4), self.budget)
@@ -106,18 +110,19 @@ class SharedCache:
         self._condition = threading.Condition()
         self._cached = cachetools.cached(self._store, key=lambda key, compute, measure, lifetime: key,
                                          condition=self._condition)(_compute)
-        self._callers = collections.Counter()
+        self._callers: collections.Counter[Hashable] = collections.Counter()
         self.hits = self.misses = self.shared = 0
 
     @property
-    def used(self):
+    def used(self) -> float:
         return self._store.currsize
 
     @property
-    def too_large(self):
+    def too_large(self) -> int:
         return self._store.too_large
 
-    def get(self, key, compute, measure=size_of, lifetime=None):
+    def get(self, key: Hashable, compute: Callable[[], Any], measure: Callable[[Any], int] = size_of,
+            lifetime: Callable[[Any], float | None] | None = None) -> Any:
         """The cached value of `key`, or compute() once for every caller asking at the same time. `lifetime(value)`:
         seconds to keep that value before computing it again (None: while there is room), for answers that hold
         only for a while (a runtime too busy to answer)."""
@@ -142,7 +147,7 @@ class SharedCache:
             raise outcome.error
         return outcome.value
 
-    def peek(self, key):
+    def peek(self, key: Hashable) -> tuple[bool, Any]:
         """(True, value) when `key` is cached, else (False, None): nothing is computed. A cached error is raised."""
         with self._condition:
             self._drop_expired(key)
@@ -154,16 +159,16 @@ class SharedCache:
             raise outcome.error
         return True, outcome.value
 
-    def _drop_expired(self, key):
+    def _drop_expired(self, key: Hashable) -> None:
         outcome = self._store.get(key) if key in self._store else None
         if outcome is not None and outcome.expired() and not self._callers[key]:
             del self._store[key]
 
-    def clear(self):
+    def clear(self) -> None:
         with self._condition:
             self._store.clear()
 
-    def stats(self):
+    def stats(self) -> dict[str, float]:
         with self._condition:
             return dict(entries=len(self._store), used=self.used, budget=self.budget, hits=self.hits,
                         misses=self.misses, shared=self.shared, too_large=self.too_large)

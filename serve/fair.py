@@ -13,9 +13,13 @@ verdicts waited behind theirs (0.6 s before, 8.6-59 s with them, and a backlog f
 - a key asked for while queued or running is one job for every owner asking (`on_done` callbacks all run).
 """
 
+from __future__ import annotations
+
 import collections
 import logging
 import threading
+from collections.abc import Callable, Hashable
+from typing import Any
 
 _LOG = logging.getLogger(__name__)
 
@@ -23,7 +27,8 @@ _LOG = logging.getLogger(__name__)
 class _Job:
     __slots__ = ("key", "function", "args", "seconds", "owners", "running", "done")
 
-    def __init__(self, key, function, args, seconds, owner):
+    def __init__(self, key: Hashable, function: Callable[..., Any], args: tuple[Any, ...], seconds: float,
+                 owner: Hashable) -> None:
         self.key, self.function, self.args, self.seconds = key, function, args, seconds
         self.owners = {owner}
         self.running = False
@@ -31,17 +36,19 @@ class _Job:
 
 
 class FairQueue:
-    def __init__(self, workers=2, per_owner=2, light=0.5, heavy_slots=1, name="fair-queue"):
+    def __init__(self, workers: int = 2, per_owner: int = 2, light: float = 0.5, heavy_slots: int = 1,
+                 name: str = "fair-queue") -> None:
         self.per_owner, self.light, self.heavy_slots = per_owner, light, heavy_slots
-        self._jobs = {}  # key -> _Job, queued or running
-        self._queues = collections.OrderedDict()  # owner -> deque of its queued jobs, in turn order
+        self._jobs: dict[Hashable, _Job] = {}  # key -> _Job, queued or running
+        # owner -> deque of its queued jobs, in turn order
+        self._queues: collections.OrderedDict[Hashable, collections.deque[_Job]] = collections.OrderedDict()
         self._heavy_running = 0
         self._changed = threading.Condition()
         self.dropped = self.ran = 0
         for number in range(workers):
             threading.Thread(target=self._work, name=f"{name}-{number}", daemon=True).start()
 
-    def submit(self, owner, key, seconds, function, *args):
+    def submit(self, owner: Hashable, key: Hashable, seconds: float, function: Callable[..., Any], *args: Any) -> None:
         """Run function(*args) once for `key` (estimated at `seconds` of CPU) in `owner`'s turn; nothing if that key
         is queued or running already (its owner is added)."""
         with self._changed:
@@ -57,12 +64,12 @@ class FairQueue:
             self._bound(owner)
             self._changed.notify()
 
-    def _queue(self, owner):
+    def _queue(self, owner: Hashable) -> collections.deque[_Job]:
         if owner not in self._queues:
             self._queues[owner] = collections.deque()
         return self._queues[owner]
 
-    def _bound(self, owner):
+    def _bound(self, owner: Hashable) -> None:
         queue = self._queues[owner]
         while len(queue) > self.per_owner:
             job = queue.popleft()
@@ -72,7 +79,7 @@ class FairQueue:
                 job.done.set()
                 self.dropped += 1
 
-    def _next(self):
+    def _next(self) -> _Job | None:
         """The next job in turn: an owner's first light job, else (a heavy slot free) its first heavy one."""
         for heavy in (False, True):
             if heavy and self._heavy_running >= self.heavy_slots:
@@ -90,7 +97,7 @@ class FairQueue:
                 return job
         return None
 
-    def _work(self):
+    def _work(self) -> None:
         while True:
             with self._changed:
                 job = self._next()
@@ -112,12 +119,12 @@ class FairQueue:
                     job.done.set()
                     self._changed.notify_all()
 
-    def pending(self):
+    def pending(self) -> list[threading.Event]:
         """The events of every job queued or running (each set when its job ends or is dropped)."""
         with self._changed:
             return [job.done for job in self._jobs.values()]
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         with self._changed:
             return dict(queued=sum(len(q) for q in self._queues.values()), running=sum(j.running for j in
                                                                                        self._jobs.values()),

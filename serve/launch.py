@@ -6,18 +6,20 @@ the first one's imports (the p95 page time of a cold 30-visitor burst). Here tho
 listens, so a load balancer's health check means "ready".
 """
 
+from __future__ import annotations
+
 import importlib
 import pkgutil
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("ops", "ui", "viz")
+PACKAGES = ("ops", "ui", "viz", "app_pages")
 # Run as a program of its own in another process (with lavapipe's libraries), never imported by the server.
 OTHER_PROCESSES = ("ops.runtime.directml.worker",)
 
 
-def warm_up_process():
+def warm_up_process() -> None:
     from serve.warmup import warm_up
 
     warm_up()
@@ -41,7 +43,7 @@ def warm_up_process():
 SWITCH_SECONDS = 0.001
 
 
-def main(argv):
+def main(argv: list[str]) -> None:
     sys.setswitchinterval(SWITCH_SECONDS)
     sys.path.insert(0, str(ROOT))
     warm_up_process()

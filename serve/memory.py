@@ -23,7 +23,7 @@ def _trim():
 _MALLOC_TRIM = _trim()
 
 
-def release():
+def release() -> bool:
     """Collect reference cycles, then give the heap's free pages back to the system; True if trimmed."""
     gc.collect()
     if _MALLOC_TRIM is None:

@@ -32,12 +32,12 @@ BUNDLE = ROOT / ".plotly" / f"plotly-cartesian-{VERSION}.min.js"
 FULL = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 
-def served_plotly_js():
+def served_plotly_js() -> Path:
     """The plotly.js file the app serves: the cartesian bundle when it is here and of plotly.py's version."""
     return BUNDLE if BUNDLE.exists() and get_plotlyjs_version() == VERSION else FULL
 
 
-def fetch(timeout=60):
+def fetch(timeout: float = 60) -> str:
     """Fetch and check the bundle into .plotly/ unless it is there; returns a line saying what happened."""
     if get_plotlyjs_version() != VERSION:
         return f"plotly.py ships plotly.js {get_plotlyjs_version()}, this pin is {VERSION}: serving the full copy"
@@ -51,7 +51,10 @@ def fetch(timeout=60):
     if hashlib.sha256(data).hexdigest() != SHA256:
         return f"{TARBALL} does not have the pinned sha256: not used, serving the full plotly.js"
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        script = archive.extractfile(MEMBER).read()  # one named member read into memory: no path from the archive
+        member = archive.extractfile(MEMBER)  # one named member read into memory: no path from the archive
+        if member is None:
+            return f"{TARBALL} holds no file {MEMBER}: serving the full plotly.js"
+        script = member.read()
     BUNDLE.parent.mkdir(exist_ok=True)
     partial = BUNDLE.with_suffix(".part")
     partial.write_bytes(script)

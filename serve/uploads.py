@@ -17,9 +17,13 @@ manager with three rules, checked as each file arrives:
 `install()` makes Streamlit's server build this manager (serve.launch calls it before the server starts).
 """
 
+from __future__ import annotations
+
 import collections
 import threading
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 
@@ -37,14 +41,14 @@ class UploadRefused(Exception):
 
 
 class BoundedUploads(MemoryUploadedFileManager):
-    def __init__(self, upload_endpoint, clock=time.monotonic):
+    def __init__(self, upload_endpoint: str, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(upload_endpoint)
         self._clock = clock
-        self._read = {}  # (session, file id) -> when a page last read it (or it arrived)
+        self._read: dict[tuple[str, str], float] = {}  # (session, file id) -> when a page last read it (or it arrived)
         self._bounds = threading.Lock()  # held around the base class's own lock, never inside it
         self.made_room = 0  # files dropped from the largest holders to make room for another session's
 
-    def add_file(self, session_id, file):
+    def add_file(self, session_id: str, file: Any) -> None:
         with self._bounds:
             now = self._clock()
             self._drop_stale(now)
@@ -61,14 +65,14 @@ class BoundedUploads(MemoryUploadedFileManager):
             super().add_file(session_id, file)
             self._read[(session_id, file.file_id)] = now
 
-    def _make_room(self, session_id, size):
+    def _make_room(self, session_id: str, size: int) -> None:
         """Drop other sessions' files until `size` more bytes fit in TOTAL_BYTES: the least recently read file of
         the session holding the most (of those holding the most, the file read longest ago)."""
         while self._total_bytes + size > TOTAL_BYTES:
             with self._lock:  # a snapshot: sessions end (remove_session_files) on other threads
                 held = [(session, rec) for session, files in self.file_storage.items() if session != session_id
                         for rec in files.values()]
-            holding = collections.Counter()
+            holding: collections.Counter[str] = collections.Counter()
             for session, rec in held:
                 holding[session] += len(rec.data)
             if not held:
@@ -79,18 +83,18 @@ class BoundedUploads(MemoryUploadedFileManager):
             self.remove_file(session, rec.file_id)
             self.made_room += 1
 
-    def get_files(self, session_id, file_ids):
+    def get_files(self, session_id: str, file_ids: Sequence[str]) -> list[Any]:
         files = super().get_files(session_id, file_ids)
         now = self._clock()
         for rec in files:
             self._read[(session_id, rec.file_id)] = now
         return files
 
-    def remove_file(self, session_id, file_id):
+    def remove_file(self, session_id: str, file_id: str) -> None:
         super().remove_file(session_id, file_id)
         self._read.pop((session_id, file_id), None)
 
-    def remove_session_files(self, session_id):
+    def remove_session_files(self, session_id: str) -> None:
         files = list(self.file_storage.get(session_id, {}))
         super().remove_session_files(session_id)
         for file_id in files:
@@ -101,7 +105,7 @@ class BoundedUploads(MemoryUploadedFileManager):
             if now - read > STALE_SECONDS:
                 self.remove_file(session_id, file_id)
 
-    def held(self, session_id=None):
+    def held(self, session_id: str | None = None) -> tuple[int, int]:
         """(files, bytes) kept for one session, or for the whole server."""
         with self._lock:
             if session_id is None:
@@ -120,8 +124,8 @@ def _refusal(detail):
     return HTTPException(status_code=413, detail=detail)
 
 
-def install():
+def install() -> None:
     """Have Streamlit's server (streamlit/web/server/server.py, Server.__init__) hold uploads in BoundedUploads."""
     from streamlit.web.server import server
 
-    server.MemoryUploadedFileManager = BoundedUploads
+    server.MemoryUploadedFileManager = BoundedUploads  # type: ignore[misc]  # the class Server.__init__ makes

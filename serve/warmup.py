@@ -13,7 +13,7 @@ _lock = threading.Lock()
 _done = False
 
 
-def warm_up():
+def warm_up() -> None:
     global _done
     if _done:
         return

@@ -7,7 +7,8 @@ from .paths import ROOT
 
 
 def run_through_app(page=None, query=None, session=None, **settings):
-    """The app as a user sees it (AppTest): app.py's router and sidebar, then `page` (default: the first page).
+    """The app as a user sees it (AppTest): app.py's router and sidebar, then `page` (a registry Page, its script's
+    path or its url path; default: the first page).
 
     `query` plays the URL's query parameters as texts; `settings` are the same given as values (the URL is how a
     view's settings arrive); `session` is session state set before the first run (a hand-over between pages).
@@ -22,9 +23,24 @@ def run_through_app(page=None, query=None, session=None, **settings):
     for key, value in (session or {}).items():
         at.session_state[key] = value
     if page:
-        at.switch_page(page)
+        open_page(at, page)
     at.run()
     return at
+
+
+def open_page(at, page):
+    """Make the next run of `at` open `page` (a registry Page, its script's path or its url path) as its address
+    does. Streamlit
+    finds a page by the hash of its url path (st.Page); AppTest.switch_page derives it from the script's file name
+    before the first run, which a page folder's page.py does not carry."""
+    from streamlit.util import calc_hash
+
+    from app_pages.registry import PAGES
+
+    found = page if not isinstance(page, str) else next(p for p in PAGES if page in (p.path, p.url_path))
+    if found.url_path:
+        assert hasattr(at, "_page_hash"), "AppTest no longer keeps the page it opens in _page_hash"
+        at._page_hash = calc_hash(found.url_path)
 
 
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")

@@ -84,13 +84,6 @@ def click_until_address_has(page, locator, part):
         "(part) => location.href.includes(part)", arg=part, timeout=timeout))
 
 
-def close_group(page, label):
-    expander = group(page, label)
-    if expander.locator("details[open]").count():
-        expander.locator("summary").click()
-    expander.locator("details:not([open])").wait_for(state="attached", timeout=30_000)
-
-
 # No script run going on, and every figure drawn: ui/plotly_chart.js marks a figure aria-busy from the moment its data
 # arrives until plotly has drawn it and fitted its labels.
 # A page waiting for its cross-check verdict runs again when it arrives (ui/panels.py): not settled before that.

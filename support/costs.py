@@ -71,10 +71,10 @@ def estimates_recorded():
 
 def view_cost(page, query, root=ROOT, timeout=600, unbounded=False, upload=None):
     """{"cpu": s, "grown": peak bytes over the start, "seconds": estimated s, "bytes": estimated bytes (every estimate
-    admitted, the page's and its cross-checks', added up), "messages": its warnings and errors} of one
-    run of `page` (app_pages/...) with `query` (a query string), cross-checks included, in a fresh interpreter;
-    `unbounded`: past the heavy lane's limit too (calibration); `upload`: (file name, bytes) put in the page's file
-    uploader after its first run, the run that reads it measured too."""
+    admitted, the page's and its cross-checks', added up), "messages": its warnings and errors} of one run of `page`
+    (a registry page's script path or url path) with `query` (a query string), cross-checks included, in a fresh
+    interpreter; `unbounded`: past the heavy lane's limit too (calibration); `upload`: (file name, bytes) put in the
+    page's file uploader after its first run, the run that reads it measured too."""
     with tempfile.TemporaryDirectory() as folder:
         path = ""
         if upload is not None:

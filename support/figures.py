@@ -4,6 +4,7 @@ import base64
 import re
 
 import numpy as np
+import plotly.io
 
 
 def plotly_array(value):
@@ -44,3 +45,19 @@ def struck_cells(path, cells, samples=40):
             if cell in cells and abs(y - cell[0]) < 0.45 and abs(x - cell[1]) < 0.45:
                 struck.add(cell)
     return struck
+
+
+def figure_json_size(fig):
+    """Bytes of the figure spec as plotly sends it (plotly.io.to_json, arrays as base64)."""
+    return len(plotly.io.to_json(fig, validate=False))
+
+
+def band_color(colorscale, z, zmin, zmax):
+    """The color a stepwise colorscale gives value z: the band [low, high) holding its position (last band
+    closed)."""
+    position = min(max((z - zmin) / (zmax - zmin) if zmax > zmin else 0.0, 0.0), 1.0)
+    bands = list(zip(colorscale[::2], colorscale[1::2]))
+    for (low, color), (high, _) in bands:
+        if low <= position < high:
+            return color
+    return bands[-1][0][1]

@@ -19,6 +19,7 @@ AWAY = {
                     ly_out_strides="1,3", ly_out_total="16", level="4_1"),
 }
 PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 5, "split_join": 3, "layouts": 6}
+PRESET_KEYS = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}  # each page's key prefix
 OVERVIEW_BUTTONS = ["overview_0_0", "overview_0_1", "overview_1_0", "overview_2_0", "overview_3_0"]
 
 
@@ -45,10 +46,10 @@ def _used(at):
 
 
 def link_keys(page):
-    """{key: (query, Rule)}: every link parameter `page` (a ui.pages.Page) reads, each with the first query found to
-    make the page read it. The keys are the ones the page declares to ui.url_state as it runs (every widget and value
-    it takes from the link), found in its default view, the views its presets and examples set, and the views one
-    switch or named option away from those."""
+    """{key: (query, Rule)}: every link parameter `page` (an app_pages.registry Page) reads, each with the first query
+    found to make the page read it. The keys are the ones the page declares to ui.url_state as it runs (every widget
+    and value it takes from the link), found in its default view, the views its presets and examples set, and the
+    views one switch or named option away from those."""
     found = {}
 
     def record(at, query):

@@ -30,6 +30,6 @@ _CSS = """
 """
 
 
-def readable_colors():
+def readable_colors() -> None:
     """The page's contrast fixes (app.py, every run; a style-only element takes no space on the page)."""
     say.style(_CSS)

@@ -135,7 +135,8 @@ def uploaded(files):
 
 
 def _split_outputs(text):
-    parts, current = [], []
+    parts: list[str] = []
+    current: list[str] = []
     for line in text.splitlines():
         if line.strip() == SEPARATOR:
             parts.append("\n".join(current))

@@ -24,7 +24,10 @@ outside goes into the page through exactly one of:
 Each one shortens a long value first (`shorten`): 100 KB link values were echoed in full.
 """
 
+from __future__ import annotations
+
 import re
+from typing import Any
 
 SHOWN_CHARS = 200  # a value echoed longer than this is cut, saying how long it was
 MESSAGE_CHARS = 2000  # a whole message (the core's, with values quoted in it)
@@ -47,7 +50,7 @@ def _cut(value, limit):
     return value[:limit] + "…", f" ({len(value):,} characters in all)"
 
 
-def shorten(value, limit=SHOWN_CHARS):
+def shorten(value: Any, limit: int = SHOWN_CHARS) -> str:
     """`value` as text, cut to `limit` characters with a note of its full length."""
     return "".join(_cut(value, limit))
 
@@ -62,12 +65,12 @@ def _escaped(plain):
     return _WWW.sub(rf"\1{WORD_JOINER}\2", escaped)
 
 
-def text(message, limit=MESSAGE_CHARS):
+def text(message: Any, limit: int = MESSAGE_CHARS) -> str:
     """A message shown as the characters it holds, whatever Markdown they spell."""
     return _escaped(shorten(message, limit))
 
 
-def code(value, limit=SHOWN_CHARS):
+def code(value: Any, limit: int = SHOWN_CHARS) -> str:
     """`value` as an inline code span: shown literally, in a monospace font."""
     shown, note = _cut(value, limit)
     shown = _LINE_BREAK.sub(" ", shown) or " "  # an empty span would be two literal backticks
@@ -79,6 +82,6 @@ def code(value, limit=SHOWN_CHARS):
     return f"{fence}{space}{shown}{space}{fence}" + _escaped(note)
 
 
-def figure_text(value, limit=SHOWN_CHARS):
+def figure_text(value: Any, limit: int = SHOWN_CHARS) -> str:
     """`value` for a Plotly title, label or hover text: its tags shown as text, never drawn or followed."""
     return shorten(value, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -6,6 +6,11 @@ labelled, so the picture the user was looking at stays beside the message). Page
 `remember_valid`: small settings, never arrays; the figure itself comes back from the shared cache.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import streamlit as st
 
 from ops import DescriptorError
@@ -14,7 +19,7 @@ from ops.operators.fixes import Fix, Fixes
 from . import say
 from .picks import preset_buttons
 from .say import md
-from .work import values
+from .work import Values, tensor
 
 _KEY = "_last_valid"
 GREYED_CLASS = "greyed-last-valid"
@@ -27,28 +32,29 @@ _GREYED_CSS = f".st-key-{GREYED_CLASS} {{filter: grayscale(1); opacity: 0.45; po
 PATTERN_FIX = Fixes("typed values", (Fix("Values from the pattern (origin-coded)", (("pattern", "coded"),)),))
 
 
-def typed_values_refused(spec, shape):
+def typed_values_refused(values: Values, shape: tuple[int, ...]) -> tuple[str, Fixes] | None:
     """Refused-style (message, fixes) when the sidebar's typed values cannot fill `shape`, else None: checked
     before the page's work, so that the refusal offers the pattern instead of ending the view."""
-    if spec.pattern != "custom":
+    if values.pattern != "custom":
         return None
     try:
-        values(spec, shape)
+        tensor(values, shape)
     except DescriptorError as exc:
         return str(exc), PATTERN_FIX
     return None
 
 
-def remember_valid(page, settings):
-    """Record the settings `page` last drew a figure for (hashable and small: the figure's cache key)."""
+def remember_valid(page: str, settings: Any) -> None:
+    """Record the settings the page (its key) last drew a figure for (small: what its shared work is keyed by)."""
     st.session_state.setdefault(_KEY, {})[page] = settings
 
 
-def last_valid(page):
+def last_valid(page: str) -> Any:
     return st.session_state.get(_KEY, {}).get(page)
 
 
-def offer_fixes(message, fixes, key, to_settings, pick_key):
+def offer_fixes(message: str, fixes: Fixes | None, key: str, to_settings: Callable[[Fix], dict[str, Any]],
+                pick_key: str) -> None:
     """The error `message` (the rule broken, naming its field), the nearest fixes in a sentence, one button each.
 
     `to_settings(fix)` turns a core Fix into the page's settings {URL key: value}; a fix is applied as a preset is
@@ -62,9 +68,9 @@ def offer_fixes(message, fixes, key, to_settings, pick_key):
                    heading=md("**Fix:**"), icon=":material/build:")
 
 
-def last_valid_figure(page, draw):
-    """Under a 'Last valid view' label, `draw(settings)` for the settings `page` last drew, greyed; nothing when
-    this session has not drawn a valid figure on the page yet."""
+def last_valid_figure(page: str, draw: Callable[[Any], None]) -> None:
+    """Under a 'Last valid view' label, `draw(settings)` for the settings the page (its key) last drew, greyed;
+    nothing when this session has not drawn a valid figure on the page yet."""
     settings = last_valid(page)
     if settings is None:
         return

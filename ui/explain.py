@@ -1,18 +1,25 @@
 """Explain why, on every operator page: the index formula of a picked element, step-by-step mode, and the
-"Predict, then reveal" quiz. The formulas, steps and questions come from ops.teaching and viz.explain; this
-module only lays them out and keeps the session's state (playing or not, the quiz's answers and score).
+"Predict, then reveal" quiz. The formulas and questions come from ops.teaching, the steps from the page's figure
+module (viz.operator_figure.FigureModule); this module only lays them out and keeps the session's state (playing or
+not, the quiz's answers and score).
 
 Settings in the URL: `steps=1` (step-by-step mode), `step` (the element shown), `speed` (ms per frame, for
 Play here and for the figures' own Play), `quiz=1` (learner mode, output hidden) and `qseed` (which round of
 questions: the same link asks the same questions).
 """
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from ops import DescriptorError, element_cap_set_to, quiz_questions
-from viz.explain import step_count, with_step
+from ops.operators.lessons import Formula
+from ops.teaching.quiz import Question, QuizSettings
+from viz.operator_figure import FigureModule, Step
+from viz.spec import SpecFigure
 
 from . import charts, say, url_state
 from .say import md
@@ -27,11 +34,11 @@ class Flag:
     """A switch as `1`/`0` in the link (`quiz=1`), which reads better to a teacher than `true`."""
 
     @staticmethod
-    def encode(value):
+    def encode(value: bool) -> str:
         return "1" if value else "0"
 
     @staticmethod
-    def decode(text):
+    def decode(text: str) -> bool:
         text = text.strip().lower()
         if text in ("1", "true"):
             return True
@@ -40,7 +47,7 @@ class Flag:
         raise ValueError("must be 1 or 0")
 
 
-def mode_bar(key):
+def mode_bar(key: str) -> tuple[bool, bool, int]:
     """The page's teaching switches, drawn at the page's top level so that changing one reruns the page
     (step mode re-registers its timer, the quiz hides the output). Returns (quiz, step mode, speed in ms)."""
     # A wrapping row: in equal columns an 800 px window cut the toggles' labels short ("Predi...").
@@ -68,7 +75,7 @@ def _stop_playing(key):
     st.session_state[_playing_key(key)] = False
 
 
-def formula_block(title, make):
+def formula_block(title: str, make: Callable[[], Formula]) -> None:
     """The formula make() returns (an ops.teaching.Formula) as monospace lines under a title, or a note naming
     the rule when it cannot be made."""
     try:
@@ -80,7 +87,7 @@ def formula_block(title, make):
     st.code("\n".join(formula.lines()), language=None, wrap_lines=True)
 
 
-def with_speed(figure, speed):
+def with_speed(figure: SpecFigure, speed: int) -> SpecFigure:
     """The figure with its own Play showing each frame for `speed` ms (a layout copy; the figure is shared)."""
     menus = figure.to_dict()["layout"].get("updatemenus")
     if not menus:
@@ -98,29 +105,31 @@ def with_speed(figure, speed):
     return figure.with_overlay(layout=dict(updatemenus=changed))
 
 
-def stepper(kind, pictures, formula_of, key, speed, element=None):
-    """Step-by-step mode over `pictures` [(title, figure)] at once: one slider, Prev/Play/Next for all of them.
+def stepper(figures: FigureModule, pictures: Sequence[tuple[str, SpecFigure]],
+            formula_of: Callable[[str, Step], Formula], key: str, speed: int, element: int | None = None) -> None:
+    """Step-by-step mode over `pictures` [(title, figure)] at once, drawn by the figure module `figures`: one slider,
+    Prev/Play/Next for all of them; `element` is the one whose parts are walked, where a step is a part of one.
 
     formula_of(title, Step) -> Formula for the element of the step (or raises DescriptorError). While playing, the
     fragment reruns itself every `speed` ms; starting and stopping rerun the page, which sets that timer.
     """
     playing = st.session_state.get(_playing_key(key), False)
     run_every = speed / 1000 if playing else None
-    st.fragment(_stepper_body, run_every=run_every)(kind, pictures, formula_of, key, element, playing)
+    st.fragment(_stepper_body, run_every=run_every)(figures, pictures, formula_of, key, element, playing)
 
 
-def _stepper_body(kind, pictures, formula_of, key, element, ticking):
+def _stepper_body(figures, pictures, formula_of, key, element, ticking):
     with element_cap_set_to(APP_ELEMENT_CAP):
-        _draw_steps(kind, pictures, formula_of, key, element, ticking)
+        _draw_steps(figures, pictures, formula_of, key, element, ticking)
     url_state.publish(fragment=True)
 
 
-def _draw_steps(kind, pictures, formula_of, key, element, ticking):
+def _draw_steps(figures: FigureModule, pictures, formula_of, key, element, ticking):
     playing_key = _playing_key(key)
     playing = st.session_state.get(playing_key, False)
     if playing != ticking:
         st.rerun()  # Play or Pause was pressed: the page reruns to start or stop this fragment's timer
-    count = min(step_count(kind, figure, element) for _, figure in pictures)
+    count = min(figures.step_count(figure, element) for _, figure in pictures)
     step = min(max(0, int(url_state.value("step", 0, minimum=0))), count - 1)
     if playing and not st.session_state.pop(f"{playing_key}_fresh", False):  # a tick of the timer
         if step >= count - 1:
@@ -128,7 +137,7 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
             st.rerun()
         step += 1
         url_state.put("step", step)
-    noun = "bit" if kind == "bitwise" else "element"
+    noun = figures.STEP_NOUN
     buttons = st.columns([1, 1, 1, 5], vertical_alignment="center")
     buttons[0].button("◀ Previous", key=f"{key}_prev", on_click=url_state.put, args=("step", max(0, step - 1)),
                       disabled=step == 0, help=md("the previous {}", noun))
@@ -140,7 +149,7 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
     buttons[2].button("Next ▶", key=f"{key}_next", on_click=url_state.put, args=("step", min(count - 1, step + 1)),
                       disabled=step >= count - 1, help=md("the next {}", noun))
     if count > 1:
-        labels = _slider_labels(kind, pictures[0][1], count)
+        labels = figures.step_labels(pictures[0][1], count)
         with buttons[3]:
             shown = url_state.widget(st.select_slider, "Step", "step", 0, options=list(range(count)),
                                      format_func=labels.__getitem__)
@@ -148,19 +157,11 @@ def _draw_steps(kind, pictures, formula_of, key, element, ticking):
     # One above the other, each as wide as the page: side by side, compare mode's cells were too small to number.
     columns = [st.container() for _ in pictures]
     for column, (title, figure) in zip(columns, pictures):
-        drawn, current = with_step(kind, figure, step, element)
+        drawn, current = figures.with_step(figure, step, element)
         with column:
             say.markdown(md("**{}** — step {} of {}: {}", title, step + 1, count, current.label))
             charts.picture(drawn, f"{key}_step_chart_{title}", f"{title}, step {step + 1} of {count}")
             formula_block("The formula for this step", functools.partial(formula_of, title, current))
-
-
-def _slider_labels(kind, figure, count):
-    """Slider text per step: bits by their number (31..0), elements from 1."""
-    if kind == "bitwise":
-        width = figure.context.width
-        return [f"bit {width - 1 - n}" for n in range(count)]
-    return [f"{n + 1} of {count}" for n in range(count)]
 
 
 def _start_playing(key, step, count):
@@ -182,7 +183,8 @@ def _score_key(key):
 
 
 @fragment
-def quiz(settings, key, reveal=None, ask=None):
+def quiz(settings: QuizSettings, key: str, reveal: Callable[[Question], SpecFigure] | None = None,
+         ask: Callable[[Question], SpecFigure] | None = None) -> None:
     """Questions about `settings` (an ops QuizSettings) one at a time: pick an answer, Check reveals and explains.
 
     ask(question) -> figure: the input the question is about, without the answer, shown while it asks.

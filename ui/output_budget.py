@@ -11,13 +11,19 @@ Every message a run sends goes through its ScriptRunContext's enqueue, and every
 (streamlit/runtime/scriptrunner_utils/script_run_context.py, Streamlit 1.67): `install()` counts there.
 """
 
+from __future__ import annotations
+
 import threading
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
 from . import say
-from .say import md
+from .say import Markdown, md
+
+T = TypeVar("T")
 
 # The largest legitimate runs measured: the ONNX model page's 40 node cards (about 330 messages), a workbench run of
 # 5 drawn dispatches (113 messages, 3.2 MB; at most 12 are drawn), a cap-size figure (0.65 MB).
@@ -36,26 +42,26 @@ class OutputExceeded(StopException):
 class _Sent:
     __slots__ = ("messages", "bytes", "stopped")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.messages = self.bytes = 0
         self.stopped = False
 
 
-def _sent(ctx):
+def _sent(ctx: ScriptRunContext) -> _Sent:
     sent = ctx.__dict__.get("_output_sent")
     if sent is None:
         sent = ctx.__dict__["_output_sent"] = _Sent()
     return sent
 
 
-def install():
+def install() -> None:
     """Count what every run sends (idempotent; the router calls it)."""
     with _installed:
         if getattr(ScriptRunContext, "_output_budget", False):
             return
         enqueue, reset = ScriptRunContext.enqueue, ScriptRunContext.reset
 
-        def counted_enqueue(self, msg):
+        def counted_enqueue(self: ScriptRunContext, msg: Any) -> None:
             sent = _sent(self)
             sent.messages += 1
             sent.bytes += msg.ByteSize()
@@ -64,33 +70,34 @@ def install():
                 raise OutputExceeded(stopped_text(sent))
             enqueue(self, msg)
 
-        def counted_reset(self, *args, **kwargs):
+        def counted_reset(self: ScriptRunContext, *args: Any, **kwargs: Any) -> None:
             self.__dict__["_output_sent"] = _Sent()
             reset(self, *args, **kwargs)
 
-        ScriptRunContext.enqueue = counted_enqueue
-        ScriptRunContext.reset = counted_reset
-        ScriptRunContext._output_budget = True
+        # Streamlit's own methods, wrapped in place for every run of the process.
+        ScriptRunContext.enqueue = counted_enqueue  # type: ignore[method-assign]
+        ScriptRunContext.reset = counted_reset  # type: ignore[method-assign]
+        ScriptRunContext._output_budget = True  # type: ignore[attr-defined]
 
 
-def stopped_text(sent):
+def stopped_text(sent: _Sent) -> str:
     limit = f"{MAX_MESSAGES:,} elements" if sent.messages > MAX_MESSAGES else f"{MAX_BYTES / (1 << 20):,.3g} MB"
     return (f"This view stopped here: it would send your browser more than {limit} in one run, the most one view may "
             "send (the server is shared by a whole class). What it shows grows with its input: use a smaller model, "
             "fewer parts or a smaller tensor.")
 
 
-def show_stopped(stopped, where=None):
+def show_stopped(stopped: OutputExceeded, where: Any = None) -> None:
     """The notice of a run that passed its output budget, in `where` (a container) or at the end of the page."""
     say.warning(str(stopped), into=where, icon=":material/block:")
 
 
-def few(items, limit=FEW):
+def few(items: Iterable[T], limit: int = FEW) -> tuple[Sequence[T], int]:
     """(the first `limit` items, how many more there are)."""
     items = list(items) if not isinstance(items, (list, tuple)) else items
     return items[:limit], max(0, len(items) - limit)
 
 
-def and_more(count, what):
+def and_more(count: int, what: str) -> Markdown:
     """"... and 1,234 more <what>" for the items `few` left out (Markdown), or ""."""
     return md("... and {:,} more {}", count, what) if count else md("")

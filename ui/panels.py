@@ -6,50 +6,53 @@ of 0, an over-cap tensor, a BlockSize that does not divide): made without Call.o
 Validation tab, with the descriptor and every problem; the other tabs say why they cannot run.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import functools
 import io
 import json
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ops import DescriptorError, validate
-from ops.datatypes import type_name
-from ops.descriptors.export import cpp_snippet, model_for
+from ops import Call, DescriptorError, cpp_snippet, model_for, operator, type_name, validate
 from ops.levels import OPERATOR_PREFIX
-from ops.operators import operator
+from serve.budget import Busy
 
-from . import say, url_state, work
+from . import handoff, say, url_state, work
 from .output_budget import and_more, few
-from .pages import WORKBENCH
-from .say import md
-from .sidebar import valid_at
+from .say import Markdown, md
+from .shared import shared
+from .sidebar import SidebarSettings, valid_at
+from .work import CheckSummary, CrossChecks
 
-WORKBENCH_KEY = "workbench_model"
 SHOWN_MODEL_ELEMENTS = 4096  # larger models are offered as a download only, built on click
 WORKBENCH_ELEMENTS = 65536  # the workbench edits the model as text: beyond this it is a download's job
 PROBLEMS_LISTED = 20  # a SPLIT of thousands of parts can break a rule in every one
 
 
-def show_error(exc):
+def show_error(exc: Exception) -> None:
     """A DescriptorError (or any ValueError from the core) as an error box, never a traceback; the message quotes
     values a visitor typed or linked, so it is shown as plain text."""
     say.error(exc, icon=":material/error:")
 
 
-def show_busy(busy):
+def show_busy(busy: Busy) -> None:
     """The work budget's refusal (ui.shared.Busy): other visitors hold it, so this view waits for a retry."""
     say.warning(busy, icon=":material/hourglass_top:")
 
 
-def _output_shapes(op, shapes, attrs):
+def _output_shapes(op: str, shapes: Sequence[Sequence[int]], attrs: dict[str, Any]) -> list[list[int]] | None:
     return operator(op).implied_output_shapes(shapes, attrs)
 
 
-def settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=False):
+def settings_dispatchable(op: str, shapes: Sequence[Sequence[int]], data_type: str, attrs: dict[str, Any],
+                          placeholder_output: bool = False) -> dict[str, Any]:
     """The DxDispatch dispatchable the page's settings describe (shapes: the inputs' sizes).
 
     Settings with no output shape leave OutputTensor out rather than invent one; `placeholder_output` puts the
@@ -60,9 +63,12 @@ def settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=False
     return operator(op).dispatchable(shapes, type_name(data_type), attrs, output_shapes)
 
 
-def settings_problems(op, shapes, data_type, attrs, level):
-    """Every problem of the settings' descriptor at `level` (validate's messages, each with its JSON path)."""
-    return validate(settings_dispatchable(op, shapes, data_type, attrs, placeholder_output=True), level)
+@shared
+def settings_problems(op: str, shapes: tuple[tuple[int, ...], ...], data_type: str,
+                      attrs: tuple[tuple[str, Any], ...], level: str) -> tuple[str, ...]:
+    """Every problem of the settings' descriptor at `level` (validate's messages, each with its JSON path); `attrs`
+    as (name, value) pairs. Shared: every page run asks twice (the banner over the figure, the Validation tab)."""
+    return tuple(validate(settings_dispatchable(op, shapes, data_type, dict(attrs), placeholder_output=True), level))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,11 +78,11 @@ class Arrays:
     `refusal` is the core's refusal of the call, if any; `elsewhere` holds settings only other frameworks' code
     needs (B's stored sizes, which DirectML reads through 0 strides and numpy broadcasts)."""
 
-    key: tuple
-    make_inputs: object
-    make_outputs: object
+    key: tuple[Any, ...]
+    make_inputs: Callable[[], Sequence[np.ndarray]]
+    make_outputs: Callable[[], Sequence[np.ndarray]]
     refusal: str | None = None
-    elsewhere: tuple = ()
+    elsewhere: tuple[tuple[str, Any], ...] = ()
 
 
 def _elements(call):
@@ -88,7 +94,7 @@ FRAMEWORK_TITLES = {"numpy": "numpy", "einops": "einops", "onnx": "ONNX (run on 
                     "tensorflow": "TensorFlow", "directml": "DirectML descriptor (C++)"}
 
 
-def operator_panels(call, arrays, settings, key="panels"):
+def operator_panels(call: Call, arrays: Arrays, settings: SidebarSettings, key: str = "panels") -> None:
     """Validation, Cross-check, Export and Elsewhere tabs for one operator call; `key` keeps widget keys unique.
 
     Only the open tab is drawn (it is a setting of the view, in the URL as `<key>_tab`): the others would cost a
@@ -98,7 +104,7 @@ def operator_panels(call, arrays, settings, key="panels"):
     containers, opened = url_state.tabs(PANELS, f"{key}_tab")
     with containers[PANELS.index(opened)]:
         if opened == "Validation":
-            validation_panel(call.op, call.input_sizes, call.attributes, settings, arrays.refusal)
+            validation_panel(call.op, call.input_sizes, call.attrs, settings, arrays.refusal)
         elif opened == "Cross-check":
             cross_check_panel(call, arrays)
         elif opened == "Export":
@@ -107,20 +113,22 @@ def operator_panels(call, arrays, settings, key="panels"):
             elsewhere_panel(call, arrays, settings)
 
 
-def validation_panel(op, shapes, attrs, settings, refusal=None):
-    """The descriptor and its problems at the sidebar's level; `refusal`: the page's refusal of the settings (their
-    values, say), which no descriptor rule covers: the tab then says so instead of a green "valid" beside the page's
-    red error."""
+def validation_panel(op: str, shapes: tuple[tuple[int, ...], ...], attrs: tuple[tuple[str, Any], ...],
+                     settings: SidebarSettings, refusal: str | None = None) -> None:
+    """The descriptor and its problems at the sidebar's level (`attrs`: (name, value) pairs); `refusal`: the page's
+    refusal of the settings (their values, say), which no descriptor rule covers: the tab then says so instead of a
+    green "valid" beside the page's red error."""
     level = settings.feature_level
+    attributes = dict(attrs)
     try:
-        dispatchable = settings_dispatchable(op, shapes, settings.data_type, attrs)
+        dispatchable = settings_dispatchable(op, shapes, settings.data_type, attributes)
     except DescriptorError as exc:
         show_error(exc)
         return
     left, right = st.columns([3, 2])
     with left:
         st.caption("The descriptor these settings describe, as a DxDispatch dispatchable")
-        if _output_shapes(op, shapes, attrs) is None:
+        if _output_shapes(op, shapes, attributes) is None:
             st.caption(":material/help: OutputTensor is left out: these settings have no output shape (the "
                        "BlockSize rule below says why).")
         st.code(json.dumps(dispatchable, indent=2), language="json")
@@ -152,7 +160,7 @@ def validation_panel(op, shapes, attrs, settings, refusal=None):
                            "{}", level, refusal), icon=":material/warning:")
 
 
-def ran_on(summary):
+def ran_on(summary: CheckSummary) -> str | None:
     """Who computed a runtime's result, as the panel names it."""
     if summary.runtime == "directml":
         return summary.provider
@@ -160,7 +168,7 @@ def ran_on(summary):
     return f"ONNX Runtime {summary.provider} ({version})"
 
 
-def verdict_line(checks):
+def verdict_line(checks: CrossChecks) -> Markdown:
     """One line: the runtime that ran (DirectML when it could), its verdict, and what the other one says."""
     first, second = ((checks.directml, checks.onnxruntime) if checks.directml.available
                      else (checks.onnxruntime, checks.directml))
@@ -184,7 +192,7 @@ CHECKING = ":material/pending: Cross-checking on DirectML itself and on ONNX Run
 VERDICT_POLL_SECONDS = 0.5
 
 
-def verdict(call, arrays):
+def verdict(call: Call, arrays: Arrays) -> None:
     """The cross-check's outcome in one line above the tabs: every result is checked, whichever tab is open. The
     figure above never waits for it: while DirectML and ONNX Runtime work, the line says so and a small fragment
     looks again; once the verdict is in, the page runs again and shows it."""
@@ -211,7 +219,7 @@ def _awaiting_verdict(call, key, make_inputs):
     st.caption(CHECKING)
 
 
-def runtime_section(summary, title):
+def runtime_section(summary: CheckSummary, title: str) -> None:
     say.markdown(md("##### {}", title))
     if not summary.available:
         say.info(summary.note)
@@ -226,7 +234,7 @@ def runtime_section(summary, title):
         mismatch_view(summary)
 
 
-def cross_check_panel(call, arrays):
+def cross_check_panel(call: Call, arrays: Arrays) -> None:
     if arrays.refusal is not None:
         say.info(md("Nothing to cross-check: the reference core refuses this call. {}", arrays.refusal))
         return
@@ -239,7 +247,7 @@ def cross_check_panel(call, arrays):
     runtime_section(checks.onnxruntime, "ONNX Runtime")
 
 
-def mismatch_view(summary):
+def mismatch_view(summary: CheckSummary) -> None:
     """Where the provider and the core first disagree, and a table of the first differing elements."""
     output, index = summary.first_mismatch if summary.first_mismatch else (0, None)
     if not summary.rows:
@@ -254,7 +262,7 @@ def mismatch_view(summary):
                    len(summary.rows)))
 
 
-def npy_bytes(array):
+def npy_bytes(array: np.ndarray) -> bytes:
     """The array as .npy bytes; object arrays are refused (allow_pickle=False), so no pickle ever ships."""
     buffer = io.BytesIO()
     np.save(buffer, np.ascontiguousarray(array), allow_pickle=False)
@@ -269,7 +277,7 @@ def _npy_download(make_arrays, index):
     return npy_bytes(make_arrays()[index])
 
 
-def export_panel(call, arrays, settings, key):
+def export_panel(call: Call, arrays: Arrays, settings: SidebarSettings, key: str) -> None:
     if arrays.refusal is not None:
         say.info(md("Nothing to export: the reference core refuses this call. {}", arrays.refusal))
         return
@@ -299,12 +307,11 @@ def export_panel(call, arrays, settings, key):
         refusal = f"{elements:,} input values: the workbench takes models up to {WORKBENCH_ELEMENTS:,}"
     if buttons.button("Open in Descriptor workbench", key=f"{key}_workbench", disabled=refusal is not None,
                       help=None if refusal is None else say.plain(refusal)):
-        st.session_state[WORKBENCH_KEY] = model_for(op, list(arrays.make_inputs()), **attrs)
-        st.switch_page(WORKBENCH.path, query_params={})
+        handoff.open_model(model_for(op, list(arrays.make_inputs()), **attrs))
     st.caption("C++: the descriptor structs for IDMLDevice::CreateOperator")
     st.code(cpp, language="cpp")
     st.caption("Arrays as .npy (numpy.load reads them; no pickle)")
-    output_shapes = _output_shapes(op, call.input_sizes, attrs)
+    output_shapes = _output_shapes(op, call.input_sizes, attrs) or []
     files = [(f"input{i}" if len(call.input_sizes) > 1 else "input", arrays.make_inputs, i, shape)
              for i, shape in enumerate(call.input_sizes)]
     files += [(f"output{i}" if len(output_shapes) > 1 else "output", arrays.make_outputs, i, shape)
@@ -317,7 +324,7 @@ def export_panel(call, arrays, settings, key):
             "application/octet-stream", key=f"{key}_{label}_npy", on_click="ignore")
 
 
-def elsewhere_panel(call, arrays, settings):
+def elsewhere_panel(call: Call, arrays: Arrays, settings: SidebarSettings) -> None:
     """The same operation in other frameworks, generated from the settings: one copyable snippet each."""
     try:
         snippets = work.snippets(call.op, call.input_sizes, settings.data_type,

@@ -17,9 +17,14 @@ tests/app/test_text_boundary.py reads every page and ui module and fails on a St
 anything but a string literal outside this module, and on an md() template that is not a literal.
 """
 
+from __future__ import annotations
+
 import string
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from . import echo
 
@@ -29,14 +34,14 @@ class Markdown(str):
 
     __slots__ = ()
 
-    def __add__(self, other):
+    def __add__(self, other: object) -> Markdown:
         return Markdown(str.__add__(self, as_markdown(other)))
 
-    def __radd__(self, other):
+    def __radd__(self, other: object) -> Markdown:
         return Markdown(str.__add__(as_markdown(other), self))
 
 
-def as_markdown(value):
+def as_markdown(value: object) -> Markdown:
     """`value` as Markdown: itself when it is Markdown, else the characters it holds, escaped."""
     return value if isinstance(value, Markdown) else Markdown(echo.text(value))
 
@@ -44,82 +49,71 @@ def as_markdown(value):
 class _Filler(string.Formatter):
     """Fills a trusted template: every field is data unless its value is Markdown."""
 
-    def format_field(self, value, format_spec):
+    def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "code":
             return echo.code(value)
         if isinstance(value, Markdown) and not format_spec:
             return value
         return echo.text(format(value, format_spec))
 
-    def convert_field(self, value, conversion):
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
         return repr(value) if conversion == "r" else value
 
 
 _FILLER = _Filler()
 
 
-def md(template, *values, **named):
+def md(template: str, *values: Any, **named: Any) -> Markdown:
     """The Markdown `template` (a literal of the app's source) with its `{}` fields filled by `values` as data."""
     return Markdown(_FILLER.vformat(template, values, named))
 
 
-def plain(value):
+def plain(value: object) -> Markdown:
     """`value` shown as the characters it holds."""
     return as_markdown(str(value))
 
 
-def code(value):
+def code(value: object) -> Markdown:
     """`value` as an inline code span."""
     return Markdown(echo.code(value))
 
 
-def join(separator, parts):
+def join(separator: str, parts: Iterable[object]) -> Markdown:
     """`parts` joined by `separator` (a literal), each part data unless it is Markdown."""
     return Markdown(as_markdown(separator).join(as_markdown(part) for part in parts))
 
 
-def lines(parts):
+def lines(parts: Iterable[object]) -> Markdown:
     """`parts` as lines of one paragraph (Markdown's hard line break between them)."""
     return join(Markdown("  \n"), parts)
 
 
-def _draw(kind, text, into, kwargs):
-    return getattr(st if into is None else into, kind)(as_markdown(text), **kwargs)
+class _Element(Protocol):
+    def __call__(self, text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator: ...
 
 
-def markdown(text, into=None, **kwargs):
-    return _draw("markdown", text, into, kwargs)
+def _element(kind: str) -> _Element:
+    """A page function drawing Markdown as Markdown and anything else as the characters it holds: st.<kind>, or
+    `into`'s <kind> (a container, a column)."""
+
+    def draw(text: object, into: DeltaGenerator | None = None, **kwargs: Any) -> DeltaGenerator:
+        return getattr(st if into is None else into, kind)(as_markdown(text), **kwargs)
+
+    draw.__name__ = draw.__qualname__ = kind
+    return draw
 
 
-def caption(text, into=None, **kwargs):
-    return _draw("caption", text, into, kwargs)
+markdown = _element("markdown")
+caption = _element("caption")
+error = _element("error")
+warning = _element("warning")
+info = _element("info")
+success = _element("success")
+title = _element("title")
+subheader = _element("subheader")
 
 
-def error(text, into=None, **kwargs):
-    return _draw("error", text, into, kwargs)
-
-
-def warning(text, into=None, **kwargs):
-    return _draw("warning", text, into, kwargs)
-
-
-def info(text, into=None, **kwargs):
-    return _draw("info", text, into, kwargs)
-
-
-def success(text, into=None, **kwargs):
-    return _draw("success", text, into, kwargs)
-
-
-def title(text, into=None, **kwargs):
-    return _draw("title", text, into, kwargs)
-
-
-def subheader(text, into=None, **kwargs):
-    return _draw("subheader", text, into, kwargs)
-
-
-def style(css):
+def style(css: str) -> None:
     """A style sheet of the app's own (a style-only element takes no space): never anything but CSS."""
     if "<" in css:
         raise ValueError("a style sheet holds no tags")

@@ -6,11 +6,15 @@ LANE for time: one heavy view computes at a time, the longest are refused. A pag
 `admitted(bytes, seconds=...)`, which waits for room or raises Busy (TooLong for never) with a message to show.
 """
 
+from __future__ import annotations
+
 import contextlib
 import functools
 import gc
 import threading
 import time
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, TypeVar
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -25,6 +29,8 @@ from serve.memory import release
 from . import say, url_state
 from .output_budget import OutputExceeded, show_stopped
 from .say import md
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 CACHE_BYTES = 256 * MiB
 WORK_BYTES = 1024 * MiB
@@ -58,14 +64,16 @@ __all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "adm
            "in_background", "reset", "shared", "wait_for_background"]
 
 
-def in_background(key, function, *args, nbytes=0, seconds=0.0, what="a cross-check"):
+def in_background(key: Hashable, function: Callable[..., Any], *args: Any, nbytes: int = 0, seconds: float = 0.0,
+                  what: str = "a cross-check") -> None:
     """function(*args) on the CHECKS threads in this visitor's turn, once for every caller asking with `key` while it
     is queued or runs; admitted like a view (`nbytes` of the work budget, the heavy lane past its light seconds)."""
     owner = visitor()
     CHECKS.submit(owner, key, seconds, _admitted_in_background, function, args, nbytes, seconds, what, owner)
 
 
-def _admitted_in_background(function, args, nbytes, seconds, what, owner):
+def _admitted_in_background(function: Callable[..., Any], args: tuple[Any, ...], nbytes: int, seconds: float,
+                            what: str, owner: str | None) -> None:
     try:
         # A check is never refused outright: past the lane's or the budget's whole, it waits to run alone.
         with LANE.admit(min(seconds, LANE.most), what, owner=owner), BUDGET.admit(min(nbytes, BUDGET.total), what):
@@ -76,13 +84,13 @@ def _admitted_in_background(function, args, nbytes, seconds, what, owner):
         release()
 
 
-def visitor():
+def visitor() -> str | None:
     """Whose work this is: the session of the run asking (None outside a run)."""
     ctx = get_script_run_ctx(suppress_warning=True)
     return ctx.session_id if ctx is not None else None
 
 
-def wait_for_background(timeout=None):
+def wait_for_background(timeout: float | None = None) -> None:
     """Until everything in_background started has finished (tests: the event a page's verdict waits for)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while pending := CHECKS.pending():
@@ -91,18 +99,18 @@ def wait_for_background(timeout=None):
                 return
 
 
-def reset():
+def reset() -> None:
     """The server's shared state as a fresh server has it: background work finished, nothing cached. (The budget
     and the lane hold nothing once no view runs.) Tests that replace a runtime start and end with it."""
     wait_for_background()
     CACHE.clear()
 
 
-def shared(function):
+def shared(function: F) -> F:
     """Cache a pure function of hashable arguments in the server's cache: same arguments, one computation."""
 
     @functools.wraps(function)
-    def cached(*args, **kwargs):
+    def cached(*args: Any, **kwargs: Any) -> Any:
         key = (function.__module__, function.__qualname__, args, tuple(sorted(kwargs.items())))
         held = getattr(_view, "held", None)
         if held is not None and key in held:
@@ -112,7 +120,7 @@ def shared(function):
             held[key] = value
         return value
 
-    return cached
+    return cached  # type: ignore[return-value]  # same call signature, its result from the cache
 
 
 # What an admitted view computed through `shared`, held for the rest of it: a result too large for the cache (a
@@ -122,7 +130,7 @@ _view = threading.local()
 
 
 @contextlib.contextmanager
-def _holding():
+def _holding() -> Iterator[None]:
     if getattr(_view, "held", None) is not None:
         yield
         return
@@ -134,7 +142,7 @@ def _holding():
 
 
 @contextlib.contextmanager
-def admitted(nbytes, what="this view", seconds=None):
+def admitted(nbytes: int, what: str = "this view", seconds: float | None = None) -> Iterator[None]:
     """Reserve `nbytes` of the work budget and, for a heavy view, the heavy lane (serve.budget.HeavyLane) for the
     block: `seconds` is its estimated CPU time, by default from its bytes. A view past the lane's limit raises
     TooLong (a Busy) before anything is computed; one that waits for the lane says so on the page meanwhile.
@@ -144,7 +152,7 @@ def admitted(nbytes, what="this view", seconds=None):
     seconds = nbytes * BYTE_SECONDS if seconds is None else seconds
     notices = []
 
-    def waiting():
+    def waiting() -> None:
         notices.append(st.empty())
         say.info(md("Queued: {} needs about {:,.0f} s of the server, which is computing another long view; it "
                     "starts as soon as that one ends.", what, seconds), into=notices[0],
@@ -161,13 +169,13 @@ def admitted(nbytes, what="this view", seconds=None):
         gc.collect()
 
 
-def fragment(function):
+def fragment(function: Callable[..., None]) -> Callable[..., None]:
     """st.fragment for a part of a page that reruns alone (a click, a window change): it runs under the app's
     element cap and output budget, as the full run does, and writes the URL after its own runs, since what it
     changes is a setting."""
 
     @functools.wraps(function)
-    def run(*args, **kwargs):
+    def run(*args: Any, **kwargs: Any) -> None:
         with element_cap_set_to(APP_ELEMENT_CAP):
             try:
                 function(*args, **kwargs)

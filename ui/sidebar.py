@@ -1,18 +1,22 @@
 """The settings every page shares, drawn once in the sidebar by app.py and kept in the URL (ui.url_state)."""
 
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
 from ops import DML_TYPES, FEATURE_LEVELS, directml_status
 
 from . import say, url_state
-from .pages import by_url_path
-from .say import md
-from .values import PATTERN_HELP, PATTERNS, typed_value_notes
-from .work import ValueSpec
+from .say import Markdown, md
+from .url_state import PRESENT
+from .values import PATTERN_HELP, PATTERNS, Values, typed_value_notes
 
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "dtype": "UINT32",
     "level": FEATURE_LEVELS[-1],
     "pattern": "coded",
@@ -22,7 +26,6 @@ DEFAULTS = {
     "values": "",
 }
 SEED_MAX = 2**31 - 1
-PRESENT = "present"
 PRESENT_FONT_PX = 20  # Streamlit's own base is 16 px
 PRESENT_TOP_REM = 2  # room above the title for the arrow that brings the sidebar back (beside it, not over it)
 # Typed values travel in the URL: a link longer than this fails in browsers and proxies before the app sees it.
@@ -30,7 +33,9 @@ TYPED_MAX_CHARS = 4000
 
 
 @dataclass(frozen=True)
-class Settings:
+class SidebarSettings:
+    """The settings every operator page shares, drawn in the sidebar."""
+
     data_type: str
     feature_level: str
     pattern: str
@@ -40,15 +45,15 @@ class Settings:
     text: str
 
     @property
-    def values(self):
+    def values(self) -> Values:
         """How the page's input values are made (hashable: the key of shared work)."""
-        return ValueSpec(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
+        return Values(self.pattern, self.data_type, self.seed, self.start, self.delta, self.text)
 
 
-def render_sidebar(page=None):
-    """The shared settings `page` (its url_path) reads (ui.pages): the others are not drawn there (they would
-    change nothing) and stay out of its link; the session keeps their values for the pages that use them."""
-    shown = by_url_path(page).reads
+def render_sidebar(shown: Collection[str]) -> None:
+    """The shared settings the page reads (`shown`: "dtype", "level", "pattern", as the registry says): the others are
+    not drawn (they would change nothing) and stay out of its link; the session keeps their values for the pages that
+    use them."""
     pattern = None
     with st.sidebar:
         if "dtype" in shown:
@@ -94,23 +99,34 @@ def render_sidebar(page=None):
         show_value_notes(typed, url_state.peek("dtype", DEFAULTS["dtype"]))
 
 
-def show_value_notes(text, data_type, field="Values"):
+def show_value_notes(text: str | None, data_type: str, field: str = "Values") -> None:
     """Typed values that did not fit the type, said at the top of the page (not only in the server's log)."""
     notes = typed_value_notes(text or "", data_type, field)
     if notes:
         say.warning(say.lines(notes), icon=":material/data_alert:")
 
 
-def directml_here():
+# How long the DirectML found here is taken as known: looking again checks eight files on disk and asks the worker,
+# twice in a page run, and the set-up does not change under a running server.
+DIRECTML_SECONDS = 30.0
+_directml_found: list[tuple[float, tuple[str, str] | None]] = []  # [(monotonic time, directml_here's answer)]
+
+
+def directml_here() -> tuple[str, str] | None:
     """(the DirectML that runs here, e.g. "DirectML 1.13", the highest feature level it supports), or None where it
-    does not run here (ops.directml_status)."""
+    does not run here (ops.directml_status); looked up at most every DIRECTML_SECONDS."""
+    now = time.monotonic()
+    if _directml_found and now - _directml_found[0][0] < DIRECTML_SECONDS:
+        return _directml_found[0][1]
     status = directml_status()
-    if not status.available or not status.max_feature_level:
-        return None
-    return status.provider.split(" (", 1)[0], status.max_feature_level
+    found = None
+    if status.available and status.max_feature_level:
+        found = (status.provider or "").split(" (", 1)[0], status.max_feature_level
+    _directml_found[:] = [(now, found)]
+    return found
 
 
-def valid_at(level):
+def valid_at(level: str) -> Markdown:
     """The line that says a descriptor is valid at `level`, and what the DirectML here supports when that is less:
     validation defaults to the newest level (6_4), which the DirectML 1.13 here (6_2) does not reach."""
     line = md("Valid at DML_FEATURE_LEVEL_{} (its support table).", level)
@@ -121,16 +137,11 @@ def valid_at(level):
     return line
 
 
-def presenting():
-    """Whether this view is in presentation mode (the sidebar's switch, present=true in the URL)."""
-    return bool(url_state.peek(PRESENT, False))
-
-
-def current_settings():
+def current_settings() -> SidebarSettings:
     """The shared settings as this run's sidebar set them (defaults for those the pattern does not use)."""
     params = {key: url_state.peek(key, default) for key, default in DEFAULTS.items()}
     pattern = params["pattern"]
-    return Settings(
+    return SidebarSettings(
         data_type=params["dtype"],
         feature_level=params["level"],
         pattern=pattern,

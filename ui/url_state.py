@@ -18,8 +18,12 @@ and leaves a note naming the parameter and the rule, shown at the top of the pag
 in it an inert code span (ui/say.py).
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import streamlit as st
 
@@ -34,18 +38,26 @@ LINK_VALUE_CHARS = 6000
 LINK_READ_CHARS = 1 << 16
 
 
+class Codec(Protocol):
+    """How a value packed in a link is written and read back."""
+
+    def encode(self, value: Any) -> str: ...
+
+    def decode(self, text: str) -> Any: ...
+
+
 @dataclasses.dataclass(frozen=True)
 class Rule:
     """What a URL value must be for one setting: the default's type, and optionally options or bounds."""
 
-    default: object
-    options: tuple | None = None
+    default: Any
+    options: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
     max_length: int | None = None
-    codec: object = None  # .encode(value) -> URL text, .decode(URL text) -> value, for values packed in a link
+    codec: Codec | None = None  # for values packed in a link
 
-    def parse(self, text):
+    def parse(self, text: str) -> Any:
         """The setting's value from its URL text; ValueError naming the rule when it cannot be."""
         default = self.default
         if self.codec is not None:
@@ -77,11 +89,11 @@ class Rule:
         self.check(value)
         return value
 
-    def text(self, value):
+    def text(self, value: Any) -> str:
         """`value` as the link writes it."""
         return _text(value, self)
 
-    def clamp(self, value):
+    def clamp(self, value: Any) -> Any:
         """The nearest admitted value: a number pulled into the bounds, anything else the default."""
         if isinstance(value, (int, float)) and not isinstance(value, bool) and self.options is None:
             low = self.minimum if self.minimum is not None else value
@@ -89,7 +101,7 @@ class Rule:
             return type(self.default)(min(max(value, low), high))
         return self.default
 
-    def check(self, value):
+    def check(self, value: Any) -> None:
         if self.options is not None and value not in self.options:
             shown = ", ".join(map(str, self.options))
             raise ValueError(f"must be one of {shown}")
@@ -101,7 +113,7 @@ class Rule:
             raise ValueError(f"must be at most {self.max_length:,} characters long")
 
 
-def _text(value, rule=None):
+def _text(value: Any, rule: Rule | None = None) -> str:
     if rule is not None and rule.codec is not None:
         return rule.codec.encode(value)
     if isinstance(value, bool):
@@ -111,17 +123,20 @@ def _text(value, rule=None):
     return str(value)
 
 
-def query_of(values):
+def query_of(values: Mapping[str, Any]) -> dict[str, str]:
     """URL query texts of settings, as publish() would write them (for st.switch_page(query_params=...))."""
     return {key: _text(value) for key, value in values.items()}
 
 
-def _record():
-    return st.session_state.setdefault(
-        _KEY, {"params": {}, "written": None, "page": None, "adopt": True, "query": {}, "used": {}, "notes": []})
+def _record() -> dict[str, Any]:
+    record = st.session_state.get(_KEY)
+    if record is None:
+        record = st.session_state[_KEY] = {"params": {}, "written": None, "page": None, "adopt": True, "query": {},
+                                           "used": {}, "notes": []}
+    return record
 
 
-def begin_run(page):
+def begin_run(page: str) -> None:
     """Start a full run of `page`: adopt the URL unless it is the one this session wrote last."""
     record = _record()
     query = st.query_params.to_dict()
@@ -140,9 +155,9 @@ def begin_run(page):
         record["params"] = {}
 
 
-def _resolve(key, rule):
+def _resolve(key: str, rule: Rule, record: dict[str, Any] | None = None) -> Any:
     """The setting's value this run, adopting it from the URL when the run adopts the URL."""
-    record = _record()
+    record = _record() if record is None else record
     params = record["params"]
     if key not in params:
         params[key] = rule.default
@@ -161,29 +176,30 @@ def _resolve(key, rule):
     return params[key]
 
 
-def value(key, default, **rule):
+def value(key: str, default: Any, **rule: Any) -> Any:
     """A setting that is not drawn as a widget (a picked cell, say): its value this run, recorded for the URL."""
     return _resolve(key, Rule(default, **rule))
 
 
-def peek(key, default):
+def peek(key: str, default: Any) -> Any:
     """A setting's recorded value without using it in this view's URL (shared settings a page reads)."""
     return _record()["params"].get(key, default)
 
 
-def put(key, new_value):
+def put(key: str, new_value: Any) -> None:
     """Change a setting from a callback (a preset, a click); the widget with that key shows it at the next run."""
     _record()["params"][key] = new_value
     st.session_state[key] = new_value
 
 
-def put_many(values):
+def put_many(values: Mapping[str, Any]) -> None:
     for key, new_value in values.items():
         put(key, new_value)
 
 
-def widget(factory, label, key, default, *, options=None, minimum=None, maximum=None, max_chars=None, codec=None,
-           **kwargs):
+def widget(factory: Callable[..., Any], label: str, key: str, default: Any, *, options: Sequence[Any] | None = None,
+           minimum: float | None = None, maximum: float | None = None, max_chars: int | None = None,
+           codec: Codec | None = None, **kwargs: Any) -> Any:
     """Draw `factory(label, ...)` (st.number_input, st.radio, ...) showing the recorded setting `key`.
 
     `options` are passed on to selection widgets and bound the URL value; `minimum`/`maximum` bound number
@@ -191,7 +207,7 @@ def widget(factory, label, key, default, *, options=None, minimum=None, maximum=
     The widget keeps the record current as the user changes it.
     """
     rule = Rule(default, tuple(options) if options is not None else None, minimum, maximum, max_chars, codec)
-    _seed_widget(key, rule)
+    record = _seed_widget(key, rule)
     if options is not None:
         kwargs["options"] = options
     if minimum is not None:
@@ -201,31 +217,32 @@ def widget(factory, label, key, default, *, options=None, minimum=None, maximum=
     if max_chars is not None:
         kwargs["max_chars"] = max_chars
     shown = factory(label, key=key, **kwargs)
-    _record()["params"][key] = shown
+    record["params"][key] = shown
     return shown
 
 
-def ahead(key, default, options):
+def ahead(key: str, default: Any, options: Sequence[Any] | Mapping[Any, Any]) -> Any:
     """The value the selection widget `key` (drawn later in this run with these options) will show: what is drawn
     before it can follow it (the Bitwise page's title names its Operation). Seeds the widget as widget() would."""
     _seed_widget(key, Rule(default, tuple(options)))
     return st.session_state[key]
 
 
-def tabs(labels, key):
+def tabs(labels: Sequence[str], key: str) -> tuple[Sequence[Any], str]:
     """st.tabs whose open tab is a setting: (containers, open label). Only the open tab's content needs drawing;
     switching tabs reruns the page (or the fragment holding the tabs)."""
-    _seed_widget(key, Rule(labels[0], tuple(labels)))
+    record = _seed_widget(key, Rule(labels[0], tuple(labels)))
     containers = st.tabs(labels, key=key, on_change="rerun")  # text: the callers' literals (the tab's value)
     opened = st.session_state[key]
-    _record()["params"][key] = opened
+    record["params"][key] = opened
     return containers, opened
 
 
-def _seed_widget(key, rule):
-    """Give the widget `key` its value before it is drawn: the recorded (or adopted) setting, or its own state."""
+def _seed_widget(key: str, rule: Rule) -> dict[str, Any]:
+    """Give the widget `key` its value before it is drawn: the recorded (or adopted) setting, or its own state.
+    Returns the record (looked up once: every lookup goes through Streamlit's session state)."""
     record = _record()
-    current = _resolve(key, rule)
+    current = _resolve(key, rule, record)
     if key in st.session_state and not record["adopt"]:
         current = st.session_state[key]  # the widget's own state: the user's latest change
     # Bounds and options may have moved since (a smaller tensor, another page's options): a value they no longer
@@ -236,21 +253,22 @@ def _seed_widget(key, rule):
         current = rule.clamp(current)
     record["params"][key] = current
     st.session_state[key] = current
+    return record
 
 
-def notes():
+def notes() -> list[str]:
     """What this run could not take from the URL, one sentence each."""
     return list(_record()["notes"])
 
 
-def rerun():
+def rerun() -> None:
     """Run the view again for the app's own reasons (a verdict arrived), not the visitor's: the notes about the
     link it was opened with stay (the run does not adopt the URL again, so it could not make them anew)."""
     _record()["keep_notes"] = True
     st.rerun()
 
 
-def publish(fragment=False):
+def publish(fragment: bool = False) -> None:
     """Write the non-default settings this view used into the address bar (only when they changed).
 
     A fragment publishes after its own reruns; inside a full run the run's end publishes, once, after every
@@ -268,3 +286,11 @@ def publish(fragment=False):
     record["adopt"] = False
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
+
+
+PRESENT = "present"  # the sidebar's presentation mode switch
+
+
+def presenting() -> bool:
+    """Whether this view is in presentation mode (the sidebar's switch, present=true in the URL)."""
+    return bool(peek(PRESENT, False))

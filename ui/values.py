@@ -1,12 +1,17 @@
 """Value patterns that fill a tensor so that its values are easy to follow through an operator."""
 
+from __future__ import annotations
+
+import dataclasses
 import math
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ops import DescriptorError, numpy_dtype
-from ops.guard import check_element_count
+from ops.guard import check_element_count, element_cap
 from ops.tensor_desc import element_offsets
 
 # Short labels: a widget bound to the URL writes its shown label there, so these end up in shared links.
@@ -26,7 +31,7 @@ PATTERN_HELP = (
 _TOKEN = re.compile(r"[\s,;\[\]()]+")
 
 
-def origin_coded(sizes):
+def origin_coded(sizes: Sequence[int]) -> np.ndarray:
     """Mixed-radix code of each element's index: the seed's 9c + 3h + w for sizes {1, 8, 2, 3}.
 
     The two innermost dimensions share one base, the larger of their sizes, so a value reads as
@@ -45,7 +50,7 @@ def origin_coded(sizes):
     return element_offsets(sizes, strides[::-1]).astype(np.float64)
 
 
-def wrap_to(values, dtype):
+def wrap_to(values: np.ndarray, dtype: Any) -> np.ndarray:
     """Cast to dtype; integers wrap modulo 2^bits, as the bytes of a C cast would."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
@@ -56,12 +61,12 @@ def wrap_to(values, dtype):
     return wrapped.astype(np.dtype(f"u{dtype.itemsize}")).view(dtype)
 
 
-def values_count(text):
+def values_count(text: str | None) -> int:
     """How many values `text` types (as parse_values splits it)."""
     return len([t for t in _TOKEN.split((text or "").strip()) if t])
 
 
-def parse_values(text, sizes, dtype, field="Values"):
+def parse_values(text: str, sizes: Sequence[int], dtype: Any, field: str = "Values") -> np.ndarray:
     """Numbers separated by spaces, commas or brackets; nan/inf for floats, 0x.. hex as bit patterns."""
     dtype = np.dtype(dtype)
     count = math.prod(sizes)
@@ -98,7 +103,7 @@ def parse_values(text, sizes, dtype, field="Values"):
     return out.reshape(sizes)
 
 
-def examples(dtype):
+def examples(dtype: Any) -> str:
     """Numbers `dtype` takes, for a message: a uint32 hint offered -1.5, nan and inf, which it refuses."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
@@ -111,7 +116,7 @@ def examples(dtype):
 NOTES_SHOWN = 5
 
 
-def typed_value_notes(text, data_type, field="Values"):
+def typed_value_notes(text: str, data_type: str, field: str = "Values") -> list[str]:
     """What typed decimal numbers became when they do not fit the float type: overflow to +-inf, underflow to
     zero ('Values[0] 1e40 became +inf: FLOAT32's largest finite value is 3.4028235e+38 (overflow)').
 
@@ -144,7 +149,8 @@ def typed_value_notes(text, data_type, field="Values"):
     return notes
 
 
-def make_values(pattern, sizes, data_type, *, seed=0, start=0, delta=1, text=""):
+def make_values(pattern: str, sizes: Sequence[int], data_type: str, *, seed: int = 0, start: float = 0,
+                delta: float = 1, text: str = "") -> np.ndarray:
     """A tensor of the given sizes and DirectML type filled with the chosen pattern."""
     dtype = numpy_dtype(data_type)
     sizes = tuple(int(s) for s in sizes)
@@ -167,7 +173,7 @@ def make_values(pattern, sizes, data_type, *, seed=0, start=0, delta=1, text="")
     raise DescriptorError(f"value pattern {pattern!r}: expected one of {', '.join(PATTERNS)}")
 
 
-def parse_int_list(text, field, *, minimum=1, max_count=8):
+def parse_int_list(text: str, field: str, *, minimum: int = 1, max_count: int | None = 8) -> tuple[int, ...]:
     """'2,3' / '2 x 3' / '[2, 3]' -> (2, 3); errors name `field` and the rule."""
     tokens = [t for t in re.split(r"[\s,;x×*\[\]()]+", str(text).strip().lower()) if t]
     if not tokens:
@@ -185,3 +191,23 @@ def parse_int_list(text, field, *, minimum=1, max_count=8):
             rule = "a size of 0 is invalid in DirectML" if value == 0 and minimum == 1 else f"must be >= {minimum}"
             raise DescriptorError(f"{field} {values}: {value} is not allowed ({rule})")
     return tuple(values)
+
+
+@dataclasses.dataclass(frozen=True)
+class Values:
+    """How a tensor's values are made: the sidebar's pattern, type and its parameters."""
+
+    pattern: str
+    data_type: str
+    seed: int = 0
+    start: float = 0.0
+    delta: float = 1.0
+    text: str = ""
+
+    def kwargs(self) -> dict[str, Any]:
+        return dict(seed=self.seed, start=self.start, delta=self.delta, text=self.text)
+
+    def nbytes(self, shape: Sequence[int]) -> int:
+        """Bytes of a tensor of `shape`; 0 past the element cap, which refuses it before anything is allocated."""
+        count = math.prod(shape)
+        return count * numpy_dtype(self.data_type).itemsize if 0 < count <= element_cap() else 0

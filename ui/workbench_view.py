@@ -148,8 +148,8 @@ def show_validation(raw, level, refusal=None):
             # never says "valid" above its refusal.
             say.warning(md("Every dispatchable's descriptor is valid at feature level {}, but the model is refused: "
                            "{}", level, refusal))
-        problems, more = few(problems, PROBLEMS_LISTED)
-        for problem in problems:
+        listed, more = few(problems, PROBLEMS_LISTED)
+        for problem in listed:
             say.markdown(md("- {:code}: {}", problem.path, problem.message))
         if more:
             say.markdown(and_more(more, "problems"))

@@ -100,7 +100,9 @@ def _drawn(index, record, command, dispatchable):
     try:
         call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
         report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
-        check, transient = (report.available, report.matches, report.provider, report.note), report.transient
+        check: tuple[bool, bool, str | None, str] | str = (report.available, report.matches, report.provider,
+                                                           report.note)
+        transient = report.transient
     except DescriptorError as error:
         check, transient = str(error), False
     return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check, transient)

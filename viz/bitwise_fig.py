@@ -8,17 +8,24 @@ bit comes from the same bit of the inputs (the sweep then fills bit positions, e
 Pure functions: arrays in, a figure (viz.spec.SpecFigure) or plain rows out, testable without a browser.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any, cast
 
 import numpy as np
 
-from ops import OPERATORS, DescriptorError
+from ops import DescriptorError, operator
+from ops.operators.bitwise import Bitwise
 
 from .colorblind import parse_color
 from .colors import BLUE, ORANGE, PURPLE, VERMILLION
 from .common import (
+    MAX_CELLS,
+    MAX_FRAMES,
     click_targets,
     pick_outline,
     play_controls,
@@ -27,12 +34,11 @@ from .common import (
     subplot_layout,
     trace,
 )
+from .operator_figure import ARROW, Pick, Step, array_of, clamped, outline, overlay, trace_of
 from .spec import SpecFigure, figure_spec, typed_array
 
-MAX_CELLS = 4096
-MAX_FRAMES = 64
+STEP_NOUN = "bit"
 PANELS = ("A", "B", "Output")
-DEFAULT_OPERATOR = "ELEMENT_WISE_BIT_OR"
 
 # (name, width in bits) from the most significant bit down: IEEE 754 binary16/32/64.
 FLOAT_FIELDS = {
@@ -61,7 +67,7 @@ FIT_HEIGHT = 600
 TICK_FONT, CELL_FONT, FIELD_FONT = 12, 12, 11
 
 
-def bit_fields(dtype):
+def bit_fields(dtype: Any) -> tuple[tuple[str, int], ...]:
     """The named bit fields of one element, MSB first; integers are one 'value' field (signed: sign + value)."""
     dtype = np.dtype(dtype)
     width = dtype.itemsize * 8
@@ -72,7 +78,7 @@ def bit_fields(dtype):
     return (("value", width),)
 
 
-def field_of_bit(dtype, bit):
+def field_of_bit(dtype: Any, bit: int) -> str:
     """Name of the field holding bit number `bit` (0 = least significant) of one element."""
     edge = np.dtype(dtype).itemsize * 8
     for name, width in bit_fields(dtype):
@@ -82,7 +88,7 @@ def field_of_bit(dtype, bit):
     raise DescriptorError(f"bit {bit}: must be in [0, {np.dtype(dtype).itemsize * 8 - 1}] for {np.dtype(dtype)}")
 
 
-def bit_matrix(values):
+def bit_matrix(values: np.ndarray) -> np.ndarray:
     """(n, bits) array of 0/1, column 0 = most significant bit, of the native encoding of `values`."""
     values = np.ascontiguousarray(values).ravel()
     width = values.dtype.itemsize * 8
@@ -91,7 +97,7 @@ def bit_matrix(values):
     return ((unsigned[:, None] >> shifts) & unsigned.dtype.type(1)).astype(np.int8)
 
 
-def value_class(value):
+def value_class(value: Any) -> str:
     """normal / subnormal / zero / inf / qNaN / sNaN for floats; 'integer' otherwise.
 
     A NaN is quiet when the most significant mantissa bit is set and signalling when it is clear (IEEE 754-2008
@@ -113,27 +119,29 @@ def value_class(value):
     return "normal"
 
 
-def hex_pattern(value):
+def hex_pattern(value: Any) -> str:
     value = np.asarray(value)
     unsigned = value.reshape(1).view(np.dtype(f"u{value.dtype.itemsize}"))[0]
     return f"0x{int(unsigned):0{value.dtype.itemsize * 2}X}"
 
 
-def format_value(value):
+def exact_text(value: Any) -> str:
+    """The value exactly: an integer whole, a float in numpy's shortest round-trip form for its width."""
     value = np.asarray(value)
     if value.dtype.kind == "f":
         return str(value[()])  # numpy's shortest round-trip form for this width
     return str(int(value))
 
 
-def describe(value):
+def describe(value: Any) -> str:
     """'1.0 (normal) 0x3F800000': the decoded value, its class and its bit pattern."""
     cls = value_class(value)
     suffix = "" if cls == "integer" else f" ({cls})"
-    return f"{format_value(value)}{suffix} {hex_pattern(value)}"
+    return f"{exact_text(value)}{suffix} {hex_pattern(value)}"
 
 
-def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
+def drawn_range(count: int, dtype: Any, first: int = 0, rows: int | None = None,
+                max_cells: int = MAX_CELLS) -> tuple[int, int]:
     """Clamp the requested element window to the tensor and to max_cells cells per grid: (first, stop)."""
     width = np.dtype(dtype).itemsize * 8
     limit = max(1, max_cells // width)
@@ -142,22 +150,23 @@ def drawn_range(count, dtype, first=0, rows=None, max_cells=MAX_CELLS):
     return first, min(count, first + rows)
 
 
-def decode_rows(a, b, out, first, stop):
+def decode_rows(a: np.ndarray, b: np.ndarray | None, out: np.ndarray, first: int, stop: int) -> list[dict[str, Any]]:
     """One dict per drawn element: index, and for A, B (None: a unary operator's) and Output the value, class and
     bit pattern."""
     rows = []
     arrays = {name: np.ascontiguousarray(x).ravel() for name, x in zip(PANELS, (a, b, out)) if x is not None}
     for i in range(first, stop):
-        row = {"element": i}
+        row: dict[str, Any] = {"element": i}
         for name, flat in arrays.items():
-            row[f"{name} value"] = format_value(flat[i])
+            row[f"{name} value"] = exact_text(flat[i])
             row[f"{name} class"] = value_class(flat[i])
             row[f"{name} bits"] = hex_pattern(flat[i])
         rows.append(row)
     return rows
 
 
-def sweep_steps(rows, width, max_frames=MAX_FRAMES, per_bit=True):
+def sweep_steps(rows: int, width: int, max_frames: int = MAX_FRAMES,
+                per_bit: bool = True) -> list[list[tuple[int, int]]]:
     """Cells (row, bit) revealed by each animation step after the empty first frame.
 
     per_bit (each output bit from the same bit of the inputs, as for AND, OR, XOR, NOT): bit by bit when every cell
@@ -219,28 +228,24 @@ def _cell_ids(first, count, width, bits):
     return ids.reshape(-1, len(Column))
 
 
-def pick_from_selection(selection):
-    """(element index, bit number) of the clicked bit from st.plotly_chart's selection state, or None."""
+def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+    """(element index, bit number) of the clicked bit from the chart's selection state, or None."""
     custom = selected_customdata(selection)
     return None if custom is None or len(custom) < len(Column) else (custom[Column.ELEMENT],
                                                                       custom[Column.BIT_NUMBER])
 
 
-def _operator(op):
-    return OPERATORS[op] if isinstance(op, str) else op
-
-
-def element_patterns(arrays, index):
+def element_patterns(arrays: Sequence[np.ndarray], index: tuple[int, ...]) -> tuple[int, ...]:
     """The bit patterns (Python ints) of the element at `index` in each array, as DirectML reads them."""
     return tuple(int(np.asarray(x[index]).reshape(1).view(f"u{x.dtype.itemsize}")[0]) for x in arrays)
 
 
-def describe_pick(pick, a, b, out, op=DEFAULT_OPERATOR):
+def describe_pick(pick: Pick | None, a: np.ndarray, b: np.ndarray | None, out: np.ndarray, op: str) -> str | None:
     """'element #3, bit 30 (exponent): A 1 | B 0 = 1' (the operator's lesson works the bit out), or None when the
     pick does not fit the tensors.
 
     a, b, out: the full tensors (any shape, B may be a broadcast view; None for a unary operator); pick: (element,
-    bit number of A). op: the operator (a registry name or object).
+    bit number of A). op: the operator's registry name.
     """
     if pick is None or len(pick) != 2:
         return None
@@ -248,9 +253,10 @@ def describe_pick(pick, a, b, out, op=DEFAULT_OPERATOR):
     width = a.dtype.itemsize * 8
     if not (0 <= element < a.size and 0 <= bit < width):
         return None
-    index = np.unravel_index(element, a.shape)
+    index = tuple(int(i) for i in np.unravel_index(element, a.shape))
     inputs = [x for x in (a, b) if x is not None]
-    worked = _operator(op).lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
+    drawn = cast(Bitwise, operator(op))
+    worked = drawn.lesson.bit_text(element_patterns(inputs, index), bit, width, PANELS[:len(inputs)])
     return f"element #{element}, bit {bit} ({field_of_bit(a.dtype, bit)}): {worked}"
 
 
@@ -346,7 +352,7 @@ class Column(IntEnum):
     BIT = 2  # its value, 0 or 1
 
 
-def trace_index(names, role):
+def trace_index(names: Sequence[str], role: Trace) -> int:
     """The index of trace `role` (a Trace) in a figure whose grids are `names` ("A", "B", "Output")."""
     name = role.name.removesuffix("_CELLS")
     panel = names.index({"A": "A", "B": "B", "OUTPUT": "Output"}[name])
@@ -365,10 +371,10 @@ class BitGrid:
     highlights: list  # each frame's highlight shapes
     names: tuple = PANELS  # the grids, top down
     widths: tuple = ()  # each grid's bits
-    op: str = DEFAULT_OPERATOR
+    operator: Bitwise | None = None  # the operator drawn
 
     @property
-    def suffixes(self):
+    def suffixes(self) -> tuple[str, ...]:
         return SUFFIXES[:len(self.names)]
 
 
@@ -423,11 +429,13 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
         )
 
 
-def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=MAX_CELLS,
-                   max_frames=MAX_FRAMES, index_offset=0, pick=None, fit_height=FIT_HEIGHT, op=DEFAULT_OPERATOR):
+def bitwise_figure(a: np.ndarray, b: np.ndarray | None, out: np.ndarray, *, op: str, first: int = 0,
+                   rows: int | None = None, in_place: bool = False, max_cells: int = MAX_CELLS,
+                   max_frames: int = MAX_FRAMES, index_offset: int = 0, pick: Pick | None = None,
+                   fit_height: int = FIT_HEIGHT) -> SpecFigure:
     """A, B and Output as stacked bit grids with the Output filling up frame by frame.
 
-    op: the operator (a registry name or object, ELEMENT_WISE_BIT_OR by default); b is None for a unary one (NOT,
+    op: the operator's registry name; b is None for a unary one (NOT,
     BIT_COUNT), whose figure has no B grid. Columns line up across the grids on the bit number, so reading down one
     column shows A's bit, B's bit and the Output's. The Output grid has its own type's bits (BIT_COUNT's UINT32 or
     UINT8) and its title names the operator's formula (its lesson's). Only elements [first, first + rows) are drawn,
@@ -437,7 +445,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     fit_height: the height the rows share, when they are few enough. A SpecFigure: with_pick(figure, pick) redraws
     the pick on a shared copy.
     """
-    operator = _operator(op)
+    drawn = cast(Bitwise, operator(op))
     arrays = [np.ascontiguousarray(x).ravel() for x in (a, b, out) if x is not None]
     names = (*PANELS[:len(arrays) - 1], PANELS[-1])
     a, out = arrays[0], arrays[-1]
@@ -451,7 +459,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     sizes = _sizes(count, fit_height, len(grids))
     # A bit's 0/1 is printed while a 800 px window still gives it room (64-bit rows do not: the tint tells).
     show_text = max(widths) <= 32 and sizes.cell_font >= 9
-    layout, annotations = subplot_layout(_titles(operator, names, arrays, in_place), sizes.spacing, stacked=True)
+    layout, annotations = subplot_layout(_titles(drawn, names, arrays, in_place), sizes.spacing, stacked=True)
     annotations[0]["yshift"] = FIELD_PX  # grid A's title goes over its field names
     data = _heatmaps(grids, codes, names, sizes, show_text) + _click_targets(grids, names, first + index_offset)
     _axes(layout, arrays, first, stop, index_offset, sizes)
@@ -461,7 +469,7 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
     # Frames name the Output rows written so far: the decoded labels are made once, the frames pick from them.
     labels = (_ticktext(out, first, stop, index_offset), [f"#{i + index_offset}  …" for i in range(first, stop)])
     frames, highlights, step_labels = _sweep(grids[-1], codes[-1], labels, show_text, max_frames, static_shapes,
-                                             sizes.label_every, first + index_offset, widths, operator.lesson.per_bit)
+                                             sizes.label_every, first + index_offset, widths, drawn.lesson.per_bit)
     menus, sliders = play_controls([f["name"] for f in frames], step_labels, active=len(frames) - 1,
                                    duration=max(60, min(400, 8000 // len(frames))), y=-0.02,
                                    pad_top=CONTROLS_PAD)
@@ -470,11 +478,11 @@ def bitwise_figure(a, b, out, *, first=0, rows=None, in_place=False, max_cells=M
         margin=dict(l=10, r=10, t=sizes.top, b=sizes.bottom), hovermode="closest", clickmode="event+select",
         dragmode=False, updatemenus=menus, sliders=sliders,
         meta=dict(first=first + index_offset, stop=stop + index_offset, width=width, in_place=in_place,
-                  op=operator.name, grids=list(names)),
+                  op=drawn.name, grids=list(names)),
     )
     if static_shapes:  # go.Figure leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = static_shapes
-    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights, names, widths, operator.name)
+    grid = BitGrid(first + index_offset, count, width, field_shapes, highlights, names, widths, drawn)
     return SpecFigure(figure_spec(data, layout, frames), context=grid)
 
 
@@ -491,7 +499,7 @@ def _titles(operator, names, arrays, in_place):
     return inputs + [f"{output}  = {lesson.expression(names[:-1])}"]
 
 
-def input_only(figure, pick=None):
+def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     """`figure` (from bitwise_figure) cut to its inputs, for a quiz that asks what the operator writes: their grids,
     labels and fields, the bit `pick` = (element, bit number) outlined in each; no Output, no hover, no Play."""
     spec, grid = figure.to_dict(), figure.context
@@ -523,7 +531,7 @@ def input_only(figure, pick=None):
     return SpecFigure(figure_spec(data, trimmed), grid)
 
 
-def with_pick(figure, pick):
+def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
     """`figure` (from bitwise_figure) with the bit `pick` = (element, bit number) outlined instead of its own
     pick, in the layout and in every frame. Shares everything else with `figure`, so a cached figure without
     a pick serves every click.
@@ -605,3 +613,48 @@ def _frame(name, out_bits, codes, shown, labels, show_text, shapes, label_every,
     if shapes:  # go.Frame leaves an empty shapes list out; last, where with_pick would add it
         layout["shapes"] = shapes
     return dict(name=name, data=[heatmap], traces=[grids - 1], layout=layout)
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The bits of one element: the steps walk them from the most significant down (31..0, or 63..0), so a step's
+    number is the bit it shows."""
+    return int(figure.context.width)
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    """Bits by their number, 31..0."""
+    width = figure.context.width
+    return [f"bit {width - 1 - n}" for n in range(count)]
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+    """Step `number` of `element` (default: the first drawn): the arrow points at the output bit, labelled with the
+    operation that made it."""
+    grid = figure.context
+    count = step_count(figure)
+    number = clamped(number, count)
+    element = grid.first if element is None else int(element)
+    row = element - grid.first
+    if not 0 <= row < grid.count:
+        raise ValueError(f"element {element} is not drawn (elements {grid.first}..{grid.first + grid.count - 1})")
+    bit = grid.width - 1 - number
+    # The click targets carry Column for every cell, row-major: each input's bits of the element.
+    columns, inputs = len(Column), len(grid.names) - 1
+    values = []
+    for panel, width in zip(range(inputs), grid.widths):
+        bits = array_of(trace_of(figure, inputs + 1 + panel)["customdata"]).reshape(-1, columns)[:, Column.BIT]
+        values.append(int("".join(str(int(v)) for v in bits[row * width:(row + 1) * width]), 2))
+    worked = grid.operator.lesson.bit_text(tuple(values), bit, grid.width, grid.names[:inputs])
+    label = f"element #{element}, bit {bit}: {worked}"
+    out_width, out_suffix = grid.widths[-1], grid.suffixes[-1]
+    # The Output's bit of the same number, or its bit 0 when it has none (a count of wider elements).
+    out_column = out_width - 1 - bit if bit < out_width else out_width - 1
+    arrow = dict(name="step-arrow", x=out_column, y=row, xref=f"x{out_suffix}", yref=f"y{out_suffix}", ax=0, ay=-44,
+                 text=f"bit {bit}: {worked}", **ARROW)
+    shapes = [outline(row, width - 1 - bit, f"step-{panel}", f"x{suffix}", f"y{suffix}")
+              for panel, width, suffix in zip(grid.names, grid.widths, grid.suffixes) if bit < width]
+    # The grids' ranges are fixed (bitwise_figure): the arrow's tail leaves them as they are.
+    return overlay(figure, [arrow], shapes), Step(number, count, label, (element, bit), (element, bit))

@@ -15,6 +15,10 @@ Text on a color: WCAG 2's relative luminance and contrast ratio (Web Content Acc
 luminance" and "contrast ratio"; success criterion 1.4.3 asks 4.5:1 of text), and the ink that reads best on a color.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 MACHADO_2009 = {
@@ -38,7 +42,7 @@ SRGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
 D65 = SRGB_TO_XYZ.sum(axis=1)
 
 
-def parse_color(color):
+def parse_color(color: str) -> tuple[float, ...]:
     """'#RRGGBB', 'rgb(r,g,b)' or 'rgba(r,g,b,a)' as (r, g, b, alpha) with r, g, b in 0..1."""
     text = color.strip().lower()
     if text.startswith("#") and len(text) == 7:
@@ -50,13 +54,13 @@ def parse_color(color):
     raise ValueError(f"color {color!r}: expected #RRGGBB, rgb(...) or rgba(...)")
 
 
-def to_hex(rgb):
+def to_hex(rgb: Any) -> str:
     """sRGB in 0..1 (clipped) as '#RRGGBB'."""
     r, g, b = (int(round(v * 255)) for v in np.clip(rgb, 0, 1))
     return f"#{r:02X}{g:02X}{b:02X}"
 
 
-def composite(color, background="#FFFFFF"):
+def composite(color: str, background: str = "#FFFFFF") -> np.ndarray:
     """The opaque sRGB (0..1) a possibly translucent color shows over `background` (blending as browsers do,
     in gamma-encoded sRGB)."""
     r, g, b, alpha = parse_color(color)
@@ -64,17 +68,17 @@ def composite(color, background="#FFFFFF"):
     return alpha * np.array([r, g, b]) + (1 - alpha) * back
 
 
-def srgb_to_linear(rgb):
+def srgb_to_linear(rgb: Any) -> np.ndarray:
     rgb = np.asarray(rgb, dtype=float)
     return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
 
 
-def linear_to_srgb(linear):
+def linear_to_srgb(linear: Any) -> np.ndarray:
     linear = np.clip(np.asarray(linear, dtype=float), 0, 1)
     return np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * linear ** (1 / 2.4) - 0.055)
 
 
-def simulate(rgb, vision):
+def simulate(rgb: np.ndarray, vision: str) -> np.ndarray:
     """sRGB colors (..., 3) in 0..1 as seen with `vision` ('normal' or a key of MACHADO_2009)."""
     rgb = np.asarray(rgb, dtype=float)
     if vision == "normal":
@@ -82,7 +86,7 @@ def simulate(rgb, vision):
     return linear_to_srgb(srgb_to_linear(rgb) @ MACHADO_2009[vision].T)
 
 
-def srgb_to_lab(rgb):
+def srgb_to_lab(rgb: Any) -> np.ndarray:
     """sRGB (..., 3) in 0..1 to CIELAB (D65)."""
     xyz = srgb_to_linear(rgb) @ SRGB_TO_XYZ.T / D65
     epsilon, kappa = 216 / 24389, 24389 / 27
@@ -90,7 +94,7 @@ def srgb_to_lab(rgb):
     return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
 
 
-def ciede2000(lab1, lab2):
+def ciede2000(lab1: np.ndarray, lab2: np.ndarray) -> np.ndarray:
     """CIEDE2000 difference of CIELAB colors (..., 3), kL = kC = kH = 1 (Sharma et al. 2005, eqs. 1-22)."""
     lab1, lab2 = np.broadcast_arrays(np.asarray(lab1, dtype=float), np.asarray(lab2, dtype=float))
     l1, a1, b1 = np.moveaxis(lab1, -1, 0)
@@ -124,24 +128,24 @@ def ciede2000(lab1, lab2):
     return np.sqrt((dl / s_l) ** 2 + (dc / s_c) ** 2 + (dH / s_h) ** 2 + r_t * (dc / s_c) * (dH / s_h))
 
 
-def difference(color1, color2, vision="normal", background="#FFFFFF"):
+def difference(color1: str, color2: str, vision: str = "normal", background: str = "#FFFFFF") -> float:
     """CIEDE2000 between two plotly colors as someone with `vision` sees them over `background`."""
     lab1, lab2 = (srgb_to_lab(simulate(composite(c, background), vision)) for c in (color1, color2))
     return float(ciede2000(lab1, lab2))
 
 
-def luminance(rgb):
+def luminance(rgb: Any) -> np.ndarray:
     """WCAG 2's relative luminance of sRGB (..., 3) in 0..1."""
     return srgb_to_linear(rgb) @ np.array([0.2126, 0.7152, 0.0722])
 
 
-def contrast_ratio(rgb1, rgb2):
+def contrast_ratio(rgb1: Any, rgb2: Any) -> float:
     """WCAG 2's contrast ratio of two opaque sRGB colors in 0..1: 1 to 21."""
     light, dark = sorted((float(luminance(rgb1)) + 0.05, float(luminance(rgb2)) + 0.05), reverse=True)
     return light / dark
 
 
-def ink_on(color):
+def ink_on(color: str) -> str:
     """'#000000' or '#FFFFFF', whichever contrasts more with the opaque plotly color `color`: one of them has at
     least 4.58:1 on any color (ui/plotly_chart.js inks cell labels the same way)."""
     rgb = np.array(parse_color(color)[:3])

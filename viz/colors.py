@@ -13,8 +13,12 @@ by side and every pair of categories they draw at all (viz.colorblind: Machado e
 CIEDE2000).
 """
 
+from __future__ import annotations
+
 import functools
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +56,7 @@ def _with_lightness(color, lightness):
     return to_hex(_lab_to_srgb((lightness, base[1] * low, base[2] * low)))
 
 
-def neighbour_offsets(count):
+def neighbour_offsets(count: int) -> list[int]:
     """Index distances at which categories of a `count`-long palette end up side by side in a figure.
 
     Consecutive categories (split outputs, input channel tiles, COLUMN_ROW_DEPTH blocks) and, for every
@@ -90,7 +94,7 @@ DISTINCT_SIZE = 12  # the most colors the candidates give with every pair at lea
 
 
 @functools.lru_cache(maxsize=1)
-def distinct():
+def distinct() -> tuple[str, ...]:
     """DISTINCT_SIZE colors that all differ from each other by at least 10 CIEDE2000 under normal vision and each
     simulated deficiency: Okabe-Ito, then greedily the candidate farthest from every color chosen so far."""
     names, seen = _candidates()
@@ -109,7 +113,7 @@ def distinct():
 BAND_SIZE = 8
 
 
-def band(category, count):
+def band(category: int, count: int) -> int:
     """The band of category `category` of `count`: 0 while every category has a color of its own; beyond, categories
     of one band never share a color and a mark names the band (viz.common.band_marks), so that a category's color
     and mark together name it."""
@@ -117,7 +121,7 @@ def band(category, count):
 
 
 @functools.lru_cache(maxsize=128)
-def categorical(count):
+def categorical(count: int) -> tuple[str, ...]:
     """`count` colors for categories 0..count-1 (hex strings), all from distinct(): up to DISTINCT_SIZE categories
     the first colors as they are, beyond each band of BAND_SIZE takes different colors, each the one farthest from
     the categories that figures draw beside it (neighbour_offsets).
@@ -133,7 +137,7 @@ def categorical(count):
     seen = _seen(palette)  # (visions, colors, 3)
     apart = ciede2000(seen[:, :, None, :], seen[:, None, :, :]).min(axis=0)  # (colors, colors), for everyone
     offsets = neighbour_offsets(count)
-    indices = []
+    indices: list[int] = []
     for k in range(count):
         in_band = indices[k - k % BAND_SIZE:k]
         free = [i for i in range(len(palette)) if i not in in_band]
@@ -143,7 +147,7 @@ def categorical(count):
     return tuple(palette[i] for i in indices)
 
 
-def stepwise_colorscale(colors):
+def stepwise_colorscale(colors: Sequence[str]) -> list[list[Any]]:
     """A plotly colorscale giving integer z = 0..len(colors)-1 its own flat band (use zmin -0.5, zmax n-0.5)."""
     colors = list(colors)
     if len(colors) == 1:
@@ -152,14 +156,3 @@ def stepwise_colorscale(colors):
     for i, color in enumerate(colors):
         scale += [[i / len(colors), color], [(i + 1) / len(colors), color]]
     return scale
-
-
-def band_color(colorscale, z, zmin, zmax):
-    """The color a stepwise colorscale gives value z: the band [low, high) holding its position (last band
-    closed)."""
-    position = min(max((z - zmin) / (zmax - zmin) if zmax > zmin else 0.0, 0.0), 1.0)
-    bands = list(zip(colorscale[::2], colorscale[1::2]))
-    for (low, color), (high, _) in bands:
-        if low <= position < high:
-            return color
-    return bands[-1][0][1]

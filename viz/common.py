@@ -5,10 +5,13 @@ for the whole figure so animation frames stay comparable. No background colors: 
 supplies them, so the figures follow light and dark mode.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
-import plotly.io
 
 from .colors import BAND_SIZE, band, categorical, stepwise_colorscale
 from .spec import SpecFigure, figure_spec, typed_array
@@ -19,7 +22,8 @@ LABEL_CELLS = 600  # value labels only while they stay readable
 TILE_GAP = 1  # empty cells between tiles
 
 
-def tile_origins(count, tile_h, tile_w, ncols, gap=TILE_GAP):
+def tile_origins(count: int, tile_h: int, tile_w: int, ncols: int,
+                 gap: int = TILE_GAP) -> tuple[np.ndarray, np.ndarray]:
     """Top-left canvas (row, col) of each of `count` tiles laid out row-major in `ncols` columns.
 
     Each tile row starts with one empty row that holds the tiles' labels.
@@ -31,27 +35,27 @@ def tile_origins(count, tile_h, tile_w, ncols, gap=TILE_GAP):
     return rows, cols
 
 
-def canvas_extent(count, tile_h, tile_w, ncols, gap=TILE_GAP):
+def canvas_extent(count: int, tile_h: int, tile_w: int, ncols: int, gap: int = TILE_GAP) -> tuple[int, int]:
     """(height, width) in cells of the canvas holding the tiles and their label rows."""
     ncols = max(1, min(count, ncols))
     nrows = math.ceil(count / ncols)
     return nrows * (tile_h + 1) + (nrows - 1) * gap, ncols * tile_w + (ncols - 1) * gap
 
 
-def squarish_columns(count, tile_h, tile_w, aspect=1.6):
+def squarish_columns(count: int, tile_h: int, tile_w: int, aspect: float = 1.6) -> int:
     """Tile columns that make the canvas about `aspect` times wider than high."""
     best = round(math.sqrt(count * aspect * tile_h / max(tile_w, 1)))
     return max(1, min(count, best))
 
 
-def named_colorscale(colors):
+def named_colorscale(colors: Sequence[str]) -> list[list[Any]]:
     """A named plotly scale (plotly.colors.sequential.Viridis, ...) as the [position, color] list go.Figure
     expands it to (_plotly_utils/basevalidators.py, ColorscaleValidator.validate_coerce, plotly 7.1.0)."""
     last = len(colors) - 1
     return [[(1.0 * i) / (1.0 * last), color] for i, color in enumerate(colors)]
 
 
-def channel_colorscale(count):
+def channel_colorscale(count: int) -> list[list[Any]]:
     """One flat band per channel 0..count-1 in the colorblind-safe categorical palette (viz.colors)."""
     return stepwise_colorscale(categorical(count))
 
@@ -62,7 +66,8 @@ BAND_SYMBOLS = ("circle", "x", "diamond", "triangle-up", "square", "star", "cros
 BAND_MARKS = "band-marks"  # the marks' trace meta: the browser sizes them to the cells (ui/plotly_chart.js)
 
 
-def band_marks(rows, cols, categories, count, name="band", **axes):
+def band_marks(rows: Any, cols: Any, categories: Any, count: int, name: str = "band",
+               **axes: Any) -> dict[str, Any] | None:
     """A trace marking each cell (rows, cols) whose category (one per cell, of `count`) is past the palette's first
     band, or None when none is: its color and this mark together name the category when colors repeat."""
     bands = np.asarray([band(int(c), count) for c in np.ravel(categories)], dtype=np.int64)
@@ -80,7 +85,7 @@ MARK_COLOR, MARK_EDGE = "#0E1117", "#FFFFFF"
 BAND_LEGEND_PX = 26  # the row at the top of a figure that a band legend takes
 
 
-def band_legend(layout, count, name):
+def band_legend(layout: dict[str, Any], count: int, name: Callable[[int, int], str]) -> list[dict[str, Any]]:
     """Legend entries saying which categories each band mark stands for (viz.colors.band): one per mark, named by the
     categories it marks (`name(first, last)`, e.g. "c8–c15"; marks repeat past len(BAND_SYMBOLS) bands, and so do
     their ranges in its name), as traces to add to the figure; [] when `count` categories need no marks.
@@ -91,7 +96,7 @@ def band_legend(layout, count, name):
     last_band = band(count - 1, count)
     if last_band == 0:
         return []
-    bands = {}
+    bands: dict[str, list[str]] = {}
     for number in range(1, last_band + 1):
         first, last = number * BAND_SIZE, min(count, (number + 1) * BAND_SIZE) - 1
         bands.setdefault(BAND_SYMBOLS[(number - 1) % len(BAND_SYMBOLS)], []).append(name(first, last))
@@ -107,14 +112,14 @@ def band_legend(layout, count, name):
             for symbol, names in bands.items()]
 
 
-def color_range(count):
+def color_range(count: int) -> tuple[float, float]:
     """zmin/zmax for a stepwise scale over `count` channel indices 0..count-1."""
     if count == 1:
         return -0.5, 0.5
     return -0.5, count - 0.5
 
 
-def format_value(value):
+def format_value(value: Any) -> str:
     """Short label: integers exactly, floats to 4 significant digits (nan, inf kept)."""
     if isinstance(value, (np.integer, int)):
         return str(int(value))
@@ -124,14 +129,14 @@ def format_value(value):
     return f"{value:.4g}"
 
 
-def format_values(values):
+def format_values(values: Any) -> list[str]:
     flat = np.asarray(values).ravel()
     if flat.dtype.kind == "f":
         return [format_value(v) for v in flat.tolist()]
     return [str(v) for v in flat.tolist()]
 
 
-def smallest_uint(largest):
+def smallest_uint(largest: int) -> type[np.unsignedinteger]:
     """The narrowest unsigned dtype holding 0..largest: figures ship arrays as raw bytes, so width is size."""
     for dtype in (np.uint8, np.uint16, np.uint32):
         if largest <= np.iinfo(dtype).max:
@@ -139,7 +144,7 @@ def smallest_uint(largest):
     return np.uint64
 
 
-def cell_square_path(rows, cols, pad=0.5):
+def cell_square_path(rows: Sequence[float], cols: Sequence[float], pad: float = 0.5) -> str:
     """One SVG path outlining each (row, col) cell: a highlight shape that scales with the axes."""
     return " ".join(
         f"M{c - pad},{r - pad} L{c + pad},{r - pad} L{c + pad},{r + pad} L{c - pad},{r + pad} Z"
@@ -147,9 +152,11 @@ def cell_square_path(rows, cols, pad=0.5):
     )
 
 
-def rect_outline_xy(top, left, height, width):
+def rect_outline_xy(top: Sequence[float], left: Sequence[float], height: Sequence[float],
+                    width: Sequence[float]) -> tuple[list[float | None], list[float | None]]:
     """x and y lists drawing rectangle outlines (cells [top, top+height) x [left, left+width)), None-separated."""
-    xs, ys = [], []
+    xs: list[float | None] = []
+    ys: list[float | None] = []
     for t, lft, h, w in zip(top, left, height, width):
         x0, x1, y0, y1 = lft - 0.5, lft + w - 0.5, t - 0.5, t + h - 0.5
         xs += [x0, x1, x1, x0, x0, None]
@@ -157,7 +164,9 @@ def rect_outline_xy(top, left, height, width):
     return xs, ys
 
 
-def play_controls(frame_names, labels, active, duration=600, width_px=1100, y=0.0, pad_top=8):
+def play_controls(frame_names: Sequence[str], labels: Sequence[str], active: int, duration: int = 600,
+                  width_px: int = 1100, y: float = 0.0, pad_top: int = 8) -> tuple[list[dict[str, Any]],
+                                                                                  list[dict[str, Any]]]:
     """Play/Pause buttons and a slider over the named frames; `active` is the step shown first.
 
     The slider starts right of the buttons (about 110 px), whatever the chart's width.
@@ -183,7 +192,7 @@ def play_controls(frame_names, labels, active, duration=600, width_px=1100, y=0.
     return [menu], [slider]
 
 
-def canvas_axes(height, width):
+def canvas_axes(height: int, width: int) -> dict[str, dict[str, Any]]:
     """Layout axes for row 0 at the top, square cells, no grid: the canvas reads like the tensor printed. Fixed
     ranges: autorange would pad them for the click targets' markers and shrink the cells."""
     return dict(xaxis=dict(visible=False, range=[-0.5, width - 0.5], constrain="domain"),
@@ -191,7 +200,7 @@ def canvas_axes(height, width):
                            constrain="domain"))
 
 
-def subplot_layout(titles, spacing, stacked):
+def subplot_layout(titles: Sequence[str], spacing: float, stacked: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Axes and title annotations of make_subplots with one subplot per title, stacked in one column
     (vertical_spacing=spacing) or side by side in one row (horizontal_spacing=spacing).
 
@@ -214,18 +223,13 @@ def subplot_layout(titles, spacing, stacked):
     return layout, annotations
 
 
-def figure_height(canvas_h, canvas_w, width_px=1100, extra=150):
+def figure_height(canvas_h: int, canvas_w: int, width_px: int = 1100, extra: int = 150) -> int:
     """Pixel height that shows square cells of the canvas across about `width_px` pixels."""
     cell = min(44.0, width_px / max(canvas_w, 1))
     return int(min(900, max(260, canvas_h * cell + extra)))
 
 
-def figure_json_size(fig):
-    """Bytes of the figure spec as st.plotly_chart sends it (plotly.io.to_json, arrays as base64)."""
-    return len(plotly.io.to_json(fig, validate=False))
-
-
-def empty_figure(message, context=None):
+def empty_figure(message: str, context: Any = None) -> SpecFigure:
     """A figure with only a centered note, for a state with nothing to draw; `context` as its builder's would be."""
     return SpecFigure(figure_spec([], dict(
         annotations=[dict(showarrow=False, text=message, x=0.5, xref="paper", y=0.5, yref="paper")],
@@ -233,7 +237,7 @@ def empty_figure(message, context=None):
     )), context=context)
 
 
-def trace(kind, **props):
+def trace(kind: str, **props: Any) -> dict[str, Any]:
     """One trace as go.Figure.to_dict writes it: None means unset, numpy arrays become typed arrays."""
     spec = {"type": kind}
     for key, value in props.items():
@@ -250,7 +254,7 @@ def trace(kind, **props):
 PICK_COLOR = "#E4002B"  # the picked cell's outline, as on the Depth <-> Space page
 
 
-def click_targets(name, customdata, hovertemplate, **place):
+def click_targets(name: str, customdata: Any, hovertemplate: Any, **place: Any) -> dict[str, Any]:
     """Invisible square markers, one per cell: plotly can select scatter points but not heatmap cells, so
     these make the cells clickable through st.plotly_chart(on_select=...) and carry the hover.
 
@@ -264,7 +268,7 @@ def click_targets(name, customdata, hovertemplate, **place):
     )
 
 
-def selected_customdata(selection):
+def selected_customdata(selection: dict[str, Any] | None) -> list[int] | None:
     """customdata of the first clicked point in st.plotly_chart's selection state, as a list of ints, or None.
 
     customdata travels as a typed array, which the browser sends back as an object keyed "0", "1", ...
@@ -278,7 +282,8 @@ def selected_customdata(selection):
     return None
 
 
-def pick_outline(rows, cols, name, xref="x", yref="y"):
+def pick_outline(rows: Sequence[float], cols: Sequence[float], name: str, xref: str = "x",
+                 yref: str = "y") -> dict[str, Any]:
     """A thick outline around the picked cell(s) of one subplot, drawn above the heatmap."""
     return dict(type="path", name=name, path=cell_square_path(rows, cols), xref=xref, yref=yref,
                 line=dict(color=PICK_COLOR, width=3), layer="above")
@@ -295,7 +300,7 @@ def _bigger_annotations(annotations):
             for note in annotations]
 
 
-def for_projector(figure):
+def for_projector(figure: SpecFigure) -> SpecFigure:
     """`figure` for presentation mode: larger titles and labels, at most PROJECTOR_HEIGHT pixels high.
 
     Tick labels and the play controls keep their size: the builders size ticks to the rows they label, and larger

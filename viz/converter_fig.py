@@ -7,6 +7,8 @@ on: so the colors show how each order groups the channels (CRD: a channel's bloc
 it varies slowest), and the indices carry everything the colors do for readers who cannot tell them apart.
 """
 
+from __future__ import annotations
+
 import numpy as np
 from plotly.colors import sample_colorscale, sequential
 
@@ -24,7 +26,7 @@ TOP, BOTTOM = 0, 3  # canvas rows of x and x[:, P]; the rows between hold the li
 SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
 
 
-def group_colors(count):
+def group_colors(count: int) -> list[str]:
     """One color per block position: the palette while it lasts, then evenly spaced cividis (made for color
     vision deficiencies too)."""
     if count <= len(CVD_SAFE):
@@ -32,7 +34,7 @@ def group_colors(count):
     return sample_colorscale(sequential.Cividis, [i / (count - 1) for i in range(count)], colortype="rgb")
 
 
-def block_positions(channels, block_size, order):
+def block_positions(channels: int, block_size: int, order: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every depth channel under `order`: (output channel c', block row bh, block column bw)."""
     order = order_name(order)
     c_out, index = channels // (block_size * block_size), np.arange(channels)
@@ -41,7 +43,8 @@ def block_positions(channels, block_size, order):
     return index // (block_size * block_size), index // block_size % block_size, index % block_size
 
 
-def converter_figure(permutation, block_size, source, target, width_px=1100):
+def converter_figure(permutation: np.ndarray, block_size: int, source: str, target: str,
+                     width_px: int = 1100) -> SpecFigure:
     """The mapping x -> x[:, P] for P = channel_permutation(len(P), block_size, source, target)."""
     p = np.asarray(permutation, dtype=np.int64)
     channels = p.size
@@ -55,7 +58,7 @@ def converter_figure(permutation, block_size, source, target, width_px=1100):
     cell_color = [colors[g] for g in group]
     ink = [ink_on(c) for c in cell_color]  # on the cell, and on its hover box, which takes the cell's color
 
-    def where(c):
+    def where(c: int) -> str:
         return f"output channel {c_out[c]}, block (row {bh[c]}, column {bw[c]})"
 
     top_hover = [f"x channel {i}<br>{SHORT[source]} puts it at {where(i)}" for i in range(channels)]

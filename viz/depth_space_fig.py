@@ -12,9 +12,13 @@ in depth-side terms (batch, space-side channels, block rows, block columns) so b
 same elements.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +49,21 @@ from .common import (
     tile_origins,
     trace,
 )
+from .operator_figure import (
+    ARROW,
+    Pick,
+    Step,
+    array_of,
+    clamped,
+    element_labels,
+    index_text,
+    outline,
+    overlay,
+    trace_of,
+)
 from .spec import SpecFigure, figure_spec
+
+STEP_NOUN = "element"
 
 SIDE_GAP = 3  # empty columns between the input and the output
 MAX_TILE_LABELS = 256  # beyond this the channel labels cost more than they tell; hover still names them
@@ -55,19 +73,20 @@ NARROW_SHARE = 0.4  # a 800 px window leaves a chart about 440 of the 1100 px it
 MIN_FONT = 8
 
 
-def label_font(cell_px, characters):
+def label_font(cell_px: float, characters: int) -> int:
     """The largest font (px, at most 14) whose `characters` digits fit a cell of `cell_px` across and down:
     a digit is about 0.6 em wide and a line 1.25 em high."""
     return int(min(14, cell_px * 0.9 / (0.6 * max(characters, 1)), cell_px / 1.25))
 
 
-def direction_name(direction):
+def direction_name(direction: str) -> str:
     if direction not in DIRECTIONS:
         raise DescriptorError(f"direction {direction!r}: expected one of {', '.join(DIRECTIONS)}")
     return direction
 
 
-def side_shapes(input_shape, block_size, direction):
+def side_shapes(input_shape: Sequence[int], block_size: int,
+                direction: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(depth-side shape, space-side shape) for an input of `input_shape`; raises DescriptorError."""
     input_shape = tuple(int(s) for s in input_shape)
     if direction_name(direction) == "depth_to_space":
@@ -86,15 +105,15 @@ class Window:
     block_size: int
 
     @property
-    def cells(self):
+    def cells(self) -> int:
         return len(self.channels) * self.block_size**2 * len(self.rows) * len(self.cols)
 
-    def is_whole(self, depth_shape):
+    def is_whole(self, depth_shape: Sequence[int]) -> bool:
         n, cd, hd, wd = depth_shape
         return n == 1 and len(self.channels) * self.block_size**2 == cd and len(self.rows) == hd \
             and len(self.cols) == wd
 
-    def describe(self, depth_shape, direction):
+    def describe(self, depth_shape: Sequence[int], direction: str) -> str:
         """What is drawn, in the terms of the input tensor."""
         bs = self.block_size
         c0, c1 = self.channels.start, self.channels.stop - 1
@@ -111,7 +130,8 @@ class Window:
         return ", ".join(parts) + f": {self.cells:,} of {math.prod(depth_shape):,} elements"
 
 
-def drawn_window(depth_shape, block_size, batch=0, first_channel=0, first_row=0, first_col=0, cap=MAX_CELLS):
+def drawn_window(depth_shape: Sequence[int], block_size: int, batch: int = 0, first_channel: int = 0,
+                 first_row: int = 0, first_col: int = 0, cap: int = MAX_CELLS) -> Window:
     """The largest window starting at the given place whose element count stays within `cap`.
 
     The spatial extent is kept whole when one channel's plane fits, otherwise cut to a square, then
@@ -145,7 +165,7 @@ class Pairs:
     space: tuple
 
 
-def window_pairs(depth_shape, block_size, order, direction, window):
+def window_pairs(depth_shape: Sequence[int], block_size: int, order: str, direction: str, window: Window) -> Pairs:
     """Pairs for the window, from the core's index maps run on the window's rows and columns.
 
     The shuffle is local in H and W, so a spatial crop with every channel kept maps exactly like the
@@ -392,7 +412,8 @@ def _frames(canvas, fill, width_px):
     side = canvas.depth_side
     tiles = np.searchsorted(side.channels, fill.depth_channels)
     channels, per = fill.depth_channels, fill.per_frame
-    frames, step_labels = [], []
+    frames: list[dict[str, Any]] = []
+    step_labels: list[str] = []
     for k in range(fill.count):
         current = tiles[k * per:(k + 1) * per]
         xs, ys = rect_outline_xy(side.tile_rows[current].tolist(), side.tile_cols[current].tolist(),
@@ -440,12 +461,12 @@ class PickCells:
     destination_gutter: np.ndarray
     gap_x: float  # the column between the input's tiles and the output's
 
-    def index(self, pick):
+    def index(self, pick: int) -> int | None:
         """The pair of input flat index `pick`, or None when it is not drawn."""
         hit = np.flatnonzero(self.in_flat == pick)
         return int(hit[0]) if len(hit) else None
 
-    def link(self, i):
+    def link(self, i: int) -> str:
         """The path from pair i's source cell to its destination cell through the gutters only, so that it crosses
         no cell's number: down its tile's column to the empty row under the tile, along it to the gap between the
         sides, along that to the destination tile's empty row, and up its column into the tile."""
@@ -454,16 +475,17 @@ class PickCells:
         return (f"M{src_c},{down - 0.5} L{src_c},{down} L{self.gap_x},{down} L{self.gap_x},{up} L{dst_c},{up} "
                 f"L{dst_c},{up - 0.5}")
 
-    def cells(self, i):
+    def cells(self, i: int) -> tuple[tuple[int, int], tuple[int, int]]:
         return ((int(self.source[0][i]), int(self.source[1][i])),
                 (int(self.destination[0][i]), int(self.destination[1][i])))
 
 
-def depth_space_figure(x, y, block_size, order, direction, window=None, pick=None, max_frames=MAX_FRAMES,
-                       width_px=1100):
+def depth_space_figure(x: np.ndarray, y: np.ndarray, block_size: int, order: str, direction: str,
+                       window: Window | None = None, pick: Pick | None = None, max_frames: int = MAX_FRAMES,
+                       width_px: int = 1100) -> SpecFigure:
     """Figure of input x and output y of DEPTH_TO_SPACE1 (direction "depth_to_space") or SPACE_TO_DEPTH1.
 
-    window: the drawn part (default: drawn_window from batch 0); pick: flat input index to highlight
+    window: the drawn part (default: drawn_window from batch 0); pick: (flat input index,) to highlight
     with its destination; width_px: about how wide the chart will be, to size its height.
     Animation frames fill the output one depth-side channel (or group of channels, to stay within
     max_frames) at a time. A SpecFigure: with_pick(figure, pick) redraws the pick on a shared copy.
@@ -493,17 +515,17 @@ def depth_space_figure(x, y, block_size, order, direction, window=None, pick=Non
     return SpecFigure(figure_spec(_traces(canvas, values, labels, fill) + legend, layout, frames), context=cells)
 
 
-def with_pick(figure, pick):
-    """`figure` (from depth_space_figure) with flat input index `pick` outlined instead of its own pick.
+def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
+    """`figure` (from depth_space_figure) with `pick` = (flat input index,) outlined instead of its own pick.
 
     Shares everything else with `figure`, so a cached figure without a pick serves every click.
     """
     return figure.with_overlay(layout=dict(shapes=pick_shapes(pick, figure.context) or None))
 
 
-def input_only(figure, pick=None):
+def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     """`figure` (from depth_space_figure) cut to its input, for a quiz that asks where an input element goes: the
-    input's tiles and their labels, `pick` (a flat input index) outlined; no output, no click targets or hover that
+    input's tiles and their labels, `pick` = (flat input index,) outlined; no output, no click targets or hover that
     would name it, no Play."""
     spec, cells = figure.to_dict(), figure.context
     layout = spec["layout"]
@@ -519,7 +541,7 @@ def input_only(figure, pick=None):
     return SpecFigure(figure_spec([{**spec["data"][Trace.INPUT], "hoverinfo": "skip"}], trimmed), cells)
 
 
-def cover_colorscale(done, steps):
+def cover_colorscale(done: int, steps: int) -> list[list[Any]]:
     """Transparent for steps 0..done, gray for the later steps (z holds each cell's step)."""
     if steps == 1:
         return [[0.0, "rgba(0,0,0,0)"], [1.0, "rgba(0,0,0,0)"]]
@@ -530,9 +552,10 @@ def cover_colorscale(done, steps):
     return [[0.0, clear], [edge, clear], [edge, UNWRITTEN], [1.0, UNWRITTEN]]
 
 
-def pick_shapes(pick, cells):
-    """Outlines around the picked input element and where it lands, linked through the gutters (PickCells)."""
-    i = None if pick is None else cells.index(pick)
+def pick_shapes(pick: Pick | None, cells: PickCells) -> list[dict[str, Any]]:
+    """Outlines around the picked input element, pick = (flat input index,), and where it lands, linked through the
+    gutters (PickCells)."""
+    i = None if pick is None or len(pick) != 1 else cells.index(pick[0])
     if i is None:
         return []
     src, dst = cells.cells(i)
@@ -545,30 +568,69 @@ def pick_shapes(pick, cells):
     ]
 
 
-def pick_from_selection(selection):
-    """Flat input index of the clicked cell from st.plotly_chart's selection state, or None."""
+def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+    """(flat input index,) of the clicked cell from the chart's selection state, or None."""
     custom = selected_customdata(selection)
-    return None if custom is None or len(custom) < len(Column) else int(custom[Column.IN_FLAT])
+    return None if custom is None or len(custom) < len(Column) else (int(custom[Column.IN_FLAT]),)
 
 
-def describe_pick(pick, x_shape, block_size, order, direction):
-    """(input position, output position, output flat index) of input flat index `pick`, or None.
+def describe_pick(pick: Pick | None, x_shape: tuple[int, ...], block_size: int, order: str,
+                  direction: str) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
+    """(input position, output position, output flat index) of `pick` = (flat input index,), or None when it does
+    not fit.
 
     Maps only the one block position holding the element, so it costs the channel count, not the tensor.
     """
     x_shape = tuple(int(s) for s in x_shape)
-    if pick is None or not 0 <= pick < math.prod(x_shape):
+    if pick is None or len(pick) != 1 or not 0 <= pick[0] < math.prod(x_shape):
         return None
+    flat = int(pick[0])
     order = order_name(order)
     depth_shape, space_shape = side_shapes(x_shape, block_size, direction)
-    n, c, h, w = np.unravel_index(pick, x_shape)
+    n, c, h, w = np.unravel_index(flat, x_shape)
     if direction == "space_to_depth":
         h, w = h // block_size, w // block_size
     window = Window(int(n), range(depth_shape[1] // block_size**2), range(h, h + 1), range(w, w + 1), block_size)
     pairs = window_pairs(depth_shape, block_size, order, direction, window)
     src, dst = (pairs.depth, pairs.space) if direction == "depth_to_space" else (pairs.space, pairs.depth)
     out_shape = space_shape if direction == "depth_to_space" else depth_shape
-    i = int(np.flatnonzero(np.ravel_multi_index(src, x_shape) == pick)[0])
+    i = int(np.flatnonzero(np.ravel_multi_index(src, x_shape) == flat)[0])
     source = tuple(int(a[i]) for a in src)
     destination = tuple(int(a[i]) for a in dst)
     return source, destination, int(np.ravel_multi_index(destination, out_shape))
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The drawn output cells: the steps walk them in the output's row-major order."""
+    return len(array_of(trace_of(figure, Trace.OUTPUT_CELLS)["x"]))
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    return element_labels(count)
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+    """Step `number`: an arrow from the input cell to the output cell on the one canvas. In compare mode step k is
+    the same output cell under both orders, so the two arrows show which input channel each order reads."""
+    count = step_count(figure)
+    number = clamped(number, count)
+    inputs = trace_of(figure, Trace.INPUT_CELLS)
+    custom = array_of(inputs["customdata"]).reshape(count, -1).astype(np.int64)
+    # The steps walk the output's row-major order; the click targets are in the order of the figure's pairs.
+    i = int(np.argsort(custom[:, Column.OUT_FLAT], kind="stable")[number])
+    cells = figure.context
+    src, dst = cells.cells(i)
+    source, destination = tuple(custom[i, INPUT_POSITION].tolist()), tuple(custom[i, OUTPUT_POSITION].tolist())
+    label = f"input {index_text(source)} → output {index_text(destination)}"
+    # The link runs through the gutters, as a pick's does (PickCells.link), and ends in an arrowhead pointing up the
+    # destination's column: a straight arrow struck through the numbers of every cell on its way.
+    up = float(cells.destination_gutter[i])
+    head = dict(name="step-arrow", x=dst[1], y=up - 0.5, ax=dst[1], ay=up, xref="x", yref="y", axref="x", ayref="y",
+                text="", **{**ARROW, "arrowwidth": 2})
+    shapes = [outline(src[0], src[1], "step-source"), outline(dst[0], dst[1], "step-destination"),
+              dict(type="path", name="step-link", path=cells.link(i), line=dict(color=PICK_COLOR, width=2),
+                   layer="above")]
+    return overlay(figure, [head], shapes), Step(number, count, label, source, destination)

@@ -10,8 +10,12 @@ color-vision deficiencies up to twelve tiles, with a band mark in each cell beyo
 information for every reader.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -94,8 +98,8 @@ def _layout(names, shapes):
 
 def _cells(p):
     """(tile number, multi-index, canvas row, canvas col) of every drawn cell of a placed tensor, row-major."""
-    k, r, c = np.meshgrid(np.arange(len(p.tiles)), np.arange(p.h), np.arange(p.w), indexing="ij")
-    k, r, c = k.ravel(), r.ravel(), c.ravel()
+    k, r, c = (a.ravel() for a in np.meshgrid(np.arange(len(p.tiles)), np.arange(p.h), np.arange(p.w),
+                                               indexing="ij"))
     if len(p.shape) == 1:
         index = (c,)
     else:
@@ -121,7 +125,7 @@ def _tile_of(shapes, starts, flat):
     tile_counts = [math.prod(s[:-2]) if len(s) > 1 else 1 for s in shapes]
     tile_starts = np.cumsum([0] + tile_counts)[:-1]
     tile = np.zeros(flat.shape, dtype=np.int64)
-    indices = [None] * len(flat)
+    indices: list[tuple[int, ...] | None] = [None] * len(flat)
     for i, shape in enumerate(shapes):
         mine = which == i
         local = flat[mine] - starts[i]
@@ -171,7 +175,7 @@ class _Cells:
         self.text = np.full((height, width), "", dtype=object)
         self.hover_x, self.hover_y, self.hover_text = [], [], []
 
-    def hover(self, rows, cols, texts):
+    def hover(self, rows: np.ndarray, cols: np.ndarray, texts: list[str]) -> None:
         self.hover_x += cols.tolist()
         self.hover_y += rows.tolist()
         self.hover_text += texts
@@ -246,7 +250,9 @@ def _canvas_layout(height, width, width_px, annotations):
     return layout
 
 
-def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, width_px=1100):
+def detective_figure(x_shapes: Sequence[Sequence[int]], y_shapes: Sequence[Sequence[int]],
+                     sources: Sequence[Any], input_starts: Sequence[int],
+                     y_values: Sequence[np.ndarray] | None = None, width_px: int = 1100) -> SpecFigure:
     """Figure of where every drawn output cell came from.
 
     x_shapes, y_shapes: the inputs' and outputs' sizes; sources: per output an int array of its shape, the flat
@@ -278,7 +284,8 @@ def detective_figure(x_shapes, y_shapes, sources, input_starts, y_values=None, w
     return SpecFigure(figure_spec(_detective_traces(cells, tile_count, font_size) + legend, layout), context=drawn)
 
 
-def diff_figure(before, after, before_title, after_title, width_px=1100):
+def diff_figure(before: np.ndarray, after: np.ndarray, before_title: str, after_title: str,
+                width_px: int = 1100) -> SpecFigure:
     """Two copies of the output's drawn tiles: the cells that differ from a descriptor as given (before) and once
     the channel permutation is applied (after), "≠" on a differing cell, row 0 at the top."""
     before, after = np.asarray(before, dtype=bool), np.asarray(after, dtype=bool)

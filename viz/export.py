@@ -12,14 +12,19 @@ its frames and its Play/Pause buttons and slider, and the light "plotly_white" t
 server.
 """
 
+from __future__ import annotations
+
 import functools
 import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
+
+from .spec import SpecFigure
 
 # Mode bar buttons for zooming and selecting regions: a cell grid has nothing to zoom into or lasso.
 REMOVED_BUTTONS = ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d",
@@ -31,14 +36,14 @@ IMAGE_SCALE = 2
 LABEL_INK_JS = Path(__file__).with_name("label_ink.js")
 
 
-def file_stem(*parts):
+def file_stem(*parts: Any) -> str:
     """A file name from the settings: 'depth_to_space_DCR_UINT32_1x8x2x3'; safe on every file system."""
     text = "_".join(str(p) for p in parts if p not in (None, ""))
     text = re.sub(r"[^A-Za-z0-9-]+", "_", text).strip("_")
     return text[:120] or "figure"
 
 
-def chart_config(stem):
+def chart_config(stem: str) -> dict[str, Any]:
     """st.plotly_chart's `config`: the same toolbar on every figure, its PNG named `stem`."""
     return dict(
         displaylogo=False,
@@ -64,7 +69,7 @@ def _script_json(value):
     return pio.to_json(value, validate=False).replace("</", "<\\/")
 
 
-def standalone_spec(figure):
+def standalone_spec(figure: SpecFigure) -> dict[str, Any]:
     """The figure's spec with the light plotly_white template in place of Streamlit's theme template."""
     spec = dict(figure.to_dict())
     layout = dict(spec["layout"])
@@ -130,7 +135,7 @@ PAGE = """<!DOCTYPE html>
 """
 
 
-def animated_html(figure, title, stem):
+def animated_html(figure: SpecFigure, title: str, stem: str) -> str:
     """A self-contained HTML page (str) playing `figure` with its frames, offline: plotly.js inlined."""
     return PAGE.format(
         title=html.escape(title), plotly_js=_plotly_js(), label_ink_js=_label_ink_js(),

@@ -6,9 +6,13 @@ buffers are grids of cells, one per element, `columns` per row, row 0 at the top
 (viz/memory_map_fig.py): grey for cells not (yet) touched, blue for cells done, orange for the cells of this step.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 from plotly.colors import sequential
@@ -29,7 +33,7 @@ def _index_text(index):
     return "[" + ", ".join(map(str, index)) + "]"
 
 
-def logical_figure(logical, sources, destinations):
+def logical_figure(logical: np.ndarray, sources: np.ndarray, destinations: np.ndarray) -> SpecFigure:
     """The logical tensor as a grid: one row per index of the leading dimensions, the last dimension across.
 
     Each cell shows its value; hover gives its index and the input and output element offsets (in elements) it
@@ -65,7 +69,7 @@ def logical_figure(logical, sources, destinations):
     return SpecFigure(figure_spec([heat], layout))
 
 
-def layout_columns(sizes, strides, cells):
+def layout_columns(sizes: Sequence[int], strides: Sequence[int], cells: int) -> int:
     """Cells per row for a buffer: the pitch of the dimension next to the fastest-moving one, so that a row of the
     drawing is a row of the layout (3 for a transposed 3 x 4, W*C for NHWC); the memory map's default when every
     stride but one is 0."""
@@ -77,7 +81,7 @@ def layout_columns(sizes, strides, cells):
     return min(MAX_COLUMNS, fitting[0] if fitting else pitches[-1])
 
 
-def frame_steps(count, max_frames=MAX_FRAMES):
+def frame_steps(count: int, max_frames: int = MAX_FRAMES) -> list[int]:
     """Elements copied by the end of each frame: 0, then evenly up to `count`, at most `max_frames` frames."""
     per = max(1, math.ceil(count / (max_frames - 1)))
     return [0] + list(range(per, count, per)) + [count]
@@ -108,7 +112,7 @@ class _Buffers:
     sources: np.ndarray  # each step's input and output element offsets
     destinations: np.ndarray
 
-    def state(self, copied, previous):
+    def state(self, copied: int, previous: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(input codes, output codes, output text) once `copied` steps are done, steps since `previous` marked."""
         read = np.full(self.in_shape[0] * self.in_shape[1], PAST_END, dtype=CODES)
         written = np.full(self.out_shape[0] * self.out_shape[1], PAST_END, dtype=CODES)
@@ -203,7 +207,8 @@ def _copy_axes(buffers, in_size, out_size):
     return axes, titles
 
 
-def copy_figure(steps, in_values, out_before, in_columns, out_columns, max_frames=MAX_FRAMES):
+def copy_figure(steps: Sequence[Any], in_values: np.ndarray, out_before: np.ndarray, in_columns: int,
+                out_columns: int, max_frames: int = MAX_FRAMES) -> SpecFigure:
     """Input and output buffers side by side, animated through `steps` (ops.copy_order) a few elements a frame.
 
     in_values / out_before: the whole input buffer and the output buffer before the copy (1-D, same dtype). Only

@@ -4,7 +4,10 @@ Broadcasting (a 0 stride) shows as one cell used many times, padding as cells no
 two logical elements of an output landing on one cell as a conflict.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +30,7 @@ UNTOUCHED, ONCE, SHARED = 0, 1, 2
 COLORS = {UNTOUCHED: GREY, ONCE: BLUE, SHARED: ORANGE}
 
 
-def logical_offsets(sizes, strides=None):
+def logical_offsets(sizes: Sequence[int], strides: Sequence[int] | None = None) -> np.ndarray | None:
     """Element offset of every logical index, in row-major order of the logical indices."""
     sizes = [int(s) for s in sizes]
     strides = packed_strides(sizes) if strides is None else [int(s) for s in strides]
@@ -38,7 +41,7 @@ def logical_offsets(sizes, strides=None):
     return (index * np.array(strides, dtype=np.int64)[:, None]).sum(axis=0)
 
 
-def default_columns(sizes, strides=None, cells=None):
+def default_columns(sizes: Sequence[int], strides: Sequence[int] | None = None, cells: int | None = None) -> int:
     """Row width: the pitch of an outer dimension, so padding lines up at the row ends.
 
     Candidates are the strides of outer dimensions that clear one innermost row; the smallest one that
@@ -68,7 +71,7 @@ def _logical_indices(users, sizes):
 
 def _cell_users(offsets, cell_of_offset, cells):
     """For each drawn cell: the logical flat indices that touch it (in logical order)."""
-    users = [[] for _ in range(cells)]
+    users: list[list[int]] = [[] for _ in range(cells)]
     cell = cell_of_offset(offsets)
     for flat in np.flatnonzero((cell >= 0) & (cell < cells)):
         users[cell[flat]].append(flat)
@@ -156,8 +159,9 @@ def _map_layout(grid, heading, outside):
                 margin=dict(l=50, r=10, t=110, b=60), xaxis=xaxis, yaxis=yaxis)
 
 
-def memory_map_figure(sizes, strides, element_size, total_bytes, *, role="input", unit="element",
-                      columns=None, max_cells=MAX_CELLS, title=None):
+def memory_map_figure(sizes: Sequence[int], strides: Sequence[int] | None, element_size: int, total_bytes: int, *,
+                      role: str = "input", unit: str = "element", columns: int | None = None,
+                      max_cells: int = MAX_CELLS, title: str | None = None) -> SpecFigure:
     """One square cell per element (or byte) of a buffer of total_bytes, colored by how often it is used.
 
     role "input": a cell used by several logical elements is a broadcast read; role "output": a conflict.

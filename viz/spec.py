@@ -11,8 +11,11 @@ shown to any number of sessions at once. A caller that wants to change a figure 
 for layout keys (picks), go.Figure(figure.to_dict()) for anything else.
 """
 
+from __future__ import annotations
+
 import base64
 import re
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -27,7 +30,7 @@ SHORT_TYPES = {
 NARROWER = {"int64": (np.int8, np.int16, np.int32), "uint64": (np.uint8, np.uint16, np.uint32)}
 
 
-def typed_array(values):
+def typed_array(values: Any) -> Any:
     """A numpy array as go.Figure.to_dict writes it: {"dtype", "bdata" (base64 of the bytes), "shape"}.
 
     64-bit integers go to the narrowest type of their signedness that holds them (plotly.js has no 64-bit
@@ -44,27 +47,27 @@ def typed_array(values):
     short = SHORT_TYPES.get(values.dtype.name)
     if short is None or not values.size:
         return values.tolist()
-    spec = {"dtype": short, "bdata": base64.b64encode(np.ascontiguousarray(values)).decode("ascii")}
+    spec = {"dtype": short, "bdata": base64.b64encode(np.ascontiguousarray(values).tobytes()).decode("ascii")}
     if values.ndim > 1:
         spec["shape"] = str(values.shape)[1:-1]
     return spec
 
 
-def is_typed_array(value):
+def is_typed_array(value: Any) -> bool:
     return isinstance(value, dict) and "bdata" in value and "dtype" in value
 
 
-def decode_typed_array(value):
+def decode_typed_array(value: dict[str, Any]) -> np.ndarray:
     """The numpy array a typed-array spec holds (read-only: it views the decoded bytes)."""
     array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
     shape = value.get("shape")
     return array.reshape([int(s) for s in shape.split(",")]) if shape else array
 
 
-_templates = {}
+_templates: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
-def layout_template():
+def layout_template() -> dict[str, Any] | None:
     """The layout template go.Figure would add now (plotly.io.templates.default) as JSON, or None.
 
     Streamlit sets its own template on import, with placeholder colors its frontend swaps for the theme's,
@@ -81,7 +84,8 @@ def layout_template():
     return cached[1]
 
 
-def figure_spec(data, layout, frames=None):
+def figure_spec(data: list[dict[str, Any]], layout: dict[str, Any],
+                frames: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The dict go.Figure(data, layout, frames).to_dict() gives: the template in the layout, frames when any.
 
     The template goes first, so that with_overlay, which adds new keys last, gives the same key order as a
@@ -131,23 +135,23 @@ class SpecFigure(go.Figure):
     for drawing picks on a copy (see with_overlay); it is not part of the JSON.
     """
 
-    def __init__(self, spec, context=None):
+    def __init__(self, spec: dict[str, Any], context: Any = None) -> None:
         # go.Figure.__init__ is skipped on purpose: it would validate and copy the whole spec.
         self._spec = spec
         self._context = context
-        self._checked = None
-        self._size = None
+        self._checked: go.Figure | None = None
+        self._size: int | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The spec itself, not a copy: callers must not mutate it (see the module's sharing rule)."""
         return self._spec
 
     @property
-    def context(self):
+    def context(self) -> Any:
         return self._context
 
     @property
-    def cached_size(self):
+    def cached_size(self) -> int:
         """About the bytes the spec holds, for caches bounded by bytes: twice its JSON's length, measured once.
 
         The big parts are the typed arrays' base64 strings, which take their JSON length in memory; twice that
@@ -158,7 +162,8 @@ class SpecFigure(go.Figure):
             self._size = 2 * len(pio.to_json(self._spec, validate=False))
         return self._size
 
-    def with_overlay(self, layout=None, frames=None, context=None):
+    def with_overlay(self, layout: dict[str, Any] | None = None, frames: list[dict[str, Any]] | None = None,
+                     context: Any = None) -> SpecFigure:
         """A copy with layout keys replaced and, given `frames` (one dict per frame), keys of each frame's layout;
         `context` replaces the builder's context (what the overlay drew), when given.
 
@@ -173,38 +178,38 @@ class SpecFigure(go.Figure):
                               for frame, changes in zip(self._spec.get("frames", []), frames, strict=True)]
         return SpecFigure(spec, self._context if context is None else context)
 
-    def checked(self):
+    def checked(self) -> go.Figure:
         """The spec as a validated go.Figure, built once; plotly raises here if the spec breaks its schema."""
         if self._checked is None:
             self._checked = go.Figure(_decoded(self._spec))
         return self._checked
 
     @property
-    def data(self):
+    def data(self) -> Any:
         return self.checked().data
 
     @property
-    def layout(self):
+    def layout(self) -> Any:
         return self.checked().layout
 
     @property
-    def frames(self):
+    def frames(self) -> Any:
         return self.checked().frames
 
-    def __getitem__(self, prop):
+    def __getitem__(self, prop: str) -> Any:
         return self.checked()[prop]
 
-    def __setitem__(self, prop, value):
+    def __setitem__(self, prop: str, value: Any) -> None:
         _refuse("item assignment")
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # Only reached for the object tree go.Figure.__init__ would have built, which this class never has.
         raise AttributeError(f"SpecFigure has no {name!r}: it only holds its spec (see to_dict)")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any], Any]]:
         return SpecFigure, (self._spec, self._context)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         # go.Figure's repr writes "..." over the template of the dict to_dict() returned: here the shared spec.
         layout = {key: value for key, value in self._spec["layout"].items() if key != "template"}
         return (f"SpecFigure({len(self._spec['data'])} traces, {len(self._spec.get('frames', []))} frames, "
@@ -217,7 +222,7 @@ def _refuse(what):
 
 
 def _refusing(name):
-    def refused(self, *args, **kwargs):
+    def refused(self: SpecFigure, *args: Any, **kwargs: Any) -> None:
         _refuse(name)
 
     refused.__name__ = name

@@ -5,17 +5,24 @@ glues them back (Join). The index maps come from ops.split_map / ops.join_map, s
 the operators do rather than a re-derivation.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ops import DescriptorError
 from ops.operators.index_maps import join_map, split_map
 
+from . import operator_figure as steps
 from .colors import categorical, stepwise_colorscale
 from .common import (
+    MAX_CELLS,
+    MAX_FRAMES,
     band_legend,
     band_marks,
     click_targets,
@@ -28,14 +35,13 @@ from .common import (
 )
 from .spec import SpecFigure, figure_spec
 
-MAX_CELLS = 4096
-MAX_FRAMES = 64
+STEP_NOUN = "element"
 WINDOW = 64
 ROW_PX = 40
 INPUT_COLOR = "rgba(127,127,127,0.25)"  # the input's cells when their colors would give an answer away
 
 
-def default_view(ndim, axis):
+def default_view(ndim: int, axis: int) -> tuple[int | None, int]:
     """(row dim, column dim) of the drawn plane; it always contains Axis so the cut is visible.
 
     1-D tensors are drawn as one row (row dim None).
@@ -47,7 +53,7 @@ def default_view(ndim, axis):
     return axis, ndim - 1
 
 
-def check_fixed(sizes, view, fixed):
+def check_fixed(sizes: Sequence[int], view: tuple[int | None, int], fixed: dict[int, int] | None) -> dict[int, int]:
     """Indices for the dimensions outside the view, checked against Sizes; missing ones are 0."""
     fixed = dict(fixed or {})
     full = {}
@@ -61,7 +67,8 @@ def check_fixed(sizes, view, fixed):
     return full
 
 
-def window_bounds(sizes, view, start=(0, 0), window=WINDOW, max_cells=MAX_CELLS):
+def window_bounds(sizes: Sequence[int], view: tuple[int | None, int], start: tuple[int, int] = (0, 0),
+                  window: int = WINDOW, max_cells: int = MAX_CELLS) -> tuple[int, int, int, int]:
     """(row0, row1, col0, col1) of the drawn window: at most `window` along each view dim, max_cells cells."""
     row_dim, col_dim = view
     rows = 1 if row_dim is None else sizes[row_dim]
@@ -104,8 +111,9 @@ class PlaneCells:
     axis_is_rows: bool
 
 
-def layout_cells(x, axis, sizes, view=None, fixed=None, start=(0, 0), max_cells=MAX_CELLS,
-                 pieces_name="OutputTensors"):
+def layout_cells(x: np.ndarray, axis: int, sizes: Sequence[int], view: tuple[int | None, int] | None = None,
+                 fixed: dict[int, int] | None = None, start: tuple[int, int] = (0, 0), max_cells: int = MAX_CELLS,
+                 pieces_name: str = "OutputTensors") -> PlaneCells:
     """The PlaneCells of the window of x's plane `view` that starts at `start`."""
     shape = x.shape
     view = view or default_view(x.ndim, axis)
@@ -159,7 +167,7 @@ def _destinations(cell_index, plane, axis, axis_is_rows, pieces, offsets):
     return dest, out_index
 
 
-def peel_steps(piece_count, max_frames=MAX_FRAMES):
+def peel_steps(piece_count: int, max_frames: int = MAX_FRAMES) -> list[int]:
     """Gaps opened in each frame: 0, 1, .., K-1 (outputs peeled off) then back down to 0 (joined)."""
     gaps = max(0, piece_count - 1)
     if gaps == 0:
@@ -198,7 +206,8 @@ def _line_pieces(pieces):
     return [i for i, (_, begin, stop) in enumerate(pieces) for _ in range(begin - lo, stop - lo)]
 
 
-def locate_pick(shape, axis, sizes, pick):
+def locate_pick(shape: Sequence[int], axis: int, sizes: Sequence[int],
+                pick: steps.Pick | None) -> tuple[int, tuple[int, ...]] | None:
     """(k, index in OutputTensors[k]) of the input element at multi-index `pick`; None when it does not fit."""
     if pick is None or len(pick) != len(shape) or not all(0 <= int(i) < s for i, s in zip(pick, shape)):
         return None
@@ -211,11 +220,12 @@ def locate_pick(shape, axis, sizes, pick):
     return k, tuple(out)
 
 
-def describe_pick(x, axis, sizes, pick, join=False):
+def describe_pick(x: np.ndarray, axis: int, sizes: Sequence[int], pick: steps.Pick | None,
+                  join: bool = False) -> str | None:
     """'InputTensor[..] → OutputTensors[k][..], value v' for the picked element (for JOIN, 'InputTensors[k][..] →
     OutputTensor[..]'), or None when it does not fit."""
     located = locate_pick(x.shape, axis, sizes, pick)
-    if located is None:
+    if located is None or pick is None:
         return None
     k, out = located
     index = tuple(int(i) for i in pick)
@@ -224,8 +234,8 @@ def describe_pick(x, axis, sizes, pick, join=False):
     return f"InputTensor{list(index)} → OutputTensors[{k}]{list(out)}, value {_fmt(x[index])}"
 
 
-def pick_from_selection(selection):
-    """The clicked cell's input multi-index from st.plotly_chart's selection state, or None."""
+def pick_from_selection(selection: dict[str, Any] | None) -> steps.Pick | None:
+    """The clicked cell's input multi-index from the chart's selection state, or None."""
     custom = selected_customdata(selection)
     return None if custom is None else tuple(custom)
 
@@ -239,18 +249,18 @@ class Traces:
     lines: int
     input: int = 0
 
-    def output(self, i):
+    def output(self, i: int) -> int:
         return 1 + i
 
     @property
-    def input_cells(self):
+    def input_cells(self) -> int:
         return 1 + self.outputs
 
-    def line(self, line):
+    def line(self, line: int) -> int:
         return 2 + self.outputs + line
 
     @property
-    def moving(self):
+    def moving(self) -> list[int]:
         """The traces Play moves: every output heatmap and every line of output click targets."""
         return [self.output(i) for i in range(self.outputs)] + [self.line(n) for n in range(self.lines)]
 
@@ -409,8 +419,10 @@ def _peel_frames(peel, titles, frame_shapes):
     return frames
 
 
-def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pick=None, max_cells=MAX_CELLS,
-                      max_frames=MAX_FRAMES, join=False):
+def split_join_figure(x: np.ndarray, axis: int, sizes: Sequence[int], *, view: tuple[int | None, int] | None = None,
+                      fixed: dict[int, int] | None = None, start: tuple[int, int] = (0, 0),
+                      pick: steps.Pick | None = None,
+                      max_cells: int = MAX_CELLS, max_frames: int = MAX_FRAMES, join: bool = False) -> SpecFigure:
     """Input view colored by destination output (left) and the outputs peeled off then joined back (right).
 
     The right panel holds one heatmap per visible output; frames only move them (x0 or y0), so the
@@ -449,8 +461,8 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
                   fixed=[list(item) for item in sorted(cells.fixed.items())], steps=steps,
                   pick=None if picked is None else list(picked)),
     )
-    names = [f["name"] for f in frames]
-    layout["updatemenus"], layout["sliders"] = play_controls(names, names, active=steps.index(rest),
+    frame_names = [f["name"] for f in frames]
+    layout["updatemenus"], layout["sliders"] = play_controls(frame_names, frame_names, active=steps.index(rest),
                                                              duration=max(150, min(700, 12000 // len(frames))),
                                                              pad_top=60)
     data += band_legend(layout, count, lambda first, last: f"[{first}]–[{last}]")
@@ -459,7 +471,7 @@ def split_join_figure(x, axis, sizes, *, view=None, fixed=None, start=(0, 0), pi
     return SpecFigure(figure_spec(data, layout, frames), context=dataclasses.replace(peel, pick=picked))
 
 
-def input_only(figure, pick=None):
+def input_only(figure: SpecFigure, pick: steps.Pick | None = None) -> SpecFigure:
     """`figure` (from split_join_figure) cut to its input, for a quiz that asks where an input element goes: the
     input's cells with their values in one color (its colors name each element's output, the answer), `pick` (an
     input multi-index) outlined; no outputs, no hover, no Play."""
@@ -483,7 +495,7 @@ def _rows(peel):
     return [range(col1 - col0)] * (row1 - row0)
 
 
-def with_pick(figure, pick):
+def with_pick(figure: SpecFigure, pick: steps.Pick | None) -> SpecFigure:
     """`figure` (from split_join_figure) with input multi-index `pick` outlined instead of its own pick, at rest
     and in every frame, and named in layout.meta and the context. Shares everything else with `figure`, so a
     cached figure without a pick serves every click.
@@ -493,3 +505,55 @@ def with_pick(figure, pick):
     return figure.with_overlay(layout=dict(shapes=shapes, meta=meta),
                                frames=[dict(shapes=peeled) for peeled in frame_shapes],
                                context=dataclasses.replace(figure.context, pick=picked))
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The drawn input cells: the steps walk them row-major."""
+    return len(steps.array_of(steps.trace_of(figure, figure.context.traces.input_cells)["x"]))
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    return steps.element_labels(count)
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, steps.Step]:
+    """Step `number`: input and outputs are separate subplots, and plotly draws an annotation's arrow inside one
+    subplot only (its tail may only use the head's axes), so each side gets its own arrow, labelled with the other
+    side's index."""
+    count = step_count(figure)
+    number = steps.clamped(number, count)
+    peel = figure.context
+    targets = steps.trace_of(figure, peel.traces.input_cells)
+    index = steps.array_of(targets["customdata"]).reshape(count, peel.ndim).astype(np.int64)[number]
+    row, col = int(steps.array_of(targets["y"])[number]), int(steps.array_of(targets["x"])[number])
+    # Where the element sits in the right panel at rest: moved along Axis by the gaps opened before its output.
+    line = row if peel.axis_is_rows else col
+    shift = min(peel.line_piece[line], peel.rest)
+    out_row, out_col = (row + shift, col) if peel.axis_is_rows else (row, col + shift)
+    row_dim, col_dim = peel.view
+    axis_dim = row_dim if peel.axis_is_rows else col_dim
+    k, begin = _piece_of(peel.pieces, int(index[axis_dim]))
+    out_index = list(index.tolist())
+    out_index[axis_dim] -= begin
+    source, destination = tuple(index.tolist()), (k, *out_index)
+    label = f"InputTensor {steps.index_text(source)} → OutputTensors[{k}] {steps.index_text(out_index)}"
+    arrows = [
+        # Tails to the right of each cell: left of the input are its row labels, above are the titles.
+        dict(name="step-arrow-source", x=col, y=row, xref="x", yref="y", ax=70, ay=0, xanchor="left",
+             text=f"to [{k}] {steps.index_text(out_index)}", **steps.ARROW),
+        dict(name="step-arrow-destination", x=out_col, y=out_row, xref="x2", yref="y2", ax=70, ay=0,
+             xanchor="left", text=f"from {steps.index_text(source)}", **steps.ARROW),
+    ]
+    shapes = [steps.outline(row, col, "step-source"), steps.outline(out_row, out_col, "step-destination", "x2", "y2")]
+    return steps.overlay(figure, arrows, shapes), steps.Step(number, count, label, source, destination)
+
+
+def _piece_of(pieces: list, i: int) -> tuple[int, int]:
+    """(output number k, first index of output k along Axis) of the output holding index i along Axis."""
+    for k, begin, stop in pieces:
+        if begin <= i < stop:
+            return int(k), int(begin)
+    raise ValueError(f"index {i} along Axis is not in a drawn output")

@@ -1,5 +1,10 @@
 """Heatmap of one bound tensor, laid out in the shape its descriptor gives."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from plotly.colors import sequential
 
@@ -21,10 +26,10 @@ MAX_LABELLED_CELLS = 600
 MAX_TILE_LABELS = 64
 
 
-def color_limits(*arrays):
+def color_limits(*arrays: np.ndarray) -> tuple[float, float]:
     """(zmin, zmax) over the finite values of several arrays, so before/after share one color scale."""
-    finite = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64).ravel() for x in arrays)]
-    finite = np.concatenate(finite) if finite else np.array([])
+    parts = [a[np.isfinite(a)] for a in (np.asarray(x, dtype=np.float64).ravel() for x in arrays)]
+    finite = np.concatenate(parts) if parts else np.array([])
     if not finite.size:
         return 0.0, 1.0
     low, high = float(finite.min()), float(finite.max())
@@ -43,7 +48,8 @@ def _tiles(values, max_cells):
     return plane[:count, :tile_h_drawn, :tile_w_drawn], leading[:count]
 
 
-def tensor_heatmap(values, title="", zrange=None, max_cells=MAX_CELLS):
+def tensor_heatmap(values: np.ndarray, title: str = "", zrange: tuple[float, float] | None = None,
+                   max_cells: int = MAX_CELLS) -> SpecFigure:
     """A tensor as tiles: one tile per index of the leading dimensions, each the plane of the last two.
 
     Row 0 of each tile is on top and cells are square. Values are written in the cells while they
@@ -125,7 +131,7 @@ def _command_text(step, count):
     return f"{index} {label.replace(' ', '<br>', 1)}" if count <= LABELLED_COMMANDS else str(index)
 
 
-def command_strip(steps, max_commands=MAX_CELLS):
+def command_strip(steps: Sequence[Any], max_commands: int = MAX_CELLS) -> SpecFigure:
     """The model's commands left to right, each marked with what the partial run did with it.
 
     `steps` is [(command index, label, state, reason)] in command order; at most max_commands are drawn and the

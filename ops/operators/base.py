@@ -632,10 +632,10 @@ class Operator:
 
 @dataclasses.dataclass(frozen=True)
 class Call:
-    """One call of one operator, checked: the operator's name, the data type, every input's sizes and the
-    attributes in canonical form (a tuple of (name, value) pairs, hashable, in the operator's order)."""
+    """One call of one operator, checked: the operator, the data type, every input's sizes and the attributes in
+    canonical form (a tuple of (name, value) pairs, hashable, in the operator's order)."""
 
-    op: str
+    operator: Operator
     data_type: str
     input_sizes: tuple
     attrs: tuple = ()
@@ -646,26 +646,25 @@ class Call:
         """A checked Call; DescriptorError naming the field for anything the operator refuses."""
         from . import operator
 
-        spec = operator(op)
+        found = operator(op)
         data_type = type_name(data_type)
         if isinstance(input_sizes, (str, bytes)) or not isinstance(input_sizes, Sequence) or not input_sizes:
             raise DescriptorError(f"inputs: expected the sizes of each input, got {input_sizes!r:.60}")
         if not isinstance(input_sizes[0], Sequence):  # one input's sizes given bare
             input_sizes = [input_sizes]
-        spec.check_arity(len(input_sizes))
-        labels = spec.input_labels(len(input_sizes))
-        spec.check_type(data_type, spec.data_label(len(input_sizes)))
-        sizes = tuple(check_sizes(s, f"{label} Sizes", spec.dims) for s, label in zip(input_sizes, labels))
-        canonical = spec.canonical_attrs(attrs)
-        for shape in spec.output_shapes(sizes, canonical):
+        found.check_arity(len(input_sizes))
+        labels = found.input_labels(len(input_sizes))
+        found.check_type(data_type, found.data_label(len(input_sizes)))
+        sizes = tuple(check_sizes(s, f"{label} Sizes", found.dims) for s, label in zip(input_sizes, labels))
+        canonical = found.canonical_attrs(attrs)
+        for shape in found.output_shapes(sizes, canonical):
             check_element_count(shape, "OutputTensor Sizes")
-        return cls(spec.name, data_type, sizes, tuple(canonical.items()))
+        return cls(found, data_type, sizes, tuple(canonical.items()))
 
     @property
-    def operator(self) -> Operator:
-        from . import operator
-
-        return operator(self.op)
+    def op(self) -> str:
+        """The operator's registry name (DEPTH_TO_SPACE1)."""
+        return self.operator.name
 
     @property
     def attributes(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from support.links import AWAY
 from support.specs import bitwise_spec
 from viz.bitwise_fig import bit_matrix
 
-PAGE = "app_pages/bitwise_or.py"
+PAGE = "app_pages/bitwise/page.py"
 FAMILY = [op.name for op in bitwise.OPERATORS]  # from the registry: a new member is tested without listing it here
 A_TEXT, B_TEXT = "0x8B 0x01 0xF0 0xFF", "1 8 33 3"  # B: shift amounts below, at and past UINT8's width
 A = np.array([0x8B, 0x01, 0xF0, 0xFF], np.uint8)
@@ -227,8 +227,9 @@ def test_a_pick_is_worked_out_by_the_operation_and_outlined_in_its_grids(name, c
 
 
 def test_a_descriptor_of_any_bitwise_operator_links_to_the_page_showing_it():
-    """The detective's and the ONNX model page's links (ui.pages.operator_link) open the operation they found."""
-    from ui.pages import BITWISE, operator_link
+    """The detective's and the ONNX model page's links (app_pages.registry.operator_link) open the operation they
+    found."""
+    from app_pages.registry import BITWISE, operator_link
 
     page, query = operator_link(Call.of("ELEMENT_WISE_BIT_COUNT", [(2, 3)], "UINT32", output_type="UINT8"))
     assert page is BITWISE and "or_bcast" not in query

@@ -9,7 +9,7 @@ from support.app import chart_figures, click_button, click_chart, error_texts, r
 from support.figures import bits_of, plotly_array
 from viz.bitwise_fig import Column, Trace
 
-PAGE = "app_pages/bitwise_or.py"
+PAGE = "app_pages/bitwise/page.py"
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def test_a_click_on_a_bit_picks_it_and_lands_in_the_link(at):
     cells = figure["data"][Trace.OUTPUT_CELLS]
     custom = next(c for c in plotly_array(cells["customdata"]).tolist()
                   if (c[Column.ELEMENT], c[Column.BIT_NUMBER]) == (0, 30))
-    click_chart(at, "or_figure", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
+    click_chart(at, "or_chart", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
     assert not at.exception
     assert at.query_params["or_pick"] in ("0,30", ["0,30"])
     assert picked_captions(at) == ["Picked: element #0, bit 30 (exponent): A 0 | B 1 = 1"]

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ops
+from app_pages.converter import work
 from ops.detective.channels import inverse_permutation, permute_conv_input_channels
 from ops.operators.depth_space import depth_to_space, space_to_depth
 from support.app import chart_figures, charts, error_texts, run_through_app, shown
-from ui import work
 
-PAGE = "app_pages/converter.py"
+PAGE = "app_pages/converter/page.py"
 ORDERS = ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")
 
 

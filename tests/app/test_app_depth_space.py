@@ -7,12 +7,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ops import run_model
-from support.app import chart_figures, click_chart, error_texts, run_through_app
+from support.app import chart_figures, click_chart, error_texts, run_through_app, shown
 from support.figures import row_zero_on_top
 from ui.shared import wait_for_background
 from viz.depth_space_fig import OUTPUT_POSITION, Column
 
-PAGE = "app_pages/depth_space.py"
+PAGE = "app_pages/depth_space/page.py"
 
 # SPEC section 2, the seed's worked example (input UINT32 {1,8,2,3}, value 9c + 3h + w, BlockSize 2).
 SEED_DCR = np.array([
@@ -60,6 +60,11 @@ def decode(array):
 
 def texts(elements):
     return " | ".join(str(e.value) for e in elements)
+
+
+def picked(at):
+    """The caption that says where the picked element goes."""
+    return " | ".join(shown(c.value) for c in at.caption if c.value.startswith("Picked"))
 
 
 def test_defaults_run_clean_and_draw_the_seed_dcr_output():
@@ -164,10 +169,10 @@ def test_picked_cell_is_highlighted_with_its_destination():
     [fig] = figures(at)
     names = {s.get("name") for s in fig["layout"]["shapes"]}
     assert {"pick-source", "pick-destination"} <= names
-    assert "(0, 1, 1, 2)" in texts(at.info)
+    assert "(0, 1, 1, 2)" in picked(at)
     # The destination is where the seed's DCR output holds the value 14.
     where = tuple(int(i) for i in np.argwhere(SEED_DCR == 14)[0])
-    assert f"(0, {where[0]}, {where[1]}, {where[2]})" in texts(at.info)
+    assert f"(0, {where[0]}, {where[1]}, {where[2]})" in picked(at)
 
 
 def test_a_click_on_an_input_cell_picks_it_and_lands_in_the_link():
@@ -181,7 +186,7 @@ def test_a_click_on_an_input_cell_picks_it_and_lands_in_the_link():
     assert at.query_params["ds_pick"] in ("14", ["14"])
     [fig] = figures(at)
     assert {"pick-source", "pick-destination"} <= {s.get("name") for s in fig["layout"]["shapes"]}
-    assert "input (0, 2, 0, 2) (flat 14)" in texts(at.info)
+    assert "input (0, 2, 0, 2) (flat 14)" in picked(at)
 
 
 def test_a_tensor_over_the_drawing_cap_is_drawn_in_part_and_the_part_can_be_chosen():

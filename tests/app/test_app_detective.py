@@ -79,7 +79,7 @@ def test_default_view_names_the_pixel_shuffle_example_crd_and_links_to_its_page(
 def test_the_link_opens_the_depth_page_with_those_settings():
     at = detective()
     [(_, query)] = links(at)
-    opened = run_through_app("app_pages/depth_space.py", query=query)
+    opened = run_through_app("app_pages/depth_space/page.py", query=query)
     assert not opened.exception, opened.exception
     widgets = {w.key: w.value for kind in ("number_input", "radio") for w in opened.get(kind) if w.key}
     assert {k: widgets[k] for k in ("N", "C", "H", "W", "BlockSize", "Order", "direction")} == {

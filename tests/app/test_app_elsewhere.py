@@ -11,7 +11,7 @@ from ops.operators.depth_space.frameworks import ORDER_CONVENTIONS
 from support.app import error_texts, run_through_app
 from ui.panels import FRAMEWORK_TITLES
 
-DS, OR, SJ = "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py"
+DS, OR, SJ = "app_pages/depth_space/page.py", "app_pages/bitwise/page.py", "app_pages/split_join/page.py"
 
 
 def heading(framework):

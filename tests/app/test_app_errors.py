@@ -8,8 +8,8 @@ import pytest
 from support.app import chart_figures, charts, click_button, error_texts, run_through_app, shown
 from ui.sidebar import DEFAULTS as SHARED
 
-DEPTH = "app_pages/depth_space.py"
-SPLIT = "app_pages/split_join.py"
+DEPTH = "app_pages/depth_space/page.py"
+SPLIT = "app_pages/split_join/page.py"
 
 
 def captions(at):
@@ -158,7 +158,7 @@ def warnings(at):
 
 
 def test_out_of_range_typed_value_says_what_it_became():
-    at = run_through_app("app_pages/bitwise_or.py", dtype="FLOAT32", pattern="custom", values="1e40 1 1e-50",
+    at = run_through_app("app_pages/bitwise/page.py", dtype="FLOAT32", pattern="custom", values="1e40 1 1e-50",
                          or_sizes="3")
     notes = " ".join(warnings(at))
     assert "Values[0] 1e40 became +inf: FLOAT32's largest finite value is 3.4028235e+38 (overflow)" in notes
@@ -167,14 +167,14 @@ def test_out_of_range_typed_value_says_what_it_became():
 
 
 def test_out_of_range_typed_b_value_is_named_on_the_bitwise_page():
-    at = run_through_app("app_pages/bitwise_or.py", dtype="FLOAT16", or_sizes="1", or_b_source="typed",
+    at = run_through_app("app_pages/bitwise/page.py", dtype="FLOAT16", or_sizes="1", or_b_source="typed",
                          or_b_text="70000")
     assert any("B typed values[0] 70000 became +inf: FLOAT16's largest finite value is 65504 (overflow)" in w
                for w in warnings(at)), warnings(at)
 
 
 def test_values_that_fit_get_no_note():
-    at = run_through_app("app_pages/bitwise_or.py", dtype="FLOAT32", pattern="custom", values="1e38 -0 1e-45 inf",
+    at = run_through_app("app_pages/bitwise/page.py", dtype="FLOAT32", pattern="custom", values="1e38 -0 1e-45 inf",
                          or_sizes="4")
     assert not [w for w in warnings(at) if "became" in w]
 
@@ -213,7 +213,7 @@ def test_hostile_settings_name_the_rule_and_raise_nothing(page, settings):
         assert not fixed.exception, (label, fixed.exception)
 
 
-@pytest.mark.parametrize("page", [DEPTH, SPLIT, "app_pages/bitwise_or.py"])
+@pytest.mark.parametrize("page", [DEPTH, SPLIT, "app_pages/bitwise/page.py"])
 def test_the_cpp_on_screen_is_a_download_too(page):
     at = run_through_app(page, query={"ds_DEPTH_COLUMN_ROW_tab": "Export", "sj_split_panels_tab": "Export",
                                       "or_panels_tab": "Export"})
@@ -228,10 +228,10 @@ def test_a_workbench_link_opens_the_tab_it_was_made_on():
 
 
 def test_a_values_error_on_bitwise_or_names_the_operand_and_offers_sizes_that_hold_them():
-    at = run_through_app("app_pages/bitwise_or.py", dtype="UINT32", pattern="custom", values="1", or_sizes="4")
+    at = run_through_app("app_pages/bitwise/page.py", dtype="UINT32", pattern="custom", values="1", or_sizes="4")
     [error] = error_texts(at)
     assert error.startswith("A's values (Values, in the sidebar): 1 values given, but Sizes [4] hold 4")
-    at = run_through_app("app_pages/bitwise_or.py", dtype="UINT32", or_sizes="4", or_b_source="typed",
+    at = run_through_app("app_pages/bitwise/page.py", dtype="UINT32", or_sizes="4", or_b_source="typed",
                          or_b_text="1 2")
     [error] = error_texts(at)
     assert error.startswith("B typed values: 2 values given")

@@ -12,8 +12,8 @@ import pytest
 from ops import Call, QuizSettings, quiz_questions
 from support.app import chart_figures, click_button, run_through_app, shown
 
-PAGES = {"depth_space": "app_pages/depth_space.py", "bitwise_or": "app_pages/bitwise_or.py",
-         "split_join": "app_pages/split_join.py"}
+PAGES = {"depth_space": "app_pages/depth_space/page.py", "bitwise_or": "app_pages/bitwise/page.py",
+         "split_join": "app_pages/split_join/page.py"}
 # The pages' default settings as quiz settings (depth: the seed's {1,8,2,3}; split: the seed's {1,1,6,2}).
 QUIZZES = {
     "depth_space": QuizSettings(Call.of("DEPTH_TO_SPACE1", [(1, 8, 2, 3)], block_size=2, order="DEPTH_COLUMN_ROW")),

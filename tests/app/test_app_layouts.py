@@ -10,7 +10,7 @@ from support.app import chart_figures, click_button, error_texts, run_through_ap
 from support.figures import changed_traces
 from viz.layouts_fig import Trace
 
-PAGE = "app_pages/layouts.py"
+PAGE = "app_pages/layouts/page.py"
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from ops.frameworks.onnx_models import ONNX_BYTE_CAP
 from support.app import error_texts, run_through_app, shown
 
 PAGE = "app_pages/onnx_model.py"
-PAGES = {"depth_space": "app_pages/depth_space.py", "bitwise_or": "app_pages/bitwise_or.py",
-         "split_join": "app_pages/split_join.py"}
+PAGES = {"depth_space": "app_pages/depth_space/page.py", "bitwise_or": "app_pages/bitwise/page.py",
+         "split_join": "app_pages/split_join/page.py"}
 
 
 def model_page(**settings):

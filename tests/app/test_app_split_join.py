@@ -5,7 +5,7 @@ import pytest
 from support.app import chart_figures, click_button, click_chart, error_texts, run_through_app, shown
 from support.figures import plotly_array
 
-PAGE = "app_pages/split_join.py"
+PAGE = "app_pages/split_join/page.py"
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_a_click_on_an_input_cell_picks_it_and_lands_in_the_link(at):
     figure = chart_figures(at)[0]
     cells = next(t for t in figure["data"] if t.get("name") == "input cells")
     custom = next(c for c in plotly_array(cells["customdata"]).tolist() if c == [0, 0, 3, 1])  # the 8
-    click_chart(at, "sj_figure", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
+    click_chart(at, "sj_chart", [{"curve_number": figure["data"].index(cells), "customdata": custom}])
     assert not at.exception
     assert at.query_params["sj_pick"] in ("0,0,3,1", ["0,0,3,1"])
     assert picked_captions(at) == ["Picked: InputTensor[0, 0, 3, 1] → OutputTensors[2][0, 0, 0, 1], value 8.0"]

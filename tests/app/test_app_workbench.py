@@ -285,7 +285,7 @@ def test_in_place_sub_range_with_a_broadcast_operand_runs_and_cross_checks():
 
 
 def test_open_in_workbench_from_an_operator_page():
-    at = run_through_app("app_pages/depth_space.py", ds_DEPTH_COLUMN_ROW_tab="Export")
+    at = run_through_app("app_pages/depth_space/page.py", ds_DEPTH_COLUMN_ROW_tab="Export")
     button = next(b for b in at.button if str(b.key).endswith("_workbench"))
     button.click().run()
     assert not at.exception, [e.message for e in at.exception]

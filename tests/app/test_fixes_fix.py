@@ -37,7 +37,7 @@ def refusal(at):
 
 def opened(page, query):
     """The page's default view, then the invalid link opened in the same session (so a last valid view exists)."""
-    at = run_through_app(f"app_pages/{page}.py")
+    at = run_through_app(page)
     assert not at.exception and not refusal(at)
     for key, value in query.items():
         at.query_params[key] = value

@@ -18,7 +18,7 @@ from ui.url_state import LINK_READ_CHARS
 from ui.workbench_state import LINK_CODEC
 
 PHISHING = "[Click to log in](http://evil.example/login) ![t](http://evil.example/pixel.png)"
-DEPTH_SPACE = "app_pages/depth_space.py"
+DEPTH_SPACE = "app_pages/depth_space/page.py"
 
 
 def code_span_content(markdown):

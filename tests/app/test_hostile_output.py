@@ -36,7 +36,7 @@ def test_a_pasted_model_of_90000_unknown_keys_lists_a_few_and_counts_the_rest():
                                                  ("MAX_BYTES", 20_000, "more than 0.0191 MB")])
 def test_a_run_past_its_output_budget_stops_there_and_says_so(monkeypatch, limit, value, named):
     monkeypatch.setattr(output_budget, limit, value)
-    at = run_through_app("app_pages/depth_space.py")
+    at = run_through_app("app_pages/depth_space/page.py")
     assert not at.exception
     [notice] = [w for w in at.warning if "This view stopped here" in w.value]
     assert named in notice.value
@@ -45,5 +45,5 @@ def test_a_run_past_its_output_budget_stops_there_and_says_so(monkeypatch, limit
 
 
 def test_a_page_within_its_budget_is_not_stopped():
-    at = run_through_app("app_pages/depth_space.py")
+    at = run_through_app("app_pages/depth_space/page.py")
     assert not [w for w in at.warning if "This view stopped here" in w.value]

@@ -24,8 +24,8 @@ def test_the_figure_travels_whole_with_its_config_title_and_revisions():
 
 
 def test_a_pick_keeps_the_depth_figures_revisions_and_changes_only_its_shapes():
-    plain = sent(run_through_app("app_pages/depth_space.py"))
-    pick = sent(run_through_app("app_pages/depth_space.py", query={"ds_pick": "26"}))
+    plain = sent(run_through_app("app_pages/depth_space/page.py"))
+    pick = sent(run_through_app("app_pages/depth_space/page.py", query={"ds_pick": "26"}))
     assert (pick["revision"], pick["frames_revision"]) == (plain["revision"], plain["frames_revision"])
     changed = {key for key in plain["figure"]["layout"].keys() | pick["figure"]["layout"].keys()
                if plain["figure"]["layout"].get(key) != pick["figure"]["layout"].get(key)}
@@ -34,12 +34,12 @@ def test_a_pick_keeps_the_depth_figures_revisions_and_changes_only_its_shapes():
 
 def test_a_pick_on_the_split_page_changes_its_frames_not_its_traces():
     query = {"sj_sizes": "6,8", "sj_axis": "1", "sj_split": "3,5"}
-    plain = sent(run_through_app("app_pages/split_join.py", query=query))
-    pick = sent(run_through_app("app_pages/split_join.py", query={**query, "sj_pick": "2,4"}))
+    plain = sent(run_through_app("app_pages/split_join/page.py", query=query))
+    pick = sent(run_through_app("app_pages/split_join/page.py", query={**query, "sj_pick": "2,4"}))
     assert pick["revision"] == plain["revision"]
     assert pick["frames_revision"] != plain["frames_revision"]
 
 
 def test_another_setting_is_another_revision():
-    assert sent(run_through_app("app_pages/depth_space.py"))["revision"] != \
-        sent(run_through_app("app_pages/depth_space.py", query={"C": "16"}))["revision"]
+    assert sent(run_through_app("app_pages/depth_space/page.py"))["revision"] != \
+        sent(run_through_app("app_pages/depth_space/page.py", query={"C": "16"}))["revision"]

@@ -19,8 +19,8 @@ from support.paths import ROOT
 from ui import say
 
 BOUNDARY = {"ui/say.py", "ui/echo.py"}
-SOURCES = [ROOT / "app.py"] + sorted(p for folder in ("app_pages", "ui") for p in (ROOT / folder).glob("*.py")
-                                    if f"{folder}/{p.name}" not in BOUNDARY)
+SOURCES = [ROOT / "app.py"] + sorted(p for folder in ("app_pages", "ui") for p in (ROOT / folder).rglob("*.py")
+                                    if str(p.relative_to(ROOT)) not in BOUNDARY)
 # Elements that render their text as Markdown (or HTML): st.markdown, st.caption, the alerts, headings ...
 TEXT_ELEMENTS = {"markdown", "caption", "write", "write_stream", "info", "warning", "error", "success", "exception",
                  "toast", "title", "header", "subheader", "latex", "badge", "help", "html"}

@@ -12,8 +12,8 @@ import urllib.parse
 
 import pytest
 
+from app_pages.registry import PAGES
 from support.links import PAYLOADS, fuzz_cases, fuzz_load, link_keys
-from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ the same there (the inputs of the page's groups of settings too, which are on th
 import pytest
 
 from support.browser import click_until, open_group, reopen, settle, view
-from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS
+from support.links import AWAY, OVERVIEW_BUTTONS, PRESET_COUNTS, PRESET_KEYS
 from ui.url_state import query_of
 
 pytestmark = pytest.mark.browser
@@ -14,7 +14,6 @@ TIMEOUT = 60_000
 # The overview's buttons by label, in the order of OVERVIEW_BUTTONS.
 OVERVIEW_LABELS = ["Seed example, both orders", "Space → depth, BlockSize 3", "FLOAT32 1.0 | 2.0 = +inf",
                    "Seed: Axis 3 into two {1,1,6,1}"]
-PREFIX = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}
 
 def address_changed(page, before):
     """Waits (for `timeout` ms) until the address is no longer `before`."""
@@ -35,7 +34,7 @@ def test_a_preset_leaves_a_link_that_a_fresh_browser_opens_to_the_same_view(page
     start(page, app_url, path, AWAY[path])
     before = page.evaluate("location.href")
     open_group(page, "Presets")
-    click_until(page.locator(f".st-key-{PREFIX[path]}_preset_{index} button").click, address_changed(page, before))
+    click_until(page.locator(f".st-key-{PRESET_KEYS[path]}_preset_{index} button").click, address_changed(page, before))
     settle(page)
     seen = view(page)
     assert reopen(browser, page.evaluate("location.href"), seen) == seen

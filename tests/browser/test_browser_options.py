@@ -4,8 +4,8 @@ page's Operation list cut every name at "ELEMENT_WISE_BIT_SHIF", where they star
 
 import pytest
 
+from app_pages.registry import PAGES
 from support.browser import LOAD_TIMEOUT, wait_until_settled
-from ui.pages import PAGES
 
 pytestmark = pytest.mark.browser
 
@@ -14,11 +14,6 @@ CUT = """root => [...root.querySelectorAll('*')]
     .filter(e => (e.tagName === 'INPUT' ? e.value : e.children.length === 0 && e.textContent.trim())
                  && e.scrollWidth > e.clientWidth + 1)
     .map(e => e.tagName === 'INPUT' ? e.value : e.textContent.trim())"""
-
-
-def slug(page):
-    name = page.path.rsplit("/", 1)[-1].removesuffix(".py")
-    return "" if name == "overview" else name
 
 
 def open_every_group(page):
@@ -59,7 +54,7 @@ def cut_options(page):
     return found
 
 
-@pytest.mark.parametrize("path", [slug(page) for page in PAGES])
+@pytest.mark.parametrize("path", [page.url_path for page in PAGES], ids=[p.url_path or "overview" for p in PAGES])
 def test_no_option_is_cut(page, app_url, path):
     page.set_viewport_size({"width": 800, "height": 900})
     page.goto(f"{app_url}/{path}")

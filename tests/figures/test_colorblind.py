@@ -17,6 +17,7 @@ from ops.operators.bitwise import bit_or
 from ops.operators.depth_space import ORDERS, depth_to_space, space_to_depth
 from ops.operators.split_join import split
 from support.contrast import THEMES
+from support.figures import band_color
 from ui.values import make_values
 from viz.bitwise_fig import bitwise_figure
 from viz.colorblind import (
@@ -29,12 +30,14 @@ from viz.colorblind import (
     simulate,
     srgb_to_lab,
 )
-from viz.colors import BAND_SIZE, OKABE_ITO, band, band_color, categorical, distinct, neighbour_offsets
+from viz.colors import BAND_SIZE, OKABE_ITO, band, categorical, distinct, neighbour_offsets
 from viz.common import BAND_LEGEND_PX, BAND_SYMBOLS
 from viz.depth_space_fig import depth_space_figure
 from viz.memory_map_fig import memory_map_figure
 from viz.spec import decode_typed_array, is_typed_array
 from viz.split_join_fig import split_join_figure
+
+OR = "ELEMENT_WISE_BIT_OR"  # the operator the figures draw unless a test names another
 
 MIN_DELTA_E = 10.0  # CIEDE2000: about four times a just noticeable difference; two categories read as two colors
 BACKGROUNDS = tuple(background for background, _ in THEMES.values())  # the app's light and dark theme
@@ -286,7 +289,7 @@ def test_bit_fields_side_by_side_differ(dtype):
     rng = np.random.default_rng(3)
     a = rng.integers(0, 256, 8 * np.dtype(dtype).itemsize, dtype=np.uint8).view(dtype)
     b = a[::-1].copy()
-    pairs = side_by_side(bitwise_figure(a, b, bit_or(a, b)))
+    pairs = side_by_side(bitwise_figure(a, b, bit_or(a, b), op=OR))
     worst = smallest_difference(pairs)
     assert min(worst.values()) >= MIN_DELTA_E, worst
 

@@ -16,9 +16,7 @@ from viz.common import PROJECTOR_HEIGHT, for_projector
 from viz.depth_space_fig import depth_space_figure
 from viz.export import REMOVED_BUTTONS, animated_html, chart_config, file_stem
 
-PAGES = ["app_pages/overview.py", "app_pages/depth_space.py", "app_pages/bitwise_or.py", "app_pages/split_join.py",
-         "app_pages/layouts.py", "app_pages/converter.py", "app_pages/detective.py",
-         "app_pages/workbench.py"]
+PAGES = ["", "depth_space", "bitwise_or", "split_join", "layouts", "converter", "detective", "workbench"]
 
 
 def seed_figure():
@@ -118,11 +116,11 @@ def test_chart_config_names_the_png():
 
 
 def test_presentation_switch_is_in_the_link():
-    at = run_through_app("app_pages/depth_space.py")
+    at = run_through_app("app_pages/depth_space/page.py")
     toggle = at.toggle(key="present")
     assert toggle.value is False
     toggle.set_value(True).run()
     assert at.query_params.get("present") in ("true", ["true"])
-    at = run_through_app("app_pages/depth_space.py", query={"present": "true"})
+    at = run_through_app("app_pages/depth_space/page.py", query={"present": "true"})
     assert at.toggle(key="present").value is True
     assert np.all([figure["layout"]["height"] <= PROJECTOR_HEIGHT for figure in chart_figures(at)])

@@ -31,6 +31,8 @@ from viz.bitwise_fig import (
 )
 from viz.common import PROJECTOR_HEIGHT
 
+OR = "ELEMENT_WISE_BIT_OR"  # the operator the figures draw unless a test names another
+
 ALL_DTYPES = [np.float16, np.float32, np.float64, np.uint8, np.uint16, np.uint32, np.uint64,
               np.int8, np.int16, np.int32, np.int64]
 
@@ -51,7 +53,7 @@ def test_seed_example_one_or_two_is_plus_inf():
     a = np.array([1.0], np.float32)
     b = np.array([2.0], np.float32)
     out = bit_or(a, b)
-    data = spec(bitwise_figure(a, b, out))["data"]
+    data = spec(bitwise_figure(a, b, out, op=OR))["data"]
     expected = [int(c) for c in f"{0x7F800000:032b}"]
     assert bits_of(data[Trace.A]["z"])[0].tolist() == [int(c) for c in f"{0x3F800000:032b}"]
     assert bits_of(data[Trace.B]["z"])[0].tolist() == [int(c) for c in f"{0x40000000:032b}"]
@@ -65,7 +67,7 @@ def test_seed_example_one_or_two_is_plus_inf():
 ])
 def test_float_fields_are_marked_in_every_panel(dtype, widths):
     x = np.ones(3, dtype)
-    layout = spec(bitwise_figure(x, x, x))["layout"]
+    layout = spec(bitwise_figure(x, x, x, op=OR))["layout"]
     boundaries = [widths[0] - 0.5, widths[0] + widths[1] - 0.5]
     for xref in ("x", "x2", "x3"):
         lines = sorted(s["x0"] for s in layout["shapes"] if s["type"] == "line" and s["xref"] == xref)
@@ -79,7 +81,7 @@ def test_float_fields_are_marked_in_every_panel(dtype, widths):
 @pytest.mark.parametrize("count", [1, 5, 16, 64, 512])
 def test_rows_run_top_down_and_their_labels_never_touch(count):
     x = np.arange(count, dtype=np.uint8)
-    layout = spec(bitwise_figure(x, x, x))["layout"]
+    layout = spec(bitwise_figure(x, x, x, op=OR))["layout"]
     top, bottom = layout["margin"]["t"], layout["margin"]["b"]
     for suffix in ("", "2", "3"):
         axis = layout[f"yaxis{suffix}"]
@@ -98,7 +100,7 @@ def test_a_projector_gets_every_row_high_enough_for_12_px_digits(count):
     elements still get rows high enough for 12 px digits (the browser draws a digit at most 0.85 of its row high,
     ui/plotly_chart.js fitCellText)."""
     x = np.arange(count, dtype=np.uint32)
-    layout = spec(bitwise_figure(x, x, x, fit_height=PROJECTOR_HEIGHT))["layout"]
+    layout = spec(bitwise_figure(x, x, x, fit_height=PROJECTOR_HEIGHT, op=OR))["layout"]
     assert layout["height"] <= PROJECTOR_HEIGHT
     domain = layout["yaxis"]["domain"]
     row_px = (domain[1] - domain[0]) * (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / count
@@ -108,7 +110,7 @@ def test_a_projector_gets_every_row_high_enough_for_12_px_digits(count):
 def test_decoded_values_and_classes_label_the_rows():
     a = np.array([1.0, 1e-40, 0.0, np.inf, np.nan], np.float32)
     b = np.zeros(5, np.float32)
-    layout = spec(bitwise_figure(a, b, bit_or(a, b)))["layout"]
+    layout = spec(bitwise_figure(a, b, bit_or(a, b), op=OR))["layout"]
     labels = layout["yaxis"]["ticktext"]
     for label, cls in zip(labels, ("normal", "subnormal", "zero", "+inf", "qNaN")):
         assert f"({cls})" in label
@@ -141,7 +143,7 @@ def test_nan_payload_survives_the_or():
 
 def test_single_element_sweeps_bit_by_bit_with_highlight():
     a, b = np.array([0x0F], np.uint8), np.array([0xA0], np.uint8)
-    figure = spec(bitwise_figure(a, b, bit_or(a, b)))
+    figure = spec(bitwise_figure(a, b, bit_or(a, b), op=OR))
     frames = figure["frames"]
     assert len(frames) == 8 + 1
     assert (bits_of(frames[0]["data"][0]["z"]) == -1).all()
@@ -157,7 +159,7 @@ def test_single_element_sweeps_bit_by_bit_with_highlight():
 @pytest.mark.parametrize("dtype, count", [(np.uint8, 5000), (np.float64, 300), (np.int32, 7)])
 def test_caps_on_cells_and_frames(dtype, count):
     x = np.arange(count).astype(dtype)
-    figure = spec(bitwise_figure(x, x, x, rows=10**6))
+    figure = spec(bitwise_figure(x, x, x, rows=10**6, op=OR))
     width = np.dtype(dtype).itemsize * 8
     for trace in (t for t in figure["data"] if t["type"] == "heatmap"):
         z = plotly_array(trace["z"])
@@ -175,7 +177,7 @@ def test_drawn_range_clamps_to_tensor_and_cap():
 
 def test_window_draws_requested_elements():
     x = np.arange(100, dtype=np.uint32)
-    figure = spec(bitwise_figure(x, x, x, first=40, rows=3))
+    figure = spec(bitwise_figure(x, x, x, first=40, rows=3, op=OR))
     assert figure["layout"]["yaxis"]["ticktext"][0].startswith("#40 ")
     assert int("".join(map(str, bits_of(figure["data"][Trace.A]["z"])[2])), 2) == 42
 
@@ -198,7 +200,7 @@ def test_pick_outlines_the_same_bit_in_all_three_grids_in_every_frame(a, data):
     out = bit_or(a, b)
     width = a.dtype.itemsize * 8
     element, bit = data.draw(st.integers(0, a.size - 1)), data.draw(st.integers(0, width - 1))
-    figure = spec(bitwise_figure(a, b, out, pick=(element, bit)))
+    figure = spec(bitwise_figure(a, b, out, pick=(element, bit), op=OR))
     grids = [bits_of(t["z"]) for t in figure["data"][:3]]
     expected_bits = [int(bit_matrix(x)[element, width - 1 - bit]) for x in (a, b, out)]
     for layout in [figure["layout"]] + [f["layout"] for f in figure["frames"]]:
@@ -208,7 +210,7 @@ def test_pick_outlines_the_same_bit_in_all_three_grids_in_every_frame(a, data):
             row, column = _path_cell(outlines[name])
             assert (row, column) == (element, width - 1 - bit)
             assert grids[panel][row, column] == expected_bits[panel]
-    caption = describe_pick((element, bit), a, b, out)
+    caption = describe_pick((element, bit), a, b, out, op=OR)
     a_bit, b_bit, out_bit = expected_bits
     assert caption.startswith(f"element #{element}, bit {bit} (")
     assert caption.endswith(f"): A {a_bit} | B {b_bit} = {out_bit}")
@@ -222,34 +224,34 @@ def test_pick_outlines_the_same_bit_in_all_three_grids_in_every_frame(a, data):
 ])
 def test_caption_names_the_field_of_the_bit(dtype, bit, field):
     x = np.zeros(4, dtype)
-    assert f"bit {bit} ({field})" in describe_pick((3, bit), x, x, x)
+    assert f"bit {bit} ({field})" in describe_pick((3, bit), x, x, x, op=OR)
 
 
 def test_caption_of_the_seed_example_and_stale_picks():
     a, b = np.array([1.0], np.float32), np.array([2.0], np.float32)  # 0x3F800000 | 0x40000000
     out = bit_or(a, b)
-    assert describe_pick((0, 30), a, b, out) == "element #0, bit 30 (exponent): A 0 | B 1 = 1"
-    assert describe_pick((0, 23), a, b, out) == "element #0, bit 23 (exponent): A 1 | B 0 = 1"
+    assert describe_pick((0, 30), a, b, out, op=OR) == "element #0, bit 30 (exponent): A 0 | B 1 = 1"
+    assert describe_pick((0, 23), a, b, out, op=OR) == "element #0, bit 23 (exponent): A 1 | B 0 = 1"
     for stale in [(1, 0), (0, 32), (-1, 3), (0, 1, 2), None]:
-        assert describe_pick(stale, a, b, out) is None
+        assert describe_pick(stale, a, b, out, op=OR) is None
     shaped = np.arange(6, dtype=np.uint8).reshape(2, 3)
     broadcast_b = np.broadcast_to(np.array([[0x80, 0, 0]], np.uint8), (2, 3))  # 0-stride read, as on the page
-    assert describe_pick((3, 7), shaped, broadcast_b, shaped | broadcast_b) == \
+    assert describe_pick((3, 7), shaped, broadcast_b, shaped | broadcast_b, op=OR) == \
         "element #3, bit 7 (value): A 0 | B 1 = 1"
 
 
 def test_pick_in_a_window_counts_elements_of_the_whole_tensor():
     x = np.arange(100, dtype=np.uint32)
     window = slice(40, 43)
-    figure = spec(bitwise_figure(x[window], x[window], x[window], index_offset=40, pick=(42, 1)))
+    figure = spec(bitwise_figure(x[window], x[window], x[window], index_offset=40, pick=(42, 1), op=OR))
     assert _path_cell(_pick_outlines(figure["layout"])["pick-A"]) == (2, 30)
-    hidden = spec(bitwise_figure(x[window], x[window], x[window], index_offset=40, pick=(39, 1)))
+    hidden = spec(bitwise_figure(x[window], x[window], x[window], index_offset=40, pick=(39, 1), op=OR))
     assert not _pick_outlines(hidden["layout"])
 
 
 def test_click_targets_carry_element_bit_number_and_bit():
     a = np.array([0x0F, 0xA0, 0x33], np.uint8)
-    figure = spec(bitwise_figure(a, a, a, first=1, rows=2))
+    figure = spec(bitwise_figure(a, a, a, first=1, rows=2, op=OR))
     data = figure["data"]
     targets = [data[role] for role in (Trace.A_CELLS, Trace.B_CELLS, Trace.OUTPUT_CELLS)]
     assert [t["name"] for t in targets] == ["A cells", "B cells", "Output cells"]
@@ -270,7 +272,7 @@ def test_a_full_grid_with_its_frames_stays_under_two_megabytes(dtype, count):
     raw = np.random.default_rng(7).integers(0, 256, count * np.dtype(dtype).itemsize, dtype=np.uint8)
     x = raw.view(dtype)
     y = np.flip(x).copy()
-    size = len(pio.to_json(bitwise_figure(x, y, bit_or(x, y), rows=count, pick=(count - 1, 0)), validate=False))
+    size = len(pio.to_json(bitwise_figure(x, y, bit_or(x, y), rows=count, pick=(count - 1, 0), op=OR), validate=False))
     assert size <= 2_000_000, size
 
 

@@ -3,9 +3,9 @@
 import json
 
 from ops import run_model_partial
+from support.figures import figure_json_size
 from support.paths import ROOT
 from ui.workbench_state import command_steps_partial
-from viz.common import figure_json_size
 from viz.workbench_fig import AFTER_STOP, COMMAND_STATES, PASSED_OVER, RAN, STOPPED, command_strip
 
 

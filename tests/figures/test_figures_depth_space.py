@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from ops import DescriptorError
 from ops.operators.depth_space import DIRECTIONS, ORDERS, depth_to_space, space_to_depth
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
-from support.figures import row_zero_on_top, struck_cells
+from support.figures import figure_json_size, row_zero_on_top, struck_cells
 from ui.values import make_values
-from viz.common import MAX_CELLS, MAX_FRAMES, figure_json_size
+from viz.common import MAX_CELLS, MAX_FRAMES
 from viz.depth_space_fig import (
     INPUT_POSITION,
     OUTPUT_POSITION,
@@ -93,14 +93,14 @@ def test_describe_pick_agrees_with_the_core_index_map(config, data):
     pick = data.draw(st.integers(0, math.prod(shape) - 1))
     maps = depth_to_space_map if direction == "depth_to_space" else space_to_depth_map
     flat_map = maps(shape, bs, order)
-    source, destination, out_flat = describe_pick(pick, shape, bs, order, direction)
+    source, destination, out_flat = describe_pick((pick,), shape, bs, order, direction)
     assert flat_map.ravel()[out_flat] == pick
     assert source == tuple(int(i) for i in np.unravel_index(pick, shape))
     assert destination == tuple(int(i) for i in np.unravel_index(out_flat, flat_map.shape))
 
 
 def test_describe_pick_out_of_range_is_none():
-    assert describe_pick(48, (1, 8, 2, 3), 2, "DCR", "depth_to_space") is None
+    assert describe_pick((48,), (1, 8, 2, 3), 2, "DCR", "depth_to_space") is None
     assert describe_pick(None, (1, 8, 2, 3), 2, "DCR", "depth_to_space") is None
 
 
@@ -196,7 +196,7 @@ def test_a_later_window_draws_the_chosen_part():
 
 
 def test_pick_draws_outlines_at_the_source_and_destination_cells():
-    _, _, fig = build((1, 8, 2, 3), 2, "DEPTH_COLUMN_ROW", "depth_to_space", pick=11)
+    _, _, fig = build((1, 8, 2, 3), 2, "DEPTH_COLUMN_ROW", "depth_to_space", pick=(11,))
     shapes = {s.name: s for s in fig.layout.shapes}
     points_in, points_out = trace(fig, "scatter", "input"), trace(fig, "scatter", "output")
     i = [int(r[Column.IN_FLAT]) for r in points_in.customdata].index(11)
@@ -210,8 +210,8 @@ def test_pick_draws_outlines_at_the_source_and_destination_cells():
 def test_pick_from_selection_reads_lists_and_typed_array_objects():
     row = [0] * len(Column)
     row[Column.IN_FLAT] = 11
-    assert pick_from_selection({"points": [{"customdata": row}]}) == 11
-    assert pick_from_selection({"points": [{"customdata": {str(i): v for i, v in enumerate(row)}}]}) == 11
+    assert pick_from_selection({"points": [{"customdata": row}]}) == (11,)
+    assert pick_from_selection({"points": [{"customdata": {str(i): v for i, v in enumerate(row)}}]}) == (11,)
     assert pick_from_selection({"points": []}) is None
     assert pick_from_selection(None) is None
 
@@ -242,7 +242,7 @@ def test_a_picks_link_crosses_no_cell(config, data):
     struck through (the two ends only touch their own tiles' edges)."""
     shape, bs, order, direction = config
     pick = data.draw(st.integers(0, math.prod(shape[1:]) - 1))  # batch 0 is drawn
-    _, _, fig = build(shape, bs, order, direction, pick=pick)
+    _, _, fig = build(shape, bs, order, direction, pick=(pick,))
     link = next(s for s in fig.to_dict()["layout"]["shapes"] if s["name"] == "pick-link")
     cells = {(int(r), int(c)) for role in (Trace.INPUT_CELLS, Trace.OUTPUT_CELLS)
              for r, c in zip(fig.data[role].y, fig.data[role].x)}

@@ -15,8 +15,9 @@ from ops.detective.identify import mix_up_diff
 from ops.detective.origin import origin_coded_inputs
 from ops.operators.depth_space import depth_to_space
 from ops.operators.split_join import join, split
+from support.figures import figure_json_size
 from viz.colors import distinct
-from viz.common import BAND_MARKS, MAX_CELLS, figure_json_size
+from viz.common import BAND_MARKS, MAX_CELLS
 from viz.detective_fig import MISSING_COLOR, detective_figure, diff_figure
 from viz.spec import decode_typed_array, is_typed_array
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 import ops
 from ops.descriptors.layouts import copy_order, identity_descs, logical_tensor
 from ops.tensor_desc import element_offsets
-from support.figures import changed_traces
-from viz.common import MAX_FRAMES, figure_json_size
+from support.figures import changed_traces, figure_json_size
+from viz.common import MAX_FRAMES
 from viz.layouts_fig import NOW, Trace, copy_figure, frame_steps, layout_columns, logical_figure
 from viz.memory_map_fig import COLORS, ONCE, UNTOUCHED
 from viz.spec import decode_typed_array

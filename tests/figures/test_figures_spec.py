@@ -23,6 +23,8 @@ from viz.memory_map_fig import memory_map_figure
 from viz.spec import SpecFigure, decode_typed_array, typed_array
 from viz.workbench_fig import tensor_heatmap
 
+OR = "ELEMENT_WISE_BIT_OR"  # the operator the figures draw unless a test names another
+
 ENGINES = ("json", "orjson")
 
 
@@ -38,7 +40,7 @@ def depth_space(shape=(1, 8, 2, 3), bs=2, order="DCR", direction="depth_to_space
 
 def bitwise(a, **kwargs):
     b = a[::-1].copy()
-    return bitwise_fig.bitwise_figure(a, b, bit_or(a, b), **kwargs)
+    return bitwise_fig.bitwise_figure(a, b, bit_or(a, b), **kwargs, op=OR)
 
 
 def split_join(shape=(1, 1, 6, 2), axis=2, sizes=(2, 1, 3), **kwargs):
@@ -48,7 +50,7 @@ def split_join(shape=(1, 1, 6, 2), axis=2, sizes=(2, 1, 3), **kwargs):
 
 # Every builder, at small sizes and at the drawing cap, with and without a pick, and both empty-ish extremes.
 FIGURES = {
-    "depth_space": lambda: depth_space(pick=11),
+    "depth_space": lambda: depth_space(pick=(11,)),
     "depth_space cap, turbo": lambda: depth_space((1, 256, 4, 4)),
     "space_to_depth": lambda: depth_space((1, 2, 4, 6), order="CRD", direction="space_to_depth"),
     "bitwise float32": lambda: bitwise(np.array([1.0, 2.0, -0.0, np.nan], np.float32), pick=(1, 30)),
@@ -132,7 +134,7 @@ def test_a_pickled_figure_keeps_its_spec_and_its_picks():
     figure = depth_space()
     restored = pickle.loads(pickle.dumps(figure))
     assert restored.to_dict() == figure.to_dict()
-    assert as_json(depth_space_fig.with_pick(restored, 11)) == as_json(depth_space(pick=11))
+    assert as_json(depth_space_fig.with_pick(restored, (11,))) == as_json(depth_space(pick=(11,)))
 
 
 @given(hnp.arrays(st_.sampled_from([np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
@@ -168,8 +170,8 @@ def check_overlay(plain, with_pick, pick, built):
 def test_depth_space_pick_overlay(config, order, pick):
     shape, bs, direction = config
     plain = depth_space(shape, bs, order, direction)
-    check_overlay(plain, depth_space_fig.with_pick, pick,
-                  depth_space(shape, bs, order, direction, pick=pick))
+    check_overlay(plain, depth_space_fig.with_pick, (pick,),
+                  depth_space(shape, bs, order, direction, pick=(pick,)))
 
 
 @given(hnp.arrays(st_.sampled_from([np.uint8, np.int16, np.float32, np.float64]), st_.integers(1, 12), elements=None),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from serve.budget import Busy, WorkBudget
 from serve.cache import SharedCache, size_of
 from ui import work
+from ui.values import Values
 
 
 def test_size_of_counts_numpy_buffers_and_views_by_their_base():
@@ -224,8 +225,8 @@ def test_the_cross_check_cache_key_tells_apart_inputs_made_differently():
         return make
 
     attrs = (("block_size", 2), ("order", "DEPTH_COLUMN_ROW"))
-    one = work.ValueSpec("random", "UINT32", seed=1)
-    two = work.ValueSpec("random", "UINT32", seed=2)
+    one = Values("random", "UINT32", seed=1)
+    two = Values("random", "UINT32", seed=2)
     first = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
     again = work.check("DEPTH_TO_SPACE1", ("test", one), inputs(1), attrs)
     other = work.check("DEPTH_TO_SPACE1", ("test", two), inputs(2), attrs)

@@ -9,11 +9,11 @@ from onnx.helper import np_dtype_to_tensor_dtype
 from onnx.reference import ReferenceEvaluator
 
 import ops
-from ops.datatypes import INTEGER_TYPES
+from ops.datatypes import FLOAT_TYPES
 from ops.operators.bitwise import bit_or
 
 DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES]
-INTEGER_DTYPES = [ops.numpy_dtype(t) for t in INTEGER_TYPES]
+INTEGER_DTYPES = [ops.numpy_dtype(t) for t in ops.DML_TYPES if t not in FLOAT_TYPES]
 
 
 def bits(dtype, *patterns):

@@ -454,11 +454,11 @@ def test_workbench_shows_dxdispatch_form_and_notes():
 def test_join_page_says_where_the_3_1_row_comes_from():
     from support.app import run_through_app
 
-    at = run_through_app("app_pages/split_join.py", {"level": "3_1", "sj_join_panels_tab": "Validation"})
+    at = run_through_app("app_pages/split_join/page.py", {"level": "3_1", "sj_join_panels_tab": "Validation"})
     assert not at.exception, [e.message for e in at.exception]
     captions = [c.value for c in at.caption]
     assert any(c.startswith("Source: DirectML's feature-level history") for c in captions), captions
-    at = run_through_app("app_pages/split_join.py", {"level": "4_1", "sj_join_panels_tab": "Validation"})
+    at = run_through_app("app_pages/split_join/page.py", {"level": "4_1", "sj_join_panels_tab": "Validation"})
     assert not any(c.value.startswith("Source: ") for c in at.caption)
 
 

@@ -79,7 +79,7 @@ CORPUS = {
 @pytest.mark.parametrize("name", list(CORPUS))
 def test_a_heavy_path_costs_what_it_was_admitted_for(name):
     page, query, upload = CORPUS[name]
-    cost = view_cost(f"app_pages/{page}.py", query, upload=upload() if upload else None)
+    cost = view_cost(page, query, upload=upload() if upload else None)
     assert not cost["exception"], cost
     shown = f"{name}: {cost}"
     assert cost["grown"] <= cost["bytes"] + BASE_BYTES, shown

@@ -40,6 +40,7 @@ class Bitwise(Operator):
     """An operator on each element's raw bits: the data type only sets the width, the sizes do not change. Each one's
     `lesson` (teaching.py) is what it teaches; `function` is its core (core.py)."""
 
+    lesson: teaching.Lesson
     formula, question = teaching.formula, teaching.question
 
     def output_shapes(self, input_shapes, attrs):

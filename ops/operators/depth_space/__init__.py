@@ -20,7 +20,6 @@ from .frameworks import DepthToSpaceForms, SpaceToDepthForms
 ORDER = Enum("DML_DEPTH_SPACE_ORDER_", ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH"),
              (("DCR", "DEPTH_COLUMN_ROW"), ("CRD", "COLUMN_ROW_DEPTH")), "Order")
 ORDERS = ORDER.names
-ORDER_PREFIX = ORDER.prefix
 # A direction names the pair's two operators the way the app's links do.
 DIRECTIONS = {"depth_to_space": "DEPTH_TO_SPACE1", "space_to_depth": "SPACE_TO_DEPTH1"}
 DIMENSION_NAMES = ("N", "C", "H", "W")

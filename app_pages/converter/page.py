@@ -5,8 +5,9 @@ import textwrap
 
 import streamlit as st
 
+from app_pages.converter import work
 from ops import DescriptorError
-from ui import charts, say, url_state, work
+from ui import charts, say, url_state
 from ui.panels import show_error
 from ui.say import md
 from ui.toolbar import intro, summary, toolbar
