@@ -34,7 +34,7 @@ SECTIONS = [
     dict(
         # The page shows the whole family (the heading said "Bitwise OR" over seven operators): named from the
         # registry.
-        title="Bitwise: DML_ELEMENT_WISE_BIT_" + "/".join(short_name(op.name) for op in bitwise.OPERATORS),
+        title="Bitwise: DML_ELEMENT_WISE_BIT_" + ", ".join(short_name(op.name) for op in bitwise.OPERATORS),
         page=BITWISE,
         text=md(
             "{} operators on each element's raw bits: OR, AND and XOR combine A and B, NOT flips A's bits, COUNT "
