@@ -83,6 +83,7 @@ def band_marks(rows: Any, cols: Any, categories: Any, count: int, name: str = "b
 
 MARK_COLOR, MARK_EDGE = "#0E1117", "#FFFFFF"
 BAND_LEGEND_PX = 26  # the row at the top of a figure that a band legend takes
+LEGEND_RANGES = 3  # category ranges named per mark in a band legend
 
 
 def band_legend(layout: dict[str, Any], count: int, name: Callable[[int, int], str]) -> list[dict[str, Any]]:
@@ -97,9 +98,14 @@ def band_legend(layout: dict[str, Any], count: int, name: Callable[[int, int], s
     if last_band == 0:
         return []
     bands: dict[str, list[str]] = {}
-    for number in range(1, last_band + 1):
-        first, last = number * BAND_SIZE, min(count, (number + 1) * BAND_SIZE) - 1
-        bands.setdefault(BAND_SYMBOLS[(number - 1) % len(BAND_SYMBOLS)], []).append(name(first, last))
+    for symbol_number, symbol in enumerate(BAND_SYMBOLS[:last_band]):
+        # The bands this mark stands for are every len(BAND_SYMBOLS)-th: a few are named, the rest counted, so that
+        # the legend of a million categories is as short to build and to read as one of a hundred.
+        numbers = range(symbol_number + 1, last_band + 1, len(BAND_SYMBOLS))
+        names = [name(n * BAND_SIZE, min(count, (n + 1) * BAND_SIZE) - 1) for n in numbers[:LEGEND_RANGES]]
+        if len(numbers) > LEGEND_RANGES:
+            names.append(f"… {len(numbers) - LEGEND_RANGES:,} more")
+        bands[symbol] = names
     margin = layout.get("margin", {})
     layout.update(
         height=layout["height"] + BAND_LEGEND_PX, margin={**margin, "t": margin.get("t", 0) + BAND_LEGEND_PX},

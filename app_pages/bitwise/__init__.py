@@ -12,7 +12,7 @@ from .work import overview_picture
 OPERATORS = tuple(op.name for op in bitwise.OPERATORS)
 OVERVIEW = Section(
     # The whole family, named from the registry.
-    title="Bitwise: DML_ELEMENT_WISE_BIT_" + "/".join(short_name(name) for name in OPERATORS),
+    title="Bitwise: DML_ELEMENT_WISE_BIT_" + ", ".join(short_name(name) for name in OPERATORS),
     text=md(
         "{} operators on each element's raw bits: OR, AND and XOR combine A and B, NOT flips A's bits, COUNT "
         "counts the bits set, SHIFT_LEFT and SHIFT_RIGHT shift A by B. The DataType only sets the element width, "

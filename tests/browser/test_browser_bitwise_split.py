@@ -151,8 +151,9 @@ def test_bitwise_values_error_keeps_the_greyed_picture_names_the_operand_and_fix
     box = open_group(page, "Operands").get_by_label("Sizes", exact=True)
     box.fill("4")
     box.press("Enter")
-    page.get_by_text("A's values (Values, in the sidebar): 1 values given, but Sizes [4] hold 4").wait_for(
-        timeout=30_000)
+    # The refusal, in its error box (the Validation tab's note repeats it).
+    page.get_by_test_id("stAlertContentError").get_by_text(
+        "A's values (Values, in the sidebar): 1 values given, but Sizes [4] hold 4").wait_for(timeout=30_000)
     wait_until_settled(page)
     expect(page.locator(".st-key-greyed-last-valid .js-plotly-plot")).to_have_count(1)  # the picture stays, greyed
     expect(page.get_by_role("tab", name="Validation")).to_have_count(1)  # and so do the panels
