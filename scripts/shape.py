@@ -22,6 +22,8 @@ import subprocess
 import tokenize
 from pathlib import Path
 
+from support.typed import public_functions, unhinted
+
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = ("app.py", "app_pages", "ui", "viz", "serve")
 SHARED = ("app.py", "ui", "viz", "serve")
@@ -117,32 +119,14 @@ def ui_floors(root):
     return len(best), best, len(imports)
 
 
-def public_functions(node, private=False):
-    """The module's public functions: neither they nor a class or function they are defined in start with "_"."""
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            hidden = private or (child.name.startswith("_") and not child.name.startswith("__"))
-            if isinstance(child, ast.ClassDef):
-                yield from public_functions(child, hidden)
-                continue
-            if not hidden:
-                yield child
-            yield from public_functions(child, True)
-        else:
-            yield from public_functions(child, private)
-
-
 def hinted(root):
     counts = {}
     for package in HINTED_PACKAGES:
         total = annotated = 0
         for path in sources(root, (package,)):
             for node in public_functions(ast.parse(path.read_text())):
-                arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
-                arguments = [a for a in arguments if a.arg not in ("self", "cls")]
-                arguments += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
                 total += 1
-                annotated += node.returns is not None and all(a.annotation is not None for a in arguments)
+                annotated += not unhinted(node)
         counts[package] = (annotated, total)
     return counts
 

@@ -7,6 +7,7 @@ import ast
 import pytest
 
 from support.paths import ROOT
+from support.typed import public_functions, unhinted
 
 PACKAGES = ("ui", "viz", "serve")
 # Pages' own modules still in ui/ until their pages become folders (after issue 31's changes to them land): the
@@ -14,28 +15,6 @@ PACKAGES = ("ui", "viz", "serve")
 PAGE_MODULES = {"ui/workbench_state.py", "ui/workbench_view.py", "ui/workbench_work.py", "ui/detective_work.py"}
 SOURCES = sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
                  if str(path.relative_to(ROOT)) not in PAGE_MODULES)
-
-
-def public_functions(node, private=False):
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            hidden = private or (child.name.startswith("_") and not child.name.startswith("__"))
-            if isinstance(child, ast.ClassDef):
-                yield from public_functions(child, hidden)
-                continue
-            if not hidden:
-                yield child
-            yield from public_functions(child, True)
-        else:
-            yield from public_functions(child, private)
-
-
-def unhinted(function):
-    arguments = function.args.posonlyargs + function.args.args + function.args.kwonlyargs
-    arguments = [a for a in arguments if a.arg not in ("self", "cls")]
-    arguments += [a for a in (function.args.vararg, function.args.kwarg) if a is not None]
-    missing = [a.arg for a in arguments if a.annotation is None]
-    return missing + (["return"] if function.returns is None else [])
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(ROOT)) for p in SOURCES])
