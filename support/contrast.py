@@ -313,8 +313,13 @@ def _explained(viz, kind, number):
         figure = _split_join(viz, 3)
     else:
         a, b = np.array([1.0, 2.0], np.float32), np.array([2.0, 0.5], np.float32)
-        figure = viz("bitwise_fig", "bitwise_figure")(a, b, ops.run("ELEMENT_WISE_BIT_OR", [a, b])[0])
-    return viz("explain", "with_step")(kind, figure, number)[0]
+        figure = viz("bitwise_fig", "bitwise_figure")(a, b, ops.run("ELEMENT_WISE_BIT_OR", [a, b])[0],
+                                                      op="ELEMENT_WISE_BIT_OR")
+    try:
+        with_step = viz(f"{kind}_fig", "with_step")  # the page's figure module (viz.operator_figure.FigureModule)
+    except AttributeError:  # a checkout from before that protocol (scripts/figure_contrast.py --root): viz/explain.py
+        return viz("explain", "with_step")(kind, figure, number)[0]
+    return with_step(figure, number)[0]
 
 
 def figure_cases(package="viz"):
