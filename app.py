@@ -22,14 +22,15 @@ preload_plotly()  # first: the browser loads plotly.js while the page computes i
 navigation = st.navigation(navigation_pages())
 url_state.begin_run(navigation.url_path)
 link_notes = st.container()
-reserve_controls()  # the page's own settings, above the ones every page shares
-render_sidebar(by_url_path(navigation.url_path).reads)
-readable_colors()
-with element_cap_set_to(APP_ELEMENT_CAP):
-    try:
+# The sidebar counts against the run's output budget as the page does: a run may pass it there already.
+try:
+    reserve_controls()  # the page's own settings, above the ones every page shares
+    render_sidebar(by_url_path(navigation.url_path).reads)
+    readable_colors()
+    with element_cap_set_to(APP_ELEMENT_CAP):
         navigation.run()
-    except output_budget.OutputExceeded as stopped:
-        output_budget.show_stopped(stopped, link_notes)
+except output_budget.OutputExceeded as stopped:
+    output_budget.show_stopped(stopped, link_notes)
 url_state.publish()
 for note in url_state.notes():
     say.warning(note, into=link_notes, icon=":material/link_off:")
