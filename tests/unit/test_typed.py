@@ -10,8 +10,7 @@ from support.paths import ROOT
 from support.typed import public_functions, unhinted
 
 PACKAGES = ("ui", "viz", "serve")
-# Pages' own modules still in ui/ until their pages become folders (after issue 31's changes to them land): the
-# workbench's and the detective's.
+# Pages' own modules still in ui/ until their pages become folders: the workbench's and the detective's.
 PAGE_MODULES = {"ui/workbench_state.py", "ui/workbench_view.py", "ui/workbench_work.py", "ui/detective_work.py"}
 SOURCES = sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
                  if str(path.relative_to(ROOT)) not in PAGE_MODULES)
