@@ -1,0 +1,22 @@
+"""What the Slice, Pad & Tile page computes beyond the shared provenance work (ui.provenance): the Overview's
+picture."""
+
+from __future__ import annotations
+
+from ops.operators.slice_pad.examples import EXAMPLES
+from ui import provenance
+from ui.shared import shared
+from ui.values import Values
+from viz.spec import SpecFigure
+
+from .settings import configure, example_settings
+
+OVERVIEW_EXAMPLE = next(e for e in EXAMPLES if e.attrs.get("mode") == "REFLECTION")
+
+
+@shared
+def overview_picture() -> SpecFigure:
+    """PADDING1's REFLECTION example: the input mirrored about its edge rows and columns."""
+    settings = example_settings(OVERVIEW_EXAMPLE)
+    return provenance.picture(configure(settings, Values("custom", settings["dtype"], text=settings["values"])),
+                              width_px=440)

@@ -1,0 +1,471 @@
+"""Where every output element comes from, for operators whose output elements are copies chosen by index
+arithmetic or by an indices tensor (gather, scatter, one-hot, slice, pad, tile, reversal, nearest upsampling).
+
+Every tensor of the call is drawn as a grid, side by side: the inputs in the descriptor's order, then the output.
+A tensor of any rank reads as its 2-D view: one row per index of all but the last dimension (row 0 at the top), one
+column per index of the last, as numpy prints it. The data inputs take colors from sequences safe for colour-vision
+deficiencies (viridis for InputTensor, Okabe and Ito's vermillion to yellow for a second data tensor: a scatter's
+updates, ONE_HOT's values), and each output cell takes the color of the element it copies, so a gather's rows, a
+reflection's mirror and a tile's repeats read as color patterns; an indices tensor is drawn in light grey with its
+values, an output element copied from nothing (a constant pad's value) in Okabe and Ito's grey. Play fills the
+output in source order: every element once its source element is reached (a scatter: InputTensor's copy first, then
+the updates in row-major order). Output cells where several updates of a scatter land are marked: DirectML keeps one
+of them and guarantees no particular one.
+
+The figure is built once for a call (shared by every visitor) from the core's provenance (`Sources`); a pick, a
+step or the quiz's input-only view are cheap copies drawn on top (viz.operator_figure). A pick is
+(tensor number, flat index), the tensor numbered in the descriptor's order with the output last.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+from plotly.colors import sequential
+
+from .colors import GREY, VERMILLION, YELLOW
+from .common import (
+    LABEL_CELLS,
+    MAX_CELLS,
+    MAX_FRAMES,
+    PICK_COLOR,
+    canvas_axes,
+    cell_square_path,
+    click_targets,
+    cover_colorscale,
+    figure_height,
+    format_values,
+    play_controls,
+    rect_outline_xy,
+    selected_customdata,
+    trace,
+)
+from .operator_figure import ARROW, Pick, Step, clamped, element_labels, index_text, outline, overlay
+from .spec import SpecFigure, figure_spec
+
+STEP_NOUN = "element"
+GAP = 2  # empty columns between two tensors
+INDEX_COLOR = "#D9D9D9"  # an indices tensor's cells: light, so their numbers read; not a data color
+MIN_FONT, MAX_FONT = 8, 16
+# Color positions on the one scale every heatmap of the figure shares (z in [0, 1]).
+FIRST_DATA, SECOND_DATA, INDICES, NOTHING = (0.0, 0.44), (0.5, 0.84), 0.9, 0.97
+
+
+def _scale() -> list[list[Any]]:
+    """The shared colorscale: viridis over FIRST_DATA, vermillion to yellow over SECOND_DATA, then the indices'
+    grey and the grey of 'copied from nothing'."""
+    viridis = sequential.Viridis
+    low, high = FIRST_DATA
+    scale = [[low + (high - low) * i / (len(viridis) - 1), color] for i, color in enumerate(viridis)]
+    scale += [[SECOND_DATA[0], VERMILLION], [SECOND_DATA[1], YELLOW], [0.87, INDEX_COLOR], [0.93, INDEX_COLOR],
+              [0.95, GREY], [1.0, GREY]]
+    return scale
+
+
+SCALE = _scale()
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The core's provenance of one call, flat and in the output's row-major order: for each output element the
+    tensor it copies (its number among the inputs, -1: none), the flat element there, the flat IndicesTensor element
+    that chose it (-1: none), and how many updates addressed it (a scatter's; None otherwise); the position of the
+    indices tensor among the inputs (None: the index arithmetic alone chooses)."""
+
+    which: np.ndarray
+    flat: np.ndarray
+    chooser: np.ndarray
+    indices_input: int | None = None
+    hits: np.ndarray | None = None
+
+
+class Role(IntEnum):
+    """The figure's traces, in order; frames change COVER and STEP by these positions."""
+
+    INPUTS = 0  # one heatmap over every input's grid
+    OUTPUT = 1
+    COVER = 2  # grey over the output cells not yet written
+    INPUT_CELLS = 3  # click targets over the inputs: (tensor, flat)
+    OUTPUT_CELLS = 4  # and over the output: (tensor, flat, source tensor, source flat, chooser, hits)
+    STEP = 5  # outline of the cells the current frame writes
+    COLLISIONS = 6  # marks on output cells several updates address
+
+
+class Column(IntEnum):
+    """The customdata columns of the click targets (an input cell fills TENSOR and FLAT, the rest -1)."""
+
+    TENSOR = 0
+    FLAT = 1
+    SOURCE_TENSOR = 2
+    SOURCE_FLAT = 3
+    CHOOSER = 4
+    HITS = 5
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One tensor on the canvas: its 2-D view, the part drawn (the first `rows` rows, `cols` columns) and where."""
+
+    name: str
+    shape: tuple[int, ...]
+    x0: int
+    rows: int
+    cols: int
+
+    @property
+    def width(self) -> int:
+        return max(1, self.shape[-1] if self.shape else 1)
+
+    @property
+    def all_rows(self) -> int:
+        return math.prod(self.shape[:-1]) if len(self.shape) > 1 else 1
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def whole(self) -> bool:
+        return self.rows == self.all_rows and self.cols == self.width
+
+    def place(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(drawn?, canvas row, canvas column) of flat elements (an element past the tensor is never drawn)."""
+        flat = np.asarray(flat, np.int64)
+        row, col = flat // self.width, flat % self.width
+        drawn = (flat >= 0) & (flat < self.size) & (row < self.rows) & (col < self.cols)
+        return drawn, row, col + self.x0
+
+    def drawn_flat(self) -> np.ndarray:
+        rows, cols = np.indices((self.rows, self.cols)).reshape(2, -1)
+        return rows * self.width + cols
+
+    def describe(self) -> str:
+        """What is drawn of the tensor, when not all of it is."""
+        return f"{self.name}: rows 0..{self.rows - 1} of {self.all_rows}, columns 0..{self.cols - 1} of {self.width}"
+
+
+def grids(names: Sequence[str], shapes: Sequence[Sequence[int]], cap: int = MAX_CELLS) -> list[Grid]:
+    """Each tensor's Grid, left to right, each drawing at most its share of `cap` cells (whole rows first)."""
+    share = max(1, cap // len(shapes))
+    placed, x0 = [], 0
+    for name, shape in zip(names, shapes):
+        shape = tuple(int(s) for s in shape)
+        width = max(1, shape[-1] if shape else 1)
+        cols = min(width, share)
+        rows = min(math.prod(shape[:-1]) if len(shape) > 1 else 1, max(1, share // cols))
+        placed.append(Grid(name, shape, x0, rows, cols))
+        x0 += cols + GAP
+    return placed
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a pick, a step or the quiz's view need of a built figure: the grids (inputs, then the output), the
+    drawn output elements in fill order and their sources, and the canvas's size."""
+
+    grids: tuple[Grid, ...]
+    order: np.ndarray  # flat output elements drawn, in the order Play writes them
+    sources: Sources
+    height: int
+    width: int
+
+    @property
+    def output(self) -> Grid:
+        return self.grids[-1]
+
+    def cell(self, tensor: int, flat: int) -> tuple[int, int] | None:
+        """Canvas (row, col) of element `flat` of tensor `tensor`, or None when it is not drawn."""
+        if not 0 <= tensor < len(self.grids):
+            return None
+        drawn, row, col = self.grids[tensor].place(np.array([flat]))
+        return (int(row[0]), int(col[0])) if drawn[0] else None
+
+    def related(self, pick: Pick) -> list[tuple[int, int]]:
+        """The (tensor, flat) elements linked to `pick`: an output element's source and the index that chose it; an
+        input element's (or an index's) output elements, at most LINKS_SHOWN."""
+        tensor, flat = pick
+        out = len(self.grids) - 1
+        s = self.sources
+        if tensor == out:
+            if not 0 <= flat < len(s.which):
+                return []
+            found = []
+            if s.which[flat] >= 0:
+                found.append((int(s.which[flat]), int(s.flat[flat])))
+            if s.indices_input is not None and s.chooser[flat] >= 0:
+                found.append((s.indices_input, int(s.chooser[flat])))
+            return found
+        chosen = s.chooser == flat if tensor == s.indices_input else (s.which == tensor) & (s.flat == flat)
+        return [(out, int(f)) for f in np.flatnonzero(chosen)[:LINKS_SHOWN]]
+
+
+LINKS_SHOWN = 64
+
+
+def _fill_order(sources: Sources, drawn: np.ndarray) -> np.ndarray:
+    """The drawn output elements in the order their sources are reached: by source tensor (InputTensor, then a
+    second data tensor; copies of nothing last), then by the source element's flat index."""
+    which = sources.which[drawn]
+    rank = np.where(which < 0, np.iinfo(np.int64).max, which)
+    return drawn[np.lexsort((drawn, sources.flat[drawn], rank))]
+
+
+def _colors(grid: Grid, data_rank: int | None) -> np.ndarray:
+    """z of each drawn element of an input: its place along its data tensor's color sequence, or the indices' grey."""
+    flat = grid.drawn_flat()
+    if data_rank is None:
+        return np.full(flat.shape, INDICES)
+    low, high = FIRST_DATA if data_rank == 0 else SECOND_DATA
+    return low + (high - low) * flat / max(grid.size - 1, 1)
+
+
+def _hover(name: str, shape: tuple[int, ...], flat: np.ndarray, values: list[str]) -> list[str]:
+    return [f"{name} {index_text(np.unravel_index(int(f), shape)) if shape else '()'} = {v}"
+            for f, v in zip(flat.tolist(), values)]
+
+
+def _source_text(grids: Sequence[Grid], sources: Sources, flat: int) -> str:
+    which = int(sources.which[flat])
+    if which < 0:
+        return "from no input element (a constant)"
+    grid = grids[which]
+    where = int(sources.flat[flat])
+    text = (f"from {grid.name} {index_text(np.unravel_index(where, grid.shape))}" if where < grid.size
+            else f"from {grid.name}'s buffer past its end (element {where})")
+    if sources.indices_input is not None and sources.chooser[flat] >= 0:
+        indices = grids[sources.indices_input]
+        text += f", chosen by {indices.name} {index_text(np.unravel_index(int(sources.chooser[flat]), indices.shape))}"
+    if sources.hits is not None and sources.hits[flat] > 1:
+        text += f"; {int(sources.hits[flat])} updates land here (DirectML keeps one, no particular one)"
+    return text
+
+
+def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], sources: Sources, operator: str,
+                      data_inputs: Sequence[int] = (0,), cap: int = MAX_CELLS, max_frames: int = MAX_FRAMES,
+                      width_px: int = 1100) -> SpecFigure:
+    """The figure of one call: `names` and `arrays` of every input in the descriptor's order and the output last,
+    `sources` the core's provenance of the output, `data_inputs` the inputs whose elements the output copies (the
+    others are index tensors, drawn grey). At most `cap` cells are drawn, each tensor its share, whole rows first.
+    """
+    placed = grids(names, [a.shape for a in arrays], cap)
+    out_grid = placed[-1]
+    height = max(g.rows for g in placed)
+    width = out_grid.x0 + out_grid.cols
+    cells = sum(g.rows * g.cols for g in placed)
+    labels_on = cells <= LABEL_CELLS
+    cell_px = min(44.0, width_px / max(width, 1))
+
+    in_z = np.full((height, out_grid.x0), np.nan)
+    in_text = np.full((height, out_grid.x0), "", dtype=object)
+    input_points: dict[str, list[Any]] = dict(x=[], y=[], custom=[], hover=[])
+    longest = 1
+    for k, (grid, array) in enumerate(zip(placed[:-1], arrays[:-1])):
+        flat = grid.drawn_flat()
+        _, row, col = grid.place(flat)
+        values = format_values(np.asarray(array).reshape(-1)[flat])
+        longest = max([longest, *map(len, values)])
+        in_z[row, col] = _colors(grid, data_inputs.index(k) if k in data_inputs else None)
+        in_text[row, col] = values
+        input_points["x"] += col.tolist()
+        input_points["y"] += row.tolist()
+        input_points["custom"] += [[k, int(f), -1, -1, -1, -1] for f in flat.tolist()]
+        input_points["hover"] += _hover(grid.name, grid.shape, flat, values)
+
+    out_flat = out_grid.drawn_flat()
+    _, out_row, out_col = out_grid.place(out_flat)
+    out_values = format_values(np.asarray(arrays[-1]).reshape(-1)[out_flat])
+    longest = max([longest, *map(len, out_values)])
+    out_z = np.full((height, out_grid.cols), np.nan)
+    out_text = np.full((height, out_grid.cols), "", dtype=object)
+    which, source_flat = sources.which[out_flat], sources.flat[out_flat]
+    z = np.full(out_flat.shape, NOTHING)
+    for rank, k in enumerate(data_inputs):
+        mine = which == k
+        low, high = FIRST_DATA if rank == 0 else SECOND_DATA
+        z[mine] = low + (high - low) * np.minimum(source_flat[mine], placed[k].size - 1) / max(placed[k].size - 1, 1)
+    out_z[out_row, out_col - out_grid.x0] = z
+    out_text[out_row, out_col - out_grid.x0] = out_values
+
+    order = _fill_order(sources, out_flat)
+    steps = min(max_frames, len(order))
+    per_frame = math.ceil(len(order) / steps)
+    step_of = np.empty(len(order), np.int64)
+    step_of[np.searchsorted(out_flat, order)] = np.arange(len(order)) // per_frame
+    cover = np.full((height, out_grid.cols), np.nan)
+    cover[out_row, out_col - out_grid.x0] = step_of
+
+    font = int(max(MIN_FONT, min(MAX_FONT, cell_px * 0.9 / (0.6 * longest), cell_px / 1.25)))
+    shown = dict(texttemplate="%{text}", textfont=dict(size=font)) if labels_on else {}
+    heat = dict(zmin=0.0, zmax=1.0, colorscale=SCALE, showscale=False, hoverinfo="skip", xgap=1, ygap=1, dx=1, y0=0,
+                dy=1)
+    hits = sources.hits[out_flat] if sources.hits is not None else np.zeros(out_flat.shape, np.int64)
+    out_custom = np.column_stack([np.full(out_flat.shape, len(placed) - 1), out_flat, which, source_flat,
+                                  sources.chooser[out_flat], hits]).astype(np.int64)
+    out_hover = [f"OutputTensor {index_text(np.unravel_index(int(f), out_grid.shape))} = {v}<br>"
+                 f"{_source_text(placed, sources, int(f))}" for f, v in zip(out_flat.tolist(), out_values)]
+    collided = hits > 1
+    data = [
+        trace("heatmap", z=in_z.astype(np.float32), x0=0, name="inputs",
+              text=in_text if labels_on else None, **shown, **heat),
+        trace("heatmap", z=out_z.astype(np.float32), x0=out_grid.x0, name="output",
+              text=out_text if labels_on else None, **shown, **heat),
+        trace("heatmap", z=cover.astype(np.float32), x0=out_grid.x0, dx=1, y0=0, dy=1, name="not yet written",
+              zmin=-0.5, zmax=steps - 0.5, colorscale=cover_colorscale(steps - 1, steps), showscale=False,
+              hoverinfo="skip", xgap=1, ygap=1),
+        click_targets("input cells", np.array(input_points["custom"], np.int64).reshape(-1, len(Column)),
+                      "%{hovertext}<extra></extra>", x=np.array(input_points["x"]), y=np.array(input_points["y"]),
+                      hovertext=input_points["hover"]),
+        click_targets("output cells", out_custom, "%{hovertext}<extra></extra>", x=out_col, y=out_row,
+                      hovertext=out_hover),
+        trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color=PICK_COLOR),
+              hoverinfo="skip", showlegend=False),
+        trace("scatter", x=out_col[collided] + 0.3, y=out_row[collided] - 0.3, mode="markers", name="collisions",
+              hoverinfo="skip", showlegend=False,
+              marker=dict(symbol="x", size=8, color="#0E1117", line=dict(width=1, color="#FFFFFF"))),
+    ]
+    frames = []
+    labels = []
+    for k in range(steps):
+        written = order[k * per_frame:(k + 1) * per_frame]
+        _, rows, cols = out_grid.place(written)
+        xs, ys = rect_outline_xy(rows.tolist(), cols.tolist(), [1] * len(rows), [1] * len(rows))
+        frames.append(dict(name=f"step{k}", traces=[int(Role.COVER), int(Role.STEP)], data=[
+            trace("heatmap", colorscale=cover_colorscale(k, steps)), trace("scatter", x=xs, y=ys)]))
+        labels.append(f"{k * per_frame + 1}-{k * per_frame + len(written)}" if len(written) > 1
+                      else f"{k * per_frame + 1}")
+    menus, sliders = play_controls([f["name"] for f in frames], labels, active=steps - 1, width_px=width_px)
+    sliders[0]["currentvalue"]["prefix"] = "written: "
+    annotations = [dict(text=f"<b>{g.name}</b> {list(g.shape)}", x=g.x0 + (g.cols - 1) / 2, y=1.0, xref="x",
+                        yref="paper", yanchor="bottom", showarrow=False) for g in placed]
+    layout = dict(
+        annotations=annotations, updatemenus=menus, sliders=sliders,
+        height=figure_height(height, width, width_px), margin=dict(l=10, r=10, t=40, b=90), hovermode="closest",
+        clickmode="event+select", dragmode=False,
+        meta=dict(operator=operator, cells=cells, steps=steps, collisions=int(collided.sum()),
+                  whole=all(g.whole for g in placed)),
+        **canvas_axes(height, width))
+    context = Context(tuple(placed), order, sources, height, width)
+    return SpecFigure(figure_spec(data, layout, frames), context=context)
+
+
+# ---------------------------------------------------------------- the pick
+
+
+def pick_shapes(pick: Pick | None, context: Context) -> list[dict[str, Any]]:
+    """Outlines around the picked element and the elements it is linked to (Context.related), dotted lines between
+    them."""
+    if pick is None or len(pick) != 2:
+        return []
+    here = context.cell(*pick)
+    if here is None:
+        return []
+    style = dict(line=dict(color=PICK_COLOR, width=3), layer="above")
+    shapes = [dict(type="path", name="pick", path=cell_square_path([here[0]], [here[1]]), **style)]
+    for tensor, flat in context.related(pick):
+        there = context.cell(tensor, flat)
+        if there is None:
+            continue
+        shapes.append(dict(type="path", name="pick-link-end", path=cell_square_path([there[0]], [there[1]]),
+                           **style))
+        shapes.append(dict(type="line", name="pick-link", x0=here[1], y0=here[0], x1=there[1], y1=there[0],
+                           line=dict(color=PICK_COLOR, width=2, dash="dot"), layer="above"))
+    return shapes
+
+
+def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
+    """`figure` with `pick` = (tensor, flat) outlined, and what it links to; shares the rest."""
+    return figure.with_overlay(layout=dict(shapes=pick_shapes(pick, figure.context) or None))
+
+
+def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
+    """The inputs alone, for a quiz question: no output, no hover or click targets that would name the answer, no
+    Play; `pick` outlined when it is an input's element."""
+    spec, context = figure.to_dict(), figure.context
+    layout = spec["layout"]
+    right = context.output.x0 - GAP
+    here = None if pick is None or pick[0] >= len(context.grids) - 1 else context.cell(*pick)
+    trimmed = {key: value for key, value in layout.items() if key not in ("updatemenus", "sliders", "shapes", "meta")}
+    trimmed.update(annotations=[a for a in layout["annotations"] if a["x"] < right],
+                   xaxis={**layout["xaxis"], "range": [-0.5, right - 0.5]}, margin={**layout["margin"], "b": 10},
+                   height=layout["height"] - layout["margin"]["b"] + 10, hovermode=False)
+    if here is not None:
+        trimmed["shapes"] = [outline(here[0], here[1], "pick")]
+    return SpecFigure(figure_spec([spec["data"][Role.INPUTS]], trimmed), context)
+
+
+def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
+    """(tensor, flat) of the clicked cell, or None."""
+    custom = selected_customdata(selection)
+    return None if custom is None or len(custom) < len(Column) else (custom[Column.TENSOR], custom[Column.FLAT])
+
+
+def describe(context: Context, pick: Pick) -> str | None:
+    """The pick in words: the element, and where it comes from or goes; None when it names no element of these
+    tensors (a pick made under other settings)."""
+    if len(pick) != 2 or not 0 <= pick[0] < len(context.grids):
+        return None
+    tensor, flat = int(pick[0]), int(pick[1])
+    grid = context.grids[tensor]
+    if not 0 <= flat < grid.size:
+        return None
+    where = f"{grid.name} {index_text(np.unravel_index(flat, grid.shape))}"
+    if tensor == len(context.grids) - 1:
+        return f"{where}, {_source_text(context.grids, context.sources, flat)}"
+    out = context.output
+    reached = [index_text(np.unravel_index(f, out.shape)) for _, f in context.related((tensor, flat))]
+    if not reached:
+        return f"{where}: copied to no output element"
+    more = " (the first shown)" if len(reached) == LINKS_SHOWN else ""
+    verb = "chooses" if tensor == context.sources.indices_input else "copied to"
+    return f"{where} {verb} OutputTensor {', '.join(reached[:8])}{' ...' if len(reached) > 8 else ''}{more}"
+
+
+def undrawn(context: Context, pick: Pick) -> str | None:
+    return None if context.cell(*pick) is not None else "not among the drawn elements"
+
+
+# ---------------------------------------------------------------- step by step
+
+
+def step_count(figure: SpecFigure, element: int | None = None) -> int:
+    """The drawn output elements: the steps walk them in Play's order."""
+    return max(1, len(figure.context.order))
+
+
+def step_labels(figure: SpecFigure, count: int) -> list[str]:
+    return element_labels(count)
+
+
+def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tuple[SpecFigure, Step]:
+    """Step `number`: the output element written then, its source and the index that chose it outlined, an arrow
+    from the source to it."""
+    context = figure.context
+    count = step_count(figure)
+    number = clamped(number, count)
+    out = len(context.grids) - 1
+    flat = int(context.order[number])
+    dst = context.cell(out, flat)
+    assert dst is not None  # the order holds drawn elements only
+    shapes = [outline(dst[0], dst[1], "step-destination")]
+    annotations = []
+    source: tuple[int, ...] = ()
+    for tensor, where in context.related((out, flat)):
+        there = context.cell(tensor, where)
+        grid = context.grids[tensor]
+        if tensor != context.sources.indices_input and where < grid.size:
+            source = (tensor, *np.unravel_index(where, grid.shape))
+        if there is None:
+            continue
+        shapes.append(outline(there[0], there[1], f"step-source-{tensor}"))
+        if tensor != context.sources.indices_input:
+            annotations.append(dict(name="step-arrow", x=dst[1], y=dst[0], ax=there[1], ay=there[0], xref="x",
+                                    yref="y", axref="x", ayref="y", text="", **{**ARROW, "arrowwidth": 2}))
+    destination = tuple(int(i) for i in np.unravel_index(flat, context.output.shape))
+    label = f"OutputTensor {index_text(destination)} {_source_text(context.grids, context.sources, flat)}"
+    return overlay(figure, annotations, shapes), Step(number, count, label, tuple(int(i) for i in source),
+                                                      destination)
