@@ -292,8 +292,8 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     out_text[out_row, out_col - out_grid.x0] = out_values
 
     order = _fill_order(sources, out_flat)
-    steps = min(max_frames, len(order))
-    per_frame = math.ceil(len(order) / steps)
+    per_frame = math.ceil(len(order) / min(max_frames, max(len(order), 1)))
+    steps = max(1, math.ceil(len(order) / per_frame))
     step_of = np.empty(len(order), np.int64)
     step_of[np.searchsorted(out_flat, order)] = np.arange(len(order)) // per_frame
     cover = np.full((height, out_grid.cols), np.nan)

@@ -8,7 +8,7 @@ from ui.shared import shared
 from ui.values import Values
 from viz.spec import SpecFigure
 
-from .settings import configure, example_settings
+from .settings import DEFAULTS, configure, example_settings
 
 OVERVIEW_EXAMPLE = next(e for e in EXAMPLES if e.op == "SCATTER")  # 1-D, two updates on one element
 
@@ -16,6 +16,6 @@ OVERVIEW_EXAMPLE = next(e for e in EXAMPLES if e.op == "SCATTER")  # 1-D, two up
 @shared
 def overview_picture() -> SpecFigure:
     """SCATTER's first API example: where each update lands, and the two that land on one element."""
-    settings = example_settings(OVERVIEW_EXAMPLE)
-    return provenance.picture(configure(settings, Values("custom", settings["dtype"], text=settings["values"])),
-                              width_px=440)
+    settings = {**DEFAULTS, **example_settings(OVERVIEW_EXAMPLE)}
+    values = Values("custom", settings["dtype"], text=settings["values"])
+    return provenance.picture(configure(settings, values), width_px=440)

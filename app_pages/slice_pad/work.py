@@ -9,7 +9,7 @@ from ui.shared import shared
 from ui.values import Values
 from viz.spec import SpecFigure
 
-from .settings import configure, example_settings
+from .settings import DEFAULTS, configure, example_settings
 
 OVERVIEW_EXAMPLE = next(e for e in EXAMPLES if e.attrs.get("mode") == "REFLECTION")
 
@@ -17,6 +17,6 @@ OVERVIEW_EXAMPLE = next(e for e in EXAMPLES if e.attrs.get("mode") == "REFLECTIO
 @shared
 def overview_picture() -> SpecFigure:
     """PADDING1's REFLECTION example: the input mirrored about its edge rows and columns."""
-    settings = example_settings(OVERVIEW_EXAMPLE)
-    return provenance.picture(configure(settings, Values("custom", settings["dtype"], text=settings["values"])),
-                              width_px=440)
+    settings = {**DEFAULTS, **example_settings(OVERVIEW_EXAMPLE)}
+    values = Values("custom", settings["dtype"], text=settings["values"])
+    return provenance.picture(configure(settings, values), width_px=440)
