@@ -107,3 +107,50 @@ def test_an_index_type_no_operator_takes_falls_back_with_a_note():
     assert not at.exception
     assert not at.error, errors(at)
     assert at.selectbox(key="gs_indices_type").value == "UINT32"
+
+
+SHOWN = [(GATHER, "SCATTER Example 1. 1D scatter"), (GATHER, "ONE_HOT Example 4. Negative and out-of-bounds indices"),
+         (GATHER, "GATHER_ND1 Example 2. 2D remapping with batch count"), (SLICE, "REVERSE_SUBSEQUENCES Example 1"),
+         (SLICE, "PADDING1 Example 4 (SYMMETRIC)")]
+MODES = {"quiz": dict(quiz=True), "steps": dict(steps=True), "Elsewhere": {"tab": "Elsewhere"},
+         "Export": {"tab": "Export"}, "pick": {"pick": True}}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("path, label", SHOWN, ids=[s[1] for s in SHOWN])
+def test_quiz_steps_panels_and_a_pick_run_clean(path, label, mode):
+    key = "gs" if path == GATHER else "sp"
+    settings = dict(presets_of(path)[label])
+    extra = dict(MODES[mode])
+    if "tab" in extra:
+        settings[f"{key}_panels_tab"] = extra.pop("tab")
+    if extra.pop("pick", False):
+        from ops import operator
+
+        op = operator(settings[f"{key}_op"])
+        settings[f"{key}_pick"] = (op.arity[1], 0)  # the output's first element
+    at = run_through_app(path, **settings, **extra)
+    assert not at.exception
+    assert not at.error, errors(at)
+    captions = " ".join(shown(c.value) for c in at.caption)
+    if mode == "pick":
+        assert "Picked: OutputTensor (" in captions
+    if mode == "Elsewhere":
+        assert "in other frameworks" in captions
+    if mode == "quiz":
+        assert at.radio, "a question with its choices"
+
+
+@pytest.mark.parametrize("path, label", [(GATHER, "SCATTER Example 2. 2D scatter"),
+                                         (SLICE, "PADDING1 Example 3 (REFLECTION)")])
+def test_the_cross_check_agrees_on_directml_and_onnx_runtime(path, label, directml):
+    from ui.shared import wait_for_background
+
+    key = "gs" if path == GATHER else "sp"
+    at = run_through_app(path, **presets_of(path)[label], **{f"{key}_panels_tab": "Cross-check"})
+    wait_for_background(timeout=300)
+    at.run()
+    assert not at.exception
+    successes = " ".join(shown(s.value) for s in at.success)
+    assert "Match on DirectML" in successes, successes
+    assert not at.error, errors(at)
