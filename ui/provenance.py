@@ -25,10 +25,13 @@ from viz.provenance_fig import Sources
 from viz.spec import SpecFigure
 
 from . import say
+from .errors import typed_values_refused
 from .operator_page import OperatorPage, Panels, Refused
 from .panels import Arrays
 from .shared import shared
+from .sidebar import SidebarSettings
 from .toolbar import summary
+from .values import Values
 from .work import frozen
 
 FIGURE_WIDTH = 1100
@@ -36,6 +39,17 @@ FIGURE_WIDTH = 1100
 
 class Configured(Hashable, Protocol):
     """What the core accepts of a provenance page's settings: small and hashable (the shared cache's key)."""
+
+    @property
+    def values(self) -> Values:
+        """How the data tensor's values are made (the sidebar's)."""
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The data tensor's sizes."""
+
+    def line(self) -> list[str]:
+        """The settings as the parts of the line over the figure."""
 
     @property
     def call(self) -> Call:
@@ -100,9 +114,24 @@ def input_bytes(c: Configured) -> int:
 
 
 class ProvenancePage(OperatorPage[Any, Any, Any]):
-    """The hooks of a page drawing one call's provenance; the page adds its widgets, presets, line and configure."""
+    """The hooks of a page drawing one call's provenance. The page adds its widgets (`controls`: its settings as
+    {URL key: value}, the operator's first), its presets, and `make`, its configuration of those settings."""
 
     figures = provenance_fig
+
+    def make(self, settings: dict[str, Any], values: Values) -> Configured:
+        """The configuration the settings describe, not yet checked by the core; DescriptorError naming the field
+        for a list that is no list of numbers."""
+        raise NotImplementedError
+
+    def line(self, settings: dict[str, Any], sidebar: SidebarSettings) -> list[str]:
+        try:
+            return self.make(settings, sidebar.values).line()
+        except DescriptorError:
+            return [str(next(iter(settings.values()))), sidebar.data_type]  # the operator, and the type
+
+    def configure(self, settings: dict[str, Any], sidebar: SidebarSettings) -> Configured:
+        return self.checked(self.make(settings, sidebar.values))
 
     def work_bytes(self, c: Configured) -> int:
         return input_bytes(c)
@@ -118,6 +147,8 @@ class ProvenancePage(OperatorPage[Any, Any, Any]):
 
     def compute(self, c: Configured) -> None:
         """The inputs (typed values are parsed here, inside the work budget), the output and the provenance."""
+        if refused := typed_values_refused(c.values, c.sizes):
+            raise Refused(*refused, c)
         try:
             outputs(c)
             sources(c)

@@ -28,23 +28,8 @@ from typing import Any
 import numpy as np
 from plotly.colors import sequential
 
+from . import common
 from .colors import GREY, VERMILLION, YELLOW
-from .common import (
-    LABEL_CELLS,
-    MAX_CELLS,
-    MAX_FRAMES,
-    PICK_COLOR,
-    canvas_axes,
-    cell_square_path,
-    click_targets,
-    cover_colorscale,
-    figure_height,
-    format_values,
-    play_controls,
-    rect_outline_xy,
-    selected_customdata,
-    trace,
-)
 from .operator_figure import ARROW, Pick, Step, clamped, element_labels, index_text, outline, overlay
 from .spec import SpecFigure, figure_spec
 
@@ -149,7 +134,7 @@ class Grid:
         return f"{self.name}: rows 0..{self.rows - 1} of {self.all_rows}, columns 0..{self.cols - 1} of {self.width}"
 
 
-def grids(names: Sequence[str], shapes: Sequence[Sequence[int]], cap: int = MAX_CELLS) -> list[Grid]:
+def grids(names: Sequence[str], shapes: Sequence[Sequence[int]], cap: int = common.MAX_CELLS) -> list[Grid]:
     """Each tensor's Grid, left to right, each drawing at most its share of `cap` cells (whole rows first)."""
     share = max(1, cap // len(shapes))
     placed, x0 = [], 0
@@ -224,8 +209,13 @@ def _colors(grid: Grid, data_rank: int | None) -> np.ndarray:
     return low + (high - low) * flat / max(grid.size - 1, 1)
 
 
+def _where(flat: int, shape: Sequence[int]) -> str:
+    """The multi-index of flat element `flat` of a tensor of `shape`, as text: (1, 2)."""
+    return index_text([int(i) for i in np.unravel_index(int(flat), tuple(shape))])
+
+
 def _hover(name: str, shape: tuple[int, ...], flat: np.ndarray, values: list[str]) -> list[str]:
-    return [f"{name} {index_text(np.unravel_index(int(f), shape)) if shape else '()'} = {v}"
+    return [f"{name} {_where(int(f), shape) if shape else '()'} = {v}"
             for f, v in zip(flat.tolist(), values)]
 
 
@@ -235,19 +225,19 @@ def _source_text(grids: Sequence[Grid], sources: Sources, flat: int) -> str:
         return "from no input element (a constant)"
     grid = grids[which]
     where = int(sources.flat[flat])
-    text = (f"from {grid.name} {index_text(np.unravel_index(where, grid.shape))}" if where < grid.size
+    text = (f"from {grid.name} {_where(where, grid.shape)}" if where < grid.size
             else f"from {grid.name}'s buffer past its end (element {where})")
     if sources.indices_input is not None and sources.chooser[flat] >= 0:
         indices = grids[sources.indices_input]
-        text += f", chosen by {indices.name} {index_text(np.unravel_index(int(sources.chooser[flat]), indices.shape))}"
+        text += f", chosen by {indices.name} {_where(int(sources.chooser[flat]), indices.shape)}"
     if sources.hits is not None and sources.hits[flat] > 1:
         text += f"; {int(sources.hits[flat])} updates land here (DirectML keeps one, no particular one)"
     return text
 
 
 def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], sources: Sources, operator: str,
-                      data_inputs: Sequence[int] = (0,), cap: int = MAX_CELLS, max_frames: int = MAX_FRAMES,
-                      width_px: int = 1100) -> SpecFigure:
+                      data_inputs: Sequence[int] = (0,), cap: int = common.MAX_CELLS,
+                      max_frames: int = common.MAX_FRAMES, width_px: int = 1100) -> SpecFigure:
     """The figure of one call: `names` and `arrays` of every input in the descriptor's order and the output last,
     `sources` the core's provenance of the output, `data_inputs` the inputs whose elements the output copies (the
     others are index tensors, drawn grey). At most `cap` cells are drawn, each tensor its share, whole rows first.
@@ -257,7 +247,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     height = max(g.rows for g in placed)
     width = out_grid.x0 + out_grid.cols
     cells = sum(g.rows * g.cols for g in placed)
-    labels_on = cells <= LABEL_CELLS
+    labels_on = cells <= common.LABEL_CELLS
     cell_px = min(44.0, width_px / max(width, 1))
 
     in_z = np.full((height, out_grid.x0), np.nan)
@@ -267,7 +257,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     for k, (grid, array) in enumerate(zip(placed[:-1], arrays[:-1])):
         flat = grid.drawn_flat()
         _, row, col = grid.place(flat)
-        values = format_values(np.asarray(array).reshape(-1)[flat])
+        values = common.format_values(np.asarray(array).reshape(-1)[flat])
         longest = max([longest, *map(len, values)])
         in_z[row, col] = _colors(grid, data_inputs.index(k) if k in data_inputs else None)
         in_text[row, col] = values
@@ -278,7 +268,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
 
     out_flat = out_grid.drawn_flat()
     _, out_row, out_col = out_grid.place(out_flat)
-    out_values = format_values(np.asarray(arrays[-1]).reshape(-1)[out_flat])
+    out_values = common.format_values(np.asarray(arrays[-1]).reshape(-1)[out_flat])
     longest = max([longest, *map(len, out_values)])
     out_z = np.full((height, out_grid.cols), np.nan)
     out_text = np.full((height, out_grid.cols), "", dtype=object)
@@ -306,49 +296,50 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     hits = sources.hits[out_flat] if sources.hits is not None else np.zeros(out_flat.shape, np.int64)
     out_custom = np.column_stack([np.full(out_flat.shape, len(placed) - 1), out_flat, which, source_flat,
                                   sources.chooser[out_flat], hits]).astype(np.int64)
-    out_hover = [f"OutputTensor {index_text(np.unravel_index(int(f), out_grid.shape))} = {v}<br>"
+    out_hover = [f"OutputTensor {_where(int(f), out_grid.shape)} = {v}<br>"
                  f"{_source_text(placed, sources, int(f))}" for f, v in zip(out_flat.tolist(), out_values)]
     collided = hits > 1
     data = [
-        trace("heatmap", z=in_z.astype(np.float32), x0=0, name="inputs",
+        common.trace("heatmap", z=in_z.astype(np.float32), x0=0, name="inputs",
               text=in_text if labels_on else None, **shown, **heat),
-        trace("heatmap", z=out_z.astype(np.float32), x0=out_grid.x0, name="output",
+        common.trace("heatmap", z=out_z.astype(np.float32), x0=out_grid.x0, name="output",
               text=out_text if labels_on else None, **shown, **heat),
-        trace("heatmap", z=cover.astype(np.float32), x0=out_grid.x0, dx=1, y0=0, dy=1, name="not yet written",
-              zmin=-0.5, zmax=steps - 0.5, colorscale=cover_colorscale(steps - 1, steps), showscale=False,
+        common.trace("heatmap", z=cover.astype(np.float32), x0=out_grid.x0, dx=1, y0=0, dy=1, name="not yet written",
+              zmin=-0.5, zmax=steps - 0.5, colorscale=common.cover_colorscale(steps - 1, steps), showscale=False,
               hoverinfo="skip", xgap=1, ygap=1),
-        click_targets("input cells", np.array(input_points["custom"], np.int64).reshape(-1, len(Column)),
+        common.click_targets("input cells", np.array(input_points["custom"], np.int64).reshape(-1, len(Column)),
                       "%{hovertext}<extra></extra>", x=np.array(input_points["x"]), y=np.array(input_points["y"]),
                       hovertext=input_points["hover"]),
-        click_targets("output cells", out_custom, "%{hovertext}<extra></extra>", x=out_col, y=out_row,
+        common.click_targets("output cells", out_custom, "%{hovertext}<extra></extra>", x=out_col, y=out_row,
                       hovertext=out_hover),
-        trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color=PICK_COLOR),
+        common.trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color=common.PICK_COLOR),
               hoverinfo="skip", showlegend=False),
-        trace("scatter", x=out_col[collided] + 0.3, y=out_row[collided] - 0.3, mode="markers", name="collisions",
+        common.trace("scatter", x=out_col[collided] + 0.3, y=out_row[collided] - 0.3, mode="markers", name="collisions",
               hoverinfo="skip", showlegend=False,
               marker=dict(symbol="x", size=8, color="#0E1117", line=dict(width=1, color="#FFFFFF"))),
     ]
-    frames = []
-    labels = []
+    frames: list[dict[str, Any]] = []
+    labels: list[str] = []
     for k in range(steps):
         written = order[k * per_frame:(k + 1) * per_frame]
         _, rows, cols = out_grid.place(written)
-        xs, ys = rect_outline_xy(rows.tolist(), cols.tolist(), [1] * len(rows), [1] * len(rows))
+        xs, ys = common.rect_outline_xy(rows.tolist(), cols.tolist(), [1] * len(rows), [1] * len(rows))
         frames.append(dict(name=f"step{k}", traces=[int(Role.COVER), int(Role.STEP)], data=[
-            trace("heatmap", colorscale=cover_colorscale(k, steps)), trace("scatter", x=xs, y=ys)]))
+            common.trace("heatmap", colorscale=common.cover_colorscale(k, steps)),
+            common.trace("scatter", x=xs, y=ys)]))
         labels.append(f"{k * per_frame + 1}-{k * per_frame + len(written)}" if len(written) > 1
                       else f"{k * per_frame + 1}")
-    menus, sliders = play_controls([f["name"] for f in frames], labels, active=steps - 1, width_px=width_px)
+    menus, sliders = common.play_controls([f["name"] for f in frames], labels, active=steps - 1, width_px=width_px)
     sliders[0]["currentvalue"]["prefix"] = "written: "
     annotations = [dict(text=f"<b>{g.name}</b> {list(g.shape)}", x=g.x0 + (g.cols - 1) / 2, y=1.0, xref="x",
                         yref="paper", yanchor="bottom", showarrow=False) for g in placed]
     layout = dict(
         annotations=annotations, updatemenus=menus, sliders=sliders,
-        height=figure_height(height, width, width_px), margin=dict(l=10, r=10, t=40, b=90), hovermode="closest",
+        height=common.figure_height(height, width, width_px), margin=dict(l=10, r=10, t=40, b=90), hovermode="closest",
         clickmode="event+select", dragmode=False,
         meta=dict(operator=operator, cells=cells, steps=steps, collisions=int(collided.sum()),
                   whole=all(g.whole for g in placed)),
-        **canvas_axes(height, width))
+        **common.canvas_axes(height, width))
     context = Context(tuple(placed), order, sources, height, width)
     return SpecFigure(figure_spec(data, layout, frames), context=context)
 
@@ -364,16 +355,17 @@ def pick_shapes(pick: Pick | None, context: Context) -> list[dict[str, Any]]:
     here = context.cell(*pick)
     if here is None:
         return []
-    style = dict(line=dict(color=PICK_COLOR, width=3), layer="above")
-    shapes = [dict(type="path", name="pick", path=cell_square_path([here[0]], [here[1]]), **style)]
+    style: dict[str, Any] = dict(line=dict(color=common.PICK_COLOR, width=3), layer="above")
+    shapes: list[dict[str, Any]] = [dict(type="path", name="pick", path=common.cell_square_path([here[0]], [here[1]]),
+                                         **style)]
     for tensor, flat in context.related(pick):
         there = context.cell(tensor, flat)
         if there is None:
             continue
-        shapes.append(dict(type="path", name="pick-link-end", path=cell_square_path([there[0]], [there[1]]),
+        shapes.append(dict(type="path", name="pick-link-end", path=common.cell_square_path([there[0]], [there[1]]),
                            **style))
         shapes.append(dict(type="line", name="pick-link", x0=here[1], y0=here[0], x1=there[1], y1=there[0],
-                           line=dict(color=PICK_COLOR, width=2, dash="dot"), layer="above"))
+                           line=dict(color=common.PICK_COLOR, width=2, dash="dot"), layer="above"))
     return shapes
 
 
@@ -400,7 +392,7 @@ def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
 
 def pick_from_selection(selection: dict[str, Any] | None) -> Pick | None:
     """(tensor, flat) of the clicked cell, or None."""
-    custom = selected_customdata(selection)
+    custom = common.selected_customdata(selection)
     return None if custom is None or len(custom) < len(Column) else (custom[Column.TENSOR], custom[Column.FLAT])
 
 
@@ -413,11 +405,11 @@ def describe(context: Context, pick: Pick) -> str | None:
     grid = context.grids[tensor]
     if not 0 <= flat < grid.size:
         return None
-    where = f"{grid.name} {index_text(np.unravel_index(flat, grid.shape))}"
+    where = f"{grid.name} {_where(flat, grid.shape)}"
     if tensor == len(context.grids) - 1:
         return f"{where}, {_source_text(context.grids, context.sources, flat)}"
     out = context.output
-    reached = [index_text(np.unravel_index(f, out.shape)) for _, f in context.related((tensor, flat))]
+    reached = [_where(f, out.shape) for _, f in context.related((tensor, flat))]
     if not reached:
         return f"{where}: copied to no output element"
     more = " (the first shown)" if len(reached) == LINKS_SHOWN else ""

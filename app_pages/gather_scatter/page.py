@@ -1,24 +1,14 @@
 """Gather & Scatter: the page's widgets and its hooks into the operator-page skeleton; the figure, pick, steps, quiz
 and panels are the shared provenance page's (ui/provenance.py)."""
 
+from typing import Any
+
 import streamlit as st
 
-from app_pages.gather_scatter.settings import (
-    ATTRIBUTE_KEYS,
-    DEFAULTS,
-    INDEX_TYPES,
-    OPERATOR_NAMES,
-    PICK,
-    PRESETS,
-    TYPED_MAX_CHARS,
-    attributes_of,
-    configure,
-    data_labels,
-)
-from ops import DescriptorError, operator
+from app_pages.gather_scatter import settings as gs
+from ops import operator
 from ui import say, url_state
-from ui.errors import typed_values_refused
-from ui.operator_page import Refused, render
+from ui.operator_page import render
 from ui.provenance import ProvenancePage
 from ui.say import md
 
@@ -26,65 +16,55 @@ ATTRIBUTE_MAX = 1 << 32  # UINT fields: a larger number is no DirectML value; th
 
 
 class GatherScatterPage(ProvenancePage):
-    key, pick_key = "gs", PICK
+    key, pick_key = "gs", gs.PICK
     title = "Gather & Scatter"
     introduction = ("Where every output element comes from: the input element an index names, the update that lands "
                     "there, or OnValue. Click a cell to follow it to its source and its index.")
     groups = ("Operator", "Tensors")
 
     def presets(self, sidebar):
-        return PRESETS
+        return gs.PRESETS
 
     def controls(self, boxes, sidebar):
         operator_box, tensors_box = boxes
         with operator_box:
-            name = url_state.widget(st.selectbox, "Operator", "gs_op", DEFAULTS["gs_op"], options=list(OPERATOR_NAMES),
-                                    help="DML_OPERATOR_...: the family's operators")
+            name = url_state.widget(st.selectbox, "Operator", "gs_op", gs.DEFAULTS["gs_op"],
+                                    options=list(gs.OPERATOR_NAMES), help="DML_OPERATOR_...: the family's operators")
             op = operator(name)
             say.caption(md("**DML_{}**: {}", op.name, op.summary))
-            settings = {"gs_op": op.name}
+            settings: dict[str, Any] = {"gs_op": op.name}
             columns = st.columns(2)
-            for i, attribute in enumerate(attributes_of(op)):
-                key = ATTRIBUTE_KEYS[attribute.name]
+            for i, attribute in enumerate(gs.attributes_of(op)):
+                key = gs.ATTRIBUTE_KEYS[attribute.name]
                 # No lower bound: a negative value gets the core's message naming the rule.
                 settings[key] = int(url_state.widget(columns[i % 2].number_input, say.plain(attribute.label), key,
-                                                     DEFAULTS[key], maximum=ATTRIBUTE_MAX))
-        first, *second = data_labels(op)
+                                                     gs.DEFAULTS[key], maximum=ATTRIBUTE_MAX))
+        first, *second = gs.data_labels(op)
         with tensors_box:
             settings["gs_sizes"] = url_state.widget(st.text_input, md("{} Sizes", first), "gs_sizes",
-                                                    DEFAULTS["gs_sizes"],
+                                                    gs.DEFAULTS["gs_sizes"],
                                                     help=md("1 to 8 whole numbers; its values are the sidebar's"))
             left, right = st.columns([2, 1])
             settings["gs_indices_sizes"] = url_state.widget(left.text_input, "IndicesTensor Sizes", "gs_indices_sizes",
-                                                            DEFAULTS["gs_indices_sizes"])
+                                                            gs.DEFAULTS["gs_indices_sizes"])
             settings["gs_indices_type"] = url_state.widget(right.selectbox, "Indices type", "gs_indices_type",
-                                                           DEFAULTS["gs_indices_type"], options=list(INDEX_TYPES))
+                                                           gs.DEFAULTS["gs_indices_type"], options=list(gs.INDEX_TYPES))
             settings["gs_indices"] = url_state.widget(st.text_area, "IndicesTensor values", "gs_indices",
-                                                      DEFAULTS["gs_indices"], max_chars=TYPED_MAX_CHARS, height=68,
+                                                      gs.DEFAULTS["gs_indices"], max_chars=gs.TYPED_MAX_CHARS,
+                                                      height=68,
                                                       help="Row-major, separated by spaces or commas; negative "
                                                            "indices count from the end of their axis")
             settings["gs_second_sizes"] = settings["gs_second"] = ""
             if second:
                 settings["gs_second_sizes"] = url_state.widget(st.text_input, md("{} Sizes", second[0]),
-                                                               "gs_second_sizes", DEFAULTS["gs_second_sizes"])
+                                                               "gs_second_sizes", gs.DEFAULTS["gs_second_sizes"])
                 settings["gs_second"] = url_state.widget(st.text_area, md("{} values", second[0]), "gs_second",
-                                                         DEFAULTS["gs_second"], max_chars=TYPED_MAX_CHARS, height=68)
+                                                         gs.DEFAULTS["gs_second"], max_chars=gs.TYPED_MAX_CHARS,
+                                                         height=68)
         return settings
 
-    def line(self, settings, sidebar):
-        try:
-            return configure(settings, sidebar.values).line()
-        except DescriptorError:
-            return [settings["gs_op"], sidebar.data_type]
-
-    def configure(self, settings, sidebar):
-        c = configure(settings, sidebar.values)  # sizes that are no sizes: the skeleton shows the message
-        return self.checked(c)
-
-    def compute(self, c):
-        if refused := typed_values_refused(c.values, c.sizes):
-            raise Refused(*refused, c)
-        super().compute(c)
+    def make(self, settings, values):
+        return gs.configure(settings, values)
 
 
 render(GatherScatterPage())

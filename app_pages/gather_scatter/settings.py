@@ -10,12 +10,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from ops import Call, operator
-from ops.operators.gather_scatter import OPERATORS, Operator
+from ops import Call, Operator, operator
+from ops.operators.gather_scatter import OPERATORS, GatherScatter
 from ops.operators.gather_scatter.core import INDEX_DTYPES
 from ops.operators.gather_scatter.examples import EXAMPLES
 from ui.values import Values, parse_int_list, parse_values
@@ -117,7 +117,7 @@ class Configuration:
         return arrays
 
     def sources(self, inputs: Sequence[np.ndarray]) -> Sources:
-        found = self.operator.provenance(list(inputs), **dict(self.attrs))
+        found = cast(GatherScatter, self.operator).provenance(list(inputs), **dict(self.attrs))
         return Sources(found.which.ravel(), found.flat.ravel(), found.chooser.ravel(),
                        self.labels.index("IndicesTensor"), None if found.hits is None else found.hits.ravel())
 

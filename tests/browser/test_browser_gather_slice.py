@@ -22,17 +22,6 @@ CONFIGURE = {"/gather_scatter": gather.configure, "/slice_pad": slice_pad.config
 DEFAULTS = {"/gather_scatter": gather.DEFAULTS, "/slice_pad": slice_pad.DEFAULTS}
 
 
-@pytest.fixture
-def small_page(browser):
-    """A 1280x720 browser page, as a projector shows the app; JavaScript errors in page.js_errors."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    tab = context.new_page()
-    tab.js_errors = []
-    tab.on("pageerror", lambda error: tab.js_errors.append(str(error)))
-    yield tab
-    context.close()
-
-
 def address(path, settings):
     return path + "?" + "&".join(f"{k}={v}" for k, v in query_of(settings).items())
 
@@ -54,9 +43,9 @@ def slider(page):
 
 
 @pytest.mark.parametrize("name", list(VIEWS))
-def test_click_a_cell_then_play(small_page, app_url, screenshot_dir, name):
+def test_click_a_cell_then_play(page, app_url, screenshot_dir, name):
     path, settings, flat = VIEWS[name]
-    page = small_page
+    page.set_viewport_size({"width": 1280, "height": 720})  # a projector's
     page.goto(app_url + address(path, settings))
     wait_for_app(page)
     page.mouse.click(*cell_point(page, path, settings, flat))
