@@ -154,3 +154,25 @@ def test_the_cross_check_agrees_on_directml_and_onnx_runtime(path, label, direct
     successes = " ".join(shown(s.value) for s in at.success)
     assert "Match on DirectML" in successes, successes
     assert not at.error, errors(at)
+
+
+X = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)  # the detective's input: each value its flat index
+DETECTED = {"PADDING1": np.pad(X, ((0, 0), (0, 0), (1, 2), (2, 1)), mode="reflect"), "SLICE1": X[:, :, ::-2, 1::2],
+            "TILE": np.tile(X, (1, 1, 2, 3))}
+
+
+@pytest.mark.parametrize("op", list(DETECTED))
+def test_the_detective_names_the_operator_and_its_link_reopens_it_here(op):
+    y = DETECTED[op]
+    at = run_through_app("app_pages/detective.py", dt_sizes="1,1,4,4", dt_dtype="FLOAT32", dt_source="paste",
+                         dt_text=np.array2string(y, separator=", ", threshold=10**6))
+    assert not at.exception
+    [link] = at.get("page_link")
+    assert link.proto.page == "slice_pad"
+    query = dict(part.split("=", 1) for part in link.proto.query_string.split("&"))
+    from urllib.parse import unquote
+
+    opened = run_through_app(SLICE, query={k: unquote(v) for k, v in query.items()})
+    assert not opened.exception and not opened.error, errors(opened)
+    assert drawn_output(opened) == dict(enumerate(format_values(y)))
+    assert op in " ".join(shown(c.value) for c in opened.caption)
