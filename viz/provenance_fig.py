@@ -151,13 +151,20 @@ def grids(names: Sequence[str], shapes: Sequence[Sequence[int]], cap: int = comm
 @dataclass(frozen=True)
 class Context:
     """What a pick, a step or the quiz's view need of a built figure: the grids (inputs, then the output), the
-    drawn output elements in fill order and their sources, and the canvas's size."""
+    drawn output elements (ascending) with their sources and in fill order, and the canvas's size. Only the drawn
+    elements' sources are kept: the figure is cached by its JSON's size, which the whole output's would dwarf."""
 
     grids: tuple[Grid, ...]
+    drawn: np.ndarray  # flat output elements drawn, ascending
+    sources: Sources  # of the drawn elements, in `drawn`'s order
     order: np.ndarray  # flat output elements drawn, in the order Play writes them
-    sources: Sources
     height: int
     width: int
+
+    def position(self, flat: int) -> int | None:
+        """The place of output element `flat` among the drawn ones, or None when it is not drawn."""
+        i = int(np.searchsorted(self.drawn, flat))
+        return i if i < len(self.drawn) and self.drawn[i] == flat else None
 
     @property
     def output(self) -> Grid:
@@ -177,27 +184,27 @@ class Context:
         out = len(self.grids) - 1
         s = self.sources
         if tensor == out:
-            if not 0 <= flat < len(s.which):
+            i = self.position(flat)
+            if i is None:
                 return []
             found = []
-            if s.which[flat] >= 0:
-                found.append((int(s.which[flat]), int(s.flat[flat])))
-            if s.indices_input is not None and s.chooser[flat] >= 0:
-                found.append((s.indices_input, int(s.chooser[flat])))
+            if s.which[i] >= 0:
+                found.append((int(s.which[i]), int(s.flat[i])))
+            if s.indices_input is not None and s.chooser[i] >= 0:
+                found.append((s.indices_input, int(s.chooser[i])))
             return found
         chosen = s.chooser == flat if tensor == s.indices_input else (s.which == tensor) & (s.flat == flat)
-        return [(out, int(f)) for f in np.flatnonzero(chosen)[:LINKS_SHOWN]]
+        return [(out, int(f)) for f in self.drawn[chosen][:LINKS_SHOWN]]
 
 
 LINKS_SHOWN = 64
 
 
 def _fill_order(sources: Sources, drawn: np.ndarray) -> np.ndarray:
-    """The drawn output elements in the order their sources are reached: by source tensor (InputTensor, then a
-    second data tensor; copies of nothing last), then by the source element's flat index."""
-    which = sources.which[drawn]
-    rank = np.where(which < 0, np.iinfo(np.int64).max, which)
-    return drawn[np.lexsort((drawn, sources.flat[drawn], rank))]
+    """The drawn output elements (`sources` theirs) in the order their sources are reached: by source tensor
+    (InputTensor, then a second data tensor; copies of nothing last), then by the source element's flat index."""
+    rank = np.where(sources.which < 0, np.iinfo(np.int64).max, sources.which)
+    return drawn[np.lexsort((drawn, sources.flat, rank))]
 
 
 def _colors(grid: Grid, data_rank: int | None) -> np.ndarray:
@@ -219,19 +226,20 @@ def _hover(name: str, shape: tuple[int, ...], flat: np.ndarray, values: list[str
             for f, v in zip(flat.tolist(), values)]
 
 
-def _source_text(grids: Sequence[Grid], sources: Sources, flat: int) -> str:
-    which = int(sources.which[flat])
+def _source_text(grids: Sequence[Grid], sources: Sources, i: int) -> str:
+    """Where the output element of `sources` at place `i` comes from, in words."""
+    which = int(sources.which[i])
     if which < 0:
         return "from no input element (a constant)"
     grid = grids[which]
-    where = int(sources.flat[flat])
+    where = int(sources.flat[i])
     text = (f"from {grid.name} {_where(where, grid.shape)}" if where < grid.size
             else f"from {grid.name}'s buffer past its end (element {where})")
-    if sources.indices_input is not None and sources.chooser[flat] >= 0:
+    if sources.indices_input is not None and sources.chooser[i] >= 0:
         indices = grids[sources.indices_input]
-        text += f", chosen by {indices.name} {_where(int(sources.chooser[flat]), indices.shape)}"
-    if sources.hits is not None and sources.hits[flat] > 1:
-        text += f"; {int(sources.hits[flat])} updates land here (DirectML keeps one, no particular one)"
+        text += f", chosen by {indices.name} {_where(int(sources.chooser[i]), indices.shape)}"
+    if sources.hits is not None and sources.hits[i] > 1:
+        text += f"; {int(sources.hits[i])} updates land here (DirectML keeps one, no particular one)"
     return text
 
 
@@ -272,7 +280,9 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     longest = max([longest, *map(len, out_values)])
     out_z = np.full((height, out_grid.cols), np.nan)
     out_text = np.full((height, out_grid.cols), "", dtype=object)
-    which, source_flat = sources.which[out_flat], sources.flat[out_flat]
+    sources = Sources(sources.which[out_flat], sources.flat[out_flat], sources.chooser[out_flat],
+                      sources.indices_input, None if sources.hits is None else sources.hits[out_flat])
+    which, source_flat = sources.which, sources.flat
     z = np.full(out_flat.shape, NOTHING)
     for rank, k in enumerate(data_inputs):
         mine = which == k
@@ -293,11 +303,11 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     shown = dict(texttemplate="%{text}", textfont=dict(size=font)) if labels_on else {}
     heat = dict(zmin=0.0, zmax=1.0, colorscale=SCALE, showscale=False, hoverinfo="skip", xgap=1, ygap=1, dx=1, y0=0,
                 dy=1)
-    hits = sources.hits[out_flat] if sources.hits is not None else np.zeros(out_flat.shape, np.int64)
+    hits = sources.hits if sources.hits is not None else np.zeros(out_flat.shape, np.int64)
     out_custom = np.column_stack([np.full(out_flat.shape, len(placed) - 1), out_flat, which, source_flat,
-                                  sources.chooser[out_flat], hits]).astype(np.int64)
+                                  sources.chooser, hits]).astype(np.int64)
     out_hover = [f"OutputTensor {_where(int(f), out_grid.shape)} = {v}<br>"
-                 f"{_source_text(placed, sources, int(f))}" for f, v in zip(out_flat.tolist(), out_values)]
+                 f"{_source_text(placed, sources, i)}" for i, (f, v) in enumerate(zip(out_flat.tolist(), out_values))]
     collided = hits > 1
     data = [
         common.trace("heatmap", z=in_z.astype(np.float32), x0=0, name="inputs",
@@ -340,7 +350,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
         meta=dict(operator=operator, cells=cells, steps=steps, collisions=int(collided.sum()),
                   whole=all(g.whole for g in placed)),
         **common.canvas_axes(height, width))
-    context = Context(tuple(placed), order, sources, height, width)
+    context = Context(tuple(placed), out_flat, sources, order, height, width)
     return SpecFigure(figure_spec(data, layout, frames), context=context)
 
 
@@ -407,7 +417,8 @@ def describe(context: Context, pick: Pick) -> str | None:
         return None
     where = f"{grid.name} {_where(flat, grid.shape)}"
     if tensor == len(context.grids) - 1:
-        return f"{where}, {_source_text(context.grids, context.sources, flat)}"
+        i = context.position(flat)
+        return where if i is None else f"{where}, {_source_text(context.grids, context.sources, i)}"
     out = context.output
     reached = [_where(f, out.shape) for _, f in context.related((tensor, flat))]
     if not reached:
@@ -458,6 +469,8 @@ def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tu
             annotations.append(dict(name="step-arrow", x=dst[1], y=dst[0], ax=there[1], ay=there[0], xref="x",
                                     yref="y", axref="x", ayref="y", text="", **{**ARROW, "arrowwidth": 2}))
     destination = tuple(int(i) for i in np.unravel_index(flat, context.output.shape))
-    label = f"OutputTensor {index_text(destination)} {_source_text(context.grids, context.sources, flat)}"
+    place = context.position(flat)
+    assert place is not None
+    label = f"OutputTensor {index_text(destination)} {_source_text(context.grids, context.sources, place)}"
     return overlay(figure, annotations, shapes), Step(number, count, label, tuple(int(i) for i in source),
                                                       destination)

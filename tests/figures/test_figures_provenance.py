@@ -145,4 +145,6 @@ def test_a_large_call_is_drawn_within_the_cap_and_says_so():
     assert not figure.context.grids[0].whole
     assert "InputTensor: rows 0.." in figure.context.grids[0].describe()
     assert len(figure.to_dict()["frames"]) <= MAX_FRAMES
+    # The cached figure keeps the drawn elements' sources only (it is measured by its JSON's size).
+    assert len(figure.context.sources.which) == len(figure.context.drawn) <= MAX_CELLS
     assert math.prod(c.call.output_sizes[0]) == 800
