@@ -4,7 +4,7 @@ arithmetic or by an indices tensor (gather, scatter, one-hot, slice, pad, tile, 
 Every tensor of the call is drawn as a grid, side by side: the inputs in the descriptor's order, then the output.
 A tensor of any rank reads as its 2-D view: one row per index of all but the last dimension (row 0 at the top), one
 column per index of the last, as numpy prints it. The data inputs take colors from sequences safe for colour-vision
-deficiencies (viridis for InputTensor, Okabe and Ito's vermillion to yellow for a second data tensor: a scatter's
+deficiencies (viridis for InputTensor, Okabe and Ito's vermillion to orange for a second data tensor: a scatter's
 updates, ONE_HOT's values), and each output cell takes the color of the element it copies, so a gather's rows, a
 reflection's mirror and a tile's repeats read as color patterns; an indices tensor is drawn in light grey with its
 values, an output element copied from nothing (a constant pad's value) in Okabe and Ito's grey. Play fills the
@@ -29,7 +29,7 @@ import numpy as np
 from plotly.colors import sequential
 
 from . import common
-from .colors import GREY, VERMILLION, YELLOW
+from .colors import GREY, ORANGE, VERMILLION
 from .operator_figure import ARROW, Pick, Step, clamped, element_labels, index_text, outline, overlay
 from .spec import SpecFigure, figure_spec
 
@@ -42,12 +42,14 @@ FIRST_DATA, SECOND_DATA, INDICES, NOTHING = (0.0, 0.44), (0.5, 0.84), 0.9, 0.97
 
 
 def _scale() -> list[list[Any]]:
-    """The shared colorscale: viridis over FIRST_DATA, vermillion to yellow over SECOND_DATA, then the indices'
-    grey and the grey of 'copied from nothing'."""
+    """The shared colorscale: viridis over FIRST_DATA, vermillion to orange over SECOND_DATA, then the indices'
+    grey and the grey of 'copied from nothing'. Viridis spans most hues, so the second ramp keeps to the two
+    Okabe-Ito colors farthest from all of it under every simulated vision: at least 6 CIEDE2000 apart (a ramp to
+    yellow ended 0.4 from viridis' own yellow); tests/figures/test_figures_provenance.py measures it."""
     viridis = sequential.Viridis
     low, high = FIRST_DATA
     scale = [[low + (high - low) * i / (len(viridis) - 1), color] for i, color in enumerate(viridis)]
-    scale += [[SECOND_DATA[0], VERMILLION], [SECOND_DATA[1], YELLOW], [0.87, INDEX_COLOR], [0.93, INDEX_COLOR],
+    scale += [[SECOND_DATA[0], VERMILLION], [SECOND_DATA[1], ORANGE], [0.87, INDEX_COLOR], [0.93, INDEX_COLOR],
               [0.95, GREY], [1.0, GREY]]
     return scale
 

@@ -148,3 +148,24 @@ def test_a_large_call_is_drawn_within_the_cap_and_says_so():
     # The cached figure keeps the drawn elements' sources only (it is measured by its JSON's size).
     assert len(figure.context.sources.which) == len(figure.context.drawn) <= MAX_CELLS
     assert math.prod(c.call.output_sizes[0]) == 800
+
+
+def test_the_data_colors_stay_apart_for_every_vision():
+    """InputTensor's viridis, the second data tensor's vermillion-to-orange and the grey of 'from no element',
+    sampled along their stretch of the shared scale: at least 6 CIEDE2000 apart under normal vision and each simulated
+    dichromacy."""
+    from plotly.colors import sample_colorscale
+
+    from viz.colorblind import VISIONS, ciede2000, parse_color, simulate, srgb_to_lab
+
+    def sampled(low, high):
+        return sample_colorscale(provenance_fig.SCALE, list(np.linspace(low, high, 11)), colortype="rgb")
+
+    first, second = sampled(*provenance_fig.FIRST_DATA), sampled(*provenance_fig.SECOND_DATA)
+    nothing = sampled(provenance_fig.NOTHING, provenance_fig.NOTHING)[:1]
+    for vision in VISIONS:
+        def lab(colors, vision=vision):
+            return srgb_to_lab(simulate(np.array([parse_color(c)[:3] for c in colors]), vision))
+
+        assert ciede2000(lab(first)[:, None], lab(second)[None]).min() >= 6, vision
+        assert ciede2000(lab(nothing)[:, None], lab(first + second)[None]).min() >= 6, vision
