@@ -35,6 +35,7 @@ from .spec import SpecFigure, figure_spec
 
 STEP_NOUN = "element"
 GAP = 2  # empty columns between two tensors
+GUTTER = 1  # an empty row over every tensor: a pick's links run there, striking through no cell's number
 INDEX_COLOR = "#D9D9D9"  # an indices tensor's cells: light, so their numbers read; not a data color
 MIN_FONT, MAX_FONT = 8, 16
 # Color positions on the one scale every heatmap of the figure shares (z in [0, 1]).
@@ -125,7 +126,7 @@ class Grid:
         flat = np.asarray(flat, np.int64)
         row, col = flat // self.width, flat % self.width
         drawn = (flat >= 0) & (flat < self.size) & (row < self.rows) & (col < self.cols)
-        return drawn, row, col + self.x0
+        return drawn, row + GUTTER, col + self.x0
 
     def drawn_flat(self) -> np.ndarray:
         rows, cols = np.indices((self.rows, self.cols)).reshape(2, -1)
@@ -254,7 +255,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     """
     placed = grids(names, [a.shape for a in arrays], cap)
     out_grid = placed[-1]
-    height = max(g.rows for g in placed)
+    height = GUTTER + max(g.rows for g in placed)
     width = out_grid.x0 + out_grid.cols
     cells = sum(g.rows * g.cols for g in placed)
     labels_on = cells <= common.LABEL_CELLS
@@ -376,9 +377,17 @@ def pick_shapes(pick: Pick | None, context: Context) -> list[dict[str, Any]]:
             continue
         shapes.append(dict(type="path", name="pick-link-end", path=common.cell_square_path([there[0]], [there[1]]),
                            **style))
-        shapes.append(dict(type="line", name="pick-link", x0=here[1], y0=here[0], x1=there[1], y1=there[0],
+        shapes.append(dict(type="path", name="pick-link", path=link_path(here, there),
                            line=dict(color=common.PICK_COLOR, width=2, dash="dot"), layer="above"))
     return shapes
+
+
+def link_path(here: tuple[int, int], there: tuple[int, int]) -> str:
+    """A path between two cells that crosses no cell's middle: up the left edge of one cell's column to the gutter
+    over the tensors, along it, and down the left edge of the other's."""
+    (r0, c0), (r1, c1) = here, there
+    top = GUTTER - 1  # the gutter row's middle
+    return (f"M{c0 - 0.5},{r0 - 0.5} L{c0 - 0.5},{top} L{c1 - 0.5},{top} L{c1 - 0.5},{r1 - 0.5}")
 
 
 def with_pick(figure: SpecFigure, pick: Pick | None) -> SpecFigure:
@@ -468,8 +477,12 @@ def with_step(figure: SpecFigure, number: int, element: int | None = None) -> tu
             continue
         shapes.append(outline(there[0], there[1], f"step-source-{tensor}"))
         if tensor != context.sources.indices_input:
-            annotations.append(dict(name="step-arrow", x=dst[1], y=dst[0], ax=there[1], ay=there[0], xref="x",
-                                    yref="y", axref="x", ayref="y", text="", **{**ARROW, "arrowwidth": 2}))
+            # The way from the source through the gutter, as a pick's link runs, its head on the destination's edge.
+            shapes.append(dict(type="path", name="step-link", path=link_path(there, dst),
+                               line=dict(color=common.PICK_COLOR, width=2), layer="above"))
+            annotations.append(dict(name="step-arrow", x=dst[1] - 0.5, y=dst[0] - 0.5, ax=dst[1] - 0.5,
+                                    ay=GUTTER - 1, xref="x", yref="y", axref="x", ayref="y", text="",
+                                    **{**ARROW, "arrowwidth": 2}))
     destination = tuple(int(i) for i in np.unravel_index(flat, context.output.shape))
     place = context.position(flat)
     assert place is not None

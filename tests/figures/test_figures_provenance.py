@@ -12,7 +12,7 @@ from app_pages.slice_pad import settings as slice_pad
 from ops import operator
 from ops.operators.gather_scatter.examples import EXAMPLES as GATHER_EXAMPLES
 from ops.operators.slice_pad.examples import EXAMPLES as SLICE_EXAMPLES
-from support.figures import plotly_array, row_zero_on_top
+from support.figures import plotly_array, row_zero_on_top, struck_cells
 from ui.provenance import picture
 from ui.values import Values
 from viz import provenance_fig
@@ -47,7 +47,7 @@ def test_every_worked_example_is_drawn_exactly(page, op, title, settings, expect
     # The output heatmap's own labels, at their rows and columns: row 0 on top.
     text = np.array(spec["data"][Role.OUTPUT]["text"], dtype=object)
     width = np.asarray(expected).shape[-1]
-    assert [text[f // width, f % width] for f in range(len(labels))] == labels
+    assert [text[provenance_fig.GUTTER + f // width, f % width] for f in range(len(labels))] == labels
     assert row_zero_on_top(spec["layout"]["yaxis"])
 
 
@@ -106,6 +106,10 @@ def test_a_pick_links_an_output_cell_to_its_source_and_index():
     picked = provenance_fig.with_pick(figure, (2, 5))
     ends = [s for s in picked.to_dict()["layout"]["shapes"] if s["name"] == "pick-link-end"]
     assert len(ends) == 2
+    # The links run along cell edges and the gutter over the tensors: they strike through no cell's number.
+    cells = {(int(r), int(c)) for g in context.grids for r, c in zip(*g.place(g.drawn_flat())[1:])}
+    for link in (s for s in picked.to_dict()["layout"]["shapes"] if s["name"] == "pick-link"):
+        assert not struck_cells(link["path"], cells)
     assert context.related((2, 5)) == [(0, 3), (1, 2)]
     assert provenance_fig.describe(context, (2, 5)) == ("OutputTensor (2, 1), from InputTensor (1, 1), chosen by "
                                                         "IndicesTensor (0, 2)")
