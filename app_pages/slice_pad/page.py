@@ -38,19 +38,19 @@ class SlicePadPage(ProvenancePage):
                                                      sp.DEFAULTS["sp_sizes"],
                                                      help="1 to 8 whole numbers; its values are the sidebar's")}
             for attribute in sp.attributes_of(op):
-                label = say.plain(attribute.label)
                 if attribute.name in sp.LISTS:
                     key = sp.LISTS[attribute.name][0]
-                    settings[key] = url_state.widget(st.text_input, label, key, sp.DEFAULTS[key],
-                                                     help=LIST_HELP.get(key))
+                    settings[key] = url_state.widget(st.text_input, say.plain(attribute.label), key, sp.DEFAULTS[key],
+                                                     help=say.plain(LIST_HELP[key]) if key in LIST_HELP else None)
                 elif attribute.name in sp.NUMBERS:
                     key = sp.NUMBERS[attribute.name]
                     # No lower bound: a negative Axis gets the core's message naming the rule.
-                    settings[key] = url_state.widget(st.number_input, label, key, sp.DEFAULTS[key],
+                    settings[key] = url_state.widget(st.number_input, say.plain(attribute.label), key, sp.DEFAULTS[key],
                                                      maximum=AXIS_MAX if key == "sp_axis" else None)
                 else:
                     key, options = sp.CHOICES[attribute.label]
-                    settings[key] = url_state.widget(st.selectbox, label, key, sp.DEFAULTS[key], options=list(options))
+                    settings[key] = url_state.widget(st.selectbox, say.plain(attribute.label), key, sp.DEFAULTS[key],
+                                                     options=list(options))
             settings["sp_lengths"] = ""
             if op.arity[1] > 1:
                 settings["sp_lengths"] = url_state.widget(
