@@ -63,13 +63,17 @@ class Sources:
     """The core's provenance of one call, flat and in the output's row-major order: for each output element the
     tensor it copies (its number among the inputs, -1: none), the flat element there, the flat IndicesTensor element
     that chose it (-1: none), and how many updates addressed it (a scatter's; None otherwise); the position of the
-    indices tensor among the inputs (None: the index arithmetic alone chooses)."""
+    indices tensor among the inputs (None: the index arithmetic alone chooses). A scatter's also: for each element of
+    its updates tensor (input `updates_input`), the flat output element it addresses (`landing`; at or past the
+    output's size: its buffer's padding, -1: dropped), whether it kept it or not."""
 
     which: np.ndarray
     flat: np.ndarray
     chooser: np.ndarray
     indices_input: int | None = None
     hits: np.ndarray | None = None
+    landing: np.ndarray | None = None
+    updates_input: int | None = None
 
 
 class Role(IntEnum):
@@ -196,8 +200,21 @@ class Context:
             if s.indices_input is not None and s.chooser[i] >= 0:
                 found.append((s.indices_input, int(s.chooser[i])))
             return found
+        if tensor == s.updates_input and s.landing is not None:
+            # Where the update lands, whether or not it is the one the output keeps there.
+            lands = int(s.landing[flat]) if 0 <= flat < len(s.landing) else -1
+            return [(out, lands)] if self.position(lands) is not None else []
         chosen = s.chooser == flat if tensor == s.indices_input else (s.which == tensor) & (s.flat == flat)
         return [(out, int(f)) for f in self.drawn[chosen][:LINKS_SHOWN]]
+
+    def collided_updates(self) -> np.ndarray:
+        """The flat elements of the updates tensor that address an output element another update addresses too."""
+        s = self.sources
+        if s.landing is None or s.hits is None:
+            return np.zeros(0, np.int64)
+        lands = s.landing
+        inside = np.flatnonzero((lands >= 0) & np.isin(lands, self.drawn[s.hits > 1]))
+        return inside
 
 
 LINKS_SHOWN = 64
@@ -284,7 +301,8 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     out_z = np.full((height, out_grid.cols), np.nan)
     out_text = np.full((height, out_grid.cols), "", dtype=object)
     sources = Sources(sources.which[out_flat], sources.flat[out_flat], sources.chooser[out_flat],
-                      sources.indices_input, None if sources.hits is None else sources.hits[out_flat])
+                      sources.indices_input, None if sources.hits is None else sources.hits[out_flat],
+                      sources.landing, sources.updates_input)
     which, source_flat = sources.which, sources.flat
     z = np.full(out_flat.shape, NOTHING)
     for rank, k in enumerate(data_inputs):
@@ -312,6 +330,14 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     out_hover = [f"OutputTensor {_where(int(f), out_grid.shape)} = {v}<br>"
                  f"{_source_text(placed, sources, i)}" for i, (f, v) in enumerate(zip(out_flat.tolist(), out_values))]
     collided = hits > 1
+    context = Context(tuple(placed), out_flat, sources, order, height, width)
+    # Marked: output cells several updates address, and those updates (where drawn).
+    losers = context.collided_updates()
+    shown_update, update_rows, update_cols = (
+        placed[sources.updates_input].place(losers) if sources.updates_input is not None
+        else (np.zeros(0, bool), np.zeros(0, np.int64), np.zeros(0, np.int64)))
+    marked_rows = np.concatenate([out_row[collided], update_rows[shown_update]])
+    marked_cols = np.concatenate([out_col[collided], update_cols[shown_update]])
     data = [
         common.trace("heatmap", z=in_z.astype(np.float32), x0=0, name="inputs",
               text=in_text if labels_on else None, **shown, **heat),
@@ -327,7 +353,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
                       hovertext=out_hover),
         common.trace("scatter", x=[], y=[], mode="lines", name="step", line=dict(width=3, color=common.PICK_COLOR),
               hoverinfo="skip", showlegend=False),
-        common.trace("scatter", x=out_col[collided] + 0.3, y=out_row[collided] - 0.3, mode="markers", name="collisions",
+        common.trace("scatter", x=marked_cols + 0.3, y=marked_rows - 0.3, mode="markers", name="collisions",
               hoverinfo="skip", showlegend=False,
               marker=dict(symbol="x", size=8, color="#0E1117", line=dict(width=1, color="#FFFFFF"))),
     ]
@@ -353,7 +379,6 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
         meta=dict(operator=operator, cells=cells, steps=steps, collisions=int(collided.sum()),
                   whole=all(g.whole for g in placed)),
         **common.canvas_axes(height, width))
-    context = Context(tuple(placed), out_flat, sources, order, height, width)
     return SpecFigure(figure_spec(data, layout, frames), context=context)
 
 
@@ -432,10 +457,19 @@ def describe(context: Context, pick: Pick) -> str | None:
         return where if i is None else f"{where}, {_source_text(context.grids, context.sources, i)}"
     out = context.output
     reached = [_where(f, out.shape) for _, f in context.related((tensor, flat))]
+    s = context.sources
+    if tensor == s.updates_input and s.landing is not None:
+        lands = int(s.landing[flat])
+        if lands < 0 or lands >= out.size:
+            return f"{where} lands past OutputTensor's elements: it changes none"
+        i = context.position(lands)
+        shared = "" if i is None or s.hits is None or s.hits[i] < 2 else (
+            f", where {int(s.hits[i])} updates land: DirectML keeps one of them, no particular one")
+        return f"{where} lands on OutputTensor {_where(lands, out.shape)}{shared}"
     if not reached:
-        return f"{where}: copied to no output element"
+        return f"{where}: copied to no drawn output element"
     more = " (the first shown)" if len(reached) == LINKS_SHOWN else ""
-    verb = "chooses" if tensor == context.sources.indices_input else "copied to"
+    verb = "chooses" if tensor == s.indices_input else "copied to"
     return f"{where} {verb} OutputTensor {', '.join(reached[:8])}{' ...' if len(reached) > 8 else ''}{more}"
 
 

@@ -118,8 +118,10 @@ class Configuration:
 
     def sources(self, inputs: Sequence[np.ndarray]) -> Sources:
         found = cast(GatherScatter, self.operator).provenance(list(inputs), **dict(self.attrs))
+        landing = None if found.landing is None else found.landing.ravel()
         return Sources(found.which.ravel(), found.flat.ravel(), found.chooser.ravel(),
-                       self.labels.index("IndicesTensor"), None if found.hits is None else found.hits.ravel())
+                       self.labels.index("IndicesTensor"), None if found.hits is None else found.hits.ravel(),
+                       landing, None if landing is None else len(inputs) - 1)
 
     def given(self, inputs: Sequence[np.ndarray]) -> dict[str, Any]:
         return {"indices": inputs[self.labels.index("IndicesTensor")]}

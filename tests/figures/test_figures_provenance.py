@@ -94,8 +94,15 @@ def test_a_scatter_collision_is_marked_and_said():
     assert spec["layout"]["meta"]["collisions"] == 1
     marks = spec["data"][Role.COLLISIONS]
     out = figure.context.output
-    assert plotly_array(marks["x"]).tolist() == [out.x0 + 3 + 0.3]
+    updates = figure.context.grids[2]
+    # Output element 3, and updates 0 and 2, which both address it (indices 3, 1, 3, 0).
+    assert sorted(plotly_array(marks["x"]).tolist()) == sorted([out.x0 + 3 + 0.3, updates.x0 + 0.3, updates.x0 + 2.3])
     assert "2 updates land here" in provenance_fig.describe(figure.context, (3, 3))
+    # Each update leads to where it lands, the one the output does not keep too.
+    assert figure.context.related((2, 0)) == [(3, 3)] and figure.context.related((2, 2)) == [(3, 3)]
+    assert provenance_fig.describe(figure.context, (2, 0)) == (
+        "UpdatesTensor (0) lands on OutputTensor (3), where 2 updates land: DirectML keeps one of them, no particular "
+        "one")
 
 
 def test_a_pick_links_an_output_cell_to_its_source_and_index():
