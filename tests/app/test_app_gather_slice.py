@@ -176,3 +176,10 @@ def test_the_detective_names_the_operator_and_its_link_reopens_it_here(op):
     assert not opened.exception and not opened.error, errors(opened)
     assert drawn_output(opened) == dict(enumerate(format_values(y)))
     assert op in " ".join(shown(c.value) for c in opened.caption)
+
+
+@pytest.mark.parametrize("pick", [(9, 0), (2, 999), (0, -1), (1, 2, 3)])
+def test_a_pick_that_names_no_element_is_dropped_quietly(pick):
+    at = run_through_app(GATHER, gs_pick=pick)
+    assert not at.exception and not at.error, errors(at)
+    assert not any(shown(c.value).startswith("Picked") for c in at.caption)
