@@ -1,6 +1,6 @@
 """Gather & Scatter (DML_GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SCATTER, SCATTER_ND, ONE_HOT): page.py is the
 page, settings.py its settings, presets, URL keys and link query, work.py its Overview picture; its figures are
-viz/provenance_fig.py, its shared work ui/provenance.py."""
+viz/provenance_fig.py, its shared work app_pages/provenance.py."""
 
 from app_pages.overview.section import Section
 

@@ -1,15 +1,15 @@
 """Gather & Scatter: the page's widgets and its hooks into the operator-page skeleton; the figure, pick, steps, quiz
-and panels are the shared provenance page's (ui/provenance.py)."""
+and panels are the shared provenance page's (app_pages/provenance.py)."""
 
 from typing import Any
 
 import streamlit as st
 
 from app_pages.gather_scatter import settings as gs
+from app_pages.provenance import ProvenancePage
 from ops import operator
 from ui import say, url_state
 from ui.operator_page import render
-from ui.provenance import ProvenancePage
 from ui.say import md
 
 ATTRIBUTE_MAX = 1 << 32  # UINT fields: a larger number is no DirectML value; the core names the rule below it

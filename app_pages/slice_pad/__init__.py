@@ -1,6 +1,6 @@
 """Slice, Pad & Tile (DML_SLICE1, PADDING1, TILE, REVERSE_SUBSEQUENCES, UPSAMPLE_2D nearest): page.py is the page,
 settings.py its settings, presets, URL keys and link query, work.py its Overview picture; its figures are
-viz/provenance_fig.py, its shared work ui/provenance.py."""
+viz/provenance_fig.py, its shared work app_pages/provenance.py."""
 
 from app_pages.overview.section import Section
 

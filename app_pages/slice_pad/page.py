@@ -1,13 +1,13 @@
 """Slice, Pad & Tile: the page's widgets and its hooks into the operator-page skeleton; the figure, pick, steps, quiz
-and panels are the shared provenance page's (ui/provenance.py)."""
+and panels are the shared provenance page's (app_pages/provenance.py)."""
 
 import streamlit as st
 
+from app_pages.provenance import ProvenancePage
 from app_pages.slice_pad import settings as sp
 from ops import operator
 from ui import say, url_state
 from ui.operator_page import render
-from ui.provenance import ProvenancePage
 from ui.say import md
 
 LIST_HELP = {"sp_out": "Empty: every element the window yields (1 + (InputWindowSizes - 1) div |stride| per "

@@ -1,10 +1,10 @@
-"""What the Slice, Pad & Tile page computes beyond the shared provenance work (ui.provenance): the Overview's
+"""What the Slice, Pad & Tile page computes beyond the shared provenance work (app_pages.provenance): the Overview's
 picture."""
 
 from __future__ import annotations
 
+from app_pages import provenance
 from ops.operators.slice_pad.examples import EXAMPLES
-from ui import provenance
 from ui.shared import shared
 from ui.values import Values
 from viz.spec import SpecFigure

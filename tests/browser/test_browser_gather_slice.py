@@ -4,9 +4,9 @@ opens clean, a click on an output cell outlines its source (and its index), Play
 import pytest
 
 from app_pages.gather_scatter import settings as gather
+from app_pages.provenance import picture
 from app_pages.slice_pad import settings as slice_pad
 from support.browser import LOAD_TIMEOUT, assert_clean, wait_for_app
-from ui.provenance import picture
 from ui.url_state import query_of
 from ui.values import Values
 

@@ -1,5 +1,5 @@
-"""viz.provenance_fig, as the Gather & Scatter and Slice, Pad & Tile pages build it (ui.provenance.picture): every
-worked example drawn exactly, the hover and click data equal to the core's provenance, Play's frames writing every
+"""viz.provenance_fig, as the Gather & Scatter and Slice, Pad & Tile pages build it (app_pages.provenance.picture):
+every worked example drawn exactly, the hover and click data equal to the core's provenance, Play's frames writing every
 drawn output cell once, the drawing capped, row 0 on top, picks, steps and the quiz's input-only view."""
 
 import math
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from app_pages.gather_scatter import settings as gather
+from app_pages.provenance import picture
 from app_pages.slice_pad import settings as slice_pad
 from ops import operator
 from ops.operators.gather_scatter.examples import EXAMPLES as GATHER_EXAMPLES
 from ops.operators.slice_pad.examples import EXAMPLES as SLICE_EXAMPLES
 from support.figures import plotly_array, row_zero_on_top, struck_cells
-from ui.provenance import picture
 from ui.values import Values
 from viz import provenance_fig
 from viz.common import MAX_CELLS, MAX_FRAMES, format_values

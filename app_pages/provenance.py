@@ -19,20 +19,19 @@ from ops import Call, DescriptorError, QuizSettings, index_formula
 from ops.operators.base import INPUT
 from ops.operators.lessons import Formula
 from ops.teaching.quiz import Question
+from ui import say
+from ui.errors import typed_values_refused
+from ui.operator_page import OperatorPage, Panels, Refused
+from ui.panels import Arrays
+from ui.shared import shared
+from ui.sidebar import SidebarSettings
+from ui.toolbar import summary
+from ui.values import Values
+from ui.work import frozen
 from viz import provenance_fig
 from viz.operator_figure import Pick, Step
 from viz.provenance_fig import Sources
 from viz.spec import SpecFigure
-
-from . import say
-from .errors import typed_values_refused
-from .operator_page import OperatorPage, Panels, Refused
-from .panels import Arrays
-from .shared import shared
-from .sidebar import SidebarSettings
-from .toolbar import summary
-from .values import Values
-from .work import frozen
 
 FIGURE_WIDTH = 1100
 
