@@ -101,7 +101,9 @@ class Column(IntEnum):
 
 @dataclass(frozen=True)
 class Grid:
-    """One tensor on the canvas: its 2-D view, the part drawn (the first `rows` rows, `cols` columns) and where."""
+    """One tensor on the canvas: its 2-D view, the part drawn (the first `rows` rows, `cols` columns) and where. A
+    tensor of 3 or more dimensions leaves an empty row after each of its planes (each shape[-2] rows), so that its
+    matrices read apart."""
 
     name: str
     shape: tuple[int, ...]
@@ -125,12 +127,26 @@ class Grid:
     def whole(self) -> bool:
         return self.rows == self.all_rows and self.cols == self.width
 
+    @property
+    def plane(self) -> int:
+        """Rows of one plane where planes are set apart (0: they are not)."""
+        return self.shape[-2] if len(self.shape) >= 3 else 0
+
+    def canvas_row(self, row: np.ndarray) -> np.ndarray:
+        """The canvas row of 2-D view row `row` (under the gutter, planes set apart)."""
+        return row + (row // self.plane if self.plane else 0) + GUTTER
+
+    @property
+    def height(self) -> int:
+        """Canvas rows the drawn part takes, the gutter included."""
+        return int(self.canvas_row(np.int64(self.rows - 1))) + 1
+
     def place(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(drawn?, canvas row, canvas column) of flat elements (an element past the tensor is never drawn)."""
         flat = np.asarray(flat, np.int64)
         row, col = flat // self.width, flat % self.width
         drawn = (flat >= 0) & (flat < self.size) & (row < self.rows) & (col < self.cols)
-        return drawn, row + GUTTER, col + self.x0
+        return drawn, self.canvas_row(row), col + self.x0
 
     def drawn_flat(self) -> np.ndarray:
         rows, cols = np.indices((self.rows, self.cols)).reshape(2, -1)
@@ -272,7 +288,7 @@ def provenance_figure(names: Sequence[str], arrays: Sequence[np.ndarray], source
     """
     placed = grids(names, [a.shape for a in arrays], cap)
     out_grid = placed[-1]
-    height = GUTTER + max(g.rows for g in placed)
+    height = max(g.height for g in placed)
     width = out_grid.x0 + out_grid.cols
     cells = sum(g.rows * g.cols for g in placed)
     labels_on = cells <= common.LABEL_CELLS

@@ -39,15 +39,21 @@ def drawn_output(spec):
 
 @pytest.mark.parametrize("page, op, title, settings, expected", CASES, ids=[f"{c[1]}:{c[2]}" for c in CASES])
 def test_every_worked_example_is_drawn_exactly(page, op, title, settings, expected):
-    spec = picture(configuration(page, settings)).to_dict()
+    figure = picture(configuration(page, settings))
+    spec = figure.to_dict()
     assert spec["layout"]["meta"]["operator"] == op
     assert spec["layout"]["meta"]["whole"]
     labels = format_values(np.asarray(expected))
     assert drawn_output(spec) == dict(enumerate(labels))
-    # The output heatmap's own labels, at their rows and columns: row 0 on top.
+    # The output heatmap's own labels, at their rows and columns: row 0 on top, under the gutter, each plane of a
+    # tensor of 3 or more dimensions set apart by an empty row.
     text = np.array(spec["data"][Role.OUTPUT]["text"], dtype=object)
-    width = np.asarray(expected).shape[-1]
-    assert [text[provenance_fig.GUTTER + f // width, f % width] for f in range(len(labels))] == labels
+    shape = np.asarray(expected).shape
+    out = figure.context.output
+    rows = [provenance_fig.GUTTER + f // shape[-1] + (f // (shape[-1] * shape[-2]) if len(shape) >= 3 else 0)
+            for f in range(len(labels))]
+    assert [text[r, f % shape[-1]] for r, f in zip(rows, range(len(labels)))] == labels
+    assert out.height == provenance_fig.GUTTER + out.rows + (out.rows // shape[-2] - 1 if len(shape) >= 3 else 0)
     assert row_zero_on_top(spec["layout"]["yaxis"])
 
 
