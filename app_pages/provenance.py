@@ -17,6 +17,7 @@ import numpy as np
 
 from ops import Call, DescriptorError, QuizSettings, index_formula
 from ops.operators.base import INPUT
+from ops.operators.fixes import Fixes
 from ops.operators.lessons import Formula
 from ops.teaching.quiz import Question
 from ui import say
@@ -65,6 +66,9 @@ class Configured(Hashable, Protocol):
 
     def given(self, inputs: Sequence[np.ndarray]) -> dict[str, Any]:
         """What the call's formulas take beside the call: the values that decide the moves (indices=, lengths=)."""
+
+    def fixes(self) -> Fixes:
+        """The nearest settings the core accepts, for a refusal of these (the operator's own fixes)."""
 
 
 def index_inputs(call: Call) -> list[int]:
@@ -141,7 +145,11 @@ class ProvenancePage(OperatorPage[Any, Any, Any]):
         try:
             c.call  # noqa: B018  # Call.of checks every field
         except DescriptorError as exc:
-            raise Refused(str(exc), None, c) from None
+            try:
+                fixes = c.fixes()
+            except (DescriptorError, TypeError, ValueError, IndexError):
+                fixes = None  # settings too broken for the operator's fixes to read: the message alone
+            raise Refused(str(exc), fixes, c) from None
         return c
 
     def compute(self, c: Configured) -> None:

@@ -66,5 +66,8 @@ class GatherScatterPage(ProvenancePage):
     def make(self, settings, values):
         return gs.configure(settings, values)
 
+    def fix_settings(self, fix, settings):
+        return gs.fix_settings(fix)
+
 
 render(GatherScatterPage())

@@ -15,6 +15,7 @@ from typing import Any, cast
 import numpy as np
 
 from ops import Call, Operator, operator
+from ops.operators.fixes import Fix, Fixes
 from ops.operators.gather_scatter import OPERATORS, GatherScatter
 from ops.operators.gather_scatter.core import INDEX_DTYPES
 from ops.operators.gather_scatter.examples import EXAMPLES
@@ -126,6 +127,9 @@ class Configuration:
     def given(self, inputs: Sequence[np.ndarray]) -> dict[str, Any]:
         return {"indices": inputs[self.labels.index("IndicesTensor")]}
 
+    def fixes(self) -> Fixes:
+        return self.operator.fixes(self.input_sizes(), {**dict(self.attrs), "indices_type": self.indices_type})
+
     def line(self) -> list[str]:
         shapes = ", ".join(f"{label} {list(s)}" for label, s in zip(self.labels, self.input_sizes()))
         attrs = ", ".join(f"{a.label} {dict(self.attrs)[a.name]}" for a in attributes_of(self.operator))
@@ -147,6 +151,23 @@ def link_query(call: Call, stored: Sequence[Sequence[int]]) -> dict[str, Any]:
     return query
 
 
+
+
+# A core fix's setting (ops/operators/gather_scatter/fixes.py) -> this page's URL key: a data tensor's sizes go to
+# the field that tensor has here (ONE_HOT's ValuesTensor is the page's first data tensor).
+FIX_SIZES = {"sizes": "gs_sizes", "values_sizes": "gs_sizes", "indices_sizes": "gs_indices_sizes",
+             "updates_sizes": "gs_second_sizes"}
+
+
+def fix_settings(fix: Fix) -> dict[str, Any]:
+    """A core fix as the page's URL settings."""
+    settings = {}
+    for name, value in fix.changes:
+        if name in FIX_SIZES:
+            settings[FIX_SIZES[name]] = _sizes(value)
+        elif name in ATTRIBUTE_KEYS:
+            settings[ATTRIBUTE_KEYS[name]] = value
+    return settings
 
 
 def data_labels(op: Operator) -> list[str]:

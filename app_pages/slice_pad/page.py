@@ -62,5 +62,8 @@ class SlicePadPage(ProvenancePage):
     def make(self, settings, values):
         return sp.configure(settings, values)
 
+    def fix_settings(self, fix, settings):
+        return sp.fix_settings(fix, operator(settings["sp_op"]))
+
 
 render(SlicePadPage())

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ops import Call, Operator, operator, type_name
+from ops.operators.fixes import Fix, Fixes
 from ops.operators.slice_pad import OPERATORS, lengths_shape
 from ops.operators.slice_pad.core import PADDING_MODES
 from ops.operators.slice_pad.examples import EXAMPLES
@@ -140,11 +141,22 @@ class Configuration:
     def given(self, inputs: Sequence[np.ndarray]) -> dict[str, Any]:
         return {"lengths": inputs[1]} if self.reverses else {}
 
+    def fixes(self) -> Fixes:
+        return self.operator.fixes(self.input_sizes(), dict(self.attrs))
+
     def line(self) -> list[str]:
         attrs = dict(self.attrs)
         shown = ", ".join(f"{a.label} {attrs[a.name] if attrs[a.name] is not None else 'all'}"
                           for a in attributes_of(self.operator))
         return [self.op, f"InputTensor {list(self.sizes)}", shown, self.values.data_type]
+
+
+def fix_settings(fix: Fix, op: Operator) -> dict[str, Any]:
+    """A core fix (ops/operators/slice_pad/fixes.py: the attributes by name, the input's Sizes as "sizes") as the
+    page's URL settings."""
+    changes = fix.as_dict
+    settings = {"sp_sizes": _list(changes.pop("sizes"))} if "sizes" in changes else {}
+    return {**settings, **attribute_settings(op, changes)}
 
 
 def configure(settings: Mapping[str, Any], values: Values) -> Configuration:

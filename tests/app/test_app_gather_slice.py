@@ -183,3 +183,22 @@ def test_a_pick_that_names_no_element_is_dropped_quietly(pick):
     at = run_through_app(GATHER, gs_pick=pick)
     assert not at.exception and not at.error, errors(at)
     assert not any(shown(c.value).startswith("Picked") for c in at.caption)
+
+
+FIXABLE = [(GATHER, dict(gs_axis=5), "Axis 1"),
+           (GATHER, dict(SCATTER, gs_second_sizes="5"), "UpdatesTensor"),
+           (SLICE, dict(sp_op="SLICE1", sp_offsets="0,0,2,1", sp_window="1,1,4,3", sp_strides="1,1,1,1"),
+            "window_offsets 0,0,0,1"),
+           (SLICE, dict(sp_op="TILE", sp_repeats="1,1,2"), "repeats 1,1,2,1")]
+
+
+@pytest.mark.parametrize("path, settings, label", FIXABLE, ids=[f[2] for f in FIXABLE])
+def test_a_refusal_offers_the_nearest_fix_and_the_fix_draws(path, settings, label):
+    at = run_through_app(path, **settings)
+    assert not at.exception and at.error
+    fixes = [b for b in at.button if b.key and "_fix_" in b.key]
+    assert any(label in b.label for b in fixes), [b.label for b in fixes]
+    next(b for b in fixes if label in b.label).click().run()
+    assert not at.exception
+    assert not at.error, errors(at)
+    assert chart_figures(at)
