@@ -21,7 +21,7 @@ from ops import Call, operator
 from ui import handoff
 from ui.url_state import query_of
 
-from . import bitwise, depth_space, layouts, split_join
+from . import bitwise, depth_space, gather_scatter, layouts, slice_pad, split_join
 from .overview.section import Section
 
 LinkQuery = Callable[[Call, Sequence[Sequence[int]]], dict[str, Any]]
@@ -52,12 +52,15 @@ OVERVIEW = Page("app_pages/overview/page.py", "Overview", default=True, reads=()
 DEPTH_SPACE = operator_page(depth_space, "Depth <-> Space", "depth_space")
 BITWISE = operator_page(bitwise, "Bitwise", "bitwise_or")  # the family's page: its address from when it showed OR
 SPLIT_JOIN = operator_page(split_join, "Split <-> Join", "split_join")
+GATHER_SCATTER = operator_page(gather_scatter, "Gather & Scatter", "gather_scatter")
+SLICE_PAD = operator_page(slice_pad, "Slice, Pad & Tile", "slice_pad")
 LAYOUTS = operator_page(layouts, "Layouts", "layouts")
 WORKBENCH = Page("app_pages/workbench.py", "Descriptor workbench", "workbench", reads=("level",))
 CONVERTER = Page("app_pages/converter/page.py", "DCR ↔ CRD converter", "converter", reads=())
 DETECTIVE = Page("app_pages/detective.py", "The layout detective", "detective", reads=())
 ONNX_MODEL = Page("app_pages/onnx_model.py", "Open an ONNX model", "onnx_model", reads=())
-PAGES = (OVERVIEW, DEPTH_SPACE, BITWISE, SPLIT_JOIN, LAYOUTS, WORKBENCH, CONVERTER, DETECTIVE, ONNX_MODEL)
+PAGES = (OVERVIEW, DEPTH_SPACE, BITWISE, SPLIT_JOIN, GATHER_SCATTER, SLICE_PAD, LAYOUTS, WORKBENCH, CONVERTER,
+         DETECTIVE, ONNX_MODEL)
 
 handoff.open_models_in(WORKBENCH.path)  # where "Open in Descriptor workbench" leads, from any page
 _BUILT: list[Any] = []  # the st.Page objects, made once for the server

@@ -29,7 +29,7 @@ from support.browser import CHROMIUM, CHROMIUM_ARGS
 from support.paths import ROOT
 from support.visitor import served_app
 
-PAGES = ("depth_space", "bitwise_or", "split_join", "layouts")
+PAGES = ("depth_space", "bitwise_or", "split_join", "gather_scatter", "slice_pad", "layouts")
 ONE_HEATMAP = '''"""One heatmap, drawn by Streamlit's own chart: the reference for a page's first figure."""
 import numpy as np
 import plotly.graph_objects as go

@@ -7,7 +7,8 @@ For each checkout, read as text (nothing is imported or run):
 - files a page spans: the production files (app.py, app_pages/, ui/, viz/, serve/) whose code (docstrings left out)
   holds something of one operator page (its URL keys, its module and class names), per operator page;
 - string switches on page names: string literals naming a page or family ("depth_space", "bitwise", "split_join",
-  "bitwise_or", "layouts") in the code every page shares (ui/, viz/, serve/, app.py), and the files holding them;
+  "bitwise_or", "layouts", "gather_scatter", "slice_pad") in the code every page shares (ui/, viz/, serve/,
+  app.py), and the files holding them;
 - the ui/ floors: the longest chain of ui/'s modules importing one another (ui.a imports ui.b imports ...);
 - public functions with type hints (every parameter and the return annotated), per package;
 - `duplicates` pairs: the pairs the `duplicates` command lists for the whole tree.
@@ -27,7 +28,7 @@ from support.typed import public_functions, unhinted
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = ("app.py", "app_pages", "ui", "viz", "serve")
 SHARED = ("app.py", "ui", "viz", "serve")
-PAGE_NAMES = {"depth_space", "bitwise", "split_join", "bitwise_or", "layouts"}
+PAGE_NAMES = {"depth_space", "bitwise", "split_join", "bitwise_or", "layouts", "gather_scatter", "slice_pad"}
 # What marks a file as holding something of a page: its URL keys and the names of its modules and classes.
 PAGE_MARKS = {
     "Depth <-> Space": (r'"ds_|depth_space_fig|depth_space_work|app_pages[./]depth_space|DepthSpacePage|\bdsw\b'
@@ -36,6 +37,8 @@ PAGE_MARKS = {
     "Split <-> Join": (r'"sj_|split_join_fig|split_join_work|app_pages[./]split_join|SplitJoinPage|\bsjw\b'
                        r'|"split_join"'),
     "Layouts": r'"ly_|layouts_fig|memory_map_fig|layouts_work|app_pages[./]layouts|LayoutsPage|\blw\b|"layouts"',
+    "Gather & Scatter": r'"gs_|app_pages[./]gather_scatter|GatherScatterPage|"gather_scatter"',
+    "Slice, Pad & Tile": r'"sp_|app_pages[./]slice_pad|SlicePadPage|"slice_pad"',
 }
 HINTED_PACKAGES = ("ui", "viz", "serve", "app_pages")
 

@@ -23,6 +23,8 @@ SETTINGS_GROUPS = {
     "depth_space": ("Shape", "Order", "Presets", "Play & explain"),
     "bitwise_or": ("Operands", "Presets", "Play & explain", "Drawn elements"),
     "split_join": ("Operator & sizes", "Presets", "Play & explain", "Drawn plane"),
+    "gather_scatter": ("Operator", "Tensors", "Presets", "Play & explain"),
+    "slice_pad": ("Operator", "Presets", "Play & explain"),
     "layouts": ("Presets", "InputTensor", "OutputTensor", "Memory maps"),
 }
 # Points on a 30x30 grid over the first figure's box count when they are inside the window and the element drawn

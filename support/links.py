@@ -15,12 +15,21 @@ AWAY = {
                        bw_op="ELEMENT_WISE_BIT_XOR"),
     "split_join": dict(dtype="INT8", pattern="random_bytes", seed=3, sj_sizes="2,3,4", sj_axis=1, sj_mode="even",
                        sj_parts=3, sj_pick=(1, 2, 3), level="2_1"),
+    "gather_scatter": dict(dtype="UINT16", pattern="sequence", start=3.0, delta=2.0, gs_op="GATHER_ELEMENTS",
+                           gs_sizes="2,3", gs_indices_sizes="2,2", gs_indices="1 0 0 1", gs_indices_type="INT64",
+                           gs_axis=1, gs_pick=(2, 1), level="4_1"),
+    "slice_pad": dict(dtype="INT16", pattern="random", seed=5, sp_op="TILE", sp_sizes="2,3", sp_repeats="2,2",
+                      sp_pick=(1, 4), level="5_0"),
     "layouts": dict(dtype="UINT8", pattern="sequence", start=5.0, delta=3.0, ly_in_sizes="3,5",
                     ly_out_strides="1,3", ly_out_total="16", level="4_1"),
 }
-PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 5, "split_join": 3, "layouts": 6}
-PRESET_KEYS = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "layouts": "ly"}  # each page's key prefix
-OVERVIEW_BUTTONS = ["overview_0_0", "overview_0_1", "overview_1_0", "overview_2_0", "overview_3_0"]
+PRESET_COUNTS = {"depth_space": 5, "bitwise_or": 5, "split_join": 3, "gather_scatter": 17, "slice_pad": 10,
+                 "layouts": 6}
+# Each page's key prefix.
+PRESET_KEYS = {"depth_space": "ds", "bitwise_or": "or", "split_join": "sj", "gather_scatter": "gs", "slice_pad": "sp",
+               "layouts": "ly"}
+OVERVIEW_BUTTONS = ["overview_0_0", "overview_0_1", "overview_1_0", "overview_2_0", "overview_3_0", "overview_3_1",
+                    "overview_4_0", "overview_4_1", "overview_5_0"]
 
 
 # ------------------------------------------------------------------ every link parameter, set to markup

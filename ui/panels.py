@@ -324,6 +324,19 @@ def export_panel(call: Call, arrays: Arrays, settings: SidebarSettings, key: str
             "application/octet-stream", key=f"{key}_{label}_npy", on_click="ignore")
 
 
+def inputs_text(names: Sequence[str]) -> Markdown:
+    """The snippets' input variables in words: `x`; `a` and `b`; `input`, `indices` and `updates`; the list `xs`."""
+    if tuple(names) == ("xs",):
+        return md("the list {:code}", "xs")
+    *first, last = [md("{:code}", name) for name in names]
+    if not first:
+        return last
+    joined = first[0]
+    for name in first[1:]:
+        joined = joined + md(", ") + name
+    return joined + md(" and ") + last
+
+
 def elsewhere_panel(call: Call, arrays: Arrays, settings: SidebarSettings) -> None:
     """The same operation in other frameworks, generated from the settings: one copyable snippet each."""
     try:
@@ -332,13 +345,12 @@ def elsewhere_panel(call: Call, arrays: Arrays, settings: SidebarSettings) -> No
     except DescriptorError as exc:
         show_error(exc)
         return
-    inputs = {("x",): md("`x`"), ("a", "b"): md("`a` and `b`"), ("xs",): md("the list `xs`")}
     python = next(s for s in snippets if s.language == "python")
     say.caption(md(
         "The same call, {}, in other frameworks: each Python snippet reads numpy arrays from {} and leaves its result "
         "in {:code}. The project's tests run every numpy, einops and ONNX snippet against the reference core bit for "
         "bit, and the PyTorch and TensorFlow ones wherever those frameworks are installed.",
-        settings.data_type, inputs[python.inputs], python.result))
+        settings.data_type, inputs_text(python.inputs), python.result))
     for snippet in snippets:
         title = md("**{}**", FRAMEWORK_TITLES[snippet.framework])
         say.markdown(title + md(": {}", snippet.order) if snippet.order else title)

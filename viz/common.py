@@ -20,6 +20,7 @@ MAX_CELLS = 4096  # cells per heatmap: beyond this the browser gets slow and the
 MAX_FRAMES = 64
 LABEL_CELLS = 600  # value labels only while they stay readable
 TILE_GAP = 1  # empty cells between tiles
+UNWRITTEN = "rgba(128,128,128,0.92)"  # reads as "not yet written" on light and dark themes
 
 
 def tile_origins(count: int, tile_h: int, tile_w: int, ncols: int,
@@ -196,6 +197,17 @@ def play_controls(frame_names: Sequence[str], labels: Sequence[str], active: int
                for name, label in zip(frame_names, labels)],
     )
     return [menu], [slider]
+
+
+def cover_colorscale(done: int, steps: int) -> list[list[Any]]:
+    """Transparent for steps 0..done, gray for the later steps (z holds each cell's step)."""
+    if steps == 1:
+        return [[0.0, "rgba(0,0,0,0)"], [1.0, "rgba(0,0,0,0)"]]
+    clear = "rgba(0,0,0,0)"
+    edge = (done + 1) / steps
+    if edge >= 1:
+        return [[0.0, clear], [1.0, clear]]
+    return [[0.0, clear], [edge, clear], [edge, UNWRITTEN], [1.0, UNWRITTEN]]
 
 
 def canvas_axes(height: int, width: int) -> dict[str, dict[str, Any]]:

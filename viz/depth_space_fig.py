@@ -39,6 +39,7 @@ from .common import (
     channel_colorscale,
     click_targets,
     color_range,
+    cover_colorscale,
     figure_height,
     format_values,
     play_controls,
@@ -67,7 +68,6 @@ STEP_NOUN = "element"
 
 SIDE_GAP = 3  # empty columns between the input and the output
 MAX_TILE_LABELS = 256  # beyond this the channel labels cost more than they tell; hover still names them
-UNWRITTEN = "rgba(128,128,128,0.92)"  # reads as "not yet written" on light and dark themes
 TILE_ASPECT = 2.5
 NARROW_SHARE = 0.4  # a 800 px window leaves a chart about 440 of the 1100 px it gets in a wide one
 MIN_FONT = 8
@@ -539,17 +539,6 @@ def input_only(figure: SpecFigure, pick: Pick | None = None) -> SpecFigure:
     if shapes:
         trimmed["shapes"] = shapes
     return SpecFigure(figure_spec([{**spec["data"][Trace.INPUT], "hoverinfo": "skip"}], trimmed), cells)
-
-
-def cover_colorscale(done: int, steps: int) -> list[list[Any]]:
-    """Transparent for steps 0..done, gray for the later steps (z holds each cell's step)."""
-    if steps == 1:
-        return [[0.0, "rgba(0,0,0,0)"], [1.0, "rgba(0,0,0,0)"]]
-    clear = "rgba(0,0,0,0)"
-    edge = (done + 1) / steps
-    if edge >= 1:
-        return [[0.0, clear], [1.0, clear]]
-    return [[0.0, clear], [edge, clear], [edge, UNWRITTEN], [1.0, UNWRITTEN]]
 
 
 def pick_shapes(pick: Pick | None, cells: PickCells) -> list[dict[str, Any]]:

@@ -16,13 +16,14 @@ def test_overview_is_the_default_page_and_runs_clean(app):
     assert not app.error
     assert app.title[0].value == "DirectML operator visualizer"
     subheaders = " ".join(s.value for s in app.subheader)
-    for name in ("DML_DEPTH_TO_SPACE1", "DML_SPACE_TO_DEPTH1", "DML_ELEMENT_WISE_BIT_OR", "DML_SPLIT", "DML_JOIN"):
+    for name in ("DML_DEPTH_TO_SPACE1", "DML_SPACE_TO_DEPTH1", "DML_ELEMENT_WISE_BIT_OR", "DML_SPLIT", "DML_JOIN",
+                 "DML_GATHER", "SCATTER_ND", "ONE_HOT", "DML_SLICE1", "PADDING1", "REVERSE_SUBSEQUENCES"):
         assert name in subheaders
 
 
 def test_each_installed_operator_page_has_a_picture(app):
     charts = chart_figures(app)
-    assert len(charts) == 4
+    assert len(charts) == 6
     depth = next(c for c in charts if c["layout"].get("meta", {}).get("operator") == "DEPTH_TO_SPACE1")
     assert row_zero_on_top(depth["layout"]["yaxis"])
 

@@ -13,7 +13,8 @@ pytestmark = pytest.mark.browser
 TIMEOUT = 60_000
 # The overview's buttons by label, in the order of OVERVIEW_BUTTONS.
 OVERVIEW_LABELS = ["Seed example, both orders", "Space → depth, BlockSize 3", "FLOAT32 1.0 | 2.0 = +inf",
-                   "Seed: Axis 3 into two {1,1,6,1}"]
+                   "Seed: Axis 3 into two {1,1,6,1}", "GATHER Example 2", "SCATTER Example 1", "SLICE1 Example 2",
+                   "PADDING1 Example 3"]
 
 def address_changed(page, before):
     """Waits (for `timeout` ms) until the address is no longer `before`."""

@@ -12,13 +12,12 @@ from ops.operators.depth_space import DIRECTIONS, ORDERS, depth_to_space, space_
 from ops.operators.index_maps import depth_to_space_map, space_to_depth_map
 from support.figures import figure_json_size, row_zero_on_top, struck_cells
 from ui.values import make_values
-from viz.common import MAX_CELLS, MAX_FRAMES
+from viz.common import MAX_CELLS, MAX_FRAMES, cover_colorscale
 from viz.depth_space_fig import (
     INPUT_POSITION,
     OUTPUT_POSITION,
     Column,
     Trace,
-    cover_colorscale,
     depth_space_figure,
     describe_pick,
     drawn_window,
