@@ -1,6 +1,6 @@
 """Throughput of the reference core on 2^24-element tensors against a plain copy and ONNX Runtime (CPU).
 
-Run: .venv/bin/python benchmarks/bench_core.py [--repeats N]
+Run: .venv/bin/python benchmarks/bench_core.py [--repeats N] [--only TEXT]
 
 Prints one markdown table. GB/s counts bytes read plus bytes written. "x copy" is this operation's GB/s over
 the GB/s of `src.copy()` of 2^24 float32 (a copy that, like the operators, allocates its output), timed in turn
@@ -22,6 +22,7 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper
 
+import ops
 from ops.operators.bitwise import bit_or
 from ops.operators.depth_space import depth_to_space, space_to_depth
 from ops.operators.split_join import join, split
@@ -105,11 +106,53 @@ def cases(rng):
                            [("y", shape, np.float32)], axis=axis)
         yield (f"join FLOAT32 axis={axis} from 4", lambda ax=axis, p=parts: join(p, ax),
                lambda s=sess, p=parts: s.run(None, {f"x{i}": q for i, q in enumerate(p)}), 2 * a.nbytes)
+    yield from slice_pad_cases(a)
+
+
+def _initializer(name, values, data_type=TensorProto.INT64):
+    return helper.make_tensor(name, data_type, [len(values)], values)
+
+
+def slice_pad_cases(a):
+    """The slice, pad and tile family on the same 2^24 float32 elements (the output's size varies: bytes moved are
+    the input's and the output's)."""
+    n, c, h, w = a.shape
+    attrs = {"window_offsets": (0, 0, 0, 1), "window_sizes": (n, c, h, w - 1), "window_strides": (1, 1, -1, 2)}
+    [y] = ops.run("SLICE1", [a], **attrs)
+    sess = ort_session("Slice", [("x", a.shape, np.float32)], [("y", y.shape, np.float32)],
+                       [_initializer("starts", [0, 0, h - 1, 1]), _initializer("ends", [n, c, -(h + 1), w]),
+                        _initializer("axes", [0, 1, 2, 3]), _initializer("steps", [1, 1, -1, 2])])
+    yield ("SLICE1 strides 1,1,-1,2", lambda: ops.run("SLICE1", [a], **attrs), lambda: sess.run(None, {"x": a}),
+           a.nbytes + y.nbytes)
+    for mode, onnx_mode in (("CONSTANT", "constant"), ("REFLECTION", "reflect")):
+        pads = {"mode": mode, "start_padding": (0, 0, 8, 8), "end_padding": (0, 0, 8, 8)}
+        [y] = ops.run("PADDING1", [a], **pads)
+        sess = ort_session("Pad", [("x", a.shape, np.float32)], [("y", y.shape, np.float32)],
+                           [_initializer("pads", [0, 0, 8, 8, 0, 0, 8, 8])], mode=onnx_mode)
+        yield (f"PADDING1 {mode} 8 around H and W", lambda p=pads: ops.run("PADDING1", [a], **p),
+               lambda s=sess: s.run(None, {"x": a}), a.nbytes + y.nbytes)
+    quarter = a[:, : c // 4]
+    [y] = ops.run("TILE", [quarter], repeats=(1, 2, 1, 2))
+    sess = ort_session("Tile", [("x", quarter.shape, np.float32)], [("y", y.shape, np.float32)],
+                       [_initializer("repeats", [1, 2, 1, 2])])
+    yield ("TILE a quarter by 1,2,1,2", lambda: ops.run("TILE", [quarter], repeats=(1, 2, 1, 2)),
+           lambda: sess.run(None, {"x": quarter}), quarter.nbytes + y.nbytes)
+    lengths = (np.arange(n * c * h, dtype=np.uint32) % (w + 1)).reshape(n, c, h, 1)
+    yield ("REVERSE_SUBSEQUENCES along W, lengths 0..W",
+           lambda: ops.run("REVERSE_SUBSEQUENCES", [a, lengths], axis=3), None, 2 * a.nbytes)
+    [y] = ops.run("UPSAMPLE_2D", [quarter], scale_size=(2, 2))
+    sess = ort_session("Resize", [("x", quarter.shape, np.float32)], [("y", y.shape, np.float32)],
+                       [helper.make_tensor("roi", TensorProto.FLOAT, [0], []),
+                        helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 2, 2])],
+                       mode="nearest", nearest_mode="floor", coordinate_transformation_mode="asymmetric")
+    yield ("UPSAMPLE_2D a quarter by 2 x 2", lambda: ops.run("UPSAMPLE_2D", [quarter], scale_size=(2, 2)),
+           lambda: sess.run(None, {"x": quarter}), quarter.nbytes + y.nbytes)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--only", default="", help="run the rows whose label contains this text")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     src = rng.standard_normal(ELEMENTS, dtype=np.float32)
@@ -121,6 +164,8 @@ def main():
     print("| operation | ms | GB/s | x copy | x copyto | x ORT |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for label, ours, theirs, nbytes in cases(rng):
+        if args.only not in label:
+            continue
         fns = [ours, src.copy, lambda: np.copyto(dst, src)] + ([theirs] if theirs else [])
         ms, copy_ms, copyto_ms, *ort_ms = interleaved_medians_ms(fns, args.repeats)
         gbs = nbytes / ms / 1e6

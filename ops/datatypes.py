@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import DTypeLike
 
@@ -76,3 +78,22 @@ def element_size(data_type, field="DataType"):
 def unsigned_of_width(itemsize):
     """The unsigned integer dtype whose width matches, for moving bit patterns unchanged."""
     return np.dtype(f"u{itemsize}")
+
+
+def scalar_value(value, data_type, field):
+    """`value` (a Python or numpy number) as a numpy scalar of `data_type`, as a DML_SCALAR_UNION of that type holds
+    it: an integer type takes an integer in its range; a float type a number within its range, an infinity or NaN,
+    rounded to nearest (ties to even) as numpy converts it (and DxDispatch reads a JSON number)."""
+    dtype = numpy_dtype(data_type)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise DescriptorError(f"{field} {value!r:.40}: must be a number")
+    if dtype.kind == "f":
+        if math.isfinite(float(value)) and abs(float(value)) > float(np.finfo(dtype).max):
+            raise DescriptorError(f"{field} {value!r}: beyond {type_name(dtype)}'s range (±{np.finfo(dtype).max})")
+        return dtype.type(value)
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        raise DescriptorError(f"{field} {value!r}: a {type_name(dtype)} holds integers only")
+    info = np.iinfo(dtype)
+    if not info.min <= int(value) <= info.max:
+        raise DescriptorError(f"{field} {value!r}: outside {type_name(dtype)}'s range [{info.min}, {info.max}]")
+    return dtype.type(int(value))

@@ -92,6 +92,20 @@ CASES = (
          {"input_dimensions": 1, "indices_dimensions": 2}, ((1, "int64", [4, -5, 1, 7]),)),
     Case("ONE_HOT", "{1,1,3,1} INT32 -3,100,3 depth 4 (page example 4)", ((1, 1, 3, 1), (2,)),
          {"axis": 3, "depth": 4}, ((0, "int32", [-3, 100, 3]),)),
+    Case("SLICE1", "{1,1,4,4} page example 2 (negative stride)", ((1, 1, 4, 4),),
+         {"window_offsets": [0, 0, 0, 1], "window_sizes": [1, 1, 4, 3], "window_strides": [1, 1, -2, 2]}),
+    Case("SLICE1", "{2,3,5} strides 1,-1,-2", ((2, 3, 5),),
+         {"window_offsets": [0, 1, 0], "window_sizes": [2, 2, 5], "window_strides": [1, -1, -2]}),
+    Case("PADDING1", "{2,3,4} CONSTANT 0", ((2, 3, 4),),
+         {"mode": "CONSTANT", "start_padding": [1, 0, 2], "end_padding": [0, 2, 1]}),
+    Case("PADDING1", "{2,3,4} EDGE", ((2, 3, 4),),
+         {"mode": "EDGE", "start_padding": [1, 0, 5], "end_padding": [0, 4, 1]}),
+    Case("PADDING1", "{2,3,4} REFLECTION", ((2, 3, 4),),
+         {"mode": "REFLECTION", "start_padding": [1, 0, 3], "end_padding": [0, 2, 1]}),
+    Case("TILE", "{2,3,2} repeats 2,1,3", ((2, 3, 2),), {"repeats": [2, 1, 3]}),
+    Case("REVERSE_SUBSEQUENCES", "{2,3,4} axis 1, lengths 0..3", ((2, 3, 4), (2, 1, 4)), {"axis": 1},
+         ((1, "uint32", [0, 3, 2, 1, 3, 1, 2, 0]),)),
+    Case("UPSAMPLE_2D", "{1,2,3,4} scale 3 x 2", ((1, 2, 3, 4),), {"scale_size": [2, 3]}),
 )
 
 

@@ -21,3 +21,9 @@ def evaluate(text):
             return BINARY[type(node.op)](walk(node.left), walk(node.right))
         raise AssertionError(f"not integer arithmetic: {ast.dump(node)}")
     return walk(ast.parse(text, mode="eval"))
+
+
+def check_terms(formula):
+    """Every term of a teaching Formula evaluates to the value it shows."""
+    for term in formula.terms:
+        assert evaluate(term.substituted) == term.value, str(term)

@@ -71,3 +71,58 @@ GATHER_SCATTER = [
      [("uint64", (4, 1), [2**32, 2**64 - 1, 2**63 + 1, 3]), ("float32", (2,), [0, 1])], {"axis": 1, "depth": 4},
      [0] * 15 + [1]),
 ]
+
+# REVERSE_SUBSEQUENCES with lengths past the axis (its page: "as if the value were clamped to the maximum"). Each
+# row: the lengths tensor's type, the lengths of 7 lines of 5 elements each (the line k holds 5k + 1 ... 5k + 5), and
+# which element (1 to 5) DirectML 1.13 wrote at each position of each line, for FLOAT32, UINT8, INT64, FLOAT16 and
+# UINT16 data alike: it reads a length's low 32 bits and clamps the index it reads, L - 1 - i, to the line's last
+# element; it does not clamp the length (docs/directml.md, "Slice, pad and tile").
+REVERSE_PAST_THE_AXIS = [
+    ("UINT32", [5, 6, 7, 9, 100, 2**31, 2**32 - 1],
+     [[5, 4, 3, 2, 1], [5, 5, 4, 3, 2], [5, 5, 5, 4, 3], [5, 5, 5, 5, 5], [5, 5, 5, 5, 5], [5, 5, 5, 5, 5],
+      [5, 5, 5, 5, 5]]),
+    ("UINT64", [2**32 + 6, 2**40 + 9, 2**32, 2**64 - 1, 5 + 2**35, 3, 2**32 + 2],
+     [[5, 5, 4, 3, 2], [5, 5, 5, 5, 5], [1, 2, 3, 4, 5], [5, 5, 5, 5, 5], [5, 4, 3, 2, 1], [3, 2, 1, 4, 5],
+      [2, 1, 3, 4, 5]]),
+]
+
+# PADDING1 on [10, 20, 30] (and its first one or two elements) with pads wider than the input and on a size-1
+# dimension, as DirectML 1.13 wrote them: (mode, input, start, end, output). Its page allows the wide pads and folds
+# them periodically; it says nothing of a size-1 dimension, whose one element every mirror mode repeats.
+PADDING_WIDE_AND_SIZE_ONE = [
+    ("REFLECTION", [10, 20, 30], 7, 8, [20, 30, 20, 10, 20, 30, 20, 10, 20, 30, 20, 10, 20, 30, 20, 10, 20, 30]),
+    ("SYMMETRIC", [10, 20, 30], 7, 8, [10, 10, 20, 30, 30, 20, 10, 10, 20, 30, 30, 20, 10, 10, 20, 30, 30, 20]),
+    ("EDGE", [10, 20, 30], 7, 8, [10] * 8 + [20] + [30] * 9),
+    ("REFLECTION", [10, 20], 5, 5, [20, 10] * 6),
+    ("SYMMETRIC", [10, 20], 5, 5, [10, 10, 20, 20] * 3),
+    ("REFLECTION", [10], 2, 3, [10] * 6),
+    ("SYMMETRIC", [10], 2, 3, [10] * 6),
+    ("EDGE", [10], 2, 3, [10] * 6),
+]
+
+# PADDING1's PaddingValue given as the raw 8 bytes of its DML_SCALAR_UNION, and the bit pattern DirectML 1.13 wrote:
+# (PaddingValueDataType, union bytes, element written). A type narrower than 32 bits is read from the union's low 32
+# bits, saturated to all ones when they exceed the type (0x000001FE as UINT8 gives 0xFF, not 0xFE); the upper 32
+# bits are ignored; 32- and 64-bit types read their own bytes. DxDispatch and the core zero the bytes a value does not
+# use, so only a hand-packed union meets this.
+SCALAR_UNION_READS = [
+    ("UINT8", bytes.fromhex("fe00000000000000"), 0xFE),
+    ("UINT8", bytes.fromhex("fe01000000000000"), 0xFF),
+    ("UINT8", bytes.fromhex("fe00000001000000"), 0xFE),
+    ("UINT8", bytes.fromhex("fe00008000000000"), 0xFF),
+    ("INT8", bytes.fromhex("feffffffffffffff"), 0xFF),
+    ("INT8", bytes.fromhex("7f01000000000000"), 0xFF),
+    ("UINT16", bytes.fromhex("feff010000000000"), 0xFFFF),
+    ("INT16", bytes.fromhex("feff000000000000"), 0xFFFE),
+    ("FLOAT16", bytes.fromhex("017c000000000000"), 0x7C01),
+    ("FLOAT16", bytes.fromhex("003c010000000000"), 0xFFFF),
+    ("FLOAT16", bytes.fromhex("003c0000aaaaaaaa"), 0x3C00),
+    ("FLOAT32", bytes.fromhex("0100807faaaaaaaa"), 0x7F800001),
+    ("UINT32", bytes.fromhex("feffffff01010101"), 0xFFFFFFFE),
+]
+
+# UPSAMPLE_2D (NEAREST_NEIGHBOR, ScaleSize {1, 1}) on FLOAT16 bit patterns, as DirectML 1.13 wrote them: (element,
+# written). Signalling NaNs arrive quiet, sign and payload kept; quiet NaNs, infinities, -0.0, subnormals and numbers
+# keep every bit. FLOAT32 keeps signalling NaNs (docs/directml.md).
+UPSAMPLE_FLOAT16_NANS = [(0x7C01, 0x7E01), (0xFC01, 0xFE01), (0x7DFF, 0x7FFF), (0x7E05, 0x7E05), (0xFE00, 0xFE00),
+                         (0x7C00, 0x7C00), (0x8000, 0x8000), (0x0001, 0x0001), (0x03FF, 0x03FF), (0x3E00, 0x3E00)]

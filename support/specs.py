@@ -207,6 +207,89 @@ def one_hot_spec(indices, values, axis, depth):
     return out
 
 
+# ---------------------------------------------------------------- slice, pad, tile, reverse, upsample
+
+
+def _every_index(shape):
+    return itertools.product(*(range(s) for s in shape))
+
+
+def slice1_spec(x, offsets, window_sizes, strides, output_sizes):
+    """DML_SLICE1_OPERATOR_DESC's pseudo-code: CopyStart = offsets, moved to the window's end where a stride is
+    negative; Output[o] = Input[CopyStart + strides * o]."""
+    start = [off + size - 1 if stride < 0 else off for off, size, stride in zip(offsets, window_sizes, strides)]
+    out = np.empty(output_sizes, dtype=x.dtype)
+    for o in _every_index(output_sizes):
+        out[o] = x[tuple(s + st * i for s, st, i in zip(start, strides, o))]
+    return out
+
+
+def _reflected(j, n, mode):
+    """The input index an out-of-range index j reads, folding over the edges one step at a time, as one would by
+    hand: REFLECTION bounces off the edge elements, SYMMETRIC off the edges between elements."""
+    if n == 1 or mode == "EDGE":
+        return min(max(j, 0), n - 1)
+    while not 0 <= j < n:
+        if mode == "REFLECTION":
+            j = -j if j < 0 else 2 * (n - 1) - j
+        else:
+            j = -j - 1 if j < 0 else 2 * n - 1 - j
+    return j
+
+
+def padding1_spec(x, mode, start, end, value):
+    """DML_PADDING1_OPERATOR_DESC: the input at StartPadding, the rest by the mode (the value, the edge, or a mirror
+    folded as often as it takes)."""
+    shape = tuple(n + a + b for n, a, b in zip(x.shape, start, end))
+    out = np.empty(shape, dtype=x.dtype)
+    for o in _every_index(shape):
+        j = [i - a for i, a in zip(o, start)]
+        if all(0 <= k < n for k, n in zip(j, x.shape)):
+            out[o] = x[tuple(j)]
+        elif mode == "CONSTANT":
+            out[o] = value
+        else:
+            out[o] = x[tuple(_reflected(k, n, mode) for k, n in zip(j, x.shape))]
+    return out
+
+
+def tile_spec(x, repeats):
+    shape = tuple(n * r for n, r in zip(x.shape, repeats))
+    out = np.empty(shape, dtype=x.dtype)
+    for o in _every_index(shape):
+        out[o] = x[tuple(i % n for i, n in zip(o, x.shape))]
+    return out
+
+
+def reverse_subsequences_spec(x, lengths, axis):
+    """Every line along Axis reversed over its first L elements, L its length as DirectML 1.13 reads it: the low 32
+    bits, and an index past the line read at its last element (docs/directml.md)."""
+    out = np.empty_like(x)
+    n = x.shape[axis]
+    for o in _every_index(x.shape):
+        line = tuple(0 if d == axis else i for d, i in enumerate(o))
+        length = int(lengths[line]) % 2**32
+        i = o[axis]
+        source = min(length - 1 - i, n - 1) if i < length else i
+        out[o] = x[o[:axis] + (source,) + o[axis + 1:]]
+    return out
+
+
+def upsample_2d_spec(x, height_scale, width_scale):
+    """NEAREST_NEIGHBOR with whole scales: output (h, w) reads input (h div scale, w div scale); a FLOAT16 signalling
+    NaN (exponent all ones, mantissa not 0, its top bit clear) gets that top bit set, as DirectML 1.13 writes it."""
+    shape = (*x.shape[:-2], x.shape[-2] * height_scale, x.shape[-1] * width_scale)
+    out = np.empty(shape, dtype=x.dtype)
+    for o in _every_index(shape):
+        out[o] = x[(*o[:-2], o[-2] // height_scale, o[-1] // width_scale)]
+    if x.dtype == np.float16:
+        bits = out.view(np.uint16).reshape(-1)
+        for i, b in enumerate(bits.tolist()):
+            if b & 0x7C00 == 0x7C00 and b & 0x03FF and not b & 0x0200:
+                bits[i] = b | 0x0200
+    return out
+
+
 PHILOX_M = (0xD2511F53, 0xCD9E8D57)
 PHILOX_W = (0x9E3779B9, 0xBB67AE85)
 

@@ -12,7 +12,7 @@ import numpy as np
 from ..datatypes import FLOAT_TYPES, NUMPY_DTYPES, type_name, unsigned_of_width
 from ..errors import DescriptorError
 from ..operators import OPERATORS, operator
-from ..operators.base import COUNT, INPUT, INPUTS, OUTPUT, SCALE_BIAS, scale_bias_json
+from ..operators.base import INPUT, OUTPUT
 from .operator_desc import UNION_MEMBERS, schema_module
 from .validate import read_model_dispatchable
 
@@ -76,6 +76,9 @@ def model_for(op: str, inputs: Sequence[np.ndarray], **attrs: Any) -> dict[str, 
 
     resources, bindings, desc = {}, {}, {}
     arrays = {"input": list(inputs), "output": list(outputs)}
+    # Every field but the tensors as the registry writes it (counts, arrays, a scalar union's type, ...).
+    scalars = spec.dispatchable([a.shape for a in inputs], spec.data_type_of(inputs), canonical,
+                                [o.shape for o in outputs])["desc"]
     for f in spec.fields:
         if f.is_tensor:
             role = "input" if f.is_input else "output"
@@ -93,12 +96,8 @@ def model_for(op: str, inputs: Sequence[np.ndarray], **attrs: Any) -> dict[str, 
             bindings[f.name] = names[0] if single else names
             if not single:
                 arrays[role] = []
-        elif f.kind == COUNT:
-            desc[f.name] = len(inputs) if spec.field(f.counts).kind == INPUTS else len(outputs)
-        elif f.kind != SCALE_BIAS:
-            desc[f.name] = canonical[f.attribute]
-        elif canonical[f.attribute] is not None:
-            desc[f.name] = scale_bias_json(canonical[f.attribute])
+        elif f.name in scalars:  # a null ScaleBias (_Maybenull_) is left out
+            desc[f.name] = scalars[f.name]
 
     dispatchable = spec.name.lower()
     output_names = [n for n in resources if n.startswith("output")]

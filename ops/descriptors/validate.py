@@ -17,11 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..errors import DescriptorError
 from ..levels import OPERATOR_PREFIX, level_index, level_name
 from ..operators import OPERATORS, operator
-from ..operators.base import COUNT, ENUM, SCALE_BIAS
+from ..operators.base import COUNT, ENUM, INT_ARRAY, SCALAR_UNION, SCALE_BIAS, SIZE_2D, UINT_ARRAY
 from ..tensor_desc import (
+    UINT32_MAX,
     Problem,
     exact_enum,
     find_overlap,
@@ -133,7 +136,46 @@ def _parse_scale_bias(value, path, problems, strict):
     return None
 
 
+def _parse_array(f, value, path, problems):
+    """A UINT_ARRAY or INT_ARRAY field: a JSON array of integers that fit (DxDispatch's ParseUInt32ArrayField,
+    ParseInt32ArrayField), kept as the list it is."""
+    low, high = (-(2**31), 2**31 - 1) if f.kind == INT_ARRAY else (0, UINT32_MAX)
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+                                              for v in value):
+        kind = "INT" if f.kind == INT_ARRAY else "UINT"
+        problems.append(Problem(path, f"{f.name} {value!r:.60}: must be an array of {kind}s ({low} to {high})"))
+        return None
+    return list(value)
+
+
+def _parse_size_2d(f, value, path, problems):
+    """A DML_SIZE_2D: {Width, Height}, two UINTs (ParseDmlSize2d)."""
+    if isinstance(value, dict) and set(value) == {"Width", "Height"} and all(is_uint(v) for v in value.values()):
+        return {"Width": value["Width"], "Height": value["Height"]}
+    problems.append(Problem(path, f"{f.name} {value!r:.60}: expected an object {{Width, Height}} of two UINTs"))
+    return None
+
+
+def _parse_scalar_union(f, value, path, problems):
+    """A DML_SCALAR_UNION as a number, read in its type field's DataType when the desc is checked (ParseDmlScalarUnion;
+    its object form, one member by name, is read the same way)."""
+    if isinstance(value, dict) and len(value) == 1:
+        (member, value), = value.items()
+        if member == "UInt16" and is_uint(value, 0xFFFF):  # FLOAT16 written as its bits
+            return float(np.uint16(value).view(np.float16))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    problems.append(Problem(path, f"{f.name} {value!r:.60}: expected a number"))
+    return None
+
+
 def _parse_scalar(f, value, path, problems, strict):
+    if f.kind in (UINT_ARRAY, INT_ARRAY):
+        return _parse_array(f, value, path, problems)
+    if f.kind == SIZE_2D:
+        return _parse_size_2d(f, value, path, problems)
+    if f.kind == SCALAR_UNION:
+        return _parse_scalar_union(f, value, path, problems)
     if f.kind == SCALE_BIAS:
         return _parse_scale_bias(value, path, problems, strict)
     if f.kind == ENUM:
@@ -198,11 +240,14 @@ def _registered(value, strict):
 
 
 def modelled_operator(dispatchable, strict=False):
-    """The registered operator a dispatchable names (the core computes it), else None."""
+    """The registered operator a dispatchable names, if the core computes it with these fields (Operator.models),
+    else None."""
     if not isinstance(dispatchable, dict):
         return None
     key = _key(dispatchable, "type")
-    return _registered(dispatchable[key], strict) if key is not None else None
+    name = _registered(dispatchable[key], strict) if key is not None else None
+    desc = dispatchable.get(_key(dispatchable, "desc") or "desc")
+    return name if name is None or operator(name).models(desc if isinstance(desc, dict) else {}) else None
 
 
 def _operator(dispatchable, path, problems, strict):
@@ -295,10 +340,12 @@ def parse_dispatchable(dispatchable, path="", strict=False, notes=None):
             unknown_field(desc_path, key, f"unknown field {key!r} for {OPERATOR_PREFIX}{name}; expected "
                                           f"{', '.join(fields)}", problems, notes)
     for f in fields.values():
-        count, array = desc.get(f.name), desc.get(f.counts)
-        if f.kind == COUNT and is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
-            problems.append(Problem(join_path(desc_path, f.name),
-                                    f"{f.name} {count}: must equal the number of {f.counts} ({len(array)})"))
+        count = desc.get(f.name)
+        for counted in f.counted if f.kind == COUNT else ():
+            array = desc.get(counted)
+            if is_uint(count) and count > 0 and isinstance(array, list) and count != len(array):
+                problems.append(Problem(join_path(desc_path, f.name),
+                                        f"{f.name} {count}: must equal the number of {counted} ({len(array)})"))
     for f in fields.values():
         field_path = join_path(desc_path, f.name)
         if f.name not in desc and f.kind == SCALE_BIAS:

@@ -4,9 +4,10 @@ x's values serve as keys: each must occur once in x (an origin-coded input guara
 is looked up among them. Where x and y share one data type the keys are the bit patterns (so -0.0, 0.0 and
 NaN payloads stay distinct); otherwise both sides are compared by value in FLOAT64 (a framework may hand back
 float64 or int64 for a float32 input). The resulting index map is then compared with every descriptor the
-registered operators propose for these shapes (Operator.candidates: DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 for one 4-D
-x and y, SPLIT for a list y, JOIN for a list x), each run on indices (Operator.index_map).
-"""
+registered operators propose for these shapes, or for where the elements came from (Operator.inferred:
+DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1 for one 4-D x and y, SPLIT for a list y, JOIN for a list x, a slice's window, a
+pad's widths and mode, a tile's repeats, an upsample's scales read off the index map), each run on indices
+(Operator.index_map)."""
 
 from __future__ import annotations
 
@@ -150,19 +151,20 @@ def _suspects(x_is_list, y_is_list):
 def _named_operators():
     """The operators the detective can name: those that propose descriptors for given shapes or source maps."""
     return [op.name for op in OPERATORS.values() if type(op).candidates is not Operator.candidates
-            or type(op).index_candidates is not Operator.index_candidates]
+            or type(op).index_candidates is not Operator.index_candidates or type(op).inferred is not Operator.inferred]
 
 
 def _descriptor(op, input_shapes, attrs):
     return {"operator": op.name, **op.descriptor_settings(input_shapes, attrs)}
 
 
-def _candidates(xs, ys, x_is_list, y_is_list, starts):
-    """(descriptor, expected source arrays) for every descriptor whose shapes fit."""
+def _candidates(xs, ys, x_is_list, y_is_list, starts, sources):
+    """(descriptor, expected source arrays) for every descriptor the shapes, or where the elements came from,
+    suggest."""
     x_shapes, y_shapes = [x.shape for x in xs], [y.shape for y in ys]
     offsets = np.asarray(starts, dtype=np.int64)
     for op in _suspects(x_is_list, y_is_list):
-        for attrs in op.candidates(x_shapes, y_shapes):
+        for attrs in op.inferred(x_shapes, y_shapes, sources if y_is_list else sources[0], ys):
             maps = op.index_map(x_shapes, **attrs)
             # Flat indices count through all the inputs: input i's element j is starts[i] + j.
             expected = [flat if len(xs) == 1 else offsets[which] + flat for which, flat in maps]
@@ -219,7 +221,9 @@ def descriptor_call(descriptor, x_shapes, y_shapes, data_type):
     """The registry's Call of a descriptor identify() reported for inputs of `x_shapes` and outputs of
     `y_shapes`."""
     op = operator(descriptor["operator"], "operator")
-    attrs = next(a for a in op.candidates(x_shapes, y_shapes) if _descriptor(op, x_shapes, a) == descriptor)
+    # A descriptor the shapes propose, or else one whose settings are all fields (read off where elements came from).
+    attrs = next((a for a in op.candidates(x_shapes, y_shapes) if _descriptor(op, x_shapes, a) == descriptor),
+                 None) or op.settings_attrs(descriptor)
     return Call.of(op.name, x_shapes, data_type, **attrs)
 
 
@@ -248,6 +252,10 @@ def _none_of():
 def _unmatched_note(report, ys, unmatched_total):
     first = report.offending[0]
     where = _where(ys, first["output"], first["index"])
+    if report.matches:  # a descriptor that writes values of its own (a constant pad's) where it reads nothing
+        return [f"y is x through {'; '.join(describe(m) for m in report.matches)}, which writes the "
+                f"{report.unmatched_count:,} values of y that are not x's itself (the first: y{where} = "
+                f"{first['value']!r})."]
     sentences = [f"{report.unmatched_count:,} of {unmatched_total:,} values of y are not values of x, so y is not a "
                  f"rearrangement of x; the first is y{where} = {first['value']!r}."]
     if report.near_matches:
@@ -263,6 +271,8 @@ def _rearrangement_note(report):
     if report.matches:
         named = "; ".join(describe(m) for m in report.matches)
         sentences.append(f"y equals x, as through {named}." if identity else f"y is x through {named}.")
+        if report.index_matches and report.kind == "permutation" and not identity:  # a reversal: SLICE1 and GATHER
+            sentences.append(f"{describe(report.index_matches[0])} reproduces it too.")
     elif report.permuted_matches:
         best = report.permuted_matches[0]
         advice = operator(best["descriptor"]["operator"]).mix_up_advice(best)
@@ -312,7 +322,7 @@ def _offending(ys, sources):
 def _matches(xs, ys, x_is_list, y_is_list, starts, sources, unmatched):
     """(descriptors that map x to y, descriptors y agrees with everywhere but at its unmatched elements)."""
     matches, near = [], []
-    for descriptor, expected in _candidates(xs, ys, x_is_list, y_is_list, starts):
+    for descriptor, expected in _candidates(xs, ys, x_is_list, y_is_list, starts, sources):
         if all(np.array_equal(e, s) for e, s in zip(expected, sources)):
             matches.append(descriptor)
         elif unmatched and all(np.array_equal(e[s >= 0], s[s >= 0]) for e, s in zip(expected, sources)):
@@ -368,7 +378,7 @@ def descriptor_sources(x_shape, descriptor, permutation=None, applies_to="input 
     """Where each output element of a one-input, one-output descriptor (as identify reports it) comes from in x
     (flat indices), optionally with a channel permutation applied as permuted_matches describe it."""
     op = operator(descriptor["operator"], "operator")
-    attrs = {f.attribute: descriptor[f.name] for f in op.scalar_fields() if f.attribute}
+    attrs = op.settings_attrs(descriptor)
     flat = np.arange(int(np.prod(x_shape)), dtype=np.int64).reshape(x_shape)
     if permutation is not None and applies_to == "input channels":
         flat = flat[:, permutation]

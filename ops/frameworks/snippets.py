@@ -34,6 +34,7 @@ FRAMEWORKS = ("numpy", "einops", "onnx", "pytorch", "tensorflow", "directml")
 _IMPORTS = {"numpy": ("import numpy as np",), "einops": ("from einops import rearrange",),
             "pytorch": ("import torch",), "tensorflow": ("import tensorflow as tf",)}
 _USES_NUMPY = re.compile(r"\bnp\.")
+_USES_EINOPS_REPEAT = re.compile(r"\brepeat\(")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +85,8 @@ def _title(spec, call):
     parts = [spec.name]
     for attribute in spec.attributes:
         value = call.attr(attribute.name)
+        if value is None:  # an attribute left to its default of nothing (SLICE1's output sizes: all it yields)
+            continue
         field = next((f for f in spec.fields if f.attribute == attribute.name), None)
         short = field.enum.short(value) if field and field.enum else ""
         parts.append(f"{attribute.label} {list(value) if isinstance(value, tuple) else value}"
@@ -135,6 +138,8 @@ def _python(framework, shared):
     if form.lines is None:
         return shared.snippet(framework, "python", None, form.note)
     imports = _IMPORTS[framework]
+    if framework == "einops" and any(_USES_EINOPS_REPEAT.search(line) for line in form.lines):
+        imports = ("from einops import repeat",)  # a tile or a repeat: einops.repeat, not rearrange
     if any(_USES_NUMPY.search(line) for line in form.lines) and "import numpy as np" not in imports:
         imports = ("import numpy as np", *imports)
     return shared.snippet(framework, "python", shared.code(imports, form.lines), form.note)

@@ -14,12 +14,12 @@ import numpy as np
 from ..errors import DescriptorError
 from ..levels import OPERATOR_PREFIX
 from ..names import enum_suffix
-from . import bitwise, depth_space, gather_scatter, identity, split_join
+from . import bitwise, depth_space, gather_scatter, identity, slice_pad, split_join
 from .base import Call, Operator
 
 OPERATORS: dict[str, Operator] = {
     op.name: op
-    for family in (depth_space, bitwise, split_join, identity, gather_scatter)
+    for family in (depth_space, bitwise, split_join, identity, gather_scatter, slice_pad)
     for op in family.OPERATORS
 }
 # Other names of the same operators (DirectML.h's SCATTER_ELEMENTS is SCATTER), which lookups accept.

@@ -38,11 +38,16 @@ if TYPE_CHECKING:
     from .fixes import Fixes
     from .lessons import Formula, QuestionDraft
 
-# Field kinds of a DML_*_OPERATOR_DESC. A tensor field is one DML_TENSOR_DESC*, an array field a count plus a
-# DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*.
+# Field kinds of a DML_*_OPERATOR_DESC, each one of the types of DirectML's schema (ops.schema.FIELD_TYPES;
+# tests/unit/test_schema.py holds every registered field to its schema's). A tensor field is one DML_TENSOR_DESC*, a
+# tensor array field a count plus a DML_TENSOR_DESC array; SCALE_BIAS is a _Maybenull_ DML_SCALE_BIAS*; UINT_ARRAY
+# and INT_ARRAY are a `const UINT*` / `const INT*` as long as their COUNT field says; SIZE_2D is a DML_SIZE_2D
+# {Width, Height}; SCALAR_UNION is a DML_SCALAR_UNION read as the DML_TENSOR_DATA_TYPE its ENUM field holds.
 INPUT, OUTPUT, INPUTS, OUTPUTS = "input", "output", "inputs", "outputs"
 COUNT, UINT, ENUM, SCALE_BIAS = "count", "uint", "enum", "scale_bias"
+UINT_ARRAY, INT_ARRAY, SIZE_2D, SCALAR_UNION = "uint_array", "int_array", "size_2d", "scalar_union"
 TENSOR_KINDS = (INPUT, OUTPUT, INPUTS, OUTPUTS)
+ARRAY_KINDS = (UINT_ARRAY, INT_ARRAY)
 REQUIRED = object()
 
 
@@ -94,21 +99,31 @@ class Attribute:
 class Field:
     """One field of the operator's DML_*_OPERATOR_DESC, in C order.
 
-    `attribute` is the attribute a UINT or ENUM field carries, or on a tensor field the attribute its DataType
+    `attribute` is the attribute a non-tensor field carries, or on a tensor field the attribute its DataType
     carries: an output's (ELEMENT_WISE_BIT_COUNT's output type, which its desc has no field of its own for) or an
     input's whose type is its own rather than the call's (a gather's IndicesTensor: INT32, INT64, UINT32 or
     UINT64 whatever the data's type; the arrays given decide it); `resource`
     names the DxDispatch resource bound to a tensor field (array fields get an index appended); `counts` is the array
-    field a COUNT field counts.
+    field a COUNT field counts, or a tuple of them (SLICE1's DimensionCount counts three arrays); `type_of` names the
+    tensor field whose DataType an ENUM field of DML_TENSOR_DATA_TYPE holds (PADDING1's PaddingValueDataType holds
+    OutputTensor's), and `type_field` the ENUM field holding the type a SCALAR_UNION is read as (its schema's
+    scalar_union_type_field).
     """
 
     name: str
     kind: str
     attribute: str = ""
     resource: str = ""
-    counts: str = ""
+    counts: str | tuple = ""
     enum: Enum | None = None
     minimum: int = 0  # the smallest value a UINT field takes (BlockSize: 1)
+    type_of: str = ""
+    type_field: str = ""
+
+    @property
+    def counted(self) -> tuple:
+        """The array fields a COUNT field counts."""
+        return (self.counts,) if isinstance(self.counts, str) else tuple(self.counts)
 
     @property
     def is_tensor(self):
@@ -123,6 +138,21 @@ def scale_bias_json(value):
     """A DML_SCALE_BIAS as DxDispatch writes it: {"Scale": s, "Bias": b} from the canonical (Scale, Bias) pair."""
     scale, bias = value
     return {"Scale": scale, "Bias": bias}
+
+
+def field_json(field, value):
+    """An attribute's value in its desc field as DxDispatch's JSON holds it: a DML_SCALE_BIAS or DML_SIZE_2D as an
+    object from its canonical pair, an array as a list; a value not in canonical form (which validation then names)
+    as it is."""
+    if field.kind == SCALE_BIAS and isinstance(value, tuple):
+        return scale_bias_json(value)
+    if field.kind == SIZE_2D and isinstance(value, tuple) and len(value) == 2:
+        return {"Width": value[0], "Height": value[1]}
+    if field.kind in ARRAY_KINDS and isinstance(value, tuple):
+        return list(value)
+    if field.kind == SCALAR_UNION and isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"  # JSON has no such numbers
+    return value
 
 
 def check_axis(axis, dimension_count, field="Axis"):
@@ -146,6 +176,48 @@ def check_sizes(value, field, dims=(1, 8)):
     return sizes
 
 
+UINT_MAX = 2**32 - 1
+INT_RANGE = (-(2**31), 2**31 - 1)
+
+
+def _integers(value, field):
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__"):
+        raise DescriptorError(f"{field} {value!r:.60}: expected a list of integers, one per dimension")
+    for i, v in enumerate(value):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise DescriptorError(f"{field}[{i}] {v!r:.40}: must be an integer")
+    return tuple(int(v) for v in value)
+
+
+def check_uint_array(value, field, minimum=0):
+    """A UINT_ARRAY attribute: a tuple of integers in [minimum, UINT_MAX]."""
+    values = _integers(value, field)
+    for i, v in enumerate(values):
+        if not minimum <= v <= UINT_MAX:
+            rule = f"at least {minimum}" if v < minimum else f"at most {UINT_MAX:,} (a UINT)"
+            raise DescriptorError(f"{field}[{i}] {v}: must be {rule}")
+    return values
+
+
+def check_int_array(value, field, nonzero=False):
+    """An INT_ARRAY attribute: a tuple of 32-bit signed integers, none 0 when `nonzero`."""
+    values = _integers(value, field)
+    low, high = INT_RANGE
+    for i, v in enumerate(values):
+        if not low <= v <= high:
+            raise DescriptorError(f"{field}[{i}] {v}: must be in [{low:,}, {high:,}] (an INT)")
+        if nonzero and v == 0:
+            raise DescriptorError(f"{field}[{i}] 0: may not be 0")
+    return values
+
+
+def check_dimension_count(values, field, dimension_count):
+    """An attribute array must hold one value per dimension (its COUNT field equals the tensors' DimensionCount)."""
+    if len(values) != dimension_count:
+        raise DescriptorError(f"{field} {list(values)}: {len(values)} values for a {dimension_count}-D tensor; "
+                              f"it takes one per dimension")
+
+
 class Operator:
     """One DirectML operator. Subclasses (one module per operator family) fill the class attributes and implement
     `output_shapes` and `compute`; the rest has a general form they may refine."""
@@ -164,8 +236,9 @@ class Operator:
     onnx: str | None = None  # the ONNX operator ONNX Runtime's DirectML provider maps it to (SPEC section 8)
     core_name: str = ""  # the reference core's function (depth_to_space), a name ops.model_for also takes
     # Where a UINT8 byte axis can go when ONNX Runtime runs a type as bytes: "batch" (dimension N, which the
-    # operator never mixes), "last" (widens the last dimension), or None: the operator mixes an element's bytes
-    # (a shift carries bits from one byte into the next), so its elements may not run as bytes at all.
+    # operator never mixes), "last" (widens the last dimension), "new" (a dimension of its own after the last, which
+    # widened_attrs leaves alone), or None: the operator mixes an element's bytes (a shift carries bits from one byte
+    # into the next), so its elements may not run as bytes at all.
     byte_axis: str | None = "last"
     # The ONNX operator's attributes that make it this operator (BitShift's direction LEFT or RIGHT), as
     # (name, value) pairs: onnx_graph writes them and the ONNX model reader tells operators sharing an ONNX one apart.
@@ -307,9 +380,19 @@ class Operator:
         """The list of output arrays of this operator on `inputs`; DescriptorError naming the field for bad input."""
         inputs = self.check_inputs(inputs)
         attrs = self.canonical_attrs(self.attrs_with_input_types(inputs, attrs))
+        self.check_data_type(self.data_type_of(inputs), attrs)
         for shape in self.output_shapes([a.shape for a in inputs], attrs):
             check_element_count(shape, "OutputTensor Sizes")
         return self.compute(inputs, attrs)
+
+    def models(self, desc: Mapping[str, Any]) -> bool:
+        """Whether the core computes a dispatchable of this operator whose desc fields are `desc` (its JSON, as
+        written); one it does not (UPSAMPLE_2D's LINEAR mode, which averages) is DirectML's alone, as an operator the
+        registry lacks is."""
+        return True
+
+    def check_data_type(self, data_type: str, attrs: dict[str, Any]) -> None:
+        """DescriptorError for attributes the call's data type cannot hold (a padding value of 300 in UINT8)."""
 
     def index_map(self, input_shapes: Sequence[Sequence[int]], **attrs: Any) -> list[tuple[np.ndarray, np.ndarray]]:
         """For each output, an array of its shape holding each element's (input number, flat index in that input).
@@ -319,6 +402,8 @@ class Operator:
         attrs = self.canonical_attrs(attrs)
         shapes = [check_sizes(s, f"{label} Sizes", self.dims) for s, label in
                   zip(input_shapes, self.input_labels(len(input_shapes)))]
+        for shape in self.output_shapes(shapes, attrs):  # the cap holds before the map is allocated
+            check_element_count(shape, "OutputTensor Sizes")
         flats = self.compute([np.arange(math.prod(s), dtype=np.int64).reshape(s) for s in shapes], attrs)
         if len(shapes) == 1:  # every element comes from input 0: no need to run the operator a second time
             return [(np.zeros(flat.shape, dtype=np.int64), flat) for flat in flats]
@@ -363,16 +448,17 @@ class Operator:
 
     def dispatchable(self, input_sizes: Sequence[Sequence[int]], data_type: str, attrs: Mapping[str, Any],
                      output_sizes: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
-        """The DxDispatch dispatchable {type, desc} of a call: packed inputs of `data_type`, outputs of the types the
-        attributes choose, the attributes in their fields (as given: validation names what is wrong with them).
-        Without `output_sizes` the output fields are left out."""
-        attributes = {a.name: a for a in self.attributes}
-        given = {name: _canonical_or_given(a, attrs) for name, a in attributes.items()}
+        """The DxDispatch dispatchable {type, desc} of a call: packed inputs of `data_type` (an input with a type of its
+        own, of its attribute's), outputs of the types the attributes choose, the attributes in their fields (as given:
+        validation names what is wrong with them). Without `output_sizes` the output fields are left out."""
+        given = {a.name: _canonical_or_given(a, attrs) for a in self.attributes}
         input_types = self.input_types(data_type, len(input_sizes), given)
-        output_types = self.output_types(input_types, len(output_sizes or []), given)
+        output_types = self.output_types(input_types, max(1, len(output_sizes or [])), given)
         inputs = [{"DataType": t, "Sizes": [int(s) for s in sizes]} for t, sizes in zip(input_types, input_sizes)]
         outputs = [{"DataType": output_type, "Sizes": [int(s) for s in sizes]}
                    for output_type, sizes in zip(output_types, output_sizes or [])]
+        tensor_types = dict(zip(self.input_labels(len(input_sizes)), input_types))
+        tensor_types.update(zip([f.name for f in self.fields if f.kind == OUTPUT], output_types))
         desc = {}
         for f in self.fields:
             if f.kind == INPUT:
@@ -384,20 +470,31 @@ class Operator:
             elif f.kind == OUTPUTS:
                 desc[f.name], outputs = outputs, []
             elif f.kind == COUNT:
-                desc[f.name] = len(desc.get(f.counts, outputs if self.field(f.counts).kind == OUTPUTS else inputs))
+                desc[f.name] = self.field_count(f, len(input_sizes), len(output_sizes or []), given)
+            elif f.type_of:
+                desc[f.name] = tensor_types[f.type_of]
+            elif f.kind == ENUM:
+                desc[f.name] = f.enum.name(given[f.attribute], f.name)
             elif f.attribute:
-                value = attrs.get(f.attribute, attributes[f.attribute].default)
-                if f.kind == ENUM:
-                    desc[f.name] = f.enum.name(value, f.name)
-                elif f.kind != SCALE_BIAS:
-                    desc[f.name] = value
-                elif value is not None:  # _Maybenull_: left out when null
-                    desc[f.name] = scale_bias_json(value)
+                value = given[f.attribute]
+                if value is not None or f.kind != SCALE_BIAS:  # a null ScaleBias (_Maybenull_) is left out
+                    desc[f.name] = field_json(f, value)
         return {"type": self.full_name, "desc": desc}
+
+    def field_count(self, field: Field, input_count: int, output_count: int, attrs: Mapping[str, Any]) -> int:
+        """The value of COUNT field `field`: the number of tensors in its array, or the length of its attribute
+        arrays (as given: an invalid one counts 0, and validation names it)."""
+        counted = self.field(field.counted[0])
+        if counted.kind in (INPUTS, OUTPUTS):
+            return input_count if counted.kind == INPUTS else output_count
+        value = attrs.get(counted.attribute)
+        return len(value) if isinstance(value, (tuple, list)) else 0
 
     def desc_attrs(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
         """The attributes that are fields of the descriptor (SPLIT's sizes live in its output descs instead)."""
-        return {f.attribute: attrs[f.attribute] for f in self.scalar_fields() if f.attribute}
+        defaults = {a.name: a.default for a in self.attributes if a.default is not REQUIRED}
+        return {f.attribute: attrs.get(f.attribute, defaults.get(f.attribute)) for f in self.scalar_fields()
+                if f.attribute}
 
     def attrs_of(self, parsed: ParsedDispatchable) -> dict[str, Any]:
         """The core's attributes for a parsed descriptor, canonical: each field's value under its attribute name, and
@@ -413,9 +510,23 @@ class Operator:
 
     # ------------------------------------------------------------ ONNX (the cross-check on ONNX Runtime)
 
-    def onnx_graph(self, attrs: dict[str, Any], shapes: Sequence[Sequence[int]]) -> tuple[list, list]:
-        """(nodes, initializers) of an ONNX graph computing this operator: inputs x0, x1, ...; outputs y0, ..."""
+    def onnx_graph(self, attrs: dict[str, Any], shapes: Sequence[Sequence[int]],
+                   dtype: np.dtype) -> tuple[list, list]:
+        """(nodes, initializers) of an ONNX graph computing this operator on data of `dtype`: inputs x0, x1, ...;
+        outputs y0, ..."""
         raise NotImplementedError
+
+    def onnx_missing(self, attrs: dict[str, Any]) -> str | None:
+        """Why ONNX has no operator computing this call (PADDING1's SYMMETRIC mode), or None when it has one."""
+        if self.onnx is None:
+            return (f"ONNX has no operator computing DML_OPERATOR_{self.name} ({self.summary}), so ONNX Runtime "
+                    "cannot cross-check it; DirectML itself can, where it runs")
+        return None
+
+    def reinterpreted_attrs(self, attrs: dict[str, Any], dtype: np.dtype, as_dtype: np.dtype) -> dict[str, Any]:
+        """The attributes for the same call on data of `dtype` moved as `as_dtype` bit patterns of the same width (a
+        padding value's bits, read as the other type)."""
+        return attrs
 
     def onnx_text(self, attrs: dict[str, Any], input_count: int) -> str:
         """The ONNX form in words, for the cross-check's report."""
@@ -465,6 +576,18 @@ class Operator:
         `output_shapes`: what the layout detective then checks element by element with `index_map`."""
         return []
 
+    def inferred(self, input_shapes: Sequence[Sequence[int]], output_shapes: Sequence[Sequence[int]],
+                 sources: Any, outputs: Sequence[np.ndarray]) -> list[dict[str, Any]]:
+        """Attributes the detective checks for `outputs` whose elements came from `sources` (identify's: each output
+        element's flat index in the inputs, -1 where none): by default the ones the shapes alone propose; an operator
+        whose settings the shapes cannot tell (a slice's window and strides, a constant pad's value) reads them off
+        `sources` and the outputs."""
+        return self.candidates(input_shapes, output_shapes)
+
+    def settings_attrs(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The attributes a descriptor's settings (descriptor_settings' form) hold, by the fields that carry them."""
+        return {f.attribute: settings[f.name] for f in self.scalar_fields() if f.attribute and f.name in settings}
+
     def index_candidates(self, input_shape: Sequence[int], output_shape: Sequence[int],
                          source: np.ndarray) -> list[tuple[dict[str, Any], list[np.ndarray], dict[str, Any]]]:
         """For an operator that chooses elements by an IndicesTensor: (descriptor settings, inputs, attrs) of each
@@ -474,9 +597,9 @@ class Operator:
 
     def descriptor_settings(self, input_shapes: Sequence[Sequence[int]], attrs: dict[str, Any]) -> dict[str, Any]:
         """The call's non-tensor desc fields by name, as the layout detective reports a descriptor."""
-        counted = {INPUTS: len(input_shapes), OUTPUTS: len(self.output_shapes(input_shapes, attrs))}
-        return {f.name: counted[self.field(f.counts).kind] if f.kind == COUNT else attrs[f.attribute]
-                for f in self.scalar_fields() if f.kind == COUNT or f.attribute}
+        output_count = len(self.output_shapes(input_shapes, attrs))
+        return {f.name: self.field_count(f, len(input_shapes), output_count, attrs) if f.kind == COUNT
+                else attrs[f.attribute] for f in self.scalar_fields() if f.kind == COUNT or f.attribute}
 
     def describe(self, settings: Mapping[str, Any]) -> str:
         """descriptor_settings in words: 'DEPTH_TO_SPACE1 with BlockSize 2 and Order COLUMN_ROW_DEPTH (CRD)'."""

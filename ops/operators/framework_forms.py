@@ -67,8 +67,12 @@ class Forms:
         return call, call.input_sizes
 
     def onnx(self, call, stored):
-        """The operator's own ONNX graph (the one the cross-check runs), its ONNX form in words as the note."""
-        nodes, initializers = call.operator.onnx_graph(call.attributes, stored)
+        """The operator's own ONNX graph (the one the cross-check runs), its ONNX form in words as the note; none,
+        saying why, for a call ONNX has no operator for."""
+        missing = call.operator.onnx_missing(call.attributes)
+        if missing:
+            return OnnxForm(None, (), missing + ".")
+        nodes, initializers = call.operator.onnx_graph(call.attributes, stored, call.dtype)
         text = call.operator.onnx_text(call.attributes, len(stored))
         return OnnxForm(tuple(nodes), tuple(initializers), text[:1].upper() + text[1:] + ".")
 

@@ -215,6 +215,40 @@ def _gather_scatter_calls(dtype, rng, bounded=False):
             yield f"{shape_text}, {spread} {index_type} indices", op, inputs, attrs
 
 
+def _slice_pad_settings():
+    """The slice, pad and tile family: SLICE1 with negative strides and TILE in 1 to 8 dimensions; PADDING1 in each
+    mode with pads wider than the input and size-1 dimensions; REVERSE_SUBSEQUENCES along each axis with UINT32 and
+    UINT64 lengths, arbitrary bytes (most past the axis, where DirectML's answer is its own) and lengths within the
+    axis; UPSAMPLE_2D in 4 and 5 dimensions."""
+    from ..operators.slice_pad import core, lengths_shape
+
+    for dims in range(1, 9):
+        shape = _dims_shape(dims)
+        offsets = tuple(int(s > 1) for s in shape)
+        strides = tuple((-1, 2, -2, 1)[d % 4] for d in range(dims))
+        yield (f"{dims}-D {list(shape)}, strides {list(strides)}", "SLICE1", [shape],
+               {"window_offsets": offsets, "window_sizes": tuple(s - o for s, o in zip(shape, offsets)),
+                "window_strides": strides})
+        repeats = tuple(2 if d in (0, dims - 1) else 1 for d in range(dims))
+        yield f"{dims}-D {list(shape)}, repeats {list(repeats)}", "TILE", [shape], {"repeats": repeats}
+    for mode in core.PADDING_MODES:
+        yield (f"{mode}, [2, 3, 4] padded (1, 0, 5) and (0, 4, 1)", "PADDING1", [(2, 3, 4)],
+               {"mode": mode, "padding_value": 7, "start_padding": (1, 0, 5), "end_padding": (0, 4, 1)})
+        yield (f"{mode}, [1, 3, 1] padded (2, 0, 3) and (1, 7, 2)", "PADDING1", [(1, 3, 1)],
+               {"mode": mode, "padding_value": 7, "start_padding": (2, 0, 3), "end_padding": (1, 7, 2)})
+        shape = _dims_shape(8)
+        yield (f"{mode}, 8-D {list(shape)} padded 1 before and 2 after the last axis", "PADDING1", [shape],
+               {"mode": mode, "padding_value": 7, "start_padding": (0,) * 7 + (1,), "end_padding": (0,) * 7 + (2,)})
+    for axis in range(4):
+        for lengths_type in ("UINT32", "UINT64"):
+            shapes = [(2, 3, 4, 5), lengths_shape((2, 3, 4, 5), axis)]
+            for lengths in ("arbitrary", "within the axis"):
+                yield (f"[2, 3, 4, 5] axis {axis}, {lengths} {lengths_type} lengths", "REVERSE_SUBSEQUENCES", shapes,
+                       {"axis": axis, "lengths_type": lengths_type})
+    yield "4-D [2, 3, 2, 4], ScaleSize {Width 2, Height 3}", "UPSAMPLE_2D", [(2, 3, 2, 4)], {"scale_size": (2, 3)}
+    yield "5-D [1, 2, 2, 3, 2], ScaleSize {Width 3, Height 1}", "UPSAMPLE_2D", [(1, 2, 2, 3, 2)], {"scale_size": (3, 1)}
+
+
 def _packed(shape, data_type):
     return {"DataType": data_type, "Sizes": list(shape)}
 
@@ -250,6 +284,13 @@ def _operator_calls(data_type, rng, bounded=False):
             inputs = [depth_to_space(depth, attrs["block_size"], attrs["order"])]
         yield setting, op, inputs, attrs
     yield from _gather_scatter_calls(dtype, rng, bounded)
+    for setting, op, shapes, attrs in _slice_pad_settings():
+        # An input of a type of its own (REVERSE_SUBSEQUENCES' lengths) is made in that type.
+        types = operator(op).input_types(data_type, len(shapes), attrs)
+        inputs = [_random(shape, numpy_dtype(t), rng) for shape, t in zip(shapes, types)]
+        if "within the axis" in setting:  # lengths from 0 to the axis' size, where ONNX's twin agrees too
+            inputs[1] = inputs[1] % inputs[1].dtype.type(shapes[0][attrs["axis"]] + 1)
+        yield setting, op, inputs, attrs
 
 
 @dataclasses.dataclass(frozen=True)

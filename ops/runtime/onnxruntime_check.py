@@ -100,12 +100,17 @@ def _encode(name, route, arrays, attrs):
     if route.kind == "native":
         return list(arrays), attrs
     data = _data_inputs(name, len(arrays))
-    if route.kind == "bits":
-        return [np.ascontiguousarray(a).view(route.dtype) if d else a for a, d in zip(arrays, data)], attrs
     spec = operator(name)
+    if route.kind == "bits":
+        return ([np.ascontiguousarray(a).view(route.dtype) if d else a for a, d in zip(arrays, data)],
+                spec.reinterpreted_attrs(attrs, _data_dtype(name, arrays), route.dtype))
     if spec.byte_axis == "batch":
         return [fold_bytes_into_batch(a) for a in arrays], attrs
     k = arrays[0].dtype.itemsize
+    if spec.byte_axis == "new":  # each element's bytes along an axis of their own, after the last
+        attrs = spec.reinterpreted_attrs(attrs, _data_dtype(name, arrays), route.dtype)
+        return ([np.ascontiguousarray(a).view(np.uint8).reshape(*a.shape, k) if d else a
+                 for a, d in zip(arrays, data)], spec.widened_attrs(attrs, k, arrays[0].ndim))
     widened = [np.ascontiguousarray(a).view(np.uint8) for a in arrays]
     return widened, spec.widened_attrs(attrs, k, arrays[0].ndim)
 
@@ -115,6 +120,8 @@ def _decode(name, route, outputs, dtype):
         return outputs
     if route.kind == "bytes" and operator(name).byte_axis == "batch":
         return [unfold_bytes_from_batch(y, dtype) for y in outputs]
+    if route.kind == "bytes" and operator(name).byte_axis == "new":
+        return [np.ascontiguousarray(y).view(dtype).reshape(y.shape[:-1]) for y in outputs]
     return [np.ascontiguousarray(y).view(dtype) for y in outputs]
 
 
@@ -135,7 +142,7 @@ def _model(name, attrs, dtypes, shapes):
 
     elements = [helper.np_dtype_to_tensor_dtype(dtype) for dtype in dtypes]
     output_element = elements[_data_inputs(name, len(dtypes)).index(True)]
-    nodes, initializers = operator(name).onnx_graph(attrs, shapes)
+    nodes, initializers = operator(name).onnx_graph(attrs, shapes, dtypes[_data_inputs(name, len(dtypes)).index(True)])
     outputs = [o for node in nodes for o in node.output if o.startswith("y")]
     graph = helper.make_graph(
         nodes,
@@ -268,6 +275,8 @@ def _describe_route(name, route, dtype, skipped):
     spec = operator(name)
     if spec.byte_axis == "batch":
         where = f"its {k}-byte axis folded into the batch dimension N, which {spec.onnx} never mixes"
+    elif spec.byte_axis == "new":
+        where = f"its {k} bytes along a new last dimension, which {spec.onnx} leaves as it is{spec.widening_note(k)}"
     else:
         where = f"its {k}-byte axis folded into the last dimension{spec.widening_note(k)}"
     return f"The {original} data ran reinterpreted as UINT8 bytes, {where}, and was reassembled bit for bit,{because}."
@@ -293,10 +302,9 @@ def run_operator(name, inputs, attrs, expected, provider=None):
     chosen, refusal = select_provider(available_providers, provider)
     if chosen is None:
         return report(provider, False, False, actual=[], note=refusal, ort_version=version)
-    if operator(name).onnx is None:
-        return report(chosen, False, False, actual=[], ort_version=version,
-                      note=f"ONNX has no operator computing DML_OPERATOR_{name} ({operator(name).summary}), so ONNX "
-                           "Runtime cannot cross-check it; DirectML itself can, where it runs.")
+    missing = operator(name).onnx_missing(attrs)
+    if missing:
+        return report(chosen, False, False, actual=[], ort_version=version, note=missing + ".")
 
     dtype = _data_dtype(name, inputs)
     described = operator(name).onnx_text(attrs, len(inputs))

@@ -1,8 +1,10 @@
 """The DirectML matrix in CI: every operator x setting x 11 types (both orders and BlockSize 2-4; even and uneven splits
 on every axis; joins of 2-4 inputs; 1 to 8 dimensions where the operator allows them, for every operator of the
 bitwise family and both of BIT_COUNT's output types; the six layouts and ScaleBias; the gather and scatter family's
-shapes, here with two of the eight index settings each: index types in turn, small or arbitrary bits), arbitrary
-bytes led by NaN payloads, -0.0 and subnormals, each cross-checked on DirectML itself against the core
+shapes, here with two of the eight index settings each: index types in turn, small or arbitrary bits; slices with
+negative strides and tiles in 1 to 8 dimensions, every padding mode with wide pads and size-1 dimensions, reversals
+along every axis with lengths of both types, arbitrary and within the axis, and upsamples in 4 and 5 dimensions),
+arbitrary bytes led by NaN payloads, -0.0 and subnormals, each cross-checked on DirectML itself against the core
 (ops.runtime.directml_check.matrix_cells(bounded=True); docs/directml_matrix.md is the whole matrix, written out by
 scripts/directml_matrix.py, and every cell run here must say there what it says here).
 
@@ -47,6 +49,11 @@ def test_the_matrix_covers_every_operator_type_and_setting(cells):
     for op in gather_scatter.OPERATORS:  # each operator small and arbitrary indices, in two index types at least
         assert len(by_op(op.name)) >= 2 and {s.split(", ")[-1].split()[0] for s in by_op(op.name)} == \
             {"small", "arbitrary"}
+    for name in ("SLICE1", "TILE"):
+        assert {s.split("-D")[0] for s in by_op(name)} == {str(d) for d in range(1, 9)}
+    assert {s.split(",")[0] for s in by_op("PADDING1")} == {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC"}
+    assert len(by_op("REVERSE_SUBSEQUENCES")) == 16  # 4 axes x 2 lengths types x arbitrary or within the axis
+    assert len(by_op("UPSAMPLE_2D")) == 2
 
 
 def test_no_cell_differs(cells):
@@ -69,13 +76,17 @@ def test_directml_refuses_only_float64_and_says_the_device_does_not_support_it(c
         assert "shaderDenormPreserveFloat64" in cell.report.note
 
 
-def test_both_refuse_scale_bias_on_64_bit_types_and_shifts_of_what_is_not_unsigned(cells):
+def test_both_refuse_scale_bias_on_64_bit_types_shifts_of_what_is_not_unsigned_and_types_no_table_lists(cells):
     both = {(c.op, c.setting, c.data_type) for c in cells if c.outcome == BOTH_REFUSE}
     scaled = {c.setting for c in cells if "ScaleBias" in c.setting}
     shifts = {(c.op, c.setting) for c in cells if c.op in SHIFTS}
     signed_or_float = set(ops.DML_TYPES) - {"UINT8", "UINT16", "UINT32", "UINT64"}
+    # TILE's tables list no FLOAT64, UPSAMPLE_2D's FLOAT32 and FLOAT16 alone.
+    unlisted = {(c.op, c.setting, c.data_type) for c in cells if c.data_type not in ops.operator(c.op).supported_types
+                and c.op in ("TILE", "UPSAMPLE_2D")}
+    assert {t for _, _, t in unlisted} == set(ops.DML_TYPES) - {"FLOAT32", "FLOAT16"}
     assert both == ({("ELEMENT_WISE_IDENTITY", s, t) for s in scaled for t in SIXTY_FOUR_BIT}
-                    | {(op, s, t) for op, s in shifts for t in signed_or_float})
+                    | {(op, s, t) for op, s in shifts for t in signed_or_float} | unlisted)
     shift_cells = [c for c in cells if (c.op, c.setting, c.data_type) in both and c.op in SHIFTS]
     assert all(c.text.startswith("both refuse: CreateOperator E_INVALIDARG") for c in shift_cells)
 

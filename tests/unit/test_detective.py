@@ -317,8 +317,8 @@ def test_descriptors_are_worded_by_their_operator():
     report = ops.identify(x, split(x, 1, [3, 5]))
     assert "SPLIT along Axis 1 with OutputCount 2 (sizes [3, 5])" in report.note
     assert ops.identify(x, x.transpose(0, 2, 3, 1)).note.endswith(
-        "a rearrangement that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT, JOIN, GATHER and GATHER_ELEMENTS "
-        "reproduces.")
+        "a rearrangement that none of DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, SPLIT, JOIN, GATHER, GATHER_ELEMENTS, SLICE1, "
+        "PADDING1, TILE and UPSAMPLE_2D reproduces.")
 
 
 # ---------------------------------------------------------------- broadcasts, gathers and the general map
@@ -349,9 +349,13 @@ def test_any_gather_gives_back_its_indices(shape, out_shape, seed, unique):
 def test_a_broadcast_b_reads_one_row_many_times():
     x = ops.origin_coded_input((1, 1, 1, 5))
     report = ops.identify(x, np.broadcast_to(x, (2, 3, 4, 5)).copy())
-    assert report.kind == "broadcast" and report.matches == []
+    # Repeating size-1 dimensions is a tile, and a pad of their edge (a size-1 dimension mirrors to its element).
+    assert report.kind == "broadcast"
+    assert [(m["operator"], m.get("PaddingMode")) for m in report.matches] == \
+        [("PADDING1", "EDGE"), ("PADDING1", "REFLECTION"), ("PADDING1", "SYMMETRIC"), ("TILE", None)]
+    assert report.matches[-1]["Repeats"] == (2, 3, 4, 1)
     np.testing.assert_array_equal(report.source_index, np.broadcast_to(np.arange(5), (2, 3, 4, 5)))
-    assert "repeats" in report.note
+    assert report.note.endswith("TILE with RepeatsCount 4, Repeats [2, 3, 4, 1].")
 
 
 def test_a_crop_is_a_gather():

@@ -450,7 +450,8 @@ def test_every_registered_operator_runs_in_each_framework_or_says_why_not(name):
             ops.framework_snippets(name, [4])
         return
     pytest.importorskip("onnxruntime")
-    x = np.arange(4, dtype=np.uint8) * 37
+    data_type = "UINT8" if "UINT8" in spec.supported_types else spec.supported_types[0]  # UPSAMPLE_2D: floats only
+    x = (np.arange(4, dtype=np.uint8) * 37).astype(ops.numpy_dtype(data_type))
     # A call the operator takes: its identity where it has one, else a probe of its bits (ONE_HOT), else x for each
     # input (ELEMENT_WISE_BIT_COUNT).
     probes = [call for call in spec.route_probes(x, {}) if call]

@@ -146,10 +146,10 @@ def _executed(snippet, bound):
 
 def _reference(name, inputs, attrs):
     spec = ops.OPERATORS[name]
-    nodes, initializers = spec.onnx_graph(spec.canonical_attrs(attrs), [a.shape for a in inputs])
+    data = inputs[spec.input_labels(len(inputs)).index(spec.data_label(len(inputs)))]
+    nodes, initializers = spec.onnx_graph(spec.canonical_attrs(attrs), [a.shape for a in inputs], data.dtype)
     values = [helper.make_tensor_value_info(f"x{i}", helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
               for i, a in enumerate(inputs)]
-    data = inputs[spec.input_labels(len(inputs)).index(spec.data_label(len(inputs)))]
     graph = helper.make_graph(nodes, name, values,
                               [helper.make_tensor_value_info("y0", helper.np_dtype_to_tensor_dtype(data.dtype), None)],
                               initializer=initializers)

@@ -18,7 +18,20 @@ import pytest
 import ops
 from ops import schema
 from ops.descriptors import partial
-from ops.operators.base import COUNT, ENUM, INPUT, INPUTS, OUTPUT, OUTPUTS, SCALE_BIAS, UINT
+from ops.operators.base import (
+    COUNT,
+    ENUM,
+    INPUT,
+    INPUTS,
+    INT_ARRAY,
+    OUTPUT,
+    OUTPUTS,
+    SCALAR_UNION,
+    SCALE_BIAS,
+    SIZE_2D,
+    UINT,
+    UINT_ARRAY,
+)
 from ops.runtime.directml import api
 from ops.schema import directml_table
 from support.paths import ROOT
@@ -256,7 +269,9 @@ def test_a_missing_field_is_named():
 KINDS = {INPUT: (schema.INPUT_TENSOR, "TENSOR_DESC"), OUTPUT: (schema.OUTPUT_TENSOR, "TENSOR_DESC"),
          INPUTS: (schema.INPUT_TENSOR, "TENSOR_DESC_ARRAY"), OUTPUTS: (schema.OUTPUT_TENSOR, "TENSOR_DESC_ARRAY"),
          COUNT: (schema.ATTRIBUTE, "UINT"), UINT: (schema.ATTRIBUTE, "UINT"), ENUM: (schema.ATTRIBUTE, "UINT"),
-         SCALE_BIAS: (schema.ATTRIBUTE, "SCALE_BIAS")}
+         SCALE_BIAS: (schema.ATTRIBUTE, "SCALE_BIAS"), UINT_ARRAY: (schema.ATTRIBUTE, "UINT_ARRAY"),
+         INT_ARRAY: (schema.ATTRIBUTE, "INT_ARRAY"), SIZE_2D: (schema.ATTRIBUTE, "SIZE_2D"),
+         SCALAR_UNION: (schema.ATTRIBUTE, "SCALAR_UNION")}
 
 
 @pytest.mark.parametrize("name", ops.OPERATORS)
@@ -269,7 +284,10 @@ def test_each_registered_operator_agrees_with_the_schema(name):
         assert KINDS[field.kind] == (described.kind, described.type), field.name
         assert bool(described.counted_arrays) == (field.kind == COUNT), field.name
         if field.kind == COUNT:
-            assert described.counted_arrays == (field.counts,)
+            assert described.counted_arrays == field.counted
+        assert (described.scalar_union_type_field or "") == field.type_field, field.name
+        if field.type_of:  # an ENUM holding a tensor's DataType: DML_TENSOR_DATA_TYPE, of a tensor of this desc
+            assert described.enum == "DML_TENSOR_DATA_TYPE" and registered.field(field.type_of).is_tensor
         assert (described.enum is not None) == (field.kind == ENUM), field.name
         if field.kind == ENUM:
             enum = schema.ENUMS[described.enum]

@@ -66,7 +66,7 @@ class Bitwise(Operator):
     def compute(self, inputs, attrs):
         return [self.function(*inputs)]
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         inputs = [f"x{i}" for i in range(self.arity[0])]

@@ -199,7 +199,7 @@ class DepthSpace(Operator):
         return [Problem(join_path(join_path(path, "OutputTensor"), "Sizes"),
                         f"OutputTensor.Sizes {list(out.Sizes)}: must be {list(expected)} = {self.formula_text}")]
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         return [helper.make_node(self.onnx, ["x0"], ["y0"], blocksize=attrs["block_size"],
@@ -246,11 +246,11 @@ class SpaceToDepth(DepthSpace):
     output_shape = staticmethod(space_to_depth_shape)
     indivisible = staticmethod(space_indivisible)
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper, numpy_helper
 
         if attrs["order"] == "DEPTH_COLUMN_ROW":
-            return super().onnx_graph(attrs, shapes)
+            return super().onnx_graph(attrs, shapes, dtype)
         # ONNX's SpaceToDepth definition with the block axes (bh, bw) placed after the channel, not before it:
         # output channel c*bs*bs + bh*bs + bw, which is COLUMN_ROW_DEPTH.
         n, c, h, w = shapes[0]

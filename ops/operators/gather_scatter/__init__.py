@@ -274,7 +274,7 @@ class Gather(GatherScatter):
         flat = x.reshape(-1)
         return [flat, np.arange(flat.size, dtype=np.uint32)], {"axis": 0, "index_dimensions": 1}
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         from .onnx_forms import gather_graph
@@ -335,7 +335,7 @@ class GatherElements(Elements):
         flat = x.reshape(-1)
         return [flat, np.arange(flat.size, dtype=np.uint32)], {"axis": 0}
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         from .onnx_forms import elements_graph
@@ -385,7 +385,7 @@ class Scatter(Elements):
         flat = x.reshape(-1)
         return [np.zeros_like(flat), np.arange(flat.size, dtype=np.uint32), flat], {"axis": 0}
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         from .onnx_forms import elements_graph
@@ -456,7 +456,7 @@ class Nd(GatherScatter):
         flat = x.reshape(-1, 1)
         return flat, np.arange(flat.shape[0], dtype=np.uint32).reshape(-1, 1)
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         from .onnx_forms import nd_graph
@@ -617,7 +617,7 @@ class OneHot(GatherScatter):
         indices = np.array([[1], [0]], np.int64)
         return [([indices, pair], {"axis": 1, "depth": 2}) for pair in pairs]
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         from .onnx_forms import one_hot_graph

@@ -193,7 +193,7 @@ class Split(SplitJoin):
         axis = parsed.scalars["Axis"]
         return {"axis": axis, "sizes": tuple(d.Sizes[axis] for d in parsed.tensors["OutputTensors"])}
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper, numpy_helper
 
         outputs = [f"y{i}" for i in range(len(attrs["sizes"]))]
@@ -263,7 +263,7 @@ class Join(SplitJoin):
             return [first]
         return [first[:axis] + [sum(int(s[axis]) for s in input_shapes if len(s) > axis)] + first[axis + 1:]]
 
-    def onnx_graph(self, attrs, shapes):
+    def onnx_graph(self, attrs, shapes, dtype):
         from onnx import helper
 
         return [helper.make_node("Concat", [f"x{i}" for i in range(len(shapes))], ["y0"], axis=attrs["axis"])], []

@@ -152,7 +152,8 @@ def status_of(hello):
 def registry_desc(op, attrs, input_descs, output_descs) -> OperatorDesc:
     """The OperatorDesc of registered operator `op` called with `attrs` on these tensor descs: each registry field is
     the schema field of its name (tests/unit/test_schema.py holds them equal), a tensor field the next input or
-    output, an array field the rest, an enum its member's name, a count left for the schema to fill in."""
+    output, an array field the rest, an enum its member's name (one holding a tensor's DataType, that tensor's), a
+    count left for the schema to fill in."""
     spec = operator(op)
     descs = {INPUT: iter(input_descs), OUTPUT: iter(output_descs)}
     fields = {}
@@ -161,6 +162,8 @@ def registry_desc(op, attrs, input_descs, output_descs) -> OperatorDesc:
             fields[f.name] = next(descs[f.kind])
         elif f.kind in (INPUTS, OUTPUTS):
             fields[f.name] = list(descs[f.kind.removesuffix("s")])
+        elif f.type_of:  # PADDING1's PaddingValueDataType: its OutputTensor's
+            fields[f.name] = fields[f.type_of].DataType
         elif f.kind == ENUM:
             fields[f.name] = f.enum.name(attrs[f.attribute], f.name)
         elif f.kind == SCALE_BIAS:
