@@ -183,6 +183,7 @@ def page():
             say.error(md("{}: {}", label, busy))
             return
         if run is not None:
+            on_directml.show_refusal(label, refusal, run.inspection)
             show_partial(model_key, raw, run, label, settings)
             return
     if model is None:

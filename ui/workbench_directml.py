@@ -21,7 +21,7 @@ import streamlit as st
 from ops import DescriptorError, directml_status, inspect_model
 from ops.descriptors.dxdispatch import model_run_bytes, run_model_detailed
 from ops.descriptors.on_directml import runtime_desc
-from ops.descriptors.partial import REFUSED
+from ops.descriptors.partial import DIRECTML_ONLY, REFUSED, VALID
 from ops.descriptors.validate import read_dispatchable
 from ops.guard import element_cap_set_to
 from ops.runtime import onnx_twins
@@ -78,6 +78,13 @@ def runs_on_directml(model: dict[str, Any]) -> bool:
         say.info(md("DirectML cannot run here ({}), so the core runs what it models of this model.", status.reason))
         return False
     return True
+
+
+def show_refusal(label: str, refusal: DescriptorError | None, inspection: Any) -> None:
+    """Say why a model of DirectML operators alone (inspection: ops.inspect_model's) is refused before any work
+    (the run's memory, the element cap), which the partial mode it opens in would not say."""
+    if refusal is not None and all(part.status in (VALID, DIRECTML_ONLY) for part in inspection.parts):
+        say.error(md("{} is refused before any work, on DirectML as on the core: {}", label, refusal))
 
 
 def answers(key: str, raw: dict[str, Any]) -> list[dict[str, str]]:

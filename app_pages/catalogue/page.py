@@ -49,12 +49,17 @@ def facts(op):
     say.markdown(md("{:code}, DML_OPERATOR_TYPE {}, introduced in feature level **{}**{}; {}. ONNX twin: {}.",
                     op.desc_struct, op.code, op.level, md(", may run in place") if op.in_place else md(""), modelled,
                     md("yes, compared within the **{}** tolerance", twin) if twin else md("none")))
+
+
+def why_not_here(op):
+    """Why DirectML cannot run the operator here (not set up, or a feature level past this build's), or None."""
     status = directml_status()
-    if status.available and not work.above_level(op.level, status.max_feature_level):
-        return
-    say.info(md("DirectML cannot run it here: {}", status.reason) if not status.available else md(
-        "This DirectML build supports feature levels up to {}; {} came in {}, so it refuses to run here.",
-        status.max_feature_level, op.name, op.level))
+    if not status.available:
+        return md("DirectML cannot run it here: {}", status.reason)
+    if work.above_level(op.level, status.max_feature_level):
+        return md("This DirectML build supports feature levels up to {}; {} came in {}, so it cannot run here.",
+                  status.max_feature_level, op.name, op.level)
+    return None
 
 
 def fields(op):
@@ -89,7 +94,11 @@ def example(op):
                    "{:code} where DirectML needs more. {:,} characters of DxDispatch JSON.", "ops/catalogue/rules.py",
                    len(text)))
     left, right = st.columns(2)
-    run = left.button("Run on DirectML", key="cat_run", type="primary", icon=":material/play_arrow:")
+    refusal = why_not_here(op)
+    run = left.button("Run on DirectML", key="cat_run", type="primary", icon=":material/play_arrow:",
+                      disabled=refusal is not None)
+    if refusal is not None:
+        say.info(refusal)
     if right.button("Open in the Descriptor workbench", key="cat_open", icon=":material/open_in_new:"):
         handoff.open_model(json.loads(text))
     with st.expander("The model (DxDispatch JSON)"):
@@ -97,7 +106,7 @@ def example(op):
     if run:
         st.session_state.setdefault(RAN, {}).pop(op.name, None)
         st.session_state["catalogue_shown"] = op.name
-    if st.session_state.get("catalogue_shown") == op.name:
+    if refusal is None and st.session_state.get("catalogue_shown") == op.name:
         run_on_directml(op.name, text)
 
 
