@@ -63,7 +63,8 @@ def why_not_here(op):
 
 
 def fields(op):
-    st.dataframe(pd.DataFrame(work.field_rows(op.name)), hide_index=True, key="cat_fields")
+    rows = work.field_rows(op.name)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="cat_fields", height=(len(rows) + 1) * 35 + 3)
     for enum in work.enums(op.name):
         flags = md(", flags combined by OR") if enum.flags else md("")
         with st.expander(md("{} ({} members{})", enum.name, len(enum.members), flags)):
