@@ -95,8 +95,8 @@ def play_animation(page, url):
 
 def workbench_on_directml(browser, url):
     """The workbench's Run tab of each ON_DIRECTML model: who answers its dispatch, what it printed, its inputs, its
-    output before and after, and the comparison with its ONNX twin: a 1920 x 1080 window at 2/3 of a pixel per CSS pixel (the
-    browser's 67% zoom), so the picture is 1280 x 720."""
+    output before and after, and the comparison with its ONNX twin: a 1920 x 1080 window at 2/3 of a pixel per CSS
+    pixel (the browser's 67% zoom), so the picture is 1280 x 720."""
     page = browser.new_page(viewport=ON_DIRECTML_VIEWPORT, device_scale_factor=2 / 3)
     paths = []
     for name, model in ON_DIRECTML.items():
