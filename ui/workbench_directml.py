@@ -33,6 +33,8 @@ from .shared import CACHE, Busy, admitted
 from .workbench_view import show_heatmap, show_printed
 from .workbench_work import MAX_DRAWN_DISPATCHES, Heatmap, tensor_heatmaps
 
+# A model may hold thousands of dispatches: the table lists this many.
+MAX_ANSWER_ROWS = 100
 RUNTIMES = {"directml": "DirectML itself (DxDispatch for Linux)", "core": "the core, as far as it models the model"}
 
 
@@ -107,8 +109,10 @@ def show_answers(key: str, raw: dict[str, Any]) -> None:
     if not rows:
         return
     st.markdown("##### Who answers each dispatch")
-    st.dataframe(pd.DataFrame(rows[:MAX_DRAWN_DISPATCHES * 8]), hide_index=True, key="wb_answers_table",
+    st.dataframe(pd.DataFrame(rows[:MAX_ANSWER_ROWS]), hide_index=True, key="wb_answers_table",
                  column_config={"why": st.column_config.TextColumn("why", width="large")})
+    if len(rows) > MAX_ANSWER_ROWS:
+        say.caption(md("The first {} of {:,} dispatches are listed.", MAX_ANSWER_ROWS, len(rows)))
     if any(row["answered by"] == REFUSED for row in rows):
         st.warning("A refused dispatch stops the run there: the reasons are in the table.")
 

@@ -16,6 +16,7 @@ from support.figures import plotly_array
 
 pytestmark = pytest.mark.directml
 
+OPERATORS = {"gemm": "GEMM", "convolution_2d": "CONVOLUTION"}
 # (model, its dispatchable, the resource printed, the ONNX twin's operators)
 MODELS = {"gemm": ("outer_product", "product", "Gemm"), "convolution_2d": ("convolve", "result", "Conv")}
 
@@ -62,6 +63,9 @@ def test_a_dxdispatch_model_runs_on_directml_with_its_answers_tensors_and_twin(d
     assert list(distances["output"]) == ["OutputTensor"] and list(distances["agrees"]) == [True]
     assert (distances["largest distance"] <= distances["allowed"]).all()
     assert not at.error
+    # the explorer maps its descs, the export writes its C++ from the schema (AppTest draws every tab)
+    assert chart_figure(at, "wb_memory_map")["data"]
+    assert any(f"DML_{OPERATORS[name]}_OPERATOR_DESC" in c.value for c in at.code if c.language == "cpp")
 
 
 def test_a_model_of_the_cores_operators_says_both_answer(directml):
@@ -93,6 +97,15 @@ def test_the_catalogue_runs_an_operator_in_one_click(directml):
     verdict = next(shown(s.value) for s in at.success if shown(s.value).startswith("ONNX twin"))
     assert "ONNX twin `Conv` on ONNX Runtime: **agrees**" in verdict
     assert any("Ran on DirectML in its worker process" in shown(c.value) for c in at.caption)
+    assert chart_figure(at, "wb_after_0_OutputTensor")["data"]
+
+
+def test_an_operator_without_a_twin_says_so(directml):
+    at = run_through_app("catalogue", query={"cat_op": "ELEMENT_WISE_ATAN_YX"})
+    at.button(key="cat_run").click().run()
+    assert not at.exception and not at.error
+    assert any(shown(i.value).startswith("No ONNX twin compared: DML_OPERATOR_ELEMENT_WISE_ATAN_YX has no ONNX twin")
+               for i in at.info)
     assert chart_figure(at, "wb_after_0_OutputTensor")["data"]
 
 
