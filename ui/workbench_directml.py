@@ -30,7 +30,7 @@ from . import say, url_state
 from . import workbench_state as wb
 from .say import md
 from .shared import CACHE, Busy, admitted
-from .workbench_view import show_heatmap, show_printed
+from .workbench_view import show_printed, show_tensors
 from .workbench_work import MAX_DRAWN_DISPATCHES, Heatmap, tensor_heatmaps
 
 # A model may hold thousands of dispatches: the table lists this many.
@@ -176,15 +176,7 @@ def show_twin(check: TwinCheck) -> None:
 def show_dispatch(dispatch: DirectMLDispatch) -> None:
     say.markdown(md("##### commands[{}]: dispatch {:code} (DML_OPERATOR_{}), run on DirectML", dispatch.index,
                     dispatch.dispatchable, dispatch.operator))
-    for column, heatmap in zip(st.columns(min(len(dispatch.inputs), 4) or 1), dispatch.inputs):
-        with column:
-            show_heatmap(heatmap)
-    for before, after in dispatch.outputs:
-        left, right = st.columns(2)
-        with left:
-            show_heatmap(before)
-        with right:
-            show_heatmap(after)
+    show_tensors(dispatch.inputs, dispatch.outputs)
     show_twin(dispatch.twin)
 
 

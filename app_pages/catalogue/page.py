@@ -56,9 +56,10 @@ def why_not_here(op):
     status = directml_status()
     if not status.available:
         return md("DirectML cannot run it here: {}", status.reason)
-    if work.above_level(op.level, status.max_feature_level):
+    supported = status.max_feature_level
+    if supported is not None and work.above_level(op.level, supported):
         return md("This DirectML build supports feature levels up to {}; {} came in {}, so it cannot run here.",
-                  status.max_feature_level, op.name, op.level)
+                  supported, op.name, op.level)
     return None
 
 
