@@ -59,8 +59,9 @@ WORKBENCH = Page("app_pages/workbench.py", "Descriptor workbench", "workbench", 
 CONVERTER = Page("app_pages/converter/page.py", "DCR ↔ CRD converter", "converter", reads=())
 DETECTIVE = Page("app_pages/detective.py", "The layout detective", "detective", reads=())
 ONNX_MODEL = Page("app_pages/onnx_model.py", "Open an ONNX model", "onnx_model", reads=())
-PAGES = (OVERVIEW, DEPTH_SPACE, BITWISE, SPLIT_JOIN, GATHER_SCATTER, SLICE_PAD, LAYOUTS, WORKBENCH, CONVERTER,
-         DETECTIVE, ONNX_MODEL)
+CATALOGUE = Page("app_pages/catalogue/page.py", "Operator catalogue", "catalogue", reads=())
+PAGES = (OVERVIEW, DEPTH_SPACE, BITWISE, SPLIT_JOIN, GATHER_SCATTER, SLICE_PAD, LAYOUTS, WORKBENCH, CATALOGUE,
+         CONVERTER, DETECTIVE, ONNX_MODEL)
 
 handoff.open_models_in(WORKBENCH.path)  # where "Open in Descriptor workbench" leads, from any page
 _BUILT: list[Any] = []  # the st.Page objects, made once for the server

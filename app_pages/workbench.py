@@ -5,6 +5,7 @@ import streamlit as st
 from ops import DML_TYPES, DescriptorError, load_model, model_notes
 from ops.guard import element_cap_set_to
 from ui import say, url_state
+from ui import workbench_directml as on_directml
 from ui import workbench_state as wb
 from ui import workbench_view as view
 from ui import workbench_work as shared_work
@@ -12,7 +13,7 @@ from ui.say import md
 from ui.shared import Busy, admitted
 from ui.sidebar import DEFAULTS, current_settings
 
-SOURCES = ("Example", "Partly modelled example", "Paste JSON", "Upload a file")
+SOURCES = ("Example", "DxDispatch's models", "Partly modelled example", "Paste JSON", "Upload a file")
 BUILD_HERE = "build one here"
 
 
@@ -34,6 +35,11 @@ def model_source():
         return bundled_example(wb.strict_examples(), "wb_example", "examples",
                                "One DxDispatch model per operator, including the seed documents' examples; those "
                                "under dxdispatch/ show DxDispatch's own syntax (comments, trailing commas)")
+    if source == "DxDispatch's models":
+        return bundled_example(wb.example_files(wb.DXDISPATCH_MODELS_DIR), "wb_dxdispatch_model",
+                               "examples/dxdispatch_models",
+                               "Our own models mirroring the 18 DirectML models of DxDispatch's models/ folder "
+                               "(GEMM, convolutions, an RNN, reductions, fills ...): they run on DirectML itself")
     if source == "Partly modelled example":
         return bundled_example(wb.example_files(wb.PARTIAL_EXAMPLES_DIR), "wb_partial_example", "examples/partial",
                                "Models mixing the operators modelled here with ELEMENT_WISE_ADD, GEMM, CONVOLUTION, "
@@ -63,7 +69,8 @@ def cross_check_toggle():
                             "wb_cross_check", True)
 
 
-def run_tab(model_key, model):
+def run_tab(model_key, raw, model):
+    on_directml.show_answers(model_key, raw)
     try:
         ran = shared_work.run_view(model_key, model)
     except (DescriptorError, Busy) as error:
@@ -173,7 +180,10 @@ def page():
         return
     # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (ui.workbench_work).
     model_key = shared_work.digest(text)
-    if model is None or not wb.core_runs(model):
+    # DirectML operators the core does not model run on DirectML itself (ui.workbench_directml) unless the visitor
+    # asks for the core or DirectML cannot run here.
+    directml = model is not None and not wb.core_runs(model) and on_directml.runs_on_directml(model)
+    if (model is None or not wb.core_runs(model)) and not directml:
         # Parts the core does not run (operators it does not model, shaders, ONNX models): the partial mode.
         try:
             run = shared_work.partial_run(model_key, raw)
@@ -181,6 +191,7 @@ def page():
             say.error(md("{}: {}", label, busy))
             return
         if run is not None:
+            on_directml.show_refusal(label, refusal, run.inspection)
             show_partial(model_key, raw, run, label, settings)
             return
     if model is None:
@@ -196,8 +207,10 @@ def page():
     with run:
         if model is None:
             st.info("The model does not load; fix the problems shown above to run it.")
+        elif directml:
+            on_directml.run_tab(model_key, raw, model)
         else:
-            run_tab(model_key, model)
+            run_tab(model_key, raw, model)
     with explorer:
         show_explorer(raw, DEFAULTS["dtype"])
     with export:

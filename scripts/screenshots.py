@@ -20,6 +20,9 @@ LOAD_TIMEOUT = 60_000
 # The seed's DEPTH_COLUMN_ROW example with input element 13 picked: the picture shows where it goes.
 PICTURE = ("depth_space.png", "/depth_space?ds_pick=13")
 PLAY = ("depth_space_play.gif", "/depth_space")
+# DxDispatch's GEMM and 2-D convolution (our mirrors) run on DirectML in the workbench, at a laptop's window size.
+ON_DIRECTML = {"workbench_directml_gemm.png": "gemm", "workbench_directml_convolution.png": "convolution_2d"}
+ON_DIRECTML_VIEWPORT = {"width": 1920, "height": 1080}
 # The app's default frame duration; the last frame, the whole output, stays up longer before the loop restarts.
 FRAME_MS, LAST_FRAME_MS = 600, 1800
 
@@ -90,13 +93,32 @@ def play_animation(page, url):
     return path
 
 
+def workbench_on_directml(browser, url):
+    """The workbench's Run tab of each ON_DIRECTML model: who answers its dispatch, what it printed, its inputs, its
+    output before and after, and the comparison with its ONNX twin: a 1920 x 1080 window at 2/3 of a pixel per CSS
+    pixel (the browser's 67% zoom), so the picture is 1280 x 720."""
+    page = browser.new_page(viewport=ON_DIRECTML_VIEWPORT, device_scale_factor=2 / 3)
+    paths = []
+    for name, model in ON_DIRECTML.items():
+        open_view(page, f"{url}/workbench?wb_source=DxDispatch%27s+models&wb_dxdispatch_model={model}&wb_tab=Run")
+        page.get_by_text("ONNX twin").first.wait_for(timeout=LOAD_TIMEOUT)
+        page.get_by_role("heading", name="Who answers each dispatch").evaluate(
+            "(heading) => heading.scrollIntoView({block: 'start'})")
+        page.evaluate("() => document.fonts.ready")
+        path = IMAGES / name
+        page.screenshot(path=path, animations="disabled")
+        paths.append(save_png(Image.open(path), path))
+    page.close()
+    return paths
+
+
 def main():
     IMAGES.mkdir(parents=True, exist_ok=True)
     with served_app() as (url, _), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport=VIEWPORT)
-            for path in (picture(page, url), play_animation(page, url)):
+            for path in (picture(page, url), play_animation(page, url), *workbench_on_directml(browser, url)):
                 print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
         finally:
             browser.close()

@@ -262,3 +262,18 @@ def issue31_plans():
             [("depth_space", wide_depth_space(next(widths))) for _ in range(5)] for _ in range(8)],
         "workbench link of 4,096 dispatches (2 KB), 4 visitors": [[("workbench", dispatches)] for _ in range(4)],
     }
+
+
+# What ops.run_model(model, runtime="directml") says of each, before the worker is asked.
+WORK = "past the 10,000,000,000 one DirectML call may take here (the work budget)"
+REFUSALS = {
+    gemm_bomb: "DML_OPERATOR_GEMM: about 68,769,808,384 element operations (by its gemm formula), " + WORK,
+    convolution_bomb: "DML_OPERATOR_CONVOLUTION: about 618,618,945,536 element operations",
+    rnn_bomb: "DML_OPERATOR_RNN: about 10,001,290,000,003 element operations (by its recurrent formula)",
+    fill_bomb: "OutputTensor.Sizes: Sizes [262144, 256, 256, 1]: 17,179,869,184 elements exceed 2^32-1",
+    short_array: "Strides has 1 element(s) but DimensionCount is 2",
+    nested_activations: "model nesting is deeper than 32 levels",
+    activation_array: "RNN.ActivationDescs: 30,000 elements; at most 16,384 are sent to DirectML",
+    above_level: "MEAN_VARIANCE_NORMALIZATION2 was introduced in feature level 6_3; this DirectML build "
+                 "supports feature levels up to 6_2",
+}

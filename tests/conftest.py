@@ -67,3 +67,20 @@ def directml():
             pytest.fail(f"CI must run DirectML: {status.reason}")
         pytest.skip(status.reason)
     return status
+
+
+@pytest.fixture
+def no_worker(monkeypatch):
+    """DirectML as this build reports itself (feature level 6_2), with a worker that must never be called: for
+    models that must be refused before DirectML is asked."""
+    from ops.runtime import directml as dml
+
+    status = dml.DirectMLStatus(True, "a stand-in", max_feature_level="6_2")
+    monkeypatch.setattr(dml, "directml_status", lambda: status)
+
+    class Untouchable:
+        def __getattr__(self, name):
+            raise AssertionError(f"the worker was asked ({name}) for a model that should be refused before")
+
+    monkeypatch.setattr(dml, "_worker", lambda: Untouchable())
+    return status

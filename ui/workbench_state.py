@@ -114,6 +114,7 @@ def travels_in_link(text):
 
 
 DXDISPATCH_EXAMPLES_DIR = EXAMPLES_DIR / "dxdispatch"
+DXDISPATCH_MODELS_DIR = EXAMPLES_DIR / "dxdispatch_models"  # our mirrors of DxDispatch's models/ folder
 
 
 def example_files(directory=EXAMPLES_DIR):

@@ -159,18 +159,23 @@ def show_heatmap(heatmap):
     charts.show(heatmap.figure, heatmap.key, file_stem("tensor", heatmap.title), heatmap.title)
 
 
-def show_dispatch(dispatch, checking):
-    say.markdown(md("##### commands[{}]: dispatch {:code} (DML_OPERATOR_{})", dispatch.index, dispatch.dispatchable,
-                    dispatch.operator))
-    for column, heatmap in zip(st.columns(min(len(dispatch.inputs), 4)), dispatch.inputs):
+def show_tensors(inputs, outputs):
+    """A dispatch's input heatmaps, up to four a row, then each output's before and after side by side."""
+    for column, heatmap in zip(st.columns(min(len(inputs), 4) or 1), inputs):
         with column:
             show_heatmap(heatmap)
-    for before, after in dispatch.outputs:
+    for before, after in outputs:
         left, right = st.columns(2)
         with left:
             show_heatmap(before)
         with right:
             show_heatmap(after)
+
+
+def show_dispatch(dispatch, checking):
+    say.markdown(md("##### commands[{}]: dispatch {:code} (DML_OPERATOR_{})", dispatch.index, dispatch.dispatchable,
+                    dispatch.operator))
+    show_tensors(dispatch.inputs, dispatch.outputs)
     if checking:
         show_cross_check(dispatch.check)
 

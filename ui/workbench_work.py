@@ -82,7 +82,8 @@ def _heatmap(key, title, array, zrange=None):
     return Heatmap(key, title, tensor_heatmap(array, echo.figure_text(title), zrange))
 
 
-def _drawn(index, record, command, dispatchable):
+def tensor_heatmaps(index, record, command, dispatchable):
+    """(the inputs' Heatmaps, (before, after) Heatmap pairs of the outputs) of commands[index], any operator's."""
     # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
     bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = tuple(_heatmap(f"wb_in_{index}_{label}", f"{label} {list(array.shape)} from {resource}", array)
@@ -97,6 +98,11 @@ def _drawn(index, record, command, dispatchable):
                                      old, zrange),
                             _heatmap(f"wb_after_{index}_{label}", f"{label} {list(new.shape)} in {resource}: after",
                                      new, zrange)))
+    return inputs, tuple(outputs)
+
+
+def _drawn(index, record, command, dispatchable):
+    inputs, outputs = tensor_heatmaps(index, record, command, dispatchable)
     try:
         call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
         report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
@@ -105,7 +111,7 @@ def _drawn(index, record, command, dispatchable):
         transient = report.transient
     except DescriptorError as error:
         check, transient = str(error), False
-    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, tuple(outputs), check, transient)
+    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, outputs, check, transient)
 
 
 def drawn(key, index, record, command, dispatchable):

@@ -18,6 +18,7 @@ VIEWS = {
     "split_join": ("split_join", "DML_SPLIT and DML_JOIN", None),
     "workbench": ("workbench", "Descriptor workbench", None),
     "layouts": ("layouts", "DML_ELEMENT_WISE_IDENTITY", None),
+    "catalogue": ("catalogue", "Operator catalogue", None),
     "converter": ("converter", "DCR ↔ CRD converter", None),
     "detective": ("detective", "The layout detective", None),
     "onnx_model": ("onnx_model", "Open an ONNX model", None),
