@@ -298,7 +298,7 @@ function slide(graph, format) {
     inkLabels(sheet, rgba(background));
     const svg = window.Plotly.Snapshot.toSVG(sheet, format, scale);
     return format === "svg" ? `data:image/svg+xml,${encodeURIComponent(svg)}`
-      : window.Plotly.Snapshot.svgToImg({ svg, format, width, height, scale });
+      : window.Plotly.Snapshot.svgToImg({ svg, format, width, height, scale, canvas: document.createElement("canvas") });
   }).then(url => {
     const name = `${image.filename || "figure"}.${format}`;
     Object.assign(document.createElement("a"), { href: url, download: name }).click();

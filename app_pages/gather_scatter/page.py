@@ -44,10 +44,10 @@ class GatherScatterPage(ProvenancePage):
             settings["gs_sizes"] = url_state.widget(st.text_input, md("{} Sizes", first), "gs_sizes",
                                                     gs.DEFAULTS["gs_sizes"],
                                                     help=md("1 to 8 whole numbers; its values are the sidebar's"))
-            left, right = st.columns([2, 1])
-            settings["gs_indices_sizes"] = url_state.widget(left.text_input, "IndicesTensor Sizes", "gs_indices_sizes",
+            # One above the other: side by side in the sidebar, the type's box cut "UINT32" (test_browser_options).
+            settings["gs_indices_sizes"] = url_state.widget(st.text_input, "IndicesTensor Sizes", "gs_indices_sizes",
                                                             gs.DEFAULTS["gs_indices_sizes"])
-            settings["gs_indices_type"] = url_state.widget(right.selectbox, "Indices type", "gs_indices_type",
+            settings["gs_indices_type"] = url_state.widget(st.selectbox, "Indices type", "gs_indices_type",
                                                            gs.DEFAULTS["gs_indices_type"], options=list(gs.INDEX_TYPES))
             settings["gs_indices"] = url_state.widget(st.text_area, "IndicesTensor values", "gs_indices",
                                                       gs.DEFAULTS["gs_indices"], max_chars=gs.TYPED_MAX_CHARS,

@@ -146,9 +146,17 @@ class Configuration:
 
     def line(self) -> list[str]:
         attrs = dict(self.attrs)
-        shown = ", ".join(f"{a.label} {attrs[a.name] if attrs[a.name] is not None else 'all'}"
-                          for a in attributes_of(self.operator))
-        return [self.op, f"InputTensor {list(self.sizes)}", shown, self.values.data_type]
+        # Lists in DirectML's braces and PaddingValue only where a CONSTANT pad uses it: the line fits beside the
+        # projector's K hint (PADDING1's default line wrapped, and pushed its 8-row figure past 720 px).
+        shown = ", ".join(f"{a.label} {_shown(attrs[a.name])}" for a in attributes_of(self.operator)
+                          if a.name != "padding_value" or attrs.get("mode") == "CONSTANT")
+        return [self.op, f"InputTensor {_shown(self.sizes)}", shown, self.values.data_type]
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "all"
+    return "{" + _list(value) + "}" if isinstance(value, (list, tuple)) else str(value)
 
 
 def fix_settings(fix: Fix, op: Operator) -> dict[str, Any]:

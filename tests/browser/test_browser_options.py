@@ -27,11 +27,12 @@ def open_every_group(page):
         wait_until_settled(page)
 
 
-def open_list(page, field):
-    """The open list of a select box. ArrowDown on the focused field opens it, a click only sometimes, and a key
-    pressed while the page reruns can be lost: each way is tried in turn until the list appears."""
+def list_cut(page, field):
+    """The cut texts of a select box's open list. ArrowDown on the focused field opens it, a click only sometimes;
+    a key pressed while the page reruns can be lost, and a rerun (a cross-check's verdict arriving) can close the
+    list before it is read: each way is tried in turn until the list is open and read."""
     listbox = page.locator('[role="listbox"]')
-    for attempt in range(6):
+    for attempt in range(8):
         wait_until_settled(page)
         field.focus()
         if attempt % 2:
@@ -40,11 +41,11 @@ def open_list(page, field):
             field.press("ArrowDown")
         try:
             listbox.wait_for(timeout=5_000)
-            return listbox
+            return listbox.evaluate(CUT, timeout=5_000)
         except PlaywrightTimeoutError:
             continue
     listbox.wait_for(timeout=LOAD_TIMEOUT)
-    return listbox
+    return listbox.evaluate(CUT)
 
 
 def cut_options(page):
@@ -62,10 +63,9 @@ def cut_options(page):
             if cut:
                 found[label] = cut
             continue
-        listbox = open_list(page, field)
-        cut += listbox.evaluate(CUT)
+        cut += list_cut(page, field)
         field.press("Escape")
-        listbox.wait_for(state="detached", timeout=LOAD_TIMEOUT)
+        page.locator('[role="listbox"]').wait_for(state="detached", timeout=LOAD_TIMEOUT)
         if cut:
             found[label] = cut
     radios = page.locator('[data-testid="stRadio"]')

@@ -44,7 +44,7 @@ def test_upload_report_memory_map_and_download(page, app_url, screenshot_dir, tm
 
     # SPEC 2: DEPTH_TO_SPACE1 arrives at feature level 2_1
     page.get_by_text("valid from feature level 2_1").wait_for(timeout=TIMEOUT)
-    table = page.locator("[data-testid=stDataFrame]")
+    table = page.locator("[data-testid=stDataFrame]").first  # the report's; the Run tab holds who answers
     table.wait_for(timeout=TIMEOUT)
     page.screenshot(path=screenshot_dir / "workbench_report.png", full_page=True)
 
