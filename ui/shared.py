@@ -32,7 +32,9 @@ from .say import md
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-CACHE_BYTES = 256 * MiB
+# 192 MiB (was 256): with uploads (serve.uploads) and DirectML's worker an idle server stays under 1.5 GB now that
+# the app's own code holds 70 MB more (docs/serving.md)
+CACHE_BYTES = 192 * MiB
 WORK_BYTES = 1024 * MiB
 
 # Below the core's 2^26: a page holds several tensors of this size at once (input, output, the cross-check's copy)

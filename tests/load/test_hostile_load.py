@@ -117,5 +117,6 @@ def test_issue_31s_attackers_and_a_class_share_a_fresh_server():
              "workbench link of 4,096 dispatches (2 KB), 4 visitors")
     assert not [failures(seen[name]) for name in heavy if failures(seen[name])]
     assert [s for statuses in uploaded for s in statuses] == [204] * 5
+    print("server MB: peak %d, idle %d" % (memory.peak >> 20, idle >> 20))
     assert memory.peak <= 3 * GiB, memory.peak >> 20
     assert idle <= 1.5 * GiB, idle >> 20
