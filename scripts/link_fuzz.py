@@ -31,7 +31,7 @@ def main():
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a stopped run still stops the server it started
     started = time.perf_counter()
-    keys = {page: link_keys(page) for page in PAGES}
+    keys = {page.path: link_keys(page) for page in PAGES}  # Page holds presets' dicts: not hashable
     print(f"{sum(map(len, keys.values()))} keys on {len(PAGES)} pages, found in {time.perf_counter() - started:.0f} s",
           flush=True)
     clean = total = 0
@@ -42,7 +42,7 @@ def main():
             for name, payload in PAYLOADS.items():
                 if (name == "both") != args.sample:  # the sample loads both payloads at once
                     continue
-                for query, names in fuzz_cases(keys[page], payload, whole=not args.sample):
+                for query, names in fuzz_cases(keys[page.path], payload, whole=not args.sample):
                     address = f"{url}/{page.url_path}?{urllib.parse.urlencode(query)}"
                     found = fuzz_load(browser, address)
                     total += 1
@@ -53,7 +53,7 @@ def main():
                         clean += 1
                         print(f"clean {page.url_path or 'overview'} {name} {','.join(names)}", flush=True)
         browser.close()
-    covered = sorted({(page.url_path, key) for page in PAGES for key in keys[page]})
+    covered = sorted({(page.url_path, key) for page in PAGES for key in keys[page.path]})
     print(f"{clean} of {total} page loads clean; {len(covered)} keys covered; "
           f"{time.perf_counter() - started:.0f} s in all")
     return 1 if failures else 0
