@@ -150,7 +150,7 @@ def times(visits):
 
 def served(root, freeze_escapes):
     """Page times of a class of ten alone, then beside the attackers; memory peak while attacked, idle after."""
-    from ui.workbench_state import LINK_CODEC
+    from app_pages.workbench.settings import LINK_CODEC
 
     freeze = urllib.parse.urlencode({"wb_source": "Paste JSON",
                                      "wb_text": LINK_CODEC.encode('"' + '\\"' * freeze_escapes)})
@@ -184,7 +184,7 @@ def served(root, freeze_escapes):
 
 
 def heavy_workbench(url):
-    from ui.workbench_state import LINK_CODEC
+    from app_pages.workbench.settings import LINK_CODEC
 
     count = 2**20
     model = {"resources": {"in": {"initialValuesDataType": "FLOAT32",

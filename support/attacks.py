@@ -236,7 +236,7 @@ def wide_depth_space(width):
 def issue31_plans():
     """{attack: [one visit plan per attacker]} of issue 31's attacks on a served app (support.visitor's plans:
     lists of (page, query[, widgets]))."""
-    from ui.workbench_state import LINK_CODEC
+    from app_pages.workbench.settings import LINK_CODEC
 
     def pasted(text):
         return ("workbench", "wb_source=Paste+JSON", {"wb_text": text})

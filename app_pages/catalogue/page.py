@@ -9,21 +9,19 @@ import streamlit as st
 
 from app_pages.catalogue import work
 from app_pages.registry import PAGES
-from ops import DescriptorError, directml_status, load_model, schema
-from ops.guard import element_cap_set_to
+from app_pages.workbench import directml
+from ops import DescriptorError, directml_status, schema
+from ops.schema import OperatorSchema
 from ui import handoff, say, url_state
-from ui import workbench_directml as on_directml
-from ui import workbench_state as wb
-from ui.say import md
+from ui.say import Markdown, md
 from ui.shared import Busy
 from ui.toolbar import intro
-from ui.workbench_work import digest
 
 DEFAULT_OPERATOR = "GEMM"
 RAN = "catalogue_ran"  # session state: {operator: seconds its one-click run took on this page}
 
 
-def filters():
+def filters() -> tuple[str, str]:
     """(search text, narrowing) from the widgets over the table."""
     left, right = st.columns([2, 3])
     query = url_state.widget(left.text_input, "Search an operator, a field or a tensor", "cat_q", "",
@@ -33,14 +31,14 @@ def filters():
     return query, show
 
 
-def overview(names):
+def overview(names: list[str]) -> None:
     rows = [row for row in work.overview_rows() if row["operator"] in set(names)]
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="cat_table", height=min(len(rows) + 1, 12) * 35 + 3,
                  column_config={"inputs": st.column_config.TextColumn(width="medium"),
                                 "outputs": st.column_config.TextColumn(width="medium")})
 
 
-def facts(op):
+def facts(op: OperatorSchema) -> None:
     page = next((p for p in PAGES if op.name in p.operators), None)
     modelled = (md("the core models it (page **{}**), and DirectML runs it too", page.title) if page
                 else md("the core models it") if work.core_models(op.name)
@@ -51,7 +49,7 @@ def facts(op):
                     md("yes, compared within the **{}** tolerance", twin) if twin else md("none")))
 
 
-def why_not_here(op):
+def why_not_here(op: OperatorSchema) -> Markdown | None:
     """Why DirectML cannot run the operator here (not set up, or a feature level past this build's), or None."""
     status = directml_status()
     if not status.available:
@@ -63,7 +61,7 @@ def why_not_here(op):
     return None
 
 
-def fields(op):
+def fields(op: OperatorSchema) -> None:
     rows = work.field_rows(op.name)
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="cat_fields", height=(len(rows) + 1) * 35 + 3)
     for enum in work.enums(op.name):
@@ -73,23 +71,21 @@ def fields(op):
                          hide_index=True)
 
 
-def run_on_directml(name, text):
+def run_on_directml(name: str, text: str) -> None:
     """The example's run on DirectML, drawn as the workbench draws a run; the seconds it took on this page."""
     started = time.monotonic()
     try:
-        with element_cap_set_to(wb.ELEMENT_CAP):
-            model = load_model(text)
-        ran = on_directml.run(digest(text), model)
+        ran = directml.run_text(text)
     except (DescriptorError, Busy) as error:
         say.error(md("{} did not run on DirectML: {}", name, error))
         return
     took = st.session_state.setdefault(RAN, {}).setdefault(name, time.monotonic() - started)
     say.caption(md("Ran on DirectML in its worker process; this page had the answer in {:.2f} s (a run already made "
                    "for any visitor is shared).", took))
-    on_directml.show_run(ran)
+    directml.show_run(ran)
 
 
-def example(op):
+def example(op: OperatorSchema) -> None:
     text = work.example_text(op.name)
     say.markdown(md("##### Its minimal example"))
     say.caption(md("Generated from the schema (ops.catalogue): every field a value of its type, with the rules of "
@@ -112,7 +108,7 @@ def example(op):
         run_on_directml(op.name, text)
 
 
-def page():
+def page() -> None:
     st.title("Operator catalogue")
     intro(md("Every operator of DirectML's schema ({} of them, from microsoft/DirectML at {:code}): its desc's fields "
              "with their kind, type and optionality, its enums, the feature level that introduced it and whether the "

@@ -187,7 +187,7 @@ def sidebar_labels(at):
 
 def test_sidebar_shows_only_what_the_page_reads():
     assert sidebar_labels(run_through_app(DEPTH)) == ["DataType", "Feature level", "Values"]
-    workbench = run_through_app("app_pages/workbench.py", dtype="FLOAT16")
+    workbench = run_through_app("app_pages/workbench/page.py", dtype="FLOAT16")
     assert sidebar_labels(workbench) == ["Feature level"]
     assert "dtype" not in workbench.query_params  # a setting the page does not read stays out of its link
     assert sidebar_labels(run_through_app()) == []  # the Overview reads none
@@ -221,7 +221,7 @@ def test_the_cpp_on_screen_is_a_download_too(page):
 
 
 def test_a_workbench_link_opens_the_tab_it_was_made_on():
-    at = run_through_app("app_pages/workbench.py", query={"wb_tab": "Tensor descriptors"})
+    at = run_through_app("app_pages/workbench/page.py", query={"wb_tab": "Tensor descriptors"})
     assert not at.exception
     assert at.session_state["wb_tab"] == "Tensor descriptors" and at.query_params["wb_tab"] in (
         "Tensor descriptors", ["Tensor descriptors"])

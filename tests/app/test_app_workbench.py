@@ -33,7 +33,7 @@ SEED_PRINTS = {
 
 
 def open_workbench(query=None, session=None):
-    at = run_through_app("app_pages/workbench.py", query, session)
+    at = run_through_app("app_pages/workbench/page.py", query, session)
     assert not at.exception, [e.message for e in at.exception]
     return at
 

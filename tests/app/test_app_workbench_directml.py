@@ -5,10 +5,11 @@ DirectML itself are in tests/directml/test_directml_workbench.py."""
 
 import pytest
 
+from app_pages.workbench import directml
 from ops.runtime import directml as dml
 from support import attacks
 from support.app import run_through_app, shown
-from ui import sidebar, workbench_directml
+from ui import sidebar
 
 
 def paste(text):
@@ -24,7 +25,7 @@ def texts(at):
 
 def test_without_directml_the_model_opens_in_partial_mode_saying_why(monkeypatch):
     unavailable = dml.DirectMLStatus(False, "libdirectml.so is not set up here (test)")
-    monkeypatch.setattr(workbench_directml, "directml_status", lambda: unavailable)
+    monkeypatch.setattr(directml, "directml_status", lambda: unavailable)
     at = run_through_app("workbench", query={"wb_source": "DxDispatch's models", "wb_dxdispatch_model": "gemm"})
     assert not at.exception
     assert any("DirectML cannot run here (libdirectml.so is not set up here (test)), so the core runs what it "
@@ -40,7 +41,7 @@ EARLIER = (attacks.gemm_bomb, attacks.convolution_bomb)
 @pytest.fixture
 def no_worker_in_the_app(no_worker, monkeypatch):
     """tests/conftest.py's stand-in, also where the app's modules hold ops.directml_status by name."""
-    for module in (workbench_directml, sidebar):
+    for module in (directml, sidebar):
         monkeypatch.setattr(module, "directml_status", lambda: no_worker)
     monkeypatch.setattr(sidebar, "_directml_found", [])
 

@@ -24,7 +24,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def page():
-    at = run_through_app("app_pages/workbench.py")
+    at = run_through_app("app_pages/workbench/page.py")
     at.radio(key="wb_source").set_value("Paste JSON").run()
     return at
 
@@ -90,7 +90,7 @@ def test_partial_mode_validates_and_maps_the_directml_operators(page):
 
 
 def test_an_uploaded_partial_model_opens_the_same_way():
-    at = run_through_app("app_pages/workbench.py")
+    at = run_through_app("app_pages/workbench/page.py")
     at.radio(key="wb_source").set_value("Upload a file").run()
     data = json.dumps(PARTIAL["gemm_first"]).encode()
     on_the_core(at.file_uploader(key="wb_upload").set_value(("gemm.json", data, "application/json")).run())
@@ -148,7 +148,7 @@ def test_hostile_partial_models_get_a_message_naming_the_field(page, case):
 
 
 def test_the_partial_examples_are_bundled_and_their_choice_is_a_link():
-    at = run_through_app("app_pages/workbench.py",
+    at = run_through_app("app_pages/workbench/page.py",
                          query={"wb_source": "Partly modelled example", "wb_partial_example": "gemm_first",
                                 "wb_runtime": "core"})
     assert not at.exception

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app_pages.workbench.settings import LINK_CODEC
 from support.app import run_through_app, shown
 from ui import echo
 from ui.url_state import LINK_READ_CHARS
-from ui.workbench_state import LINK_CODEC
 
 PHISHING = "[Click to log in](http://evil.example/login) ![t](http://evil.example/pixel.png)"
 DEPTH_SPACE = "app_pages/depth_space/page.py"
@@ -94,7 +94,7 @@ def test_a_workbench_name_with_backticks_stays_in_its_code_span():
                  "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]}}}},
              "commands": [{"type": "dispatch", "dispatchable": name,
                            "bindings": {"InputTensor": "in", "OutputTensor": "out"}}]}
-    at = run_through_app("app_pages/workbench.py",
+    at = run_through_app("app_pages/workbench/page.py",
                          query={"wb_source": "Paste JSON", "wb_text": LINK_CODEC.encode(json.dumps(model))})
     assert not at.exception
     marker = ": valid from feature level"

@@ -3,12 +3,12 @@ summarized past a few; whatever a page draws, a run stops at its output budget a
 
 import pytest
 
+from app_pages.workbench.settings import LINK_CODEC
 from support.app import run_through_app, shown
 from support.attacks import unknown_fields_model, unknown_keys_model
 from ui import output_budget
-from ui.workbench_state import LINK_CODEC
 
-WORKBENCH = "app_pages/workbench.py"
+WORKBENCH = "app_pages/workbench/page.py"
 
 
 def notes(at):

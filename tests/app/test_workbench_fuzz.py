@@ -9,13 +9,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app_pages.workbench import reading
 from ops import FEATURE_LEVELS, DescriptorError, load_model, run_model, validate
 from ops.descriptors.dxdispatch import parse_model_text, run_model_detailed
 from ops.descriptors.export import cpp_snippet, model_for
 from ops.guard import element_cap_set_to
 from support.app import run_through_app
 from support.paths import ROOT
-from ui import workbench_state as wb
 from viz.memory_map_fig import memory_map_figure
 
 EXAMPLES = [json.loads(p.read_text()) for p in sorted((ROOT / "examples").glob("*.json"))]
@@ -118,11 +118,11 @@ def only_descriptor_errors(call, *args):
 def exercise(model, level):
     """Everything the workbench does with a model; only DescriptorError may escape from the core."""
     with element_cap_set_to(CAP):
-        rows, details = wb.validation_rows(model)
+        rows, details = reading.validation_rows(model)
         assert len(rows) == len(FEATURE_LEVELS)
-        for _, _, dispatchable in wb.dispatchable_items(model):
+        for _, _, dispatchable in reading.dispatchable_items(model):
             only_descriptor_errors(validate, dispatchable, level)
-        for _, desc, _ in wb.tensor_descs(model):
+        for _, desc, _ in reading.tensor_descs(model):
             memory_map_figure(desc.Sizes, desc.Strides, desc.element_size, desc.TotalTensorSizeInBytes)
         only_descriptor_errors(load_model, json.dumps(model))
         loaded = only_descriptor_errors(load_model, model)
@@ -171,7 +171,7 @@ _page = {}
 def workbench_page():
     """One AppTest session of the workbench, shared by the examples (starting one costs a second)."""
     if "at" not in _page:
-        at = run_through_app("app_pages/workbench.py", wb_cross_check=False)
+        at = run_through_app("app_pages/workbench/page.py", wb_cross_check=False)
         at.radio(key="wb_source").set_value("Paste JSON").run()
         _page["at"] = at
     return _page["at"]

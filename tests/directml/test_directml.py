@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ops
+from app_pages.workbench.reading import cross_check_call
 from ops.descriptors.dxdispatch import run_model_detailed
 from ops.descriptors.layouts import identity_descs
 from ops.operators.depth_space import depth_to_space
@@ -26,7 +27,6 @@ from ops.runtime.directml.process import MEMORY_LIMIT, Worker, install_dir
 from ops.runtime.directml_check import packed_desc
 from ops.runtime.onnxruntime_check import probe_tensor
 from support.paths import ROOT
-from ui.workbench_state import cross_check_call
 
 pytestmark = pytest.mark.directml
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import ops
+from app_pages.workbench.reading import cross_check_call
 from ops import schema
 from ops.descriptors.dxdispatch import run_model_detailed
 from ops.operators.gather_scatter import OPERATORS
@@ -24,7 +25,6 @@ from ops.runtime.report import compare_outputs
 from support.gather_calls import colliding_updates, random_call, with_other_winners
 from support.observed import GATHER_SCATTER
 from support.paths import ROOT
-from ui.workbench_state import cross_check_call
 
 pytestmark = pytest.mark.directml
 

@@ -2,10 +2,10 @@
 
 import json
 
+from app_pages.workbench.reading import command_steps_partial
 from ops import run_model_partial
 from support.figures import figure_json_size
 from support.paths import ROOT
-from ui.workbench_state import command_steps_partial
 from viz.workbench_fig import AFTER_STOP, COMMAND_STATES, PASSED_OVER, RAN, STOPPED, command_strip
 
 

@@ -4,12 +4,13 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app_pages.workbench.reading import size_arithmetic
+from app_pages.workbench.settings import PRESETS
 from ops import buffer_tensor_size
 from ops.datatypes import element_size
 from ops.tensor_desc import memory_map
 from support.figures import row_zero_on_top
 from support.specs import make_tensor_desc
-from ui.workbench_state import PRESETS, size_arithmetic
 from viz.memory_map_fig import (
     ONCE,
     SHARED,

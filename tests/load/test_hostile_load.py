@@ -11,11 +11,11 @@ import urllib.parse
 
 import pytest
 
+from app_pages.workbench.settings import LINK_CODEC
 from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
 from support.attacks import issue31_plans, unclosed_escapes
 from support.load import PAGES, GiB, PeakMemory, failures, percentile, wait_until_idle
 from support.visitor import memory_of, run_visitors, served_app, upload_files
-from ui.workbench_state import LINK_CODEC
 
 pytestmark = pytest.mark.load
 

@@ -18,7 +18,7 @@ from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_mod
 from ops.guard import element_cap_set_to
 from support.app import run_through_app, shown
 
-WORKBENCH_CAP = 2**20  # ui/workbench_state.py ELEMENT_CAP
+WORKBENCH_CAP = 2**20  # app_pages/workbench/settings.py ELEMENT_CAP
 MODEL_BYTES = 1_000_000
 
 
@@ -296,7 +296,7 @@ def test_partial_runs_load_the_model_a_bounded_number_of_times(monkeypatch):
 
 
 def open_pasted(text):
-    at = run_through_app("app_pages/workbench.py", {"wb_source": "Paste JSON"})
+    at = run_through_app("app_pages/workbench/page.py", {"wb_source": "Paste JSON"})
     at.text_area(key="wb_text").input(text).run(timeout=60)
     assert not at.exception, [e.message for e in at.exception]
     return at
@@ -325,7 +325,7 @@ def test_workbench_draws_the_first_dispatches_of_many():
 
 @pytest.mark.parametrize("name", ["commented_join", "owned_weights_bit_or", "wrapping_sequences"])
 def test_dxdispatch_syntax_examples_are_offered_with_their_comments(name):
-    at = run_through_app("app_pages/workbench.py", {"wb_example": f"dxdispatch/{name}"})
+    at = run_through_app("app_pages/workbench/page.py", {"wb_example": f"dxdispatch/{name}"})
     assert not at.exception and not at.error, [shown(e.value) for e in at.error]
     assert any(f"examples/dxdispatch/{name}.json: " in shown(s.value) and "valid at feature level 6_4" in shown(s.value)
                for s in at.success)

@@ -432,7 +432,7 @@ def test_examples_load_and_run():
 def test_workbench_shows_dxdispatch_form_and_notes():
     from support.app import run_through_app, shown
 
-    at = run_through_app("app_pages/workbench.py", None, None)
+    at = run_through_app("app_pages/workbench/page.py", None, None)
     at.radio(key="wb_source").set_value("Paste JSON").run()
     at.text_area(key="wb_text").input((EXAMPLES / "wrapping_sequences.json").read_text()).run()
     assert not at.exception, [e.message for e in at.exception]
@@ -467,7 +467,7 @@ def test_workbench_runs_a_model_with_owned_and_deferred_resources():
 
     model = owned_model()
     model["resources"]["later"] = {"initialValuesDataType": "FLOAT32", "initialValues": "deferred"}
-    at = run_through_app("app_pages/workbench.py", None, None)
+    at = run_through_app("app_pages/workbench/page.py", None, None)
     at.radio(key="wb_source").set_value("Paste JSON").run()
     at.text_area(key="wb_text").input(json.dumps(model)).run()
     assert not at.exception, [e.message for e in at.exception]

@@ -97,13 +97,13 @@ def test_visitors_of_one_workbench_link_share_its_run(monkeypatch):
     """30 visitors on one heavy workbench link each ran the model (55 s each where one took 1.35 s)."""
     import json
 
+    from app_pages.workbench import work
+    from app_pages.workbench.settings import LINK_CODEC
     from support.app import run_through_app
-    from ui import workbench_work
-    from ui.workbench_state import LINK_CODEC
 
     runs = []
-    run = workbench_work.run_model_detailed
-    monkeypatch.setattr(workbench_work, "run_model_detailed", lambda model: runs.append(1) or run(model))
+    run = work.run_model_detailed
+    monkeypatch.setattr(work, "run_model_detailed", lambda model: runs.append(1) or run(model))
     count = 2**16
     model = {"resources": {"in": {"initialValuesDataType": "FLOAT32",
                                   "initialValues": {"valueCount": count, "valueStart": 0, "valueDelta": 1}},
@@ -116,7 +116,7 @@ def test_visitors_of_one_workbench_link_share_its_run(monkeypatch):
                            "bindings": {"InputTensor": "in", "OutputTensor": "out"}}] * 3,
              "$schema": f"shared-run-test-{id(runs)}"}  # a text no other test opened
     query = {"wb_source": "Paste JSON", "wb_text": LINK_CODEC.encode(json.dumps(model))}
-    pages = [run_through_app("app_pages/workbench.py", query=query) for _ in range(3)]
+    pages = [run_through_app("app_pages/workbench/page.py", query=query) for _ in range(3)]
     assert runs == [1]
     for at in pages:
         assert not at.exception and not at.error

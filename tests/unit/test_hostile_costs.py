@@ -17,12 +17,12 @@ import json
 import numpy as np
 import pytest
 
+from app_pages.workbench.settings import LINK_CODEC
 from ops import origin_coded_input
 from ops.detective.origin import to_npy_bytes
 from ops.operators.depth_space import depth_to_space
 from support import attacks as t
 from support.costs import view_cost
-from ui.workbench_state import LINK_CODEC
 
 MiB = 1 << 20
 BASE_SECONDS = 0.25

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app_pages.workbench.settings import LINK_CODEC
 from ops import DescriptorError, load_model
 from ops.descriptors.dxdispatch import MAX_DEPTH, MAX_TEXT_BYTES, parse_model_text
 from ops.descriptors.jsonc import rapidjson_text
 from support.app import error_texts, run_through_app, send_text, shown
 from support.attacks import unclosed_escapes
-from ui.workbench_state import LINK_CODEC
 
-WORKBENCH = "app_pages/workbench.py"
+WORKBENCH = "app_pages/workbench/page.py"
 
 
 # ---------------------------------------------------------------- the oracle: the regular expressions replaced

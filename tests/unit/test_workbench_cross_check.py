@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 import ops
+from app_pages.workbench.reading import cross_check_call
 from ops import run_model
 from ops.descriptors.dxdispatch import run_model_detailed
 from ops.descriptors.layouts import identity_model
-from ui.workbench_state import cross_check_call
 
 X = np.arange(12, dtype=np.uint8).reshape(1, 1, 3, 4) * 19
 # Operators with no identity call: a call of each.

@@ -2,13 +2,16 @@
 modelled model, a run's printed output and dispatches, a desc's size arithmetic and overlap, the export; and the
 callbacks that write its settings.
 
-app_pages/workbench.py reads the widgets and lays these out in its tabs. They hold the messages, tables and colors
-that turn a result (ui.workbench_state, ui.workbench_work) into what the page shows, so that the page stays the list
-of what is shown where, as the project's pages are.
+page.py reads the widgets and lays these out in its tabs. They hold the messages, tables and colors that turn a result
+(reading.py, work.py) into what the page shows, so that the page stays the list of what is shown where.
 """
+
+from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -16,18 +19,27 @@ import streamlit as st
 from ops import DescriptorError
 from ops.descriptors.dxdispatch import parse_model_text
 from ops.descriptors.export import cpp_snippet
-from ops.descriptors.partial import DIRECTML_ONLY, INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID
+from ops.descriptors.partial import DIRECTML_ONLY, INVALID, NOT_MODELLED, UNKNOWN_KIND, VALID, PartialRun
 from ops.guard import element_cap_set_to
-from ops.tensor_desc import find_overlap
+from ops.tensor_desc import TensorDesc, find_overlap
+from ui import charts, echo, handoff, say, url_state
+from ui.output_budget import and_more, few
+from ui.say import md
 from viz.export import file_stem
 from viz.memory_map_fig import MAX_CELLS
 from viz.workbench_fig import command_strip
 
-from . import charts, echo, say, url_state
-from . import workbench_state as wb
-from .output_budget import and_more, few
-from .say import md
-from .workbench_work import MAX_DRAWN_DISPATCHES, memory_map
+from .reading import (
+    command_steps_partial,
+    dispatchable_items,
+    json_kind,
+    size_arithmetic,
+    skipped_rows,
+    status_rows,
+    validation_rows,
+)
+from .settings import ELEMENT_CAP, PRESETS, preset_texts
+from .work import MAX_DRAWN_DISPATCHES, Check, DrawnDispatch, Heatmap, RunView, memory_map
 
 # Each dispatchable reported is a table column, a line and an expander, validated at every feature level.
 MAX_REPORTED_DISPATCHABLES = 24
@@ -42,14 +54,14 @@ STATUS_COLORS = {VALID: OK_COLOR, DIRECTML_ONLY: NOT_MODELLED_COLOR, INVALID: FA
 SYNTAX_POSITION = re.compile(r"line (\d+), column (\d+)")
 
 
-def edit_example(text):
+def edit_example(text: str) -> None:
     url_state.put_many({"wb_text": text, "wb_source": "Paste JSON"})
 
 
-def receive_round_trip():
-    """An operator page's export arrives in session_state["workbench_model"]; open it as pasted JSON. The notice to
-    show about it, or None when none arrived."""
-    model = st.session_state.pop("workbench_model", None)
+def receive_round_trip() -> str | None:
+    """A model handed over from another page (ui.handoff) opens as pasted JSON. The notice to show about it, or None
+    when none arrived."""
+    model = st.session_state.pop(handoff.KEY, None)
     if model is None:
         return None
     try:
@@ -60,13 +72,13 @@ def receive_round_trip():
     return "Model received from the operator page, unchanged."
 
 
-def apply_preset():
+def apply_preset() -> None:
     name = st.session_state["wb_preset"]
-    if name in wb.PRESETS:
-        url_state.put_many(wb.preset_texts(name))
+    if name in PRESETS:
+        url_state.put_many(preset_texts(name))
 
 
-def parsed_model(label, text):
+def parsed_model(label: str, text: str) -> dict[str, Any] | None:
     """The model text parsed as DxDispatch reads it, or None, having said why: it is empty, not JSON, or not an
     object."""
     if not text.strip():
@@ -80,12 +92,12 @@ def parsed_model(label, text):
         return None
     if not isinstance(raw, dict):
         say.error(md("{} is refused: the root must be a JSON object with resources, dispatchables and commands, not "
-                     "a JSON {}", label, wb.json_kind(raw)))
+                     "a JSON {}", label, json_kind(raw)))
         return None
     return raw
 
 
-def show_syntax_error(label, text, message):
+def show_syntax_error(label: str, text: str, message: str) -> None:
     say.error(md("{}: {}", label, message))
     position = SYNTAX_POSITION.search(message)
     if position and isinstance(text, str):
@@ -95,27 +107,27 @@ def show_syntax_error(label, text, message):
             st.code(f"{line:>5} | {lines[line - 1][:200]}\n      | {' ' * (column - 1)}^", language=None)
 
 
-def show_loaded(label, model, notes):
+def show_loaded(label: str, model: dict[str, Any], notes: list[str]) -> None:
     """What a model that loads holds, and where DxDispatch reads its text differently (`notes`: ops.model_notes)."""
     say.success(md("{}: {} resources, {} dispatchables, {} commands, valid at feature level 6_4.", label,
                    len(model["resources"]), len(model["dispatchables"]), len(model["commands"])))
-    notes, more = few(notes)
-    for note in notes:
+    listed, more = few(notes)
+    for note in listed:
         say.info(md("DxDispatch reads this differently: {}", note))
     if more:
         say.info(md("DxDispatch reads {:,} more places of this model differently (fields it ignores, most likely); the "
                     "first are listed above.", more))
 
 
-def show_validation(raw, level, refusal=None):
+def show_validation(raw: dict[str, Any], level: str, refusal: DescriptorError | None = None) -> None:
     """Every dispatchable of `raw` against every feature level, then the problems at `level`; `refusal`: why the
     model is refused when it is (a binding, a buffer), which no dispatchable's rules say."""
-    with element_cap_set_to(wb.ELEMENT_CAP):
-        rows, details = wb.validation_rows(raw, MAX_REPORTED_DISPATCHABLES)
+    with element_cap_set_to(ELEMENT_CAP):
+        rows, details = validation_rows(raw, MAX_REPORTED_DISPATCHABLES)
         if not details:
             st.info("The model has no dispatchables object to validate.")
             return
-        count = len(wb.dispatchable_items(raw))
+        count = len(dispatchable_items(raw))
         if count > MAX_REPORTED_DISPATCHABLES:
             say.info(md("The first {} of {:,} dispatchables are reported here; loading the model checks every one at "
                         "feature level 6_4.", MAX_REPORTED_DISPATCHABLES, count))
@@ -155,11 +167,11 @@ def show_validation(raw, level, refusal=None):
             say.markdown(and_more(more, "problems"))
 
 
-def show_heatmap(heatmap):
+def show_heatmap(heatmap: Heatmap) -> None:
     charts.show(heatmap.figure, heatmap.key, file_stem("tensor", heatmap.title), heatmap.title)
 
 
-def show_tensors(inputs, outputs):
+def show_tensors(inputs: Sequence[Heatmap], outputs: Sequence[tuple[Heatmap, Heatmap]]) -> None:
     """A dispatch's input heatmaps, up to four a row, then each output's before and after side by side."""
     for column, heatmap in zip(st.columns(min(len(inputs), 4) or 1), inputs):
         with column:
@@ -172,7 +184,7 @@ def show_tensors(inputs, outputs):
             show_heatmap(after)
 
 
-def show_dispatch(dispatch, checking):
+def show_dispatch(dispatch: DrawnDispatch, checking: bool) -> None:
     say.markdown(md("##### commands[{}]: dispatch {:code} (DML_OPERATOR_{})", dispatch.index, dispatch.dispatchable,
                     dispatch.operator))
     show_tensors(dispatch.inputs, dispatch.outputs)
@@ -180,7 +192,7 @@ def show_dispatch(dispatch, checking):
         show_cross_check(dispatch.check)
 
 
-def show_cross_check(check):
+def show_cross_check(check: Check) -> None:
     if isinstance(check, str):
         say.warning(md("Cross-check not run: {}", check))
         return
@@ -190,8 +202,8 @@ def show_cross_check(check):
                                                  note))
 
 
-def show_dispatches(drawn, count, checking):
-    """The drawn dispatches (ui.workbench_work.DrawnDispatch) of `count` that ran, cross-checked when `checking`."""
+def show_dispatches(drawn: Iterable[DrawnDispatch], count: int, checking: bool) -> None:
+    """The drawn dispatches (work.DrawnDispatch) of `count` that ran, cross-checked when `checking`."""
     for dispatch in drawn:
         show_dispatch(dispatch, checking)
     if count > MAX_DRAWN_DISPATCHES:
@@ -199,13 +211,13 @@ def show_dispatches(drawn, count, checking):
                     count - MAX_DRAWN_DISPATCHES, MAX_DRAWN_DISPATCHES))
 
 
-def show_printed(lines, when_none):
+def show_printed(lines: Sequence[str], when_none: str) -> None:
     st.markdown("##### Printed output")
     st.code("\n".join(lines) or when_none, language=None, wrap_lines=True)
 
 
-def show_run_prints(view):
-    """A whole run's printed output (ui.workbench_work.RunView), and as DxDispatch prints it where that differs."""
+def show_run_prints(view: RunView) -> None:
+    """A whole run's printed output (work.RunView), and as DxDispatch prints it where that differs."""
     show_printed(view.prints, "(the model has no print commands)")
     if view.dxdispatch_prints != view.prints:
         with st.expander("As DxDispatch prints it (UINT8 and INT8 values as characters)"):
@@ -214,7 +226,7 @@ def show_run_prints(view):
             st.code(exact, language=None, wrap_lines=True)
 
 
-def partial_warning(label, run):
+def partial_warning(label: str, run: PartialRun) -> None:
     missing = [part.name for part in run.inspection.parts if part.status in (NOT_MODELLED, DIRECTML_ONLY)]
     say.warning(md("{} has parts this project does not model ({}), so it is open in partial mode: the statuses of "
                    "every part, validation and memory maps of the modelled part, and the commands run in order up to "
@@ -222,14 +234,14 @@ def partial_warning(label, run):
                    label, say.join(", ", map(say.code, missing))))
 
 
-def show_status(run):
+def show_status(run: PartialRun) -> None:
     inspection = run.inspection
     st.markdown("Every resource and dispatchable: **modelled, valid** (the core computes it); **DirectML only**, a "
                 "DirectML operator the core does not model, valid as far as DirectML's schema knows (its own rules "
                 "are DirectML's to judge); **invalid** with the rules it breaks; **not modelled here**, with where "
                 "DirectML or DxDispatch documents it; or **unknown kind**, a dispatchable type DxDispatch does not "
                 "know either. The core computes nothing for a part it does not model.")
-    rows = wb.status_rows(inspection)
+    rows = status_rows(inspection)
     table = pd.DataFrame(rows).style.map(lambda cell: f"background-color: {STATUS_COLORS[cell]}", subset=["status"])
     st.dataframe(table, hide_index=True, key="wb_status_table", height=min(len(rows) + 1, 20) * 35 + 3,
                  column_config={"why": st.column_config.TextColumn("why", width="large")})
@@ -248,7 +260,7 @@ def show_status(run):
                    "runs the commands before the first dispatch of one.")
 
 
-def show_partial_progress(raw, run):
+def show_partial_progress(raw: dict[str, Any], run: PartialRun) -> None:
     """How far a partial run went, its commands step by step, what it printed and why it skipped what it skipped."""
     ran, skipped = run.ran, run.skipped
     if run.refusal:
@@ -260,20 +272,20 @@ def show_partial_progress(raw, run):
         say.info(md("Ran {} of {} commands, in order up to commands[{}], the first dispatch that cannot be run here; "
                     "every command after it is skipped, since what it would leave in the buffers is unknown here.",
                     len(ran), len(ran) + len(skipped), run.stopped_at))
-    charts.show(command_strip(wb.command_steps_partial(raw, run)), "wb_command_strip", "workbench_commands",
+    charts.show(command_strip(command_steps_partial(raw, run)), "wb_command_strip", "workbench_commands",
                 "The model's commands, step by step")
     show_printed(run.prints, "(no print command ran)")
     if skipped:
         st.markdown("##### Skipped commands")
-        st.dataframe(pd.DataFrame(wb.skipped_rows(run)), hide_index=True, key="wb_skipped_table",
+        st.dataframe(pd.DataFrame(skipped_rows(run)), hide_index=True, key="wb_skipped_table",
                      column_config={"why it was skipped": st.column_config.TextColumn(width="large")})
 
 
-def show_desc(desc, kind, role):
+def show_desc(desc: TensorDesc, kind: str, role: str) -> None:
     """A desc's fields, its size worked out as DMLCalcBufferTensorSize does, and for an output whether it writes an
     element twice."""
     strides = desc.Strides
-    lines, implied = wb.size_arithmetic(desc.DataType, desc.Sizes, strides)
+    lines, implied = size_arithmetic(desc.DataType, desc.Sizes, strides)
     say.markdown(md("**{}**, Sizes {}, Strides {}, used as **{}**", desc.DataType, list(desc.Sizes),
                     "packed" if strides is None else list(strides), kind.rstrip("s")))
     declared = desc.TotalTensorSizeInBytes
@@ -286,10 +298,10 @@ def show_desc(desc, kind, role):
         show_overlap(desc)
 
 
-def show_overlap(desc):
+def show_overlap(desc: TensorDesc) -> None:
     """An output desc that writes one element twice is refused by DirectML: say which indices collide."""
     try:
-        with element_cap_set_to(wb.ELEMENT_CAP):
+        with element_cap_set_to(ELEMENT_CAP):
             overlap = find_overlap(desc.Sizes, desc.Strides)
     except DescriptorError as error:
         say.warning(md("Overlap not checked: {}", error))
@@ -300,7 +312,7 @@ def show_overlap(desc):
                      "itself.", list(a), list(b), element))
 
 
-def show_memory_map(desc, name, role, unit, columns):
+def show_memory_map(desc: TensorDesc, name: str, role: str, unit: str, columns: int) -> None:
     """The memory map of the desc called `name` (its JSON path, or the builder's), and how to read it."""
     strides, declared = desc.Strides, desc.TotalTensorSizeInBytes
     figure = memory_map(tuple(desc.Sizes), None if strides is None else tuple(strides), desc.element_size, declared,
@@ -312,7 +324,7 @@ def show_memory_map(desc, name, role, unit, columns):
                    figure.context.reading))
 
 
-def show_export(model, label):
+def show_export(model: dict[str, Any], label: str) -> None:
     text = json.dumps(model, indent=2)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", label.rsplit("/", 1)[-1].removesuffix(".json")) or "model"
     st.download_button("Download the normalized model (JSON)", text, file_name=f"{stem}.normalized.json",

@@ -6,8 +6,9 @@ A model the core does not model whole (a GEMM, a convolution, an RNN ...) runs w
 DirectML itself, so a crash there never takes the page down. Before any work the model is held to the workbench's
 element cap and admitted to the work budget (its bytes counted from its descs), and on_directml checks every
 dispatchable's feature level and costs its work (sizes, kernels, fills, recurrences) against DirectML's budgets. A
-run is kept as what the page shows of it, once for the whole server per model text (ui.workbench_work's reasons).
-The Descriptor workbench page and the Operator catalogue's one-click run both draw a run from here.
+run is kept as what the page shows of it, once for the whole server per model text (work.py's reasons).
+The Operator catalogue's one-click run is the workbench's run of the operator's example: it draws it from here too
+(run_text, show_run).
 """
 
 from __future__ import annotations
@@ -18,20 +19,20 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ops import DescriptorError, directml_status, inspect_model
-from ops.descriptors.dxdispatch import model_run_bytes, run_model_detailed
+from ops import DescriptorError, directml_status, inspect_model, load_model
+from ops.descriptors.dxdispatch import DispatchRecord, model_run_bytes, run_model_detailed
 from ops.descriptors.on_directml import runtime_desc
-from ops.descriptors.partial import DIRECTML_ONLY, REFUSED, VALID
+from ops.descriptors.partial import DIRECTML_ONLY, REFUSED, VALID, ModelInspection
 from ops.descriptors.validate import read_dispatchable
 from ops.guard import element_cap_set_to
 from ops.runtime import onnx_twins
+from ui import say, url_state
+from ui.say import md
+from ui.shared import CACHE, Busy, admitted
 
-from . import say, url_state
-from . import workbench_state as wb
-from .say import md
-from .shared import CACHE, Busy, admitted
-from .workbench_view import show_printed, show_tensors
-from .workbench_work import MAX_DRAWN_DISPATCHES, Heatmap, tensor_heatmaps
+from .settings import ELEMENT_CAP
+from .view import show_printed, show_tensors
+from .work import MAX_DRAWN_DISPATCHES, DispatchTensors, digest, tensor_heatmaps
 
 # A model may hold thousands of dispatches: the table lists this many.
 MAX_ANSWER_ROWS = 100
@@ -47,14 +48,9 @@ class TwinCheck:
 
 
 @dataclasses.dataclass(frozen=True)
-class DirectMLDispatch:
-    """What the page shows of one dispatch DirectML ran: its tensors' heatmaps and its twin's comparison."""
+class DirectMLDispatch(DispatchTensors):
+    """A dispatch DirectML ran, drawn, and its twin's comparison."""
 
-    index: int
-    dispatchable: str
-    operator: str
-    inputs: tuple[Heatmap, ...]
-    outputs: tuple[tuple[Heatmap, Heatmap], ...]
     twin: TwinCheck
 
 
@@ -82,7 +78,7 @@ def runs_on_directml(model: dict[str, Any]) -> bool:
     return True
 
 
-def show_refusal(label: str, refusal: DescriptorError | None, inspection: Any) -> None:
+def show_refusal(label: str, refusal: DescriptorError | None, inspection: ModelInspection) -> None:
     """Say why a model of DirectML operators alone (inspection: ops.inspect_model's) is refused before any work
     (the run's memory, the element cap), which the partial mode it opens in would not say."""
     if refusal is not None and all(part.status in (VALID, DIRECTML_ONLY) for part in inspection.parts):
@@ -96,7 +92,7 @@ def answers(key: str, raw: dict[str, Any]) -> list[dict[str, str]]:
         return [{"command": f"commands[{a.index}]", "dispatchable": a.dispatchable, "answered by": a.answer,
                  "why": a.reason} for a in inspect_model(raw).answers()]
 
-    with element_cap_set_to(wb.ELEMENT_CAP):
+    with element_cap_set_to(ELEMENT_CAP):
         return CACHE.get(("wb_answers", key), rows)
 
 
@@ -117,7 +113,7 @@ def show_answers(key: str, raw: dict[str, Any]) -> None:
         st.warning("A refused dispatch stops the run there: the reasons are in the table.")
 
 
-def _twin(record: Any, dispatchable: dict[str, Any]) -> TwinCheck:
+def _twin(record: DispatchRecord, dispatchable: dict[str, Any]) -> TwinCheck:
     read, problems = read_dispatchable(dispatchable, strict=True, notes=[])
     if read is None:
         return TwinCheck(None, str(problems[0]) if problems else "the dispatchable cannot be read")
@@ -133,19 +129,25 @@ def run(key: str, model: dict[str, Any]) -> DirectMLRun:
     cannot run, Busy when the work budget cannot hold it."""
     def view() -> DirectMLRun:
         result = run_model_detailed(model, runtime="directml")
-        steps = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result))
-                 if kind == "dispatch"]
         shown = []
-        for index, record in steps[:MAX_DRAWN_DISPATCHES]:
+        for record in result.dispatches[:MAX_DRAWN_DISPATCHES]:
             dispatchable = model["dispatchables"][record.dispatchable]
-            inputs, outputs = tensor_heatmaps(index, record, model["commands"][index], dispatchable)
-            shown.append(DirectMLDispatch(index, record.dispatchable, record.operator, inputs, outputs,
+            inputs, outputs = tensor_heatmaps(record, model["commands"][record.command_index], dispatchable)
+            shown.append(DirectMLDispatch(record.command_index, record.dispatchable, record.operator, inputs, outputs,
                                           _twin(record, dispatchable)))
-        return DirectMLRun(tuple(result.prints), tuple(shown), len(steps))
+        return DirectMLRun(tuple(result.prints), tuple(shown), len(result.dispatches))
 
-    with element_cap_set_to(wb.ELEMENT_CAP):
+    with element_cap_set_to(ELEMENT_CAP):
         with admitted(model_run_bytes(model), "this model's run on DirectML"):
             return CACHE.get(("wb_directml_run", key), view)
+
+
+def run_text(text: str) -> DirectMLRun:
+    """The DirectMLRun of a model's text, loaded under the workbench's element cap: an example run from another page
+    is the same run, shared, as the workbench's of the same text."""
+    with element_cap_set_to(ELEMENT_CAP):
+        model = load_model(text)
+    return run(digest(text), model)
 
 
 def difference_rows(comparison: onnx_twins.Comparison) -> list[dict[str, Any]]:

@@ -1,17 +1,19 @@
-"""Pure helpers behind the descriptor workbench: model sources and their link form, size arithmetic, descriptor presets
-and the desc built from the builder's fields, the rows of its reports."""
+"""What the workbench reads from a model, for its reports: each dispatchable against every feature level, every tensor
+desc and its size worked out, the statuses and commands of a partly modelled model, and what the cross-check of one
+executed dispatch takes. Pure functions of the model's data."""
 
-import base64
-import binascii
-import zlib
-from pathlib import Path
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ops import FEATURE_LEVELS, DescriptorError
 from ops.datatypes import element_size
-from ops.descriptors.dxdispatch import MAX_TEXT_BYTES
+from ops.descriptors.dxdispatch import DispatchRecord
 from ops.descriptors.layouts import identity_descs
+from ops.descriptors.partial import ModelInspection, PartialRun
 from ops.descriptors.validate import (
     desc_path_of,
     modelled_operator,
@@ -20,129 +22,14 @@ from ops.descriptors.validate import (
     validate_problems,
 )
 from ops.operators import operator
-from ops.tensor_desc import Problem, join_path, packed_strides, parse_tensor_desc, round_up, strided_write
-from ui import echo, url_state
-from ui.values import parse_int_list
+from ops.tensor_desc import Problem, TensorDesc, join_path, packed_strides, round_up, strided_write
+from ui import echo
 from viz.memory_map_fig import default_columns
 from viz.workbench_fig import AFTER_STOP, PASSED_OVER, RAN, STOPPED
 
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
-PARTIAL_EXAMPLES_DIR = EXAMPLES_DIR / "partial"
-MAX_MODEL_BYTES = MAX_TEXT_BYTES
-# A model is untrusted data: every tensor and buffer it asks for is held to this many elements.
-ELEMENT_CAP = 2**20
 
-# Shapes that show one idea each in the memory map.
-PRESETS = {
-    "packed": ([1, 2, 3, 4], None),
-    "broadcast (0 strides)": ([1, 2, 3, 4], [0, 0, 0, 1]),
-    "padded rows": ([1, 1, 3, 4], [18, 18, 6, 1]),
-    "NHWC expressed with strides": ([1, 3, 2, 4], [24, 1, 12, 3]),
-}
-
-
-CUSTOM = "custom"
-
-
-def preset_texts(name):
-    """The builder's text fields for a preset: {"wb_sizes": ..., "wb_strides": ...}."""
-    sizes, strides = PRESETS[name]
-    return {"wb_sizes": ", ".join(map(str, sizes)),
-            "wb_strides": "" if strides is None else ", ".join(map(str, strides))}
-
-
-def matching_preset(sizes_text, strides_text):
-    """The preset whose fields these are, or CUSTOM."""
-    return next((name for name in PRESETS
-                 if preset_texts(name) == {"wb_sizes": sizes_text, "wb_strides": strides_text}), CUSTOM)
-
-
-def builder_desc(data_type, sizes_text, strides_text, total_text):
-    """(TensorDesc or None, [Problem]) from the builder's fields (blank Strides: packed, blank total: implied);
-    DescriptorError naming the field for text that is not a list of integers."""
-    obj = {"DataType": data_type, "Sizes": list(parse_int_list(sizes_text, "Sizes"))}
-    if strides_text.strip():
-        obj["Strides"] = list(parse_int_list(strides_text, "Strides", minimum=0))
-    if total_text.strip():
-        obj["TotalTensorSizeInBytes"] = parse_int_list(total_text, "TotalTensorSizeInBytes", minimum=0,
-                                                       max_count=1)[0]
-    return parse_tensor_desc(obj, "desc")
-
-
-class LinkCodec:
-    """Model text <-> a URL-safe compressed form, so a pasted model travels in the page's link; decoding refuses
-    what does not inflate to a bounded text."""
-
-    @staticmethod
-    def encode(text):
-        return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
-
-    @staticmethod
-    def decode(token):
-        try:
-            packed = base64.urlsafe_b64decode(token.encode("ascii"))
-            inflater = zlib.decompressobj()
-            data = inflater.decompress(packed, MAX_MODEL_BYTES + 1)
-            if len(data) > MAX_MODEL_BYTES or inflater.unconsumed_tail:
-                raise ValueError(f"must inflate to at most {MAX_MODEL_BYTES:,} bytes")
-            return data.decode("utf-8")
-        except (binascii.Error, zlib.error, UnicodeError) as error:
-            raise ValueError(f"is not a model packed by this app ({type(error).__name__})") from None
-
-
-LINK_CODEC = LinkCodec()
-
-
-# Reading a model text, per character: parsing, loading and its notes, measured (support/costs.py) at 0.56 s and
-# 42 MB for a 500,000-value model of 0.5 MB, 0.70 s and 47 MB for 8,900 resources of 8 ignored fields (1 MB), and the
-# page drawing it at 1.2-1.5 s: a 1 MB text is a heavy view.
-TEXT_SECONDS = 1.5e-6
-TEXT_BYTES = 100
-
-
-def text_cost(text):
-    """(bytes, CPU seconds) reading a model text holds and takes (no text: nothing)."""
-    size = len(text) if isinstance(text, str) else 0
-    return size * TEXT_BYTES, size * TEXT_SECONDS
-
-
-def travels_in_link(text):
-    """Whether a pasted model text fits in the page's link once packed (LINK_CODEC)."""
-    # Compressing a text past the model cap (a crafted message can carry far more than the box lets one type)
-    # would cost more than the model is allowed to; such a text is refused by its size, uncompressed.
-    return len(text) <= MAX_MODEL_BYTES and len(LINK_CODEC.encode(text)) <= url_state.LINK_VALUE_CHARS
-
-
-DXDISPATCH_EXAMPLES_DIR = EXAMPLES_DIR / "dxdispatch"
-DXDISPATCH_MODELS_DIR = EXAMPLES_DIR / "dxdispatch_models"  # our mirrors of DxDispatch's models/ folder
-
-
-def example_files(directory=EXAMPLES_DIR):
-    """Bundled example models by name (file stem), sorted."""
-    return {path.stem: path for path in sorted(directory.glob("*.json"))}
-
-
-def strict_examples():
-    """The examples this project runs whole: one per operator, then the ones written in DxDispatch's own syntax
-    (comments, trailing commas, wrapping sequences), named by their folder."""
-    folder = DXDISPATCH_EXAMPLES_DIR.name
-    return {**example_files(),
-            **{f"{folder}/{name}": path for name, path in example_files(DXDISPATCH_EXAMPLES_DIR).items()}}
-
-
-def model_text_from_bytes(data, name="upload"):
-    """UTF-8 text of an uploaded model, refusing what the 1 MB cap or the encoding rule out."""
-    if len(data) > MAX_MODEL_BYTES:
-        raise DescriptorError(
-            f"{name}: {len(data):,} bytes exceed the {MAX_MODEL_BYTES:,}-byte limit for a model file"
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise DescriptorError(f"{name}: not UTF-8 text (byte {error.start} is {data[error.start]:#04x})") from None
-
-
-def size_arithmetic(data_type, sizes, strides=None):
+def size_arithmetic(data_type: str, sizes: Sequence[int],
+                    strides: Sequence[int] | None = None) -> tuple[list[str], int]:
     """DMLCalcBufferTensorSize written out step by step, as (lines, implied bytes)."""
     itemsize = element_size(data_type)
     if strides is None:
@@ -165,27 +52,27 @@ def size_arithmetic(data_type, sizes, strides=None):
     ], implied
 
 
-def natural_columns(desc, unit):
+def natural_columns(desc: TensorDesc, unit: str) -> int:
     """The cells per row of a desc's memory map that line its padding up (viz.memory_map_fig.default_columns), a cell
     being one element or one byte."""
     cells_per_element = desc.element_size if unit == "byte" else 1
     return default_columns(desc.Sizes, desc.Strides, desc.buffer_elements) * cells_per_element
 
 
-def json_kind(value):
+def json_kind(value: Any) -> str:
     """The JSON name of a parsed value's type, for messages."""
     kinds = ((bool, "boolean"), (dict, "object"), (list, "array"), (str, "string"), ((int, float), "number"))
     return next((name for kind, name in kinds if isinstance(value, kind)), "null")
 
 
-def dispatchable_items(raw):
+def dispatchable_items(raw: Any) -> list[tuple[str, str, Any]]:
     """[(name, JSON path, dispatchable)] of a raw model, or [] when it has no dispatchables object."""
     if not isinstance(raw, dict) or not isinstance(raw.get("dispatchables"), dict):
         return []
     return [(name, join_path("dispatchables", name), value) for name, value in raw["dispatchables"].items()]
 
 
-def level_problems(dispatchable, path):
+def level_problems(dispatchable: Any, path: str) -> dict[str, list[Problem]]:
     """{level: [Problem]} for every feature level, the paths starting at `path`."""
     try:
         # Read as DxDispatch reads a model file: exact names; fields it ignores are not problems.
@@ -194,7 +81,8 @@ def level_problems(dispatchable, path):
         return {level: [Problem(path, str(error))] for level in FEATURE_LEVELS}
 
 
-def validation_rows(raw, limit=None):
+def validation_rows(raw: Any, limit: int | None = None) -> tuple[list[dict[str, str]],
+                                                                 dict[str, dict[str, list[Problem]]]]:
     """One row per feature level: {"feature level": ..., <dispatchable>: "ok" or the reasons}, plus details, for the
     first `limit` dispatchables (all if None).
 
@@ -211,7 +99,7 @@ def validation_rows(raw, limit=None):
     return rows, details
 
 
-def tensor_descs(raw):
+def tensor_descs(raw: Any) -> list[tuple[str, TensorDesc, str]]:
     """[(JSON path, TensorDesc, kind)] of every tensor desc that parses, in every DirectML dispatchable of the model
     (any operator of DirectML's schema), kind "input" or "output"."""
     found = []
@@ -230,22 +118,13 @@ def tensor_descs(raw):
     return found
 
 
-def core_runs(model):
+def core_runs(model: dict[str, Any]) -> bool:
     """Whether the core models every dispatchable of a loaded (normalized) model, so ops.run_model runs it."""
     return all(modelled_operator(d, strict=True) for d in model["dispatchables"].values())
 
 
-def command_steps(model, result):
-    """Pair each command of a loaded model with what running it produced: ("dispatch", record) or ("print", line)."""
-    records = iter(result.dispatches)
-    lines = iter(result.prints)
-    return [
-        ("dispatch", next(records)) if command["type"] == "dispatch" else ("print", next(lines))
-        for command in model["commands"]
-    ]
-
-
-def cross_check_call(record, dispatchable):
+def cross_check_call(record: DispatchRecord,
+                     dispatchable: dict[str, Any]) -> tuple[list[np.ndarray], dict[str, Any], list[np.ndarray] | None]:
     """(inputs, attrs, expected outputs) for ops.runtime.cross_check from one executed dispatch: the operator's
     fields in C order, its attributes as the registry reads them from the dispatchable."""
     spec = operator(record.operator)
@@ -261,33 +140,32 @@ def cross_check_call(record, dispatchable):
         buffer = strided_write(np.zeros(inp.buffer_elements, inp.dtype), record.inputs["InputTensor"], inp.Strides)
         return [buffer], {**attrs, "input_desc": desc["InputTensor"], "output_desc": desc["OutputTensor"]}, None
 
-    def arrays(tensors, wanted):
-        return [array for field in spec.tensor_fields() if wanted(field)
+    def arrays(tensors: dict[str, Any], is_input: bool) -> list[np.ndarray]:
+        return [array for field in spec.tensor_fields() if field.is_input == is_input
                 for array in (tensors[field.name] if isinstance(tensors[field.name], list) else [tensors[field.name]])]
 
-    return (arrays(record.inputs, lambda field: field.is_input), attrs,
-            arrays(record.outputs, lambda field: not field.is_input))
+    return arrays(record.inputs, True), attrs, arrays(record.outputs, False)
 
 
-def status_rows(inspection):
+def status_rows(inspection: ModelInspection) -> list[dict[str, str]]:
     """One row per resource and dispatchable of a partially modelled model, for the status table."""
     return [{"part": join_path(part.section, part.name), "what": part.what, "status": part.status,
              "field": part.path, "why": part.reason, "documented in": part.documentation}
             for part in inspection.parts]
 
 
-def modelled_part(raw, inspection):
+def modelled_part(raw: dict[str, Any], inspection: ModelInspection) -> dict[str, Any]:
     """The raw model with only the dispatchables that name a modelled operator, for validation and the explorer."""
     keep = {part.name for part in inspection.dispatchables if part.operator}
     return {**raw, "dispatchables": {name: value for name, value in raw["dispatchables"].items() if name in keep}}
 
 
-def skipped_rows(run):
+def skipped_rows(run: PartialRun) -> list[dict[str, str]]:
     return [{"command": f"commands[{step.index}]", "type": step.kind, "why it was skipped": step.reason}
             for step in run.skipped]
 
 
-def command_steps_partial(raw, run):
+def command_steps_partial(raw: dict[str, Any], run: PartialRun) -> list[tuple[int, str, str, str]]:
     """[(index, label, state, reason)] of every command of a partially run model, for the command strip: figure text,
     shortened."""
     skipped = {step.index: step.reason for step in run.skipped}

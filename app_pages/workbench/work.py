@@ -9,19 +9,28 @@ running again for every visitor. The others wait for that computation (serve.cac
 Every run is held here to the workbench's element cap (a model is untrusted data) and admitted to the work budget.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import hashlib
+from collections.abc import Iterator
+from typing import Any, cast
+
+import numpy as np
 
 from ops import DescriptorError, cross_check, run_model_partial
-from ops.descriptors.dxdispatch import model_run_bytes, run_byte_budget, run_model_detailed
+from ops.descriptors.dxdispatch import DispatchRecord, model_run_bytes, run_byte_budget, run_model_detailed
+from ops.descriptors.partial import PartialRun
 from ops.guard import element_cap_set_to
+from ui import echo
+from ui.shared import CACHE, admitted, shared
+from ui.work import CHECK_BYTE_SECONDS, retry_later, view_seconds
 from viz.memory_map_fig import memory_map_figure
+from viz.spec import SpecFigure
 from viz.workbench_fig import color_limits, tensor_heatmap
 
-from . import echo
-from . import workbench_state as wb
-from .shared import CACHE, admitted, shared
-from .work import CHECK_BYTE_SECONDS, retry_later, view_seconds
+from .reading import cross_check_call
+from .settings import ELEMENT_CAP
 
 # Each dispatch drawn costs a few figures and, when checking, an ONNX Runtime session: a model may hold thousands.
 MAX_DRAWN_DISPATCHES = 12
@@ -30,47 +39,54 @@ MAX_DRAWN_DISPATCHES = 12
 # bytes only (0.05 s), so a 2 KB link of 4,096 dispatches ran as a light view beside a class.
 DISPATCH_SECONDS = 3.5e-4
 DISPATCH_BYTES = 4 << 10  # its record's objects and its command in the parsed model (30 MB for those 4,096)
+# A cross-check's verdict as (available, matches, provider, note), or the message of a cross-check that was refused.
+Check = tuple[bool, bool, str | None, str] | str
 
 
 @dataclasses.dataclass(frozen=True)
 class Heatmap:
     key: str  # the chart's widget key
     title: str  # as text (the figure's own title is Plotly-escaped: ui.echo)
-    figure: object
+    figure: SpecFigure
 
 
 @dataclasses.dataclass(frozen=True)
-class DrawnDispatch:
-    """What the page shows of one dispatch: its inputs' heatmaps, each output's before and after, its cross-check
-    as (available, matches, provider, note), or the message of a cross-check that was refused."""
+class DispatchTensors:
+    """What the page draws of one dispatch that ran: its inputs' heatmaps, each output's before and after."""
 
-    index: int
+    index: int  # its command's
     dispatchable: str
     operator: str
-    inputs: tuple
-    outputs: tuple  # (before Heatmap, after Heatmap) pairs
-    check: tuple | str
+    inputs: tuple[Heatmap, ...]
+    outputs: tuple[tuple[Heatmap, Heatmap], ...]  # (before, after) pairs
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawnDispatch(DispatchTensors):
+    """A dispatch the core ran, drawn, and its cross-check."""
+
+    check: Check
     transient: bool = False  # the check's runtime did not answer for the moment (ui.work.retry_later)
 
 
 @dataclasses.dataclass(frozen=True)
 class RunView:
-    prints: tuple
-    dxdispatch_prints: tuple
-    drawn: tuple  # DrawnDispatch of the first dispatches
+    prints: tuple[str, ...]
+    dxdispatch_prints: tuple[str, ...]
+    drawn: tuple[DrawnDispatch, ...]  # the first dispatches
     dispatches: int  # how many dispatches ran
 
     @property
-    def transient(self):
+    def transient(self) -> bool:
         return any(d.transient for d in self.drawn)
 
 
-def digest(text):
-    """The key of a model text (str) in the cache: its SHA-256."""
+def digest(text: str) -> str:
+    """The key of a model text in the cache: its SHA-256."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _bound_arrays(values, field, bindings):
+def _bound_arrays(values: Any, field: str, bindings: dict[str, Any]) -> list[tuple[str, str, np.ndarray]]:
     """[(label, resource name, array)] of a record's field, one per array element for array fields."""
     bound = bindings[field]
     if isinstance(values, list):
@@ -78,12 +94,15 @@ def _bound_arrays(values, field, bindings):
     return [(field, bound["name"], values)]
 
 
-def _heatmap(key, title, array, zrange=None):
+def _heatmap(key: str, title: str, array: np.ndarray, zrange: tuple[float, float] | None = None) -> Heatmap:
     return Heatmap(key, title, tensor_heatmap(array, echo.figure_text(title), zrange))
 
 
-def tensor_heatmaps(index, record, command, dispatchable):
-    """(the inputs' Heatmaps, (before, after) Heatmap pairs of the outputs) of commands[index], any operator's."""
+def tensor_heatmaps(record: DispatchRecord, command: dict[str, Any],
+                    dispatchable: dict[str, Any]) -> tuple[tuple[Heatmap, ...], tuple[tuple[Heatmap, Heatmap], ...]]:
+    """(the inputs' Heatmaps, (before, after) Heatmap pairs of the outputs) of a dispatch that ran, any operator's:
+    `command` is the model's command it ran, `dispatchable` the dispatchable it names."""
+    index = record.command_index
     # OWNED_BY_DML inputs are bound in the dispatchable (at initialization), the others in the command.
     bindings = {**dispatchable.get("bindings", {}), **command["bindings"]}
     inputs = tuple(_heatmap(f"wb_in_{index}_{label}", f"{label} {list(array.shape)} from {resource}", array)
@@ -101,44 +120,43 @@ def tensor_heatmaps(index, record, command, dispatchable):
     return inputs, tuple(outputs)
 
 
-def _drawn(index, record, command, dispatchable):
-    inputs, outputs = tensor_heatmaps(index, record, command, dispatchable)
+def _drawn(record: DispatchRecord, command: dict[str, Any], dispatchable: dict[str, Any]) -> DrawnDispatch:
+    inputs, outputs = tensor_heatmaps(record, command, dispatchable)
+    check: Check
     try:
-        call_inputs, attrs, expected = wb.cross_check_call(record, dispatchable)
+        call_inputs, attrs, expected = cross_check_call(record, dispatchable)
         report = cross_check(record.operator, call_inputs, expected=expected, **attrs)
-        check: tuple[bool, bool, str | None, str] | str = (report.available, report.matches, report.provider,
-                                                           report.note)
-        transient = report.transient
+        check, transient = (report.available, report.matches, report.provider, report.note), report.transient
     except DescriptorError as error:
         check, transient = str(error), False
-    return DrawnDispatch(index, record.dispatchable, record.operator, inputs, outputs, check, transient)
+    return DrawnDispatch(record.command_index, record.dispatchable, record.operator, inputs, outputs, check, transient)
 
 
-def drawn(key, index, record, command, dispatchable):
-    """The DrawnDispatch of commands[index] of the model `key`."""
-    return CACHE.get(("wb_drawn", key, index), lambda: _drawn(index, record, command, dispatchable),
+def drawn(key: str, record: DispatchRecord, command: dict[str, Any], dispatchable: dict[str, Any]) -> DrawnDispatch:
+    """The DrawnDispatch of a dispatch that ran of the model `key` (its text's digest): `command` is the model's
+    command it ran, `dispatchable` the dispatchable it names."""
+    return CACHE.get(("wb_drawn", key, record.command_index), lambda: _drawn(record, command, dispatchable),
                      lifetime=retry_later)
 
 
-def run_view(key, model):
+def run_view(key: str, model: dict[str, Any]) -> RunView:
     """The RunView of the loaded model whose text has digest `key`, its first MAX_DRAWN_DISPATCHES dispatches drawn;
     DescriptorError when the run stops, Busy when the work budget cannot hold it."""
-    def view():
+    def view() -> RunView:
         result = run_model_detailed(model)
-        steps = [(index, step) for index, (kind, step) in enumerate(wb.command_steps(model, result))
-                 if kind == "dispatch"]
-        shown = tuple(drawn(key, index, step, model["commands"][index], model["dispatchables"][step.dispatchable])
-                      for index, step in steps[:MAX_DRAWN_DISPATCHES])
-        return RunView(tuple(result.prints), tuple(result.dxdispatch_prints), shown, len(steps))
+        shown = tuple(drawn(key, record, model["commands"][record.command_index],
+                            model["dispatchables"][record.dispatchable])
+                      for record in result.dispatches[:MAX_DRAWN_DISPATCHES])
+        return RunView(tuple(result.prints), tuple(result.dxdispatch_prints), shown, len(result.dispatches))
 
-    with element_cap_set_to(wb.ELEMENT_CAP):
+    with element_cap_set_to(ELEMENT_CAP):
         # The estimate is counted from the descs before anything is allocated (model_run_bytes).
         nbytes, seconds = run_cost(model)
         with admitted(nbytes, "this model's run", seconds=seconds):
             return CACHE.get(("wb_run_view", key), view, lifetime=retry_later)
 
 
-def run_cost(model):
+def run_cost(model: dict[str, Any]) -> tuple[int, float]:
     """(bytes, CPU seconds) a run and its view hold and take: its tensors (model_run_bytes), each dispatch's own work
     and records, the drawn dispatches' figures and cross-checks."""
     nbytes = model_run_bytes(model)
@@ -148,11 +166,11 @@ def run_cost(model):
             view_seconds(nbytes) + DISPATCH_SECONDS * dispatches + CHECK_BYTE_SECONDS * nbytes * drawn_share)
 
 
-def partial_run(key, raw):
+def partial_run(key: str, raw: dict[str, Any]) -> PartialRun | None:
     """The partial run of a model this project does not model whole, or None when it models every part (or cannot
     read the model); Busy when the work budget cannot hold it."""
     try:
-        with element_cap_set_to(wb.ELEMENT_CAP):
+        with element_cap_set_to(ELEMENT_CAP):
             # Its strict run of the modelled part is held to one run's budget, so that budget is what it may need.
             with admitted(run_byte_budget(), "this model's partial run"):
                 run = CACHE.get(("wb_partial", key), lambda: run_model_partial(raw))
@@ -161,17 +179,20 @@ def partial_run(key, raw):
     return None if run.inspection.fully_modelled else run
 
 
-def partial_dispatches(key, run):
+def partial_dispatches(key: str, run: PartialRun) -> tuple[Iterator[DrawnDispatch], int]:
     """(DrawnDispatch of the first MAX_DRAWN_DISPATCHES dispatches a partial run ran, made one by one as they are
     drawn; how many it ran)."""
-    steps = [step for step in run.ran if step.kind == "dispatch"]
-    shown = (drawn(key, step.index, step.record, step.command, run.model["dispatchables"][step.record.dispatchable])
-             for step in steps[:MAX_DRAWN_DISPATCHES])
-    return shown, len(steps)
+    dispatchables = {} if run.model is None else run.model["dispatchables"]  # no model loaded: no dispatch ran
+    # A dispatch's RanCommand holds its DispatchRecord (ops.descriptors.partial declares it an object).
+    ran = [(step.command, cast(DispatchRecord, step.record)) for step in run.ran if step.kind == "dispatch"]
+    shown = (drawn(key, record, command, dispatchables[record.dispatchable])
+             for command, record in ran[:MAX_DRAWN_DISPATCHES])
+    return shown, len(ran)
 
 
 @shared
-def memory_map(sizes, strides, element_size, declared, role, unit, columns, title):
+def memory_map(sizes: tuple[int, ...], strides: tuple[int, ...] | None, element_size: int, declared: int, role: str,
+               unit: str, columns: int, title: str) -> SpecFigure:
     """The explorer's memory map of one desc (viz.memory_map_fig), shared: sizes and strides as tuples."""
     return memory_map_figure(list(sizes), None if strides is None else list(strides), element_size, declared,
                              role=role, unit=unit, columns=columns, title=title)
