@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import hashlib
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -62,7 +63,7 @@ LANE = HeavyLane(light=0.25)
 # light checks first, two queued per visitor at most (serve/fair.py).
 CHECKS = FairQueue(workers=2, per_owner=2, light=LANE.light, name="cross-check")
 
-__all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "fragment",
+__all__ = ["APP_ELEMENT_CAP", "BUDGET", "Busy", "CACHE", "LANE", "TooLong", "admitted", "digest", "fragment",
            "in_background", "reset", "shared", "wait_for_background"]
 
 
@@ -123,6 +124,12 @@ def shared(function: F) -> F:
         return value
 
     return cached  # type: ignore[return-value]  # same call signature, its result from the cache
+
+
+def digest(data: bytes | str) -> str:
+    """The cache key of what a visitor brought (an uploaded file's bytes, a pasted text): its SHA-256, so that a
+    class bringing the same file computes with it once."""
+    return hashlib.sha256(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # What an admitted view computed through `shared`, held for the rest of it: a result too large for the cache (a

@@ -1,9 +1,13 @@
 """The DCR <-> CRD converter: the channel permutation that makes one depth/space order compute the other's result."""
 
+from __future__ import annotations
+
 import functools
 import textwrap
 
+import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_pages.converter import work
 from ops import DescriptorError
@@ -31,7 +35,7 @@ CONVERSION_CAPTIONS = [
 SHORT = {"DEPTH_COLUMN_ROW": "DCR", "COLUMN_ROW_DEPTH": "CRD"}
 
 
-def controls(box):
+def controls(box: DeltaGenerator) -> tuple[int, int, str]:
     """The settings, drawn in the toolbar's popover `box`."""
     with box:
         columns = st.columns(2)
@@ -46,7 +50,7 @@ def controls(box):
     return int(channels), int(block_size), conversion
 
 
-def listed(name, values):
+def listed(name: str, values: np.ndarray) -> str:
     """`name = [...]` wrapped to the page's width, the first SHOWN entries of a longer list."""
     shown = ", ".join(map(str, values[:SHOWN].tolist()))
     text = f"{name} = [{shown}]" if values.size <= SHOWN else f"{name} = [{shown}, ...]"
@@ -54,7 +58,7 @@ def listed(name, values):
     return text if values.size <= SHOWN else text + f"  # the first {SHOWN} of {values.size:,}"
 
 
-def downloads(channels, block_size, source, target):
+def downloads(channels: int, block_size: int, source: str, target: str) -> None:
     columns = st.columns(4)
     for column, which, name in ((columns[0], 0, "P"), (columns[2], 1, "Q")):
         args = (channels, block_size, source, target, which)
@@ -66,7 +70,7 @@ def downloads(channels, block_size, source, target):
             "application/octet-stream", key=f"converter_{name}_npy", on_click="ignore")
 
 
-def how_to_apply(channels, block_size, source, target):
+def how_to_apply(channels: int, block_size: int, source: str, target: str) -> None:
     st.subheader("Apply P to the convolution before it")
     say.markdown(md(
         "A depth_to_space usually follows a convolution that makes its C = {} channels. Reorder that convolution's "
@@ -90,7 +94,7 @@ def how_to_apply(channels, block_size, source, target):
         f'space_to_depth(x, {block_size}, "{source}")', f'space_to_depth(x, {block_size}, "{target}")[:, Q]', target))
 
 
-def page():
+def page() -> None:
     st.title("DCR ↔ CRD converter")
     intro(md("The channel permutation P that makes one depth/space order compute what the other computed."))
     row, (settings_box,) = toolbar("Channels & conversion", expanded=("Channels & conversion",))

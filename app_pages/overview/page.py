@@ -1,25 +1,30 @@
 """What the operators do, a small picture of each, and ways into each page with a telling preset."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
-from app_pages.registry import CONVERTER, DETECTIVE, ONNX_MODEL, PAGES
+from app_pages.overview.section import Section
+from app_pages.registry import CONVERTER, DETECTIVE, ONNX_MODEL, PAGES, Page
 from ui import charts, say, url_state
 from ui.say import md
 
 GOTO = "overview_goto"
 
 
-def choose_preset(page, values):
+def choose_preset(page: str, values: Mapping[str, Any]) -> None:
     """Button callback: the target page's settings travel as the query of the switch, so the page opens from its
     URL exactly as a shared link would (st.switch_page cannot be called from a callback: the next run does it)."""
     st.session_state[GOTO] = (page, url_state.query_of(values))
 
 
-def section(page, index):
-    """An operator page's section (its folder declares it): the picture first and across the page (in a column
+def section(page: Page, shown: Section, index: int) -> None:
+    """An operator page's section `shown` (its folder declares it): the picture first and across the page (in a column
     beside the text it was 280 px wide in an 800 px window, too narrow for its cell labels), what the operators do,
     a link to the page and its telling presets."""
-    shown = page.overview
     say.subheader(shown.title)
     charts.show(shown.picture(), f"overview_fig_{index}", f"overview_{index + 1}", shown.title)
     say.markdown(shown.text)
@@ -41,8 +46,8 @@ say.markdown(md(
     "can run here and on ONNX Runtime, and exported as DxDispatch JSON or C++. The sidebar holds the settings the "
     "operator pages share (DataType, feature level, value pattern); every setting is in the URL, so a link "
     "reproduces a view.", len(shown), ", ".join(shown)))
-for i, page in enumerate(page for page in PAGES if page.overview is not None):
-    section(page, i)
+for i, (page, declared) in enumerate((page, page.overview) for page in PAGES if page.overview is not None):
+    section(page, declared, i)
 st.subheader("Between frameworks: DCR ↔ CRD")
 st.markdown(
     "PyTorch's pixel_shuffle is COLUMN_ROW_DEPTH, TensorFlow's depth_to_space and ONNX's SpaceToDepth are "

@@ -28,11 +28,11 @@ from ops.guard import element_cap_set_to
 from ops.runtime import onnx_twins
 from ui import say, url_state
 from ui.say import md
-from ui.shared import CACHE, Busy, admitted
+from ui.shared import CACHE, Busy, admitted, digest
 
 from .settings import ELEMENT_CAP
 from .view import show_printed, show_tensors
-from .work import MAX_DRAWN_DISPATCHES, DispatchTensors, digest, tensor_heatmaps
+from .work import MAX_DRAWN_DISPATCHES, DispatchTensors, tensor_heatmaps
 
 # A model may hold thousands of dispatches: the table lists this many.
 MAX_ANSWER_ROWS = 100

@@ -32,7 +32,7 @@ from ops.guard import element_cap_set_to
 from ops.tensor_desc import TensorDesc
 from ui import say, url_state
 from ui.say import md
-from ui.shared import Busy, admitted
+from ui.shared import Busy, admitted, digest
 from ui.sidebar import DEFAULTS, SidebarSettings, current_settings
 
 SOURCES = ("Example", "DxDispatch's models", "Partly modelled example", "Paste JSON", "Upload a file")
@@ -206,7 +206,7 @@ def page() -> None:
         say.error(md("{}: {}", label, busy))
         return
     # Runs, heatmaps and cross-checks are shared by every visitor of the same model text (work.py).
-    model_key = work.digest(text)
+    model_key = digest(text)
     # DirectML operators the core does not model run on DirectML itself (directml.py) unless the visitor
     # asks for the core or DirectML cannot run here.
     on_directml = model is not None and not core_runs(model) and directml.runs_on_directml(model)

@@ -12,7 +12,6 @@ Every run is held here to the workbench's element cap (a model is untrusted data
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -79,11 +78,6 @@ class RunView:
     @property
     def transient(self) -> bool:
         return any(d.transient for d in self.drawn)
-
-
-def digest(text: str) -> str:
-    """The key of a model text in the cache: its SHA-256."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _bound_arrays(values: Any, field: str, bindings: dict[str, Any]) -> list[tuple[str, str, np.ndarray]]:

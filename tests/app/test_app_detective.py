@@ -17,7 +17,7 @@ from ops.operators.split_join import split
 from support.app import chart_figure, chart_figures, charts, error_texts, run_through_app, shown, uploader
 from support.paths import ROOT
 
-PAGE = "app_pages/detective.py"
+PAGE = "app_pages/detective/page.py"
 
 
 def detective(**settings):
@@ -311,7 +311,7 @@ def test_the_input_download_is_the_origin_coded_input():
     at = detective(dt_sizes="1,2,2,3;1,1,2,3", dt_example="join")
     assert [shown(b.proto.label) for b in npy_downloads(at)] == [
         "Download input0.npy [1, 2, 2, 3] FLOAT32", "Download input1.npy [1, 1, 2, 3] FLOAT32"]
-    from ui.detective_work import inputs
+    from app_pages.detective.work import inputs
 
     # What the buttons' callables return: the shared inputs as .npy bytes.
     arrays = [ops.read_npy(to_npy_bytes(a)) for a in inputs(((1, 2, 2, 3), (1, 1, 2, 3)), "FLOAT32")]

@@ -164,7 +164,7 @@ DETECTED = {"PADDING1": np.pad(X, ((0, 0), (0, 0), (1, 2), (2, 1)), mode="reflec
 @pytest.mark.parametrize("op", list(DETECTED))
 def test_the_detective_names_the_operator_and_its_link_reopens_it_here(op):
     y = DETECTED[op]
-    at = run_through_app("app_pages/detective.py", dt_sizes="1,1,4,4", dt_dtype="FLOAT32", dt_source="paste",
+    at = run_through_app("app_pages/detective/page.py", dt_sizes="1,1,4,4", dt_dtype="FLOAT32", dt_source="paste",
                          dt_text=np.array2string(y, separator=", ", threshold=10**6))
     assert not at.exception
     [link] = at.get("page_link")

@@ -10,7 +10,7 @@ from onnx import TensorProto, helper, numpy_helper
 from ops.frameworks.onnx_models import ONNX_BYTE_CAP
 from support.app import error_texts, run_through_app, shown
 
-PAGE = "app_pages/onnx_model.py"
+PAGE = "app_pages/onnx_model/page.py"
 PAGES = {"depth_space": "app_pages/depth_space/page.py", "bitwise_or": "app_pages/bitwise/page.py",
          "split_join": "app_pages/split_join/page.py"}
 

@@ -73,7 +73,7 @@ def test_a_printed_integer_of_thousands_of_digits_is_read_as_a_float():
 
 
 def test_the_detective_names_the_rule_for_a_hostile_header():
-    at = run_through_app("app_pages/detective.py", query={"dt_source": "upload"})
+    at = run_through_app("app_pages/detective/page.py", query={"dt_source": "upload"})
     data = npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (" + "-" * 9000 + "1,), }", bytes(4))
     uploader(at).set_value(("minus.npy", data, "application/octet-stream")).run()
     assert not at.exception

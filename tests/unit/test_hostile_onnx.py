@@ -31,7 +31,7 @@ from support.attacks import (
 )
 from support.visitor import process_tree
 
-PAGE = "app_pages/onnx_model.py"
+PAGE = "app_pages/onnx_model/page.py"
 INFER = "ops.frameworks.onnx_isolated:check_and_infer"
 MiB = 1 << 20
 
@@ -131,14 +131,14 @@ def test_identical_chains_are_traced_once_and_all_chains_within_a_budget(monkeyp
 
 
 def test_a_refused_model_is_kept_so_a_rerun_does_not_open_it_again(monkeypatch):
-    from ui import detective_work
+    from app_pages.onnx_model import work as onnx_model_work
 
     opened = []
-    monkeypatch.setattr(detective_work, "open_onnx_model", lambda data: opened.append(1) or ops.open_onnx_model(data))
+    monkeypatch.setattr(onnx_model_work, "open_onnx_model", lambda data: opened.append(1) or ops.open_onnx_model(data))
     data = raw_model(b"\x0a\x00" * 10)  # parses, then the checker refuses it
     for _ in range(3):
         with pytest.raises(ops.DescriptorError, match="checker refuses"):
-            detective_work.model_report("refused-model", data, 0)
+            onnx_model_work.model_report("refused-model", data, 0)
     assert opened == [1]
 
 
@@ -184,7 +184,7 @@ def test_a_child_past_its_deadline_is_killed_and_the_refusal_is_transient():
 
 
 def test_a_transient_refusal_is_not_kept_as_the_models_answer(monkeypatch):
-    from ui import detective_work
+    from app_pages.onnx_model import work as onnx_model_work
 
     answers = iter([isolated.Exceeded("model: took longer than 30 s", "wall"), "report"])
 
@@ -194,10 +194,10 @@ def test_a_transient_refusal_is_not_kept_as_the_models_answer(monkeypatch):
             raise answer
         return answer
 
-    monkeypatch.setattr(detective_work, "open_onnx_model", opened)
+    monkeypatch.setattr(onnx_model_work, "open_onnx_model", opened)
     with pytest.raises(isolated.Exceeded):
-        detective_work.model_report("busy-then-free", b"model", 0)
-    assert detective_work.model_report("busy-then-free", b"model", 0) == "report"
+        onnx_model_work.model_report("busy-then-free", b"model", 0)
+    assert onnx_model_work.model_report("busy-then-free", b"model", 0) == "report"
 
 
 def test_shapes_computed_at_run_time_are_still_inferred():

@@ -1,4 +1,4 @@
-"""Every public function of ui/, viz/, serve/ and the page folders typed so far carries type hints (each parameter
+"""Every public function of ui/, viz/, serve/ and the page folders named below carries type hints (each parameter
 and the return), which mypy checks in CI (scripts/test.sh). Read from the source: a function is public unless its
 name, or a class or function it is defined in, starts with an underscore."""
 
@@ -9,12 +9,9 @@ import pytest
 from support.paths import ROOT
 from support.typed import public_functions, unhinted
 
-# The shared packages, and the page folders typed so far.
-PACKAGES = ("ui", "viz", "serve", "app_pages/workbench", "app_pages/catalogue")
-# Pages' own modules still in ui/ until their pages become folders: the detective's.
-PAGE_MODULES = {"ui/detective_work.py"}
-SOURCES = sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
-                 if str(path.relative_to(ROOT)) not in PAGE_MODULES)
+PACKAGES = ("ui", "viz", "serve", "app_pages/workbench", "app_pages/catalogue", "app_pages/converter",
+            "app_pages/detective", "app_pages/onnx_model", "app_pages/overview")
+SOURCES = sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(ROOT)) for p in SOURCES])
@@ -22,8 +19,3 @@ def test_every_public_function_has_type_hints(path):
     tree = ast.parse(path.read_text())
     missing = [f"{f.name} (line {f.lineno}): {', '.join(unhinted(f))}" for f in public_functions(tree) if unhinted(f)]
     assert not missing, missing
-
-
-def test_the_page_modules_left_out_are_still_there():
-    """The exceptions above go with their modules: one moved out of ui/ must leave the list."""
-    assert all((ROOT / module).exists() for module in PAGE_MODULES)

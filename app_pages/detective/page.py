@@ -1,39 +1,41 @@
 """The layout detective: bring your own operator's output and see where each cell came from, and which DirectML
 descriptor (if any) does the same."""
 
+from __future__ import annotations
+
 import functools
+from typing import Any
 
+import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from app_pages.detective import settings, texts, work
+from app_pages.detective.settings import DEFAULTS, SOURCES, Brought, Sizes
+from app_pages.detective.work import Case
 from app_pages.registry import operator_link
 from ops import DML_TYPES, DescriptorError, type_name
 from ops.detective.examples import EXAMPLES as DETECTIVE_EXAMPLES
 from ops.detective.identify import describe, descriptor_call
 from ui import charts, say, url_state
-from ui import detective_work as work
 from ui.panels import show_busy, show_error
-from ui.say import md
-from ui.shared import Busy, admitted
+from ui.say import Markdown, md
+from ui.shared import Busy, admitted, digest
 from ui.toolbar import braced, intro, summary, toolbar
 
-SOURCES = {"example": "an example", "upload": "upload .npy files", "paste": "paste printed arrays"}
-DEFAULTS = dict(dt_sizes="1,8,2,3", dt_dtype="FLOAT32", dt_source="example", dt_example="pixel_shuffle",
-                dt_text="", dt_out_sizes="")
-TEXT_MAX_CHARS = 200_000
+
+def try_example(name: str) -> None:
+    url_state.put_many(settings.example_fields(name))
 
 
-def try_example(name):
-    url_state.put_many(work.example_fields(name))
-
-
-def examples_row():
+def examples_row() -> None:
     row = st.container(horizontal=True, wrap=True, vertical_alignment="center")
     for name, example in DETECTIVE_EXAMPLES.items():
         row.button(say.plain(example.label), key=f"dt_try_{name}", on_click=try_example, args=(name,),
                    width="content", help=say.plain(example.text))
 
 
-def input_section(sizes, data_type):
+def input_section(sizes: Sizes, data_type: str) -> None:
     """Download buttons for the origin-coded input(s)."""
     xs = work.inputs(sizes, data_type)
     columns = st.columns(min(4, len(xs)))
@@ -43,10 +45,10 @@ def input_section(sizes, data_type):
             md("Download {}.npy {} {}", name, list(x.shape), type_name(x.dtype)),
             functools.partial(work.input_npy, sizes, data_type, i), f"{name}.npy", "application/octet-stream",
             key=f"dt_download_{i}", on_click="ignore", icon=":material/download:")
-    say.caption(work.origin_caption(xs))
+    say.caption(texts.origin_caption(xs))
 
 
-def uploaded_outputs(input_text):
+def uploaded_outputs(input_text: str) -> Brought | None:
     """(digest key, reader) of the uploaded .npy files, or None when nothing is uploaded.
 
     A new file replaces the one before (added to it, it made a split of two unrelated outputs) unless the user asks
@@ -55,16 +57,18 @@ def uploaded_outputs(input_text):
     several = st.checkbox("Several outputs (a split's): each file uploaded is kept", key="dt_several")
     files = st.file_uploader(
         md("Output .npy file{}, at most {} MB{}", "s, taken in the order of their names" if several else "",
-           work.UPLOAD_MB, " each" if several else ""), type=["npy"], accept_multiple_files=several,
-        key=f"dt_upload_{work.digest(f'{input_text} {several}')[:16]}", max_upload_size=work.UPLOAD_MB)
+           settings.UPLOAD_MB, " each" if several else ""), type=["npy"], accept_multiple_files=several,
+        key=f"dt_upload_{digest(f'{input_text} {several}')[:16]}", max_upload_size=settings.UPLOAD_MB)
     st.caption("Files are read as plain arrays (never unpickled); an uploaded file is not part of the page's link.")
-    return work.uploaded(files if several else [files]) if files else None
+    if not files:
+        return None
+    return settings.uploaded(files if isinstance(files, list) else [files])
 
 
-def pasted_outputs():
+def pasted_outputs() -> Brought | None:
     text = url_state.widget(
-        st.text_area, md("Printed output(s); separate several outputs with a line holding only {}", work.SEPARATOR),
-        "dt_text", DEFAULTS["dt_text"], max_chars=TEXT_MAX_CHARS, height=160,
+        st.text_area, md("Printed output(s); separate several outputs with a line holding only {}", settings.SEPARATOR),
+        "dt_text", DEFAULTS["dt_text"], max_chars=settings.TEXT_MAX_CHARS, height=160,
         help="numpy's, PyTorch's or TensorFlow's printout (print the whole array, not a '...' summary), or plain "
              "numbers separated by spaces or commas")
     out_sizes = url_state.widget(
@@ -73,10 +77,10 @@ def pasted_outputs():
     if len(text) > url_state.LINK_VALUE_CHARS:
         say.caption(md("This printout is longer than {:,} characters: the page's link leaves it out (browsers refuse "
                        "such long addresses). Share a .npy file instead.", url_state.LINK_VALUE_CHARS))
-    return work.pasted(text, out_sizes) if text.strip() else None
+    return settings.pasted(text, out_sizes) if text.strip() else None
 
 
-def descriptor_row(text, descriptor, xs, ys):
+def descriptor_row(text: Markdown, descriptor: dict[str, Any], xs: list[np.ndarray], ys: list[np.ndarray]) -> None:
     """`text` naming a descriptor, beside the link that opens its operator page on these inputs and outputs."""
     left, right = st.columns([3, 2], vertical_alignment="center")
     say.markdown(text, into=left)
@@ -86,7 +90,7 @@ def descriptor_row(text, descriptor, xs, ys):
                     icon=":material/open_in_new:")
 
 
-def verdict(case):
+def verdict(case: Case) -> None:
     report, xs, ys = case.report, case.xs, case.ys
     if report.matches:
         say.success(report.note, icon=":material/check_circle:")
@@ -99,32 +103,33 @@ def verdict(case):
     elif report.kind == "not a rearrangement":
         say.error(report.note, icon=":material/report:")
         say.markdown(md("**First cells whose value is in no input** ({:,} in all)", report.unmatched_count))
-        st.dataframe(work.offending_rows(report, len(ys)), hide_index=True, width="content")
+        st.dataframe(texts.offending_rows(report, len(ys)), hide_index=True, width="content")
         for descriptor in report.near_matches:
             descriptor_row(md("Everywhere else it agrees with **{}**", describe(descriptor)), descriptor, xs, ys)
     else:
         say.info(report.note, icon=":material/info:")
 
 
-def permutation_section(case):
-    report = case.report
+def permutation_section(case: Case) -> None:
+    report, diff = case.report, case.diff
+    assert diff is not None  # a case with a permuted match has its diff (work._solve)
     best = report.permuted_matches[0]
     descriptor = best["descriptor"]
     say.warning(report.note, icon=":material/swap_horiz:")
     descriptor_row(md("With the permutation it is **{}**", describe(descriptor)), descriptor, case.xs, case.ys)
     say.markdown(md("**The channel permutation** P = {:code}", best["permutation"].tolist()))
-    explanation, code = work.folding(best)
+    explanation, code = texts.folding(best)
     say.markdown(explanation)
     st.code(code, language="python")
     if len(report.permuted_matches) > 1:
         others = "; ".join(f"{m['descriptor']['Order']} with P = {m['permutation'].tolist()}"
                            for m in report.permuted_matches[1:])
         say.caption(md("Also possible: {}.", others))
-    say.markdown(work.diff_text(case.diff, descriptor))
+    say.markdown(texts.diff_text(diff, descriptor))
     charts.show(case.diff_figure, "dt_diff_chart", "detective_difference", "Layout detective: the differences")
 
 
-def controls(box):
+def controls(box: DeltaGenerator) -> tuple[str, str, str]:
     """The input's sizes and type and where the output comes from, drawn in the toolbar's popover `box`."""
     with box:
         sizes = url_state.widget(st.text_input, "Input sizes", "dt_sizes", DEFAULTS["dt_sizes"], max_chars=200,
@@ -139,7 +144,7 @@ def controls(box):
     return sizes, data_type, source
 
 
-def page():
+def page() -> None:
     st.title("The layout detective")
     intro(md("Bring your own operator: which input element did each output cell come from, and which DirectML "
              "descriptor does that?"))
@@ -156,7 +161,7 @@ def page():
     sizes_raw, data_type, source = controls(input_box)
     input_text = f"input {braced(sizes_raw)} {data_type}"
     try:
-        sizes = work.parse_sizes(sizes_raw)
+        sizes = settings.parse_sizes(sizes_raw)
         with admitted(work.work_bytes(sizes), "the detective"):
             if source == "example":
                 with example_box:
@@ -187,9 +192,9 @@ def page():
     show_case(case)
 
 
-def show_case(case):
+def show_case(case: Case) -> None:
     """The figure of where every output cell came from, then what the detective concluded from it."""
-    say.caption(work.figure_caption(case))
+    say.caption(texts.figure_caption(case))
     charts.show(case.figure, "dt_chart", "detective", "Layout detective: where each element came from")
     st.subheader("What the detective found")
     verdict(case)

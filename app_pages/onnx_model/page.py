@@ -1,40 +1,48 @@
 """Open an ONNX model: its DepthToSpace, SpaceToDepth, BitwiseOr, Split and Concat nodes as DirectML settings, the
 risky constructions flagged, each node opened in its operator page or cross-checked alone on ONNX Runtime."""
 
-import math
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
+from app_pages.onnx_model import work
 from app_pages.registry import operator_link
-from ops import DescriptorError, cross_check_node, numpy_dtype
-from ops.frameworks.example_model import example_upscaling_model
-from ops.frameworks.onnx_models import ONNX_BYTE_CAP, OPERATOR_NODES, open_bytes
-from ui import detective_work as work
+from ops import Call, DescriptorError
+from ops.frameworks.onnx_models import (
+    ONNX_BYTE_CAP,
+    OPERATOR_NODES,
+    ModelNode,
+    OnnxModelReport,
+    Rearrangement,
+    open_bytes,
+)
 from ui import say, url_state
 from ui.output_budget import and_more, few
 from ui.panels import show_busy, show_error
 from ui.say import md
-from ui.shared import CACHE, Busy, admitted
+from ui.shared import Busy, admitted, digest
 
 SOURCES = {"example": "the example upscaler", "upload": "upload an .onnx file"}
 DEFAULTS = dict(onx_source="example", onx_check=-1, onx_first=0)
 # Node cards drawn at once: a model may hold thousands of listed nodes; the table lists them all.
 CARDS = 40
 UPLOAD_MB = ONNX_BYTE_CAP // 10**6  # the upload box's megabytes: 10^6 bytes (outside Windows)
-EXAMPLE_KEY = "example upscaler"
 
 
-def choose_check(index):
+def choose_check(index: int) -> None:
     url_state.put("onx_check", index)
 
 
-def model_bytes(source):
+def model_bytes(source: str) -> tuple[str, bytes] | None:
     """(cache key, bytes) of the model to open, or None when nothing is uploaded yet."""
     if source == "example":
         st.caption("A small super-resolution network built with onnx.helper when the page opens: PixelUnshuffle "
                    "exported as SpaceToDepth, a Split and Concat, PixelShuffle(4) as DepthToSpace CRD, a "
                    "PixelShuffle(2) written as Reshape -> Transpose -> Reshape, and a BitwiseOr on a mask.")
-        return EXAMPLE_KEY, CACHE.get(("onnx_example_model",), example_upscaling_model)
+        return work.EXAMPLE_KEY, work.example_model()
     uploaded = st.file_uploader(md("ONNX model (.onnx, at most {} MB, weights inside the file)", UPLOAD_MB),
                                 type=["onnx"],
                                 key="onx_upload", max_upload_size=UPLOAD_MB)
@@ -44,10 +52,10 @@ def model_bytes(source):
     if uploaded is None:
         return None
     data = uploaded.getvalue()
-    return work.digest(data), data
+    return digest(data), data
 
 
-def _shape_text(shape):
+def _shape_text(shape: Sequence[int | str | None] | None) -> str:
     if shape is None:
         return "unknown"
     return "[" + ", ".join("?" if s is None else str(s) for s in shape) + "]"
@@ -57,13 +65,13 @@ def _shape_text(shape):
 TABLE_LEAVES_OUT = ("Sizes", "InputSizes", "ASizes")
 
 
-def _settings_text(settings, leave_out=()):
+def _settings_text(settings: dict[str, Any] | None, leave_out: Sequence[str] = ()) -> str:
     if settings is None:
         return ""
     return ", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("operator", "DataType", *leave_out))
 
 
-def node_table(report):
+def node_table(report: OnnxModelReport) -> None:
     # DirectML's settings beside the node's op, the widest column: last, they ran past the page's right edge.
     rows = [{
         "#": n.index, "node": n.name, "op": n.op_type,
@@ -79,27 +87,13 @@ def node_table(report):
                                 "DirectML": st.column_config.TextColumn(width="large")})
 
 
-def node_bytes(settings):
-    """A cross-check's arrays: the inputs, the core's outputs and ONNX Runtime's, in the node's type."""
-    shapes = settings.get("InputSizes") or [settings["Sizes"]] + ([settings["BSizes"]] if "BSizes" in settings else [])
-    return 3 * sum(math.prod(s) for s in shapes) * numpy_dtype(settings["DataType"]).itemsize
-
-
-def checked(key, report, index):
-    """The cross-check of one node as a small summary, shared under the model's key."""
-    def run():
-        result = cross_check_node(report, index)
-        return dict(available=result.available, matches=result.matches, note=result.note)
-
-    return CACHE.get(("onnx_node_check", key, index), run)
-
-
-def open_link(call, stored=None, label="Open in its operator page"):
+def open_link(call: Call, stored: Sequence[Sequence[int]] | None = None, label: str = "Open in its operator page"
+              ) -> None:
     page, query = operator_link(call, stored)
     st.page_link(page.path, label=md("{} ({})", label, page.title), query_params=query, icon=":material/open_in_new:")
 
 
-def node_card(key, report, node, check_index):
+def node_card(key: str, report: OnnxModelReport, node: ModelNode, check_index: int) -> None:
     with st.container(border=True):
         # Names, attributes and the notes quoting them come from the uploaded model: inert text (ui.echo).
         attributes = ", ".join(f"{k}={v}" for k, v in node.attributes.items())
@@ -111,7 +105,7 @@ def node_card(key, report, node, check_index):
         say.caption(md("Inputs: {}", inputs))
         for risk in node.risks:
             say.warning(risk, icon=":material/warning:")
-        if node.settings is None:
+        if node.settings is None or node.call is None:  # the two go together
             say.info(md("No DirectML settings: {}", node.problem), icon=":material/info:")
             return
         say.markdown(md("DirectML: **{}**, {}, {}", node.settings["operator"], node.settings["DataType"],
@@ -123,8 +117,8 @@ def node_card(key, report, node, check_index):
                      on_click=choose_check, args=(node.index,), icon=":material/fact_check:")
         if check_index == node.index:
             try:
-                with admitted(node_bytes(node.settings), "this node's cross-check"):
-                    result = checked(key, report, node.index)
+                with admitted(work.node_check_bytes(node.settings), "this node's cross-check"):
+                    result = work.node_check(key, report, node.index)
             except DescriptorError as exc:
                 show_error(exc)
                 return
@@ -137,7 +131,7 @@ def node_card(key, report, node, check_index):
                 say.info(note, icon=":material/info:")
 
 
-def rearrangement_card(chain):
+def rearrangement_card(chain: Rearrangement) -> None:
     with st.container(border=True):
         say.markdown(md("**{}** ({:code} -> {:code})", say.join(" -> ", map(say.code, chain.names)), chain.input,
                         chain.output))
@@ -148,7 +142,7 @@ def rearrangement_card(chain):
             open_link(chain.call, label="Open what it computes")
 
 
-def page():
+def page() -> None:
     st.title("Open an ONNX model")
     # The operators come from the list the model is read with (it said five: DepthToSpace, SpaceToDepth, BitwiseOr,
     # Split and Concat, while BitwiseAnd, BitwiseXor, BitwiseNot and BitShift were listed too).
