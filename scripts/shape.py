@@ -4,8 +4,9 @@
 
 For each checkout, read as text (nothing is imported or run):
 
-- files a page spans: the production files (app.py, app_pages/, ui/, viz/, serve/) whose code (docstrings left out)
-  holds something of one operator page (its URL keys, its module and class names), per operator page;
+- files a page spans: per operator page, the files of its folder (app_pages/<page>/) and the production files outside
+  it (app.py, app_pages/, ui/, viz/, serve/) whose code (docstrings left out) holds something of the page (its URL
+  keys, its module and class names);
 - string switches on page names: string literals naming a page or family ("depth_space", "bitwise", "split_join",
   "bitwise_or", "layouts", "gather_scatter", "slice_pad") in the code every page shares (ui/, viz/, serve/,
   app.py), and the files holding them;
@@ -33,7 +34,7 @@ PAGE_NAMES = {"depth_space", "bitwise", "split_join", "bitwise_or", "layouts", "
 PAGE_MARKS = {
     "Depth <-> Space": (r'"ds_|depth_space_fig|depth_space_work|app_pages[./]depth_space|DepthSpacePage|\bdsw\b'
                         r'|"depth_space"'),
-    "Bitwise": r'"or_|"bw_|bitwise_fig|bitwise_work|app_pages[./]bitwise|BitwisePage|OrOperands|\bbw\b|"bitwise',
+    "Bitwise": r'"or_|"bw_|bitwise_fig|bitwise_work|app_pages[./]bitwise|BitwisePage|OrOperands|"bitwise',
     "Split <-> Join": (r'"sj_|split_join_fig|split_join_work|app_pages[./]split_join|SplitJoinPage|\bsjw\b'
                        r'|"split_join"'),
     "Layouts": r'"ly_|layouts_fig|memory_map_fig|layouts_work|app_pages[./]layouts|LayoutsPage|\blw\b|"layouts"',
@@ -73,9 +74,23 @@ def code_text(path):
 
 
 def page_files(root):
+    """{page: (the files of its folder, the files outside it holding something of it)}. A file inside another page's
+    folder is that page's, even where it uses a figure module both pages draw (the workbench's memory maps are
+    Layouts' figure too)."""
     texts = {str(p.relative_to(root)): code_text(p) for p in sources(root, PRODUCTION)}
-    return {page: sorted(path for path, text in texts.items() if re.search(marks, text))
-            for page, marks in PAGE_MARKS.items()}
+    spans = {}
+    for page, marks in PAGE_MARKS.items():
+        folder = [path for path in texts if _folder_of(path) and re.search(marks, f"app_pages/{_folder_of(path)}")]
+        outside = [path for path, text in texts.items()
+                   if not _folder_of(path) and re.search(marks, text)]
+        spans[page] = (sorted(folder), sorted(outside))
+    return spans
+
+
+def _folder_of(path):
+    """The page folder a file is in (app_pages/<folder>/...), or None."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "app_pages" else None
 
 
 def string_switches(root):
@@ -148,8 +163,9 @@ def main():
     args = parser.parse_args()
     for root in args.root:
         print(f"## {root.resolve()}\n")
-        for page, files in page_files(root).items():
-            print(f"- {page}: {len(files)} files ({', '.join(files)})")
+        for page, (folder, outside) in page_files(root).items():
+            where = f"{len(folder)} in its folder, " if folder else ""
+            print(f"- {page}: {len(folder) + len(outside)} files: {where}{len(outside)} outside ({', '.join(outside)})")
         switches = string_switches(root)
         files = sorted({path for path, _, _ in switches})
         print(f"- string switches on page names in shared code: {len(switches)} in {len(files)} files "
