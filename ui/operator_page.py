@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from ops import Call, DescriptorError, QuizSettings
 from ops.operators.fixes import Fix, Fixes
@@ -99,7 +100,7 @@ class OperatorPage(Generic[Controls, Configuration, Drawn]):
         """The Presets group: label -> a complete set of the page's URL settings."""
         return {}
 
-    def controls(self, boxes: Sequence[Any], sidebar: SidebarSettings) -> Controls:
+    def controls(self, boxes: Sequence[DeltaGenerator], sidebar: SidebarSettings) -> Controls:
         """The page's settings, read from their widgets drawn in `boxes` (one per group)."""
         raise NotImplementedError
 

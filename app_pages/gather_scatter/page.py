@@ -1,16 +1,21 @@
 """Gather & Scatter: the page's widgets and its hooks into the operator-page skeleton; the figure, pick, steps, quiz
 and panels are the shared provenance page's (app_pages/provenance.py)."""
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_pages.gather_scatter import settings as gs
 from app_pages.provenance import ProvenancePage
 from ops import operator
+from ops.operators.fixes import Fix
 from ui import say, url_state
 from ui.operator_page import render
 from ui.say import md
+from ui.sidebar import SidebarSettings
+from ui.values import Values
 
 ATTRIBUTE_MAX = 1 << 32  # UINT fields: a larger number is no DirectML value; the core names the rule below it
 
@@ -22,10 +27,10 @@ class GatherScatterPage(ProvenancePage):
                     "there, or OnValue. Click a cell to follow it to its source and its index.")
     groups = ("Operator", "Tensors")
 
-    def presets(self, sidebar):
+    def presets(self, sidebar: SidebarSettings) -> Mapping[str, Mapping[str, Any]]:
         return gs.PRESETS
 
-    def controls(self, boxes, sidebar):
+    def controls(self, boxes: Sequence[DeltaGenerator], sidebar: SidebarSettings) -> dict[str, Any]:
         operator_box, tensors_box = boxes
         with operator_box:
             name = url_state.widget(st.selectbox, "Operator", "gs_op", gs.DEFAULTS["gs_op"],
@@ -63,10 +68,10 @@ class GatherScatterPage(ProvenancePage):
                                                          height=68)
         return settings
 
-    def make(self, settings, values):
+    def make(self, settings: dict[str, Any], values: Values) -> gs.Configuration:
         return gs.configure(settings, values)
 
-    def fix_settings(self, fix, settings):
+    def fix_settings(self, fix: Fix, settings: dict[str, Any]) -> dict[str, Any]:
         return gs.fix_settings(fix)
 
 

@@ -2,9 +2,14 @@
 Its widgets and its hooks into the operator-page skeleton; it draws its figures itself (memory maps and the copy),
 with no picks, steps or quiz."""
 
+from __future__ import annotations
+
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_pages.layouts import work
 from app_pages.layouts.settings import (
@@ -25,11 +30,12 @@ from ui import charts, handoff, say, url_state
 from ui.errors import PATTERN_FIX
 from ui.operator_page import OperatorPage, Refused, render
 from ui.say import md
-from ui.sidebar import valid_at
+from ui.sidebar import SidebarSettings, valid_at
+from ui.values import Values
 from viz.export import file_stem
 
 
-def side_controls(side, box):
+def side_controls(side: str, box: DeltaGenerator) -> SideFields:
     """One side's desc fields, drawn in its group `box`."""
     sizes_key, strides_key, total_key = FIELDS[side]
     with box:
@@ -44,7 +50,7 @@ def side_controls(side, box):
     return SideFields(sizes, strides, int(total))
 
 
-def memory_maps(layout, unit):
+def memory_maps(layout: Layout, unit: str) -> tuple[dict[str, int], str]:
     """Both buffers' memory maps (when their descs are well-formed); returns the elements per drawn row of each and
     how to read their cells."""
     size = element_size(layout.data_type)
@@ -61,7 +67,7 @@ def memory_maps(layout, unit):
     return widths, reading
 
 
-def usage_line(layout, reading):
+def usage_line(layout: Layout, reading: str) -> None:
     parts = []
     for side, role, repeated_name in ((layout.input, "Input", "read more than once (broadcast)"),
                                       (layout.output, "Output", "written more than once")):
@@ -70,7 +76,7 @@ def usage_line(layout, reading):
     say.caption(say.join("; ", parts) + md(". {}", reading))
 
 
-def copy_section(layout, values, widths):
+def copy_section(layout: Layout, values: Values, widths: Mapping[str, int]) -> None:
     checks = work.check(layout, values)
     for check in (checks.directml, checks.onnxruntime):
         verdict = "byte-identical" if check.matches else "DIFFERENT" if check.available else "not run"
@@ -101,7 +107,7 @@ def copy_section(layout, values, widths):
         st.code(model, language="json")
 
 
-class LayoutsPage(OperatorPage):
+class LayoutsPage(OperatorPage[Controls, Configuration, Configuration]):
     key = "ly"
     # The operator's name goes under the title: as one 25-letter word it broke mid-word in a 800 px window.
     title = "Layouts"
@@ -115,10 +121,10 @@ class LayoutsPage(OperatorPage):
         "(DirectML: 'Using strides to express padding and memory layout'). DataType, feature level and values are in "
         "the sidebar; values fill the input buffer in memory order.")
 
-    def presets(self, sidebar):
+    def presets(self, sidebar: SidebarSettings) -> Mapping[str, Mapping[str, Any]]:
         return {name: preset_fields(name, sidebar.data_type) for name in LAYOUT_PRESETS}
 
-    def controls(self, boxes, sidebar):
+    def controls(self, boxes: Sequence[DeltaGenerator], sidebar: SidebarSettings) -> Controls:
         input_box, output_box, map_box = boxes
         inp = side_controls("input", input_box)
         out = side_controls("output", output_box)
@@ -127,11 +133,11 @@ class LayoutsPage(OperatorPage):
                                     options=("element", "byte"), horizontal=True)
         return Controls(inp, out, unit)
 
-    def line(self, c, sidebar):
+    def line(self, c: Controls, sidebar: SidebarSettings) -> list[str]:
         return ["ELEMENT_WISE_IDENTITY", sidebar.data_type, c.input.text("input") + " → " + c.output.text("output"),
                 f"one cell per {c.unit}"]
 
-    def configure(self, c, sidebar):
+    def configure(self, c: Controls, sidebar: SidebarSettings) -> Configuration:
         inp = Side.parse("InputTensor", c.input)
         out = Side.parse("OutputTensor", c.output, default_sizes=inp.sizes)
         size = element_size(sidebar.data_type)
@@ -139,13 +145,13 @@ class LayoutsPage(OperatorPage):
         out.guard("OutputTensor", size)
         return Configuration(Layout(sidebar.data_type, inp, out), c.unit, sidebar.values, sidebar.feature_level)
 
-    def work_bytes(self, c):
+    def work_bytes(self, c: Configuration) -> int:
         return BUFFER_CAP * 8 * 4
 
-    def work_name(self, c):
+    def work_name(self, c: Configuration) -> str:
         return "this layout"
 
-    def compute(self, c):
+    def compute(self, c: Configuration) -> None:
         """The input buffer of valid descs, filled with the sidebar's values (typed ones may not fill it)."""
         if not work.problems(c.layout, c.level):
             try:
@@ -153,10 +159,10 @@ class LayoutsPage(OperatorPage):
             except DescriptorError as exc:
                 raise Refused(str(exc), PATTERN_FIX) from None
 
-    def drawn_part(self, c):
+    def drawn_part(self, c: Configuration) -> Configuration:
         return c
 
-    def draw(self, c, steps_on, speed):
+    def draw(self, c: Configuration, steps_on: bool, speed: int) -> None:
         problems = work.problems(c.layout, c.level)
         if problems:
             for problem in problems:
@@ -171,7 +177,7 @@ class LayoutsPage(OperatorPage):
         usage_line(c.layout, reading)
         copy_section(c.layout, c.values, widths)
 
-    def draw_last_valid(self, c):
+    def draw_last_valid(self, c: Configuration) -> None:
         layout, unit = c.layout, c.unit
         size = element_size(layout.data_type)
         for side, role in ((layout.input, "input"), (layout.output, "output")):

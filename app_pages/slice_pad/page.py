@@ -1,14 +1,21 @@
 """Slice, Pad & Tile: the page's widgets and its hooks into the operator-page skeleton; the figure, pick, steps, quiz
 and panels are the shared provenance page's (app_pages/provenance.py)."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_pages.provenance import ProvenancePage
 from app_pages.slice_pad import settings as sp
 from ops import operator
+from ops.operators.fixes import Fix
 from ui import say, url_state
 from ui.operator_page import render
 from ui.say import md
+from ui.sidebar import SidebarSettings
+from ui.values import Values
 
 LIST_HELP = {"sp_out": "Empty: every element the window yields (1 + (InputWindowSizes - 1) div |stride| per "
                        "dimension)",
@@ -24,10 +31,10 @@ class SlicePadPage(ProvenancePage):
                     "to follow it to its source.")
     groups = ("Operator",)
 
-    def presets(self, sidebar):
+    def presets(self, sidebar: SidebarSettings) -> Mapping[str, Mapping[str, Any]]:
         return sp.PRESETS
 
-    def controls(self, boxes, sidebar):
+    def controls(self, boxes: Sequence[DeltaGenerator], sidebar: SidebarSettings) -> dict[str, Any]:
         with boxes[0]:
             name = url_state.widget(st.selectbox, "Operator", "sp_op", sp.DEFAULTS["sp_op"],
                                     options=list(sp.OPERATOR_NAMES), help="DML_OPERATOR_...: the family's operators")
@@ -59,10 +66,10 @@ class SlicePadPage(ProvenancePage):
                     help="One length per line along Axis (the input's Sizes with 1 at Axis), row-major")
         return settings
 
-    def make(self, settings, values):
+    def make(self, settings: dict[str, Any], values: Values) -> sp.Configuration:
         return sp.configure(settings, values)
 
-    def fix_settings(self, fix, settings):
+    def fix_settings(self, fix: Fix, settings: dict[str, Any]) -> dict[str, Any]:
         return sp.fix_settings(fix, operator(settings["sp_op"]))
 
 

@@ -1,9 +1,14 @@
 """The Split <-> Join page: DML_SPLIT cuts a tensor along Axis, DML_JOIN glues the pieces back (or JOIN alone, set up
 from its own inputs): its widgets and its hooks into the operator-page skeleton."""
 
+from __future__ import annotations
+
 import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_pages.split_join import work
 from app_pages.split_join.settings import (
@@ -13,25 +18,35 @@ from app_pages.split_join.settings import (
     PARTS_MAX,
     PICK,
     PRESETS,
+    Configuration,
     Controls,
+    Plane,
     configure,
     slice_indices,
 )
 from ops import DescriptorError, QuizSettings
 from ops.descriptors.fixes import split_fixes
+from ops.operators.fixes import Fix
+from ops.operators.lessons import Formula
+from ops.teaching.quiz import Question
 from ui import say, url_state
 from ui.errors import typed_values_refused
 from ui.operator_page import OperatorPage, Panels, Refused, render
 from ui.panels import Arrays
 from ui.say import md
+from ui.sidebar import SidebarSettings
 from ui.toolbar import drawn_part, group
 from ui.values import parse_int_list
 from ui.work import PART_BYTES, tensor, view_seconds
 from viz import split_join_fig
+from viz.operator_figure import Pick, Step
+from viz.spec import SpecFigure
 from viz.split_join_fig import default_view, describe_pick
 
+Drawn = tuple[Configuration, Plane]  # the configuration and its drawn plane
 
-def resize_join_sizes():
+
+def resize_join_sizes() -> None:
     """on_change of the number of JOIN inputs: the list of their sizes along Axis grows (by 1s) or shrinks."""
     count = st.session_state["sj_inputs"]
     try:
@@ -42,7 +57,7 @@ def resize_join_sizes():
         url_state.put("sj_join", ",".join(map(str, (sizes + [1] * count)[:count])))
 
 
-def plane_controls(c, view):
+def plane_controls(c: Configuration, view: tuple[int | None, int]) -> tuple[dict[int, int], tuple[int, int]]:
     """The drawn plane's settings, in their own group beside the figure: (other dims' indices, first row and
     column drawn)."""
     other_dims = [d for d in range(len(c.sizes)) if d not in view]
@@ -60,7 +75,7 @@ def plane_controls(c, view):
     return slice_indices(slice_text, other_dims), (int(row0), int(col0))
 
 
-def operation_controls():
+def operation_controls() -> Controls:
     """The operator and its sizes, read from their widgets."""
     operation = url_state.widget(st.radio, "Operator", "sj_op", DEFAULTS["sj_op"], options=list(OPERATIONS),
                                  format_func=OPERATIONS.get, horizontal=True)
@@ -89,16 +104,16 @@ def operation_controls():
     return Controls(operation, sizes, int(axis), parts=int(parts))
 
 
-class SplitJoinPage(OperatorPage):
+class SplitJoinPage(OperatorPage[Controls, Configuration, Drawn]):
     key, pick_key, figures = "sj", PICK, split_join_fig
     title = "Split <-> Join: DML_SPLIT and DML_JOIN"
     introduction = "A tensor cut along Axis into pieces, and the pieces joined back. Click a cell to follow it."
     groups = ("Operator & sizes",)
 
-    def presets(self, sidebar):
+    def presets(self, sidebar: SidebarSettings) -> Mapping[str, Mapping[str, Any]]:
         return PRESETS
 
-    def controls(self, boxes, sidebar):
+    def controls(self, boxes: Sequence[DeltaGenerator], sidebar: SidebarSettings) -> Controls:
         with boxes[0]:
             controls = operation_controls()
             st.caption(
@@ -109,26 +124,26 @@ class SplitJoinPage(OperatorPage):
             )
         return controls
 
-    def line(self, c, sidebar):
+    def line(self, c: Controls, sidebar: SidebarSettings) -> list[str]:
         return c.line(sidebar.data_type)
 
-    def configure(self, c, sidebar):
+    def configure(self, c: Controls, sidebar: SidebarSettings) -> Configuration:
         return configure(c, sidebar.values)
 
-    def fix_settings(self, fix, c):
+    def fix_settings(self, fix: Fix, c: Controls) -> dict[str, Any]:
         return c.fix_settings(fix)
 
-    def work_bytes(self, c):
+    def work_bytes(self, c: Configuration) -> int:
         return c.work_bytes() + len(c.output_sizes) * PART_BYTES
 
-    def work_seconds(self, c):
+    def work_seconds(self, c: Configuration) -> float:
         # Each part costs its validation, export and cross-check (ui.work.PART_SECONDS).
         return view_seconds(self.work_bytes(c), parts=len(c.output_sizes))
 
-    def work_name(self, c):
+    def work_name(self, c: Configuration) -> str:
         return f"this view ({len(c.output_sizes):,} parts)"
 
-    def compute(self, c):
+    def compute(self, c: Configuration) -> None:
         if refused := typed_values_refused(c.values, c.sizes):
             raise Refused(*refused, c)
         try:
@@ -136,7 +151,7 @@ class SplitJoinPage(OperatorPage):
         except DescriptorError as exc:
             raise Refused(str(exc), split_fixes(c.sizes, c.axis, c.output_sizes), c) from None
 
-    def calls(self, c, refusal=None):
+    def calls(self, c: Configuration, refusal: str | None = None) -> list[Panels]:
         """SPLIT's and JOIN's panels (JOIN's alone when it is set up from its inputs)."""
         split, join = c.unchecked_calls()
         joined = Panels(join, Arrays(("join", *c.key), functools.partial(work.parts_of, c),
@@ -147,13 +162,13 @@ class SplitJoinPage(OperatorPage):
                                      functools.partial(work.parts_of, c), refusal), "sj_split_panels", "SPLIT"),
                 joined]
 
-    def quiz(self, c):
+    def quiz(self, c: Configuration) -> tuple[QuizSettings, Callable[[Question], SpecFigure]]:
         return QuizSettings(c.split), functools.partial(work.reveal, c)
 
-    def quiz_input(self, c, question):
+    def quiz_input(self, c: Configuration, question: Question) -> SpecFigure:
         return work.ask(c, question)
 
-    def drawn_part(self, c):
+    def drawn_part(self, c: Configuration) -> Drawn:
         view = default_view(len(c.sizes), c.axis)
         try:
             fixed, start = plane_controls(c, view)
@@ -166,33 +181,33 @@ class SplitJoinPage(OperatorPage):
         drawn_part(self.row, *c.plane_line(view, start, fixed))
         return c, plane
 
-    def pictures(self, drawn):
+    def pictures(self, drawn: Drawn) -> list[tuple[str, SpecFigure]]:
         c, plane = drawn
         return [("", work.plane_picture(c, plane))]
 
-    def chart(self, drawn, title):
+    def chart(self, drawn: Drawn, title: str) -> tuple[list[Any], str]:
         c, _ = drawn
         operator = "JOIN" if c.join else "SPLIT"
         return ([operator, c.values.data_type, *c.sizes, f"axis{c.axis}"],
                 f"{operator}, {c.values.data_type} {list(c.sizes)}, Axis {c.axis}, parts {list(c.output_sizes)}")
 
-    def describe_pick(self, drawn, pick):
+    def describe_pick(self, drawn: Drawn, pick: Pick) -> str | None:
         c, _ = drawn
         return describe_pick(tensor(c.values, c.sizes), c.axis, list(c.output_sizes), pick, c.join)
 
-    def undrawn_pick(self, drawn, pick):
+    def undrawn_pick(self, drawn: Drawn, pick: Pick) -> str | None:
         shown = split_join_fig.with_pick(self.pictures(drawn)[0][1], pick).context.pick
         return None if shown is not None else "outside the drawn plane"
 
-    def pick_formulas(self, drawn, pick):
+    def pick_formulas(self, drawn: Drawn, pick: Pick) -> list[tuple[str, Callable[[], Formula]]]:
         c, _ = drawn
         return [("SPLIT: where the picked element goes", functools.partial(c.split_formula, pick)),
                 ("JOIN: where it comes back", functools.partial(c.join_formula, pick))]
 
-    def step_formula(self, drawn, title, step):
+    def step_formula(self, drawn: Drawn, title: str, step: Step) -> Formula:
         return drawn[0].split_formula(step.source)
 
-    def below_figure(self, c):
+    def below_figure(self, c: Configuration) -> None:
         say.markdown(work.outcome_text(c))
 
 

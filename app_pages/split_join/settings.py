@@ -27,6 +27,9 @@ DEFAULTS: dict[str, Any] = dict(sj_op="split", sj_sizes="1,1,6,2", sj_axis=2, sj
                                 sj_parts=2, sj_inputs=3, sj_join="2,1,3", sj_slice="", sj_row0=0, sj_col0=0)
 PARTS_MAX = 1 << 16
 PICK = "sj_pick"  # the picked input element: its multi-index
+# The drawn plane: the view (row dim or None for a 1-D tensor, column dim), the index of each other dim, the first
+# row and column drawn.
+Plane = tuple[tuple[int | None, int], tuple[tuple[int, int], ...], tuple[int, int]]
 # The seed's examples: FLOAT32 {1,1,6,2} holding 1..12.
 SEED_INPUT = dict(dtype="FLOAT32", pattern="sequence", start=1.0, delta=1.0, sj_sizes="1,1,6,2", sj_slice="",
                   sj_row0=0, sj_col0=0)

@@ -15,7 +15,7 @@ from viz import split_join_fig
 from viz.spec import SpecFigure
 from viz.split_join_fig import WINDOW, default_view
 
-from .settings import Configuration
+from .settings import Configuration, Plane
 
 
 @shared
@@ -47,8 +47,7 @@ def outcome_text(c: Configuration) -> str:
     return md("OutputCount {}: {}. JOIN(SPLIT(x)) reproduces x bit for bit: **{}**.", len(outputs), shapes, same)
 
 
-def plane_picture(c: Configuration, plane: tuple[tuple[int | None, int], tuple[tuple[int, int], ...],
-                                                  tuple[int, int]]) -> SpecFigure:
+def plane_picture(c: Configuration, plane: Plane) -> SpecFigure:
     """The figure of the drawn plane (view, fixed indices, first row and column) of the configuration."""
     view, fixed, start = plane
     return picture(c.values, c.sizes, c.axis, c.output_sizes, view, fixed, start, c.join)
