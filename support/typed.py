@@ -1,5 +1,6 @@
 """Which public functions of a module carry type hints, read from its source (nothing is imported): shared by
-tests/unit/test_typed.py, which requires them of ui/, viz/ and serve/, and scripts/shape.py, which counts them."""
+tests/unit/test_typed.py, which requires them of app.py, app_pages/, ui/, viz/ and serve/, and
+scripts/shape.py, which counts them."""
 
 import ast
 

@@ -1,6 +1,6 @@
-"""Every public function of ui/, viz/, serve/ and the page folders named below carries type hints (each parameter
-and the return), which mypy checks in CI (scripts/test.sh). Read from the source: a function is public unless its
-name, or a class or function it is defined in, starts with an underscore."""
+"""Every public function of the app (app.py, app_pages/, ui/, viz/ and serve/) carries type hints (each parameter and
+the return), which mypy checks in CI (scripts/test.sh). Read from the source: a function is public unless its name, or
+a class or function it is defined in, starts with an underscore."""
 
 import ast
 
@@ -9,9 +9,8 @@ import pytest
 from support.paths import ROOT
 from support.typed import public_functions, unhinted
 
-PACKAGES = ("ui", "viz", "serve", "app_pages/workbench", "app_pages/catalogue", "app_pages/converter",
-            "app_pages/detective", "app_pages/onnx_model", "app_pages/overview")
-SOURCES = sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py"))
+PACKAGES = ("app_pages", "ui", "viz", "serve")
+SOURCES = sorted([ROOT / "app.py"] + [path for package in PACKAGES for path in (ROOT / package).rglob("*.py")])
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(ROOT)) for p in SOURCES])
