@@ -99,6 +99,45 @@ function themed(layout, page) {
   };
 }
 
+// Row labels given as text on a y axis at the figure's left edge widen the left margin (automargin). plotly finds that
+// out once it has drawn the figure, and then draws it all again with the wider margin: the Bitwise page's default
+// figure (18 rows of 32 labelled bits) was drawn twice, 576 labels each time. Measured here first, with the axis's
+// font, the margin they need is given before drawing; plotly then finds it wide enough. The estimate errs wide by a
+// few pixels (it counts outside ticks unless the axis has none); an axis with a title, angled or inside labels, or
+// labels plotly makes itself is left to plotly. plotly's need: the labels, the ticks, a gap of about 0.2 em, and the
+// pad every pushed margin gets (the least of 12 px and the figure's margins: plots.js autoMargin).
+const DEFAULT_MARGIN = { l: 80, r: 80, t: 100, b: 80 };
+const measuringCanvas = document.createElement("canvas").getContext("2d");
+
+function labelWidth(text, font) {
+  measuringCanvas.font = font;
+  return String(text).split(/<br\s*\/?>/i)
+    .reduce((widest, line) => Math.max(widest, measuringCanvas.measureText(line.replace(/<[^>]*>/g, "")).width), 0);
+}
+
+function atLeftEdge(layout, axis) {
+  if (axis.anchor === "free") return (axis.position ?? 0) === 0;
+  const anchor = layout[`xaxis${(axis.anchor || "x").slice(1)}`];
+  return (anchor?.domain?.[0] ?? 0) === 0;
+}
+
+function withRowLabelMargin(layout) {
+  const margin = { ...DEFAULT_MARGIN, ...(layout.margin || {}) };
+  const pad = Math.min(12, margin.l, margin.r, margin.t, margin.b);
+  let left = margin.l;
+  for (const [key, axis] of Object.entries(layout)) {
+    if (!/^yaxis\d*$/.test(key) || axis.automargin === false || axis.side === "right"
+        || axis.showticklabels === false || !Array.isArray(axis.ticktext) || axis.title?.text || axis.tickangle
+        || String(axis.ticklabelposition ?? "").includes("inside") || !atLeftEdge(layout, axis)) continue;
+    const size = axis.tickfont?.size ?? layout.font?.size ?? 12;
+    const font = `${size}px ${axis.tickfont?.family ?? layout.font?.family ?? "sans-serif"}`;
+    const widest = axis.ticktext.reduce((most, text) => Math.max(most, labelWidth(text, font)), 0);
+    const ticks = axis.ticks === "" ? 0 : axis.ticklen ?? 5;
+    left = Math.max(left, Math.ceil(widest + ticks + 0.3 * size + 1 + pad));
+  }
+  return left === margin.l ? layout : { ...layout, margin: { ...(layout.margin || {}), l: left } };
+}
+
 // A figure's click targets are invisible markers, one per cell. In SVG each is an element plotly styles on every
 // redraw: at the drawing cap (2 x 4,096 of them) more than half of a redraw. WebGL draws them as one buffer, with the
 // same hover and clicks; small figures keep SVG, which needs no WebGL context (a page may hold only a few).
@@ -364,7 +403,7 @@ function forgetConstraints(graph) {
 }
 
 function draw(graph, page, data) {
-  const layout = { ...themed(data.figure.layout || {}, page), datarevision: data.revision };
+  const layout = { ...withRowLabelMargin(themed(data.figure.layout || {}, page)), datarevision: data.revision };
   const texts = Object.fromEntries(Object.entries(layout).map(([key, value]) => [key, JSON.stringify(value)]));
   const { toImageButtonOptions: image, ...config } = data.config;
   const configText = JSON.stringify(config);

@@ -59,7 +59,9 @@ ROW_PX_MAX, ROW_PX_MIN = 20, 6  # one element's row in each grid
 TITLE_PX = 30  # a grid's title (presentation mode draws it 1.35 times larger)
 FIELD_PX = 18  # the field names over grid A
 TICK_PX = 26  # bit numbers under each grid (no tick marks: the numbers sit right under the cells)
-CONTROLS_PX = 115  # Play, Pause and the slider under the grids (plotly grows the margin to fit them)
+# Play, Pause and the slider under the grids: what they take in the app's font (Source Sans, 12 px), 120 px, and one
+# more. plotly grows a margin too small for them, but only by drawing the axes and controls a second time.
+CONTROLS_PX = 121
 CONTROLS_PAD = 28  # from the Output grid's bit numbers down to Play
 # The figure's height when rows allow; presentation mode asks for viz.common.PROJECTOR_HEIGHT: at its default six
 # elements, 18 rows of at least 16 px, so that a bit's digit is drawn at 12 px or more.
@@ -416,16 +418,20 @@ def _axes(layout, arrays, first, stop, index_offset, sizes):
         every = 4 if width <= 32 else 8  # bit numbers stay apart in a 800 px window
         bit_ticks = [c for c in range(width) if (width - 1 - c) % every == every - 1 or c == width - 1]
         labels = _ticktext(flat, first, stop, index_offset)
-        # Fixed ranges: autorange would pad them for the click targets' markers, shrinking the cells by a tenth.
+        # Fixed ranges: autorange would pad them for the click targets' markers, shrinking the cells by a tenth. Tick
+        # labels always fit (the row labels widen the margin, the bit numbers sit under the cells): plotly's default
+        # check of each against the figure's edges measured all of them, at every drawing.
         layout[f"yaxis{suffix}"].update(
             range=[len(rows) - 0.5, -0.5], autorange=False, automargin=True, tickmode="array",
             tickvals=rows[::sizes.label_every],
             ticktext=labels[::sizes.label_every], showgrid=False, zeroline=False, tickfont=dict(size=sizes.tick_font),
+            ticklabeloverflow="allow",
         )
         layout[f"xaxis{suffix}"].update(
             range=[width - widest - 0.5, width - 0.5], autorange=False, showgrid=False, zeroline=False,
             tickfont=dict(size=TICK_FONT), ticks="", ticklen=0,
             tickmode="array", tickvals=bit_ticks, ticktext=[str(width - 1 - c) for c in bit_ticks],
+            ticklabeloverflow="allow",
         )
 
 
