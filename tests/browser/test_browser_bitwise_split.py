@@ -77,6 +77,46 @@ def test_bitwise_deep_link_restores_settings(page, app_url):
     assert_clean(page)
 
 
+# Every cell label plotly adds to the page, counted from before the page's scripts run: a label drawn again (the
+# figure drawn a second time after plotly grew a margin, or its font fitted after drawing) is added again.
+COUNT_LABELS = """
+window.__labelsAdded = 0;
+const counted = new WeakSet();
+new MutationObserver(records => records.forEach(record => record.addedNodes.forEach(node => {
+    if (node.nodeType !== 1) return;
+    for (const label of [node, ...node.querySelectorAll('g.heatmap-label')]) {
+        if (label.matches('g.heatmap-label') && !counted.has(label)) { counted.add(label); window.__labelsAdded++; }
+    }
+}))).observe(document, {childList: true, subtree: true});
+"""
+# Each grid as drawn: its row labels and its cells' labels in drawing order (row by row), with the figure's margins
+# as given and as plotly drew them.
+DRAWN_GRIDS = """() => { const gd = document.querySelector('.dml-chart'), layout = gd._fullLayout;
+    return {given: [layout.margin.l, layout.margin.b], drawn: [layout._size.l, layout._size.b],
+            added: window.__labelsAdded,
+            grids: [...gd.querySelectorAll('g.hm')].map(group => {
+                const trace = group.__data__[0].trace;
+                return {rows: layout['yaxis' + trace.yaxis.slice(1)].ticktext,
+                        bits: [...group.querySelectorAll('g.heatmap-label text')].map(text => text.textContent)};
+            })}; }"""
+
+
+def test_bitwise_default_figure_labels_every_bit_with_its_value_drawn_once(page, app_url):
+    page.add_init_script(COUNT_LABELS)
+    open_animated_page(page, f"{app_url}/bitwise_or")
+    drawn = page.evaluate(DRAWN_GRIDS)
+    # The margins the row labels and the Play controls take were given before drawing (ui/plotly_chart.js,
+    # withRowLabelMargin; bitwise_fig.CONTROLS_PX): plotly grows a margin that is too small only by drawing the whole
+    # figure again, its 576 labels included.
+    assert drawn["drawn"] == drawn["given"]
+    assert [len(grid["bits"]) for grid in drawn["grids"]] == [6 * 32] * 3
+    for grid in drawn["grids"]:
+        for row, label in enumerate(grid["rows"]):  # '#1  1 0x00000001': the element's bit pattern, at the end
+            assert "".join(grid["bits"][row * 32:(row + 1) * 32]) == format(int(label.split()[-1], 16), "032b"), label
+    assert drawn["added"] == 3 * 6 * 32  # each label drawn once
+    assert_clean(page)
+
+
 CELL_POINT = """([xaxis, yaxis, col, row]) => {
     const gd = document.querySelector('.js-plotly-plot');
     const xa = gd._fullLayout[xaxis], ya = gd._fullLayout[yaxis];
