@@ -275,6 +275,27 @@ def memory_of(pid):
     return resident, peak
 
 
+def resident_by_process(pid):
+    """[(command, resident MB)] of a process and its live descendants: which of them holds the memory."""
+    held = []
+    for member in process_tree(pid):
+        try:
+            command = Path(f"/proc/{member}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:80].strip()
+        except OSError:
+            continue
+        held.append((command, memory_of_one(member) >> 20))
+    return held
+
+
+def memory_of_one(pid):
+    """Resident bytes of one process (0 once it ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next((int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:")), 0)
+    except OSError:
+        return 0
+
+
 def cpu_seconds(pid):
     """User + system CPU seconds of a process and its live descendants: a cost that other load on the machine
     does not inflate."""

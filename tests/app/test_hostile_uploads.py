@@ -125,8 +125,26 @@ def test_sessions_adding_at_once_stay_within_the_bounds(manager):
 
 
 def test_install_makes_streamlits_server_build_the_bounded_manager(monkeypatch):
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
     from streamlit.web.server import server
 
     monkeypatch.setattr(server, "MemoryUploadedFileManager", server.MemoryUploadedFileManager)
+    monkeypatch.setattr(WebsocketSessionManager, "disconnect_session", WebsocketSessionManager.disconnect_session)
+    streamlits = WebsocketSessionManager.disconnect_session
     uploads.install()
-    assert server.MemoryUploadedFileManager is BoundedUploads
+    made = server.MemoryUploadedFileManager("/_stcore/upload_file")
+    assert isinstance(made, BoundedUploads)
+    assert WebsocketSessionManager.disconnect_session is not streamlits  # the server's manager drops a closed tab's
+
+
+def test_a_closed_tab_s_uploads_go_with_it(manager):
+    """Streamlit keeps a closed tab's session (and its files) for a reconnect and frees it only when its storage is
+    next touched: the disconnect drops the files at once, the session manager's own disconnect still runs."""
+    manager.add_file("closed", rec("model", 15 * MiB))
+    manager.add_file("open", rec("model", 15 * MiB))
+    disconnected = []
+    disconnect = uploads.dropping_uploads(lambda session_manager, session_id: disconnected.append(session_id),
+                                          lambda: manager)
+    disconnect(object(), "closed")
+    assert disconnected == ["closed"]
+    assert manager.held("closed") == (0, 0) and manager.held("open") == (1, 15 * MiB)
