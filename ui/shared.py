@@ -178,6 +178,12 @@ def admitted(nbytes: int, what: str = "this view", seconds: float | None = None)
         gc.collect()
 
 
+def _fragment_run() -> bool:
+    """Whether this run is a fragment's own rerun (a click), not the page's full run."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
 def fragment(function: Callable[..., None]) -> Callable[..., None]:
     """st.fragment for a part of a page that reruns alone (a click, a window change): it runs under the app's
     element cap and output budget, as the full run does, and writes the URL after its own runs, since what it
@@ -189,6 +195,8 @@ def fragment(function: Callable[..., None]) -> Callable[..., None]:
             try:
                 function(*args, **kwargs)
             except OutputExceeded as stopped:
+                if not _fragment_run():
+                    raise  # in the page's full run the whole run stops, its panels with it (the router says so)
                 show_stopped(stopped)
         url_state.publish(fragment=True)
 
