@@ -30,7 +30,7 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 MiB = 1 << 20
 SESSION_FILES = 8
 SESSION_BYTES = 40 * MiB  # two files at the largest page cap (16 MB), and room for small ones
-# With the shared cache (256 MiB) and DirectML's worker (about 650 MB), what an idle server holds stays under the
+# With the shared cache (192 MiB) and DirectML's worker (about 650 MB), what an idle server holds stays under the
 # serving target of 1.5 GB (docs/serving.md): at 320 MiB (and a 256 MiB cache) a clean-clone run's server stood at
 # 1,603 MB idle after issue 31's attacks once the page folders and the gather, slice and catalogue pages had joined
 # (70 MB more code). Below 272 MiB, fourteen sessions of one visitor holding 13 MB files leave five students' 16 MB

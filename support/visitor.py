@@ -283,11 +283,11 @@ def resident_by_process(pid):
             command = Path(f"/proc/{member}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:80].strip()
         except OSError:
             continue
-        held.append((command, memory_of_one(member) >> 20))
+        held.append((command, _resident(member) >> 20))
     return held
 
 
-def memory_of_one(pid):
+def _resident(pid):
     """Resident bytes of one process (0 once it ended)."""
     try:
         with open(f"/proc/{pid}/status") as status:
